@@ -1,0 +1,37 @@
+/*
+ * gpt.fcgi: make a web server speak GPT.
+ *
+ * main() picks the mode: with arguments, the operator's command line;
+ * without, a responder for the web server (CGI or FastCGI, told apart the
+ * way libfcgi does).  Nothing else lives here.
+ */
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+/*
+ * A process started with fd 0, 1 or 2 closed would hand that number to the
+ * next open(): a form file or a hook pipe would then double as stdout or
+ * stderr.  Fill the gaps with /dev/null first (as OpenBSD daemons do).
+ */
+static void
+ensure_std_fds(void)
+{
+	int fd;
+
+	while ((fd = open("/dev/null", O_RDWR)) >= 0 && fd <= 2)
+		;
+	if (fd > 2)
+		close(fd);
+	else if (fd < 0)
+		_exit(70);
+}
+
+int
+main(int argc, char **argv)
+{
+	ensure_std_fds();
+	return cli_main(argc, argv);
+}

@@ -1,0 +1,114 @@
+/*
+ * cli.c: dispatch of the command line and the commands that need nothing
+ * but the parser.  Commands print results to stdout, diagnostics to stderr.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "cli.h"
+#include "config.h"
+
+static const char cli_usage[] =
+    "usage: gpt.fcgi                      serve (CGI or FastCGI, told apart"
+    " automatically)\n"
+    "       gpt.fcgi --check DIR          load an address; 0 ok, 1 refused\n"
+    "       gpt.fcgi --validate DIR-or-SCHEMA.json [BODY-FILE]\n"
+    "                                     0 accepted, 1 rejected, 2 schema "
+    "refused\n"
+    "       gpt.fcgi --parse [FILE]       strict JSON parse; 0 ok, 1 "
+    "rejected\n"
+    "       gpt.fcgi --version | --help\n";
+
+static int
+cli_version(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	printf("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);
+	return 0;
+}
+
+static int
+cli_help(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	fputs(cli_usage, stdout);
+	return 0;
+}
+
+struct cli_cmd {
+	const char *flag;
+	int (*run)(int argc, char **argv);
+};
+
+static const struct cli_cmd cli_cmds[] = {
+	{"--version", cli_version},
+	{"--help", cli_help},
+};
+
+int
+cli_main(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc >= 2) {
+		for (i = 0; i < GPT_ARRAY_LEN(cli_cmds); i++)
+			if (strcmp(argv[1], cli_cmds[i].flag) == 0)
+				return cli_cmds[i].run(argc - 1, argv + 1);
+		fprintf(stderr, "gpt.fcgi: unknown option: %s\n", argv[1]);
+	}
+	fputs(cli_usage, stderr);
+	return 2;
+}
+
+int
+cli_slurp(const char *path, struct buf *out)
+{
+	int fd = STDIN_FILENO;
+	const char *name = "standard input";
+	int rc = -1;
+
+	if (path != NULL && strcmp(path, "-") != 0) {
+		name = path;
+		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
+			fprintf(stderr, "gpt.fcgi: %s: %s\n", path,
+			    strerror(errno));
+			return -1;
+		}
+	}
+	for (;;) {
+		char *dst;
+		ssize_t n;
+
+		if ((dst = buf_reserve(out, 65536)) == NULL &&
+		    (dst = buf_reserve(out, 1)) == NULL) {
+			fprintf(stderr, "gpt.fcgi: %s: larger than %zu bytes\n",
+			    name, out->max);
+			goto done;
+		}
+		n = read(fd, dst, out->max - out->len < 65536
+			? out->max - out->len
+			: 65536);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1) {
+			fprintf(stderr, "gpt.fcgi: %s: %s\n", name,
+			    strerror(errno));
+			goto done;
+		}
+		if (n == 0)
+			break;
+		out->len += (size_t)n;
+		out->data[out->len] = '\0';
+	}
+	rc = 0;
+done:
+	if (fd != STDIN_FILENO)
+		close(fd);
+	return rc;
+}

@@ -1,0 +1,57 @@
+/*
+ * common.h: the few macros every module shares.
+ *
+ * GPT_MUSTCHECK marks a function whose result reports an error: ignoring it
+ * is a compiler warning.  GPT_PRINTF lets the compiler check format strings
+ * of our printf-like functions.  GPT_TESTABLE expands to `static` in
+ * release builds and to nothing in test builds (-DGPT_TEST), so a unit test
+ * may reach a private function without making it part of the module's API.
+ */
+#ifndef GPT_COMMON_H
+#define GPT_COMMON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__GNUC__) || defined(__clang__)
+#define GPT_MUSTCHECK __attribute__((warn_unused_result))
+#define GPT_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
+#define GPT_UNUSED __attribute__((unused))
+#else
+#define GPT_MUSTCHECK
+#define GPT_PRINTF(fmt, args)
+#define GPT_UNUSED
+#endif
+
+#ifdef GPT_TEST
+#define GPT_TESTABLE
+#else
+#define GPT_TESTABLE static
+#endif
+
+#define GPT_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+/*
+ * Checked size arithmetic: store a + b (a * b) in *out and return true, or
+ * return false and leave *out untouched when the result would not fit.
+ */
+static inline bool
+gpt_add_size(size_t a, size_t b, size_t *out)
+{
+	if (a > SIZE_MAX - b)
+		return false;
+	*out = a + b;
+	return true;
+}
+
+static inline bool
+gpt_mul_size(size_t a, size_t b, size_t *out)
+{
+	if (b != 0 && a > SIZE_MAX / b)
+		return false;
+	*out = a * b;
+	return true;
+}
+
+#endif /* GPT_COMMON_H */

@@ -1,0 +1,45 @@
+/*
+ * jptr.h: JSON Pointer (RFC 6901) for $ref resolution and error reports.
+ *
+ * Resolution accepts the URI-fragment form used by $ref ("#", "#/a/b",
+ * with %XX percent-decoding then ~0/~1 unescaping) and the plain form
+ * ("/a/b").  Building appends escaped tokens to a fixed-size buffer; a
+ * pointer that does not fit is cut and ends in "..." (reports stay bounded).
+ */
+#ifndef GPT_JPTR_H
+#define GPT_JPTR_H
+
+#include "common.h"
+
+struct json_value;
+
+#define JPTR_MAX 512 /* bytes of a reported pointer, NUL included */
+
+/*
+ * The value that ref (len bytes) points to inside root, or NULL when it is
+ * malformed (bad escape, bad percent-encoding, array index with a leading
+ * zero or '-') or names nothing.  ref is "#..." or "/...", or "" for root.
+ */
+const struct json_value *jptr_resolve(const struct json_value *root,
+    const char *ref, size_t len);
+
+/* A bounded pointer under construction. */
+struct jptr {
+	char buf[JPTR_MAX];
+	size_t len;	/* bytes in buf, NUL excluded */
+	bool truncated; /* some token did not fit */
+};
+
+void jptr_init(struct jptr *p);
+
+/* Append "/" + token escaped (~ as ~0, / as ~1).  Returns the previous
+ * length, for jptr_pop. */
+size_t jptr_push(struct jptr *p, const char *token, size_t len);
+
+/* Append "/" + decimal index. */
+size_t jptr_push_index(struct jptr *p, size_t index);
+
+/* Cut back to a length returned by push. */
+void jptr_pop(struct jptr *p, size_t len);
+
+#endif /* GPT_JPTR_H */

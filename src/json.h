@@ -1,0 +1,141 @@
+/*
+ * json.h: the strict JSON parser (RFC 8259) for untrusted bytes, the
+ * immutable tree it builds, JSON equality, and a compact serializer.
+ *
+ * Strict means: the RFC 8259 grammar exactly (no comments, trailing commas,
+ * leading zeros, NaN, '+', raw control characters; whitespace is only
+ * space, tab, LF, CR); nothing but whitespace after the value; a duplicate
+ * member name at any depth (compared after unescaping) is an error; UTF-8
+ * validated everywhere (see utf8.h); unpaired \u surrogates rejected.
+ *
+ * Owns nothing: every node lives in the arena the caller passes.  Strings in
+ * the tree may point into the input, so the input must outlive the tree.
+ * The parser never recurses; depth is bounded by the caller's max_depth.
+ */
+#ifndef GPT_JSON_H
+#define GPT_JSON_H
+
+#include "common.h"
+
+struct arena;
+struct buf;
+
+/* Default nesting limit: `[` or `{` opened and not closed at one time. */
+#define JSON_MAX_DEPTH 128
+
+enum json_type {
+	JSON_T_NULL,
+	JSON_T_FALSE,
+	JSON_T_TRUE,
+	JSON_T_NUMBER,
+	JSON_T_STRING,
+	JSON_T_ARRAY,
+	JSON_T_OBJECT,
+};
+
+/* Unescaped UTF-8; may contain NUL bytes; not NUL-terminated. */
+struct json_string {
+	const char *ptr; /* borrowed: the input or the arena */
+	size_t len;	 /* bytes */
+	size_t cps;	 /* code points (for minLength/maxLength) */
+};
+
+struct json_member;
+
+struct json_value {
+	enum json_type type;
+	union {
+		struct {
+			const char *text; /* borrowed: exactly as written */
+			size_t len;
+			/* true when text is an integer without fraction or
+			 * exponent that fits in int64_t, which is then in i */
+			bool is_small_int;
+			int64_t i;
+		} num;
+		struct json_string str;
+		struct {
+			struct json_value *items; /* arena; count values */
+			size_t count;
+		} arr;
+		struct {
+			struct json_member *members; /* arena; document order */
+			size_t count;
+			const void *index; /* arena; private lookup index */
+		} obj;
+	} u;
+};
+
+struct json_member {
+	struct json_string key;
+	struct json_value value;
+};
+
+/* The closed list of reasons a parse fails. */
+enum json_errcode {
+	JSON_OK = 0,
+	JSON_E_EMPTY,	  /* no value: empty or whitespace only */
+	JSON_E_SYNTAX,	  /* a byte the grammar does not allow here */
+	JSON_E_TRAILING,  /* bytes after the value */
+	JSON_E_DEPTH,	  /* nesting deeper than max_depth */
+	JSON_E_DUPLICATE, /* a member name repeated in one object */
+	JSON_E_UTF8,	  /* invalid UTF-8 */
+	JSON_E_ESCAPE,	  /* bad escape sequence */
+	JSON_E_SURROGATE, /* unpaired \u surrogate */
+	JSON_E_CONTROL,	  /* raw control character in a string */
+	JSON_E_NUMBER,	  /* malformed number */
+	JSON_E_TRUNCATED, /* input ended inside a value */
+	JSON_E_TOO_BIG,	  /* a size would overflow */
+	JSON_E_NOMEM,	  /* the arena refused */
+};
+
+/* What went wrong and where.  msg is static; offset counts bytes. */
+struct json_err {
+	enum json_errcode code;
+	const char *msg;
+	size_t offset;
+};
+
+/*
+ * Parse len bytes at in (not NUL-terminated; never read past len) into a
+ * tree allocated in a, nesting at most max_depth containers (0 means
+ * JSON_MAX_DEPTH).  On JSON_OK, *out is the root.  On failure *out is
+ * untouched, *err is filled, and the partial tree stays in the arena
+ * (rewind or reset it).  Reentrant; no global state.
+ */
+enum json_errcode json_parse(const char *in, size_t len, struct arena *a,
+    unsigned max_depth, const struct json_value **out, struct json_err *err)
+    GPT_MUSTCHECK;
+
+/* Member named key (len bytes) of obj, or NULL (also when obj is not an
+ * object).  O(1) expected for large objects, a short scan for small ones. */
+const struct json_value *json_object_get(const struct json_value *obj,
+    const char *key, size_t key_len);
+
+/*
+ * JSON equality as JSON Schema 2020-12 defines it: same type (integers and
+ * other numbers are one type), numbers equal as exact decimal values
+ * (1 == 1.0 == 1e0), strings equal as code points, arrays element-wise,
+ * objects with the same member names and equal values in any order.
+ */
+bool json_equal(const struct json_value *a, const struct json_value *b);
+
+/*
+ * Append the compact serialization of v to out: no whitespace, numbers as
+ * written, strings with '"', '\\' and control characters escaped (short
+ * escapes where they exist, else \u00XX), all else raw UTF-8; members in
+ * document order.  0, or -1 when out's max or memory refuses.
+ */
+int json_write(const struct json_value *v, struct buf *out) GPT_MUSTCHECK;
+
+/* As json_write, indented by `indent` spaces per level, for people. */
+int json_write_pretty(const struct json_value *v, unsigned indent,
+    struct buf *out) GPT_MUSTCHECK;
+
+/* "null", "boolean", "number", "string", "array" or "object". */
+const char *json_type_name(enum json_type t);
+
+/* A fixed English phrase for code. */
+const char *json_errstr(enum json_errcode code);
+
+#endif /* GPT_JSON_H */

@@ -1,0 +1,145 @@
+/* check_arena.c: the bump allocator's cap, alignment, rewind and reset. */
+#include <string.h>
+
+#include "arena.h"
+#include "check_main.h"
+
+START_TEST(arena_alloc_returns_aligned_distinct_memory)
+{
+	struct arena a;
+	char *p, *q;
+
+	arena_init(&a, 1 << 20);
+	p = arena_alloc(&a, 3);
+	q = arena_alloc(&a, 5);
+	ck_assert_ptr_nonnull(p);
+	ck_assert_ptr_nonnull(q);
+	ck_assert_ptr_ne(p, q);
+	ck_assert_uint_eq((uintptr_t)p % ARENA_ALIGN, 0);
+	ck_assert_uint_eq((uintptr_t)q % ARENA_ALIGN, 0);
+	memset(p, 'x', 3);
+	memset(q, 'y', 5);
+	ck_assert_int_eq(p[2], 'x');
+	arena_free(&a);
+}
+END_TEST
+
+START_TEST(arena_alloc_refuses_past_cap_and_stays_usable)
+{
+	struct arena a;
+
+	arena_init(&a, 64 * 1024);
+	ck_assert_ptr_nonnull(arena_alloc(&a, 1000));
+	ck_assert_ptr_null(arena_alloc(&a, 100 * 1024));
+	ck_assert_ptr_null(arena_alloc(&a, SIZE_MAX));
+	ck_assert_ptr_null(arena_calloc(&a, SIZE_MAX / 2, 4));
+	ck_assert_ptr_nonnull(arena_alloc(&a, 1000));
+	ck_assert_uint_le(a.held, a.cap);
+	arena_free(&a);
+}
+END_TEST
+
+START_TEST(arena_grows_across_blocks)
+{
+	struct arena a;
+	int i;
+
+	arena_init(&a, 64 << 20);
+	for (i = 0; i < 10000; i++) {
+		char *p = arena_alloc(&a, 1000);
+
+		ck_assert_ptr_nonnull(p);
+		memset(p, i & 0xff, 1000);
+	}
+	ck_assert_uint_ge(a.held, 10000 * 1000);
+	arena_free(&a);
+	ck_assert_uint_eq(a.held, 0);
+}
+END_TEST
+
+static int cleanups_run;
+
+static void
+count_cleanup(void *p)
+{
+	(void)p;
+	cleanups_run++;
+}
+
+START_TEST(arena_rewind_gives_back_later_memory_and_runs_cleanups)
+{
+	struct arena a;
+	struct arena_mark m;
+	size_t held;
+	int i;
+
+	arena_init(&a, 64 << 20);
+	ck_assert_ptr_nonnull(arena_alloc(&a, 100));
+	m = arena_mark(&a);
+	held = a.held;
+	cleanups_run = 0;
+	for (i = 0; i < 100; i++)
+		ck_assert_ptr_nonnull(arena_alloc(&a, 10000));
+	ck_assert_int_eq(arena_defer(&a, count_cleanup, NULL), 0);
+	arena_rewind(&a, m);
+	ck_assert_int_eq(cleanups_run, 1);
+	ck_assert_uint_eq(a.held, held);
+	arena_free(&a);
+	ck_assert_int_eq(cleanups_run, 1);
+}
+END_TEST
+
+START_TEST(arena_reset_keeps_one_block_and_runs_cleanups)
+{
+	struct arena a;
+	int i, round;
+
+	arena_init(&a, 64 << 20);
+	cleanups_run = 0;
+	for (round = 0; round < 3; round++) {
+		for (i = 0; i < 50; i++)
+			ck_assert_ptr_nonnull(arena_alloc(&a, 4000));
+		ck_assert_int_eq(arena_defer(&a, count_cleanup, NULL), 0);
+		arena_reset(&a);
+		/* One block stays, and it is no more than was used. */
+		ck_assert_ptr_nonnull(a.head);
+		ck_assert_uint_le(a.held, 4 * 50 * 4096);
+		ck_assert_uint_ge(a.held, ARENA_BLOCK_MIN);
+	}
+	ck_assert_int_eq(cleanups_run, 3);
+	arena_free(&a);
+	ck_assert_ptr_null(a.head);
+}
+END_TEST
+
+START_TEST(arena_strndup_copies_and_terminates)
+{
+	struct arena a;
+	char *s;
+
+	arena_init(&a, 1 << 20);
+	s = arena_strndup(&a, "ab\0cd", 5);
+	ck_assert_ptr_nonnull(s);
+	ck_assert_mem_eq(s, "ab\0cd", 5);
+	ck_assert_int_eq(s[5], '\0');
+	arena_free(&a);
+}
+END_TEST
+
+static Suite *
+suite_arena(void)
+{
+	Suite *s = suite_create("arena");
+	TCase *tc = tcase_create("Core");
+
+	tcase_add_test(tc, arena_alloc_returns_aligned_distinct_memory);
+	tcase_add_test(tc, arena_alloc_refuses_past_cap_and_stays_usable);
+	tcase_add_test(tc, arena_grows_across_blocks);
+	tcase_add_test(tc, arena_rewind_gives_back_later_memory_and_runs_cleanups);
+	tcase_add_test(tc, arena_reset_keeps_one_block_and_runs_cleanups);
+	tcase_add_test(tc, arena_strndup_copies_and_terminates);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+CHECK_MAIN(suite_arena)

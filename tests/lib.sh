@@ -1,0 +1,49 @@
+# lib.sh: helpers for the shell tests.  Source it, call the checks, end with
+# `finish`, which prints "N passed, N failed" and sets the exit status.
+set -u
+GPT_FCGI=${GPT_FCGI:-./gpt.fcgi}
+GPT_SRCDIR=${GPT_SRCDIR:-.}
+TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/gpt-test.XXXXXX")
+trap 'rm -rf "$TEST_TMP"' EXIT
+passed=0
+failed=0
+
+pass() { passed=$((passed + 1)); }
+fail() { failed=$((failed + 1)); echo "FAIL: $*" >&2; }
+
+# run_cli ARGS...: run the binary, keep status, stdout, stderr.
+run_cli() {
+	"$GPT_FCGI" "$@" >"$TEST_TMP/out" 2>"$TEST_TMP/err" </dev/null
+	status=$?
+}
+
+# run_cli_in FILE ARGS...: the same with stdin from FILE.
+run_cli_in() {
+	_in=$1
+	shift
+	"$GPT_FCGI" "$@" >"$TEST_TMP/out" 2>"$TEST_TMP/err" <"$_in"
+	status=$?
+}
+
+expect_status() {
+	if [ "$status" -eq "$1" ]; then pass; else
+		fail "$2: exit $status, expected $1 (stderr: $(head -c 300 "$TEST_TMP/err"))"
+	fi
+}
+
+expect_stdout_match() {
+	if grep -q -- "$1" "$TEST_TMP/out"; then pass; else
+		fail "$2: stdout does not match $1"
+	fi
+}
+
+expect_stderr_match() {
+	if grep -q -- "$1" "$TEST_TMP/err"; then pass; else
+		fail "$2: stderr does not match $1"
+	fi
+}
+
+finish() {
+	echo "$passed passed, $failed failed"
+	[ "$failed" -eq 0 ]
+}
