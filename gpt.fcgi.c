@@ -4,12 +4,17 @@
  * main() picks the mode: with arguments, the operator's command line;
  * without, a responder for the web server (CGI or FastCGI, told apart the
  * way libfcgi does).  Nothing else lives here.
+ *
+ * A CGI request (GATEWAY_INTERFACE set) is always served, arguments or
+ * not: RFC 3875 section 4.4 lets a server pass a query string without '='
+ * as arguments, and "?--check+/etc" must not reach the command line.
  */
 #include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "serve.h"
 
 /*
  * A process started with fd 0, 1 or 2 closed would hand that number to the
@@ -33,5 +38,7 @@ int
 main(int argc, char **argv)
 {
 	ensure_std_fds();
-	return cli_main(argc, argv);
+	if (argc > 1 && getenv("GATEWAY_INTERFACE") == NULL)
+		return cli_main(argc, argv);
+	return serve_main();
 }

@@ -8,8 +8,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "arena.h"
 #include "buf.h"
 #include "cli.h"
+#include "json.h"
 #include "config.h"
 
 static const char cli_usage[] =
@@ -49,6 +51,9 @@ struct cli_cmd {
 static const struct cli_cmd cli_cmds[] = {
 	{"--version", cli_version},
 	{"--help", cli_help},
+	{"--parse", cli_parse},
+	{"--validate", cli_validate},
+	{"--check", cli_check},
 };
 
 int
@@ -110,5 +115,43 @@ cli_slurp(const char *path, struct buf *out)
 done:
 	if (fd != STDIN_FILENO)
 		close(fd);
+	return rc;
+}
+
+/*
+ * --parse [FILE]: the strict parser alone, on FILE or stdin.  0 accepted
+ * (nothing printed), 1 rejected ("gpt.fcgi: offset N: reason" on stderr),
+ * 2 for a usage error or an unreadable input.
+ */
+int
+cli_parse(int argc, char **argv)
+{
+	const struct json_value *v;
+	struct json_err err;
+	struct arena a;
+	struct buf in;
+	int rc = 2;
+
+	(void)argv;
+	if (argc > 2) {
+		fputs(cli_usage, stderr);
+		return 2;
+	}
+	buf_init(&in, CLI_INPUT_MAX);
+	/* The tree of a large input takes several times its size; the arena
+	 * needs no cap of its own here, malloc is the limit. */
+	arena_init(&a, SIZE_MAX);
+	if (cli_slurp(argc == 2 ? argv[1] : NULL, &in) == -1)
+		goto done;
+	if (json_parse(in.data, in.len, &a, 0, &v, &err) != JSON_OK) {
+		fprintf(stderr, "gpt.fcgi: offset %zu: %s\n", err.offset,
+		    err.msg);
+		rc = 1;
+		goto done;
+	}
+	rc = 0;
+done:
+	arena_free(&a);
+	buf_free(&in);
 	return rc;
 }

@@ -14,11 +14,12 @@
 struct json_value;
 
 #define JPTR_MAX 512 /* bytes of a reported pointer, NUL included */
+#define JPTR_TOKEN_MAX 1024 /* bytes of one decoded token in jptr_resolve */
 
 /*
  * The value that ref (len bytes) points to inside root, or NULL when it is
  * malformed (bad escape, bad percent-encoding, array index with a leading
- * zero or '-') or names nothing.  ref is "#..." or "/...", or "" for root.
+ * zero or '-', a token over JPTR_TOKEN_MAX bytes) or names nothing.  ref is "#..." or "/...", or "" for root.
  */
 const struct json_value *jptr_resolve(const struct json_value *root,
     const char *ref, size_t len);

@@ -120,11 +120,25 @@ const struct json_value *json_object_get(const struct json_value *obj,
  */
 bool json_equal(const struct json_value *a, const struct json_value *b);
 
+/* json_equal and json_hash follow containers this deep at most; deeper
+ * ones compare unequal (the parser never builds such trees). */
+#define JSON_EQUAL_MAX_DEPTH 1024
+
+/*
+ * A 64-bit hash consistent with json_equal: equal values hash equal
+ * (numbers by their exact value, objects whatever their member order), for
+ * uniqueItems and enum tables.  Not keyed: do not use it where an attacker
+ * choosing colliding values could cost more than a linear scan.
+ */
+uint64_t json_hash(const struct json_value *v);
+
 /*
  * Append the compact serialization of v to out: no whitespace, numbers as
  * written, strings with '"', '\\' and control characters escaped (short
  * escapes where they exist, else \u00XX), all else raw UTF-8; members in
- * document order.  0, or -1 when out's max or memory refuses.
+ * document order.  0, or -1 when out's max or memory refuses or v nests
+ * deeper than 1024 containers; out is then as it was.  Parsing the output
+ * gives back an equal tree (the same bytes once serialized again).
  */
 int json_write(const struct json_value *v, struct buf *out) GPT_MUSTCHECK;
 

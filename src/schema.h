@@ -71,4 +71,13 @@ enum schema_result schema_validate(const struct schema *s,
     const struct json_value *instance, struct arena *scratch,
     struct schema_err *err) GPT_MUSTCHECK;
 
+/*
+ * The arrival document's own schema (schemas/arrival.schema.json),
+ * embedded at build time: schema_arrival_len bytes of JSON text at
+ * schema_arrival_text (followed by a NUL not counted in the length).
+ * Parse it once and compile it like any form to check a form.json.
+ */
+extern const char schema_arrival_text[];
+extern const size_t schema_arrival_len;
+
 #endif /* GPT_SCHEMA_H */

@@ -1,0 +1,320 @@
+/*
+ * bench_parse.c: throughput of json_parse against cJSON on the same bytes.
+ *
+ * Three generated bodies, about 300 B, 20 KB and 1 MiB: records with nested
+ * objects and arrays, strings with escapes and non-ASCII text, integers and
+ * decimals.  Each parser runs in its own process (its own heap, as in a
+ * real program).  For each body, ROUNDS rounds; a round alternates short
+ * batches of json_parse (parse, then arena_reset) and of
+ * cJSON_ParseWithLength + cJSON_Delete on the same bytes, and sums each
+ * one's time.  Reports the median MB/s of each and their ratio, then the
+ * arena's peak for the 1 MiB body.
+ *
+ * The machine's speed varies from minute to minute, so only the ratio
+ * (measured in one run, interleaved) is meaningful.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "arena.h"
+#include "buf.h"
+#include "json.h"
+
+#define ROUNDS 9
+#define ROUND_SECONDS 0.25
+#define BATCH_SECONDS 0.01
+
+static uint32_t rng = 2463534242u;
+
+static uint32_t
+next_rand(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 17;
+	rng ^= rng << 5;
+	return rng;
+}
+
+static void
+put(struct buf *b, const char *s)
+{
+	if (buf_puts(b, s) == -1)
+		abort();
+}
+
+static const char *names[] = {"Ada Lovelace", "Zo\xC3\xAB \\\"Z\\\" Martin",
+    "\xE5\xB1\xB1\xE7\x94\xB0 \xE5\xA4\xAA\xE9\x83\x8E", "Jos\\u00e9 Garc\xC3\xAD" "a",
+    "Bj\xC3\xB6rk Gu\xC3\xB0mundsd\xC3\xB3ttir", "Grace Hopper"};
+static const char *cities[] = {"Z\xC3\xBCrich", "S\xC3\xA3o Paulo",
+    "\xD0\x9C\xD0\xBE\xD1\x81\xD0\xBA\xD0\xB2\xD0\xB0", "Paris", "Lagos"};
+
+/* One record, about 300 bytes. */
+static void
+record(struct buf *b, unsigned id)
+{
+	char tmp[160];
+	unsigned k, n = 1 + next_rand() % 3;
+
+	snprintf(tmp, sizeof(tmp),
+	    "{\"id\":%u,\"name\":\"%s\",\"score\":%u.%02u,\"active\":%s,", id,
+	    names[next_rand() % 6], next_rand() % 1000, next_rand() % 100,
+	    next_rand() % 2 ? "true" : "false");
+	put(b, tmp);
+	snprintf(tmp, sizeof(tmp),
+	    "\"address\":{\"street\":\"%u Main St\",\"city\":\"%s\","
+	    "\"zip\":\"%05u\"},",
+	    next_rand() % 999, cities[next_rand() % 5], next_rand() % 99999);
+	put(b, tmp);
+	put(b, "\"tags\":[\"alpha\",\"b\xC3\xA9ta\",\"line\\nbreak\"],"
+	       "\"history\":[");
+	for (k = 0; k < n; k++) {
+		snprintf(tmp, sizeof(tmp), "%s{\"t\":%u,\"v\":-%u.%u,\"ok\":null}",
+		    k ? "," : "", 1700000000u + next_rand() % 100000,
+		    next_rand() % 100, next_rand() % 1000);
+		put(b, tmp);
+	}
+	put(b, "]}");
+}
+
+/* A body of about `target` bytes: one record, or a page of them. */
+static char *
+make_body(size_t target, size_t *len)
+{
+	struct buf b;
+	unsigned id = 1;
+
+	buf_init(&b, (size_t)64 << 20);
+	if (target < 1000) {
+		record(&b, id);
+	} else {
+		put(&b, "{\"page\":1,\"total\":12345,\"items\":[");
+		while (b.len + 400 < target) {
+			if (id > 1)
+				put(&b, ",");
+			record(&b, id++);
+		}
+		put(&b, "]}");
+	}
+	return buf_take(&b, len);
+}
+
+static double
+now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static struct arena arena;
+
+static void
+run_gpt(const char *body, size_t len, unsigned iters)
+{
+	const struct json_value *v;
+	struct json_err err;
+	unsigned i;
+
+	for (i = 0; i < iters; i++) {
+		if (json_parse(body, len, &arena, 0, &v, &err) != JSON_OK) {
+			fprintf(stderr, "json_parse: %s at %zu\n", err.msg,
+			    err.offset);
+			exit(1);
+		}
+		arena_reset(&arena);
+	}
+}
+
+static void
+run_cjson(const char *body, size_t len, unsigned iters)
+{
+	unsigned i;
+
+	for (i = 0; i < iters; i++) {
+		cJSON *c = cJSON_ParseWithLength(body, len);
+
+		if (c == NULL) {
+			fprintf(stderr, "cJSON refused the body\n");
+			exit(1);
+		}
+		cJSON_Delete(c);
+	}
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * A parser in its own process, running batches on request.  Each parser
+ * keeps its own heap, as in a real program: cJSON's freed nodes do not
+ * slow the arena's next large malloc (malloc_consolidate), nor does the
+ * arena's memory change cJSON's.
+ */
+struct worker {
+	pid_t pid;
+	int cmd;    /* parent writes a batch size; 0 ends the worker */
+	int result; /* worker answers the batch's seconds */
+};
+
+static void
+worker_start(struct worker *w, bool gpt, const char *body, size_t len)
+{
+	int c[2], r[2];
+	unsigned n;
+	double t;
+
+	if (pipe(c) == -1 || pipe(r) == -1 || (w->pid = fork()) == -1) {
+		perror("bench_parse");
+		exit(1);
+	}
+	if (w->pid == 0) {
+		close(c[1]);
+		close(r[0]);
+		while (read(c[0], &n, sizeof(n)) == sizeof(n) && n > 0) {
+			t = now();
+			if (gpt)
+				run_gpt(body, len, n);
+			else
+				run_cjson(body, len, n);
+			t = now() - t;
+			if (write(r[1], &t, sizeof(t)) != sizeof(t))
+				_exit(1);
+		}
+		_exit(0);
+	}
+	close(c[0]);
+	close(r[1]);
+	w->cmd = c[1];
+	w->result = r[0];
+}
+
+static double
+worker_run(struct worker *w, unsigned n)
+{
+	double t;
+
+	if (write(w->cmd, &n, sizeof(n)) != sizeof(n) ||
+	    read(w->result, &t, sizeof(t)) != sizeof(t)) {
+		fprintf(stderr, "bench_parse: worker failed\n");
+		exit(1);
+	}
+	return t;
+}
+
+static void
+worker_stop(struct worker *w)
+{
+	unsigned zero = 0;
+
+	if (write(w->cmd, &zero, sizeof(zero)) != sizeof(zero))
+		kill(w->pid, SIGTERM);
+	close(w->cmd);
+	close(w->result);
+	waitpid(w->pid, NULL, 0);
+}
+
+static void
+bench_body(const char *label, size_t target)
+{
+	double gpt[ROUNDS], cj[ROUNDS], t, tg, tc, mb;
+	unsigned batch = 1, batches, r, k;
+	struct worker wg, wc;
+	size_t len;
+	char *body = make_body(target, &len);
+
+	worker_start(&wg, true, body, len);
+	worker_start(&wc, false, body, len);
+	/* A batch: enough iterations for about BATCH_SECONDS of cJSON. */
+	for (;;) {
+		t = worker_run(&wc, batch);
+		if (t > BATCH_SECONDS || batch > (1u << 28))
+			break;
+		batch *= 2;
+	}
+	(void)worker_run(&wg, batch); /* warm up */
+	batches = (unsigned)(ROUND_SECONDS / t) + 1;
+	mb = (double)len * batch * batches / 1e6;
+	/* Batches of the two parsers alternate, so both see the same load
+	 * from whatever else runs on the machine. */
+	for (r = 0; r < ROUNDS; r++) {
+		tg = tc = 0;
+		for (k = 0; k < batches; k++) {
+			tg += worker_run(&wg, batch);
+			tc += worker_run(&wc, batch);
+		}
+		gpt[r] = mb / tg;
+		cj[r] = mb / tc;
+	}
+	worker_stop(&wg);
+	worker_stop(&wc);
+	qsort(gpt, ROUNDS, sizeof(double), cmp_double);
+	qsort(cj, ROUNDS, sizeof(double), cmp_double);
+	printf("%-6s %8zu B %10.1f %10.1f %7.2fx\n", label, len,
+	    gpt[ROUNDS / 2], cj[ROUNDS / 2], gpt[ROUNDS / 2] / cj[ROUNDS / 2]);
+	free(body);
+}
+
+/* The arena's high-water mark for one parse of a 1 MiB body. */
+static void
+peak_memory(void)
+{
+	struct arena a;
+	const struct json_value *v;
+	struct json_err err;
+	size_t len;
+	char *body = make_body((size_t)1 << 20, &len);
+
+	arena_init(&a, (size_t)1 << 30);
+	if (json_parse(body, len, &a, 0, &v, &err) != JSON_OK)
+		exit(1);
+	printf("arena peak parsing a %zu-byte body: %.2f MiB "
+	       "(%.1fx the body; target <= 8 MiB)\n",
+	    len, (double)a.peak / (1 << 20), (double)a.peak / (double)len);
+	arena_free(&a);
+	free(body);
+}
+
+int
+main(int argc, char **argv)
+{
+	arena_init(&arena, (size_t)1 << 30);
+	/* bench_parse profile gpt|cjson [N]: one parser alone on the 1 MiB
+	 * body, N times (default 2000), for perf or callgrind. */
+	if (argc >= 3 && strcmp(argv[1], "profile") == 0) {
+		size_t len;
+		char *body = make_body((size_t)1 << 20, &len);
+		unsigned n = argc > 3 ? (unsigned)atoi(argv[3]) : 2000;
+
+		if (strcmp(argv[2], "cjson") == 0)
+			run_cjson(body, len, n);
+		else
+			run_gpt(body, len, n);
+		free(body);
+		arena_free(&arena);
+		return 0;
+	}
+	printf("json_parse vs cJSON %s (parse + free; median of %d "
+	       "interleaved rounds)\n",
+	    cJSON_Version(), ROUNDS);
+	printf("%-6s %10s %10s %10s %8s\n", "body", "size", "gpt MB/s",
+	    "cJSON MB/s", "ratio");
+	bench_body("small", 300);
+	bench_body("medium", 20 * 1000);
+	bench_body("large", (size_t)1 << 20);
+	peak_memory();
+	arena_free(&arena);
+	return 0;
+}

@@ -1,0 +1,382 @@
+#!/bin/sh
+# responder.sh: how fast gpt.fcgi answers behind a real web server, against
+# floors and a baseline measured in the same run (this machine's speed
+# swings from minute to minute, so only same-run ratios mean anything).
+#
+# nginx (an ordinary process, its files in a temp dir) passes requests to
+# FastCGI processes started by spawn-fcgi on unix sockets; wrk loads them.
+# Cases, in ROUNDS rounds of DURATION runs; each comparison runs A B B A:
+#   static        nginx serving the arrival document's bytes as a file
+#   floor GET     bench/floor (libfcgi, precomputed bytes), GET
+#   gpt GET       gpt.fcgi, GET (the same bytes)
+#   floor POST    bench/floor draining a small body, 204
+#   gpt rejected  gpt.fcgi, a small act that fails the form: 204
+#   gpt accepted  gpt.fcgi, a small act and a 200 KB act; the hook is a
+#                 copy of cat (stdin to stdout)
+#   fastify       fastify + ajv, the same acts and the same hook (wrk
+#                 straight to node, no nginx in between)
+# Then the CGI path: one GET through gpt.fcgi run as a CGI program against
+# bench/cgi_floor printing the same bytes (hyperfine, many runs).
+#
+# Environment: GPT_FCGI, GPT_SRCDIR, GPT_BUILDDIR (set by make bench);
+# ROUNDS (5), DURATION (2s), CONNS (16), PROCS (FastCGI processes per
+# application, 2), CGI_ROUNDS (10) of CGI_RUNS (100) runs.
+set -u
+GPT_FCGI=${GPT_FCGI:-./gpt.fcgi}
+GPT_SRCDIR=${GPT_SRCDIR:-.}
+GPT_BUILDDIR=${GPT_BUILDDIR:-.}
+ROUNDS=${ROUNDS:-5}
+DURATION=${DURATION:-2s}
+CONNS=${CONNS:-16}
+PROCS=${PROCS:-2}
+CGI_RUNS=${CGI_RUNS:-100}
+CGI_ROUNDS=${CGI_ROUNDS:-10}
+
+for tool in nginx spawn-fcgi wrk curl jq; do
+	if ! command -v "$tool" >/dev/null 2>&1; then
+		echo "responder.sh: $tool is missing (scripts/install-deps)" >&2
+		exit 1
+	fi
+done
+for prog in "$GPT_FCGI" "$GPT_BUILDDIR/bench/floor" \
+    "$GPT_BUILDDIR/bench/cgi_floor"; do
+	if [ ! -x "$prog" ]; then
+		echo "responder.sh: $prog is not built (run make bench)" >&2
+		exit 1
+	fi
+done
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/gpt-bench.XXXXXX")
+pids=
+cleanup() {
+	for p in $pids; do
+		kill "$p" 2>/dev/null
+	done
+	for p in $pids; do
+		i=0
+		while kill -0 "$p" 2>/dev/null && [ $i -lt 50 ]; do
+			sleep 0.1
+			i=$((i + 1))
+		done
+		kill -9 "$p" 2>/dev/null
+	done
+	rm -rf "$T"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+free_port() {
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])' 2>/dev/null ||
+	    echo $((20000 + $$ % 20000))
+}
+
+wait_for() { # wait_for TEST ARG: up to 10 s
+	i=0
+	while ! test "$1" "$2" && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	test "$1" "$2"
+}
+
+# --- the address -------------------------------------------------------------
+addr=$T/addr
+mkdir -p "$addr"
+cat >"$addr/form.json" <<'EOF'
+{"p": "Leave a note for the team. Say who you are and what it is about.",
+ "m": [{"role": "user", "content": "How do I leave a note?"},
+       {"role": "assistant", "content": "POST a JSON object with your name, a topic and the text."}],
+ "s": {"type": "object",
+       "properties": {
+         "name": {"type": "string", "minLength": 1, "maxLength": 80},
+         "topic": {"enum": ["question", "idea", "bug", "thanks"]},
+         "text": {"type": "string", "maxLength": 300000},
+         "urgent": {"type": "boolean"},
+         "tags": {"type": "array", "items": {"type": "string", "pattern": "^[a-z]+$"},
+                  "maxItems": 8, "uniqueItems": true}},
+       "required": ["name", "topic", "text"],
+       "additionalProperties": false}}
+EOF
+cp "$(command -v cat)" "$addr/hook"
+printf 'max_body = 1048576\n' >"$addr/address.conf"
+
+# The arrival bytes, as gpt.fcgi serves them (its CGI answer, headers cut).
+env -i REQUEST_METHOD=GET GPT_ADDRESS="$addr" "$GPT_FCGI" </dev/null |
+    sed '1,/^\r*$/d' >"$T/doc.json"
+if [ ! -s "$T/doc.json" ]; then
+	echo "responder.sh: gpt.fcgi gives no arrival document as CGI" >&2
+	exit 1
+fi
+
+printf '{"name":"Ada","topic":"idea","text":"Benchmarks should report ratios.","urgent":false,"tags":["bench","fcgi"]}' \
+    >"$T/small.json"
+printf '{"name":"Ada","topic":"bug","text":"' >"$T/large.json"
+head -c 200000 /dev/zero | tr '\0' x >>"$T/large.json"
+printf '"}' >>"$T/large.json"
+printf '{"name":"Ada","topic":"rant","text":"This topic is not in the enum."}' \
+    >"$T/reject.json"
+
+cat >"$T/post.lua" <<'EOF'
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+local f = assert(io.open(os.getenv("BODY_FILE"), "rb"))
+wrk.body = f:read("*a")
+f:close()
+EOF
+
+# --- servers -------------------------------------------------------------------
+spawn() { # spawn SOCKET PROGRAM ARGS...: PROCS FastCGI processes
+	_sock=$1
+	shift
+	env -i PATH=/usr/bin:/bin GPT_ADDRESS="$addr" \
+	    spawn-fcgi -F "$PROCS" -P "$T/pids.$$" -s "$_sock" -- "$@" \
+	    >/dev/null 2>>"$T/spawn.err" || return 1
+	pids="$pids $(cat "$T/pids.$$")"
+	rm -f "$T/pids.$$"
+}
+spawn "$T/floor.sock" "$GPT_BUILDDIR/bench/floor" "$T/doc.json" &&
+    spawn "$T/gpt.sock" "$GPT_FCGI" || {
+	echo "responder.sh: spawn-fcgi failed: $(cat "$T/spawn.err")" >&2
+	exit 1
+}
+
+port=$(free_port)
+mkdir -p "$T/nginx"
+# As root, nginx's worker would drop to nobody, who cannot enter the
+# private temp dir: keep it the same user.
+user_line=
+[ "$(id -u)" -eq 0 ] && user_line="user root;"
+cat >"$T/nginx.conf" <<EOF
+$user_line
+worker_processes 1;
+error_log $T/nginx/error.log;
+pid $T/nginx/nginx.pid;
+events { worker_connections 1024; }
+http {
+	access_log off;
+	client_body_temp_path $T/nginx/body;
+	fastcgi_temp_path $T/nginx/fastcgi;
+	proxy_temp_path $T/nginx/proxy;
+	scgi_temp_path $T/nginx/scgi;
+	uwsgi_temp_path $T/nginx/uwsgi;
+	client_max_body_size 2m;
+	client_body_buffer_size 1m;
+	server {
+		listen 127.0.0.1:$port;
+		location = /static {
+			default_type application/json;
+			alias $T/doc.json;
+		}
+		location = /floor {
+			include /etc/nginx/fastcgi_params;
+			fastcgi_pass unix:$T/floor.sock;
+		}
+		location = /gpt {
+			include /etc/nginx/fastcgi_params;
+			fastcgi_pass unix:$T/gpt.sock;
+		}
+	}
+}
+EOF
+nginx -p "$T/nginx" -c "$T/nginx.conf" -g 'daemon off;' 2>>"$T/nginx/error.log" &
+pids="$pids $!"
+
+fastify_port=
+fdir=$GPT_BUILDDIR/bench/fastify
+mkdir -p "$fdir"
+cp "$GPT_SRCDIR/bench/fastify/package.json" "$GPT_SRCDIR/bench/fastify/server.js" "$fdir/"
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+	echo "responder.sh: node or npm is missing: the fastify baseline is skipped"
+elif ! [ -d "$fdir/node_modules/fastify" ] &&
+    ! (cd "$fdir" && timeout 300 npm install --no-audit --no-fund \
+	--loglevel=error >"$T/npm.log" 2>&1); then
+	echo "responder.sh: npm install failed: the fastify baseline is skipped"
+	tail -n 5 "$T/npm.log"
+else
+	fastify_port=$(free_port)
+	node "$fdir/server.js" "$addr" "$fastify_port" 2>"$T/node.err" &
+	pids="$pids $!"
+fi
+
+base=http://127.0.0.1:$port
+i=0
+until curl -fsS -o /dev/null "$base/static" 2>/dev/null || [ $i -ge 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+if [ -n "$fastify_port" ]; then
+	i=0
+	until curl -fsS -o /dev/null "http://127.0.0.1:$fastify_port/" 2>/dev/null ||
+	    [ $i -ge 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+fi
+
+# --- cases ----------------------------------------------------------------------
+# name|url|body file or -|expected status
+cases="static|$base/static|-|200
+floor_get|$base/floor|-|200
+gpt_get|$base/gpt|-|200
+floor_post|$base/floor|$T/small.json|204
+gpt_rejected|$base/gpt|$T/reject.json|204
+gpt_accepted|$base/gpt|$T/small.json|200
+gpt_accepted_200k|$base/gpt|$T/large.json|200"
+if [ -n "$fastify_port" ]; then
+	cases="$cases
+fastify_accepted|http://127.0.0.1:$fastify_port/|$T/small.json|200
+fastify_accepted_200k|http://127.0.0.1:$fastify_port/|$T/large.json|200"
+fi
+
+# Each case must give its status (and, when 200, the same bytes as GET or
+# the act echoed) before it is timed.
+bad=0
+echo "$cases" | while IFS='|' read -r name url body want; do
+	if [ "$body" = - ]; then
+		got=$(curl -sS -o "$T/check.out" -w '%{http_code}' "$url")
+	else
+		got=$(curl -sS -o "$T/check.out" -w '%{http_code}' \
+		    -H 'Content-Type: application/json' --data-binary "@$body" "$url")
+	fi
+	if [ "$got" != "$want" ]; then
+		echo "responder.sh: $name answers $got, expected $want" >&2
+		exit 1
+	fi
+	if [ "$want" = 200 ] && [ "$body" != - ] && ! cmp -s "$T/check.out" "$body"; then
+		echo "responder.sh: $name does not answer the hook's output" >&2
+		exit 1
+	fi
+done || bad=1
+if [ $bad -ne 0 ]; then
+	tail -n 5 "$T/nginx/error.log" "$T/node.err" 2>/dev/null >&2
+	exit 1
+fi
+
+to_ms() { # wrk's "1.23ms" / "456.00us" / "1.02s" -> milliseconds
+	awk -v v="$1" 'BEGIN {
+		if (v ~ /us$/) { sub(/us$/, "", v); printf "%.3f", v / 1000 }
+		else if (v ~ /ms$/) { sub(/ms$/, "", v); printf "%.3f", v }
+		else if (v ~ /s$/) { sub(/s$/, "", v); printf "%.3f", v * 1000 }
+		else printf "nan" }'
+}
+
+results=$T/results
+: >"$results"
+echo "$cases" >"$T/cases"
+
+run_case() { # run_case ROUND NAME: one wrk run, one line in $results
+	line=$(grep "^$2|" "$T/cases") || return 0
+	url=$(echo "$line" | cut -d'|' -f2)
+	body=$(echo "$line" | cut -d'|' -f3)
+	if [ "$body" = - ]; then
+		wrk -t1 -c"$CONNS" -d"$DURATION" --latency "$url" >"$T/wrk.out" 2>&1
+	else
+		BODY_FILE=$body wrk -t1 -c"$CONNS" -d"$DURATION" --latency \
+		    -s "$T/post.lua" "$url" >"$T/wrk.out" 2>&1
+	fi
+	rps=$(awk '/^Requests\/sec:/ { print $2 }' "$T/wrk.out")
+	p50=$(to_ms "$(awk '$1 == "50%" { print $2 }' "$T/wrk.out")")
+	p99=$(to_ms "$(awk '$1 == "99%" { print $2 }' "$T/wrk.out")")
+	errs=$(awk '/Non-2xx|Socket errors/ { print }' "$T/wrk.out" | tr '\n' ' ')
+	echo "$1 $2 ${rps:-0} $p50 $p99" >>"$results"
+	printf '  round %d  %-22s %10s req/s  p50 %8s ms  p99 %8s ms %s\n' \
+	    "$1" "$2" "${rps:-0}" "$p50" "$p99" "$errs"
+}
+
+# Each comparison is a pair (baseline, gpt.fcgi) run A B B A within a
+# round, so a drift of the machine's speed during the round cancels out.
+pairs="floor_get:gpt_get floor_post:gpt_rejected"
+[ -n "$fastify_port" ] &&
+    pairs="$pairs fastify_accepted:gpt_accepted fastify_accepted_200k:gpt_accepted_200k"
+echo "responder: wrk -t1 -c$CONNS -d$DURATION, $ROUNDS rounds of A B B A pairs," \
+    "$PROCS FastCGI processes per application, $(nproc) cores"
+round=1
+while [ $round -le "$ROUNDS" ]; do
+	run_case $round static
+	for pair in $pairs; do
+		run_case $round "${pair%%:*}"
+		run_case $round "${pair##*:}"
+		run_case $round "${pair##*:}"
+		run_case $round "${pair%%:*}"
+	done
+	round=$((round + 1))
+done
+
+# --- summary: medians over runs, ratios within each round -------------------
+echo
+echo "responder summary (median of all runs):"
+printf '  %-22s %10s %10s %10s\n' case "req/s" "p50 ms" "p99 ms"
+for name in $(echo "$cases" | cut -d'|' -f1); do
+	awk -v n="$name" '$2 == n { r[++k] = $3; a[k] = $4; b[k] = $5 }
+	function med(x, k,   i, j, t) {
+		for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++)
+			if (x[j] + 0 < x[i] + 0) { t = x[i]; x[i] = x[j]; x[j] = t }
+		return x[int((k + 1) / 2)]
+	}
+	END { if (k) printf "  %-22s %10.0f %10.3f %10.3f\n", n, med(r, k), med(a, k), med(b, k) }' "$results"
+done
+
+ratio() { # ratio LABEL NUM DEN TARGET: per-round ratios of mean req/s, and their median
+	awk -v l="$1" -v n="$2" -v d="$3" -v t="$4" '
+	$2 == n { num[$1] += $3; nn[$1]++ } $2 == d { den[$1] += $3; dn[$1]++ }
+	END {
+		k = 0; s = ""
+		for (r = 1; r in num; r++) if (den[r] > 0) {
+			v[++k] = (num[r] / nn[r]) / (den[r] / dn[r])
+			s = s sprintf(" %.2f", v[k])
+		}
+		if (!k) exit
+		for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++)
+			if (v[j] < v[i]) { x = v[i]; v[i] = v[j]; v[j] = x }
+		printf "  %-34s %5.2fx  (rounds:%s; target %s)\n", l, v[int((k + 1) / 2)], s, t
+	}' "$results"
+}
+echo
+echo "responder ratios (req/s, within each round):"
+ratio "gpt GET / floor GET" gpt_get floor_get ">= 0.95x"
+ratio "gpt rejected POST / floor POST" gpt_rejected floor_post ">= 0.95x"
+ratio "floor GET / nginx static" floor_get static "context"
+ratio "gpt accepted / fastify+ajv" gpt_accepted fastify_accepted ">= 2x"
+ratio "gpt accepted 200K / fastify+ajv" gpt_accepted_200k fastify_accepted_200k ">= 2x"
+
+# --- the CGI path -----------------------------------------------------------------
+# Rounds of hyperfine, alternating which command goes first, each round a
+# ratio of medians; the figure is the median of those ratios.
+echo
+if command -v hyperfine >/dev/null 2>&1; then
+	export REQUEST_METHOD=GET GPT_ADDRESS="$addr"
+	floor_cmd="$GPT_BUILDDIR/bench/cgi_floor $T/doc.json"
+	: >"$T/cgi.ratios"
+	round=1
+	while [ $round -le "$CGI_ROUNDS" ]; do
+		if [ $((round % 2)) -eq 1 ]; then
+			set -- "$floor_cmd" "$GPT_FCGI"
+		else
+			set -- "$GPT_FCGI" "$floor_cmd"
+		fi
+		if ! hyperfine -N --warmup 10 --runs "$CGI_RUNS" --export-json \
+		    "$T/cgi.json" "$1" "$2" >"$T/hyperfine.out" 2>&1; then
+			cat "$T/hyperfine.out"
+			break
+		fi
+		jq -r --arg g "$GPT_FCGI" '(.results | map(select(.command == $g)))[0] as $a |
+		    (.results | map(select(.command != $g)))[0] as $b |
+		    "\($a.median * 1e6) \($b.median * 1e6) \($a.median / $b.median) \(($a.user + $a.system) / ($b.user + $b.system))"' \
+		    "$T/cgi.json" >>"$T/cgi.ratios"
+		round=$((round + 1))
+	done
+	awk -v runs="$CGI_RUNS" '{ g[NR] = $1; f[NR] = $2; r[NR] = $3; c[NR] = $4; s = s sprintf(" %.2f", $3) }
+	function med(x, k,   i, j, t) {
+		for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++)
+			if (x[j] < x[i]) { t = x[i]; x[i] = x[j]; x[j] = t }
+		return x[int((k + 1) / 2)]
+	}
+	END { if (!NR) exit
+		printf "responder CGI GET (%d rounds of %d runs each, medians):\n", NR, runs
+		printf "  gpt.fcgi as CGI %8.0f us\n  cgi_floor       %8.0f us\n", med(g, NR), med(f, NR)
+		printf "  gpt.fcgi / cgi_floor, wall %5.2fx  (rounds:%s; target <= 1.5x)\n", med(r, NR), s
+		printf "  gpt.fcgi / cgi_floor, CPU  %5.2fx  (user+system; less swayed by load)\n", med(c, NR)
+	}' "$T/cgi.ratios"
+else
+	echo "responder.sh: hyperfine is missing: the CGI path is not measured"
+fi

@@ -1,0 +1,556 @@
+/*
+ * address.c: resolve the address a request names, load it once, keep it
+ * in a small cache, and reload it when its files change.
+ *
+ * Owns: the cache table (static, ADDR_CACHE_MAX entries) and each entry's
+ * arena; the arrival schema, compiled once per process.  The request path
+ * costs one clock read, and at most once a second per address two stat
+ * calls and two realpath calls; everything GET answers was built at load.
+ * Refuses: names outside the grammar, encoded slashes, symlinks out of the
+ * root (404); forms that do not parse, are not an arrival document, or
+ * whose s does not compile, and bad address.conf files (500, reason in
+ * err).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "address.h"
+#include "buf.h"
+#include "html.h"
+#include "json.h"
+
+/* The arrival schema, compiled once for the whole process. */
+static struct arena addr_arrival_arena;
+static const struct schema *addr_arrival;
+static bool addr_arrival_tried;
+static char addr_arrival_err[ADDR_ERR_MAX];
+
+static struct addr addr_cache[ADDR_CACHE_MAX];
+static bool addr_cache_used[ADDR_CACHE_MAX];
+static uint64_t addr_clock;
+
+bool
+addr_name_ok(const char *name)
+{
+	size_t i;
+
+	/* hits on "", ".hidden", "..", "a/b", "a b", "caf\xc3\xa9" */
+	for (i = 0; name[i] != '\0'; i++) {
+		unsigned char c = (unsigned char)name[i];
+		bool alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		             (c >= '0' && c <= '9') || c == '_' || c == '-';
+
+		if (i >= ADDR_NAME_MAX)
+			return false;
+		if (!alnum && !(i > 0 && c == '.'))
+			return false;
+	}
+	return i > 0;
+}
+
+/*
+ * An encoded slash, "%2F" or "%2f", in the path of the request target (the
+ * query, after '?', names no directory and may hold anything).
+ */
+static bool
+addr_has_encoded_slash(const char *uri)
+{
+	const char *p;
+
+	if (uri == NULL)
+		return false;
+	/* bounded by the NUL or the first ? */
+	for (p = uri; *p != '\0' && *p != '?'; p++)
+		if (p[0] == '%' && p[1] == '2' && (p[2] == 'f' || p[2] == 'F'))
+			return true;
+	return false;
+}
+
+static int
+addr_join(struct addr_ref *ref, const char *a, const char *b, const char *c)
+{
+	int n = snprintf(ref->dir, sizeof(ref->dir), "%s%s%s", a, b, c);
+
+	return n < 0 || (size_t)n >= sizeof(ref->dir) ? -1 : 0;
+}
+
+int
+addr_resolve(const struct http_req *req, struct addr_ref *ref, const char **why)
+{
+	const char *pi = req->path_info, *name = NULL, *root;
+	bool has_pi = pi != NULL && *pi != '\0';
+
+	*why = NULL;
+	if (addr_has_encoded_slash(req->request_uri) ||
+	    addr_has_encoded_slash(pi)) {
+		*why = "encoded slash in the request path";
+		return -1;
+	}
+	if (has_pi) {
+		/* hits on "name", "/", "/a/b", "/a/", "//a", "/..", "/.x" */
+		if (pi[0] != '/' || !addr_name_ok(pi + 1)) {
+			*why = "path is not one valid address name";
+			return -1;
+		}
+		name = pi + 1;
+	}
+	ref->root_len = 0;
+	if (req->gpt_address != NULL && *req->gpt_address != '\0') {
+		if (has_pi) {
+			/* GPT_ADDRESS names one address; "/x" after it names
+			 * nothing */
+			*why = "path after a GPT_ADDRESS address";
+			return -1;
+		}
+		if (addr_join(ref, req->gpt_address, "", "") == -1)
+			goto toolong;
+		return 0;
+	}
+	if (req->gpt_root != NULL && *req->gpt_root != '\0') {
+		root = req->gpt_root;
+		if (!has_pi) {
+			*why = "no address name under GPT_ROOT";
+			return -1;
+		}
+		if (addr_join(ref, root, "/", name) == -1)
+			goto toolong;
+		ref->root_len = strlen(root);
+		return 0;
+	}
+	if (req->script_filename == NULL || *req->script_filename == '\0') {
+		*why = "no GPT_ADDRESS, GPT_ROOT or SCRIPT_FILENAME";
+		return -1;
+	}
+	if (!has_pi) {
+		if (addr_join(ref, req->script_filename, ".d", "") == -1)
+			goto toolong;
+		return 0;
+	}
+	if (addr_join(ref, req->script_filename, ".d/", name) == -1)
+		goto toolong;
+	ref->root_len = strlen(req->script_filename) + 2;
+	return 0;
+toolong:
+	*why = "address path too long";
+	return -1;
+}
+
+/* --- loading ---------------------------------------------------------- */
+
+static void GPT_PRINTF(2, 3) addr_fail(struct addr *a, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(a->err, sizeof(a->err), fmt, ap);
+	va_end(ap);
+	a->ok = false;
+}
+
+static void
+addr_stamp(const char *path, struct addr_stamp *st)
+{
+	struct stat sb;
+
+	memset(st, 0, sizeof(*st));
+	if (lstat(path, &sb) == -1)
+		return;
+	st->exists = true;
+	st->dev = sb.st_dev;
+	st->ino = sb.st_ino;
+	st->size = sb.st_size;
+	st->mtime = sb.st_mtim;
+}
+
+static bool
+addr_stamp_same(const struct addr_stamp *x, const struct addr_stamp *y)
+{
+	return x->exists == y->exists && x->dev == y->dev && x->ino == y->ino &&
+	       x->size == y->size && x->mtime.tv_sec == y->mtime.tv_sec &&
+	       x->mtime.tv_nsec == y->mtime.tv_nsec;
+}
+
+/* Compile the embedded arrival schema once; NULL with the reason kept. */
+static const struct schema *
+addr_arrival_schema(void)
+{
+	const struct json_value *v;
+	struct json_err jerr;
+	struct schema_err serr;
+
+	if (addr_arrival_tried)
+		return addr_arrival;
+	addr_arrival_tried = true;
+	arena_init(&addr_arrival_arena, ADDR_ARENA_MAX);
+	if (json_parse(schema_arrival_text, schema_arrival_len,
+	        &addr_arrival_arena, 0, &v, &jerr) != JSON_OK) {
+		snprintf(addr_arrival_err, sizeof(addr_arrival_err),
+		    "arrival schema: byte %zu: %s", jerr.offset, jerr.msg);
+		return NULL;
+	}
+	if (schema_compile(v, &addr_arrival_arena, NULL, NULL, &addr_arrival,
+	        &serr) != SCHEMA_OK) {
+		snprintf(addr_arrival_err, sizeof(addr_arrival_err),
+		    "arrival schema: %s", serr.reason);
+		addr_arrival = NULL;
+	}
+	return addr_arrival;
+}
+
+/* Read path (a regular file, not a symlink) into the arena. */
+static int
+addr_read_form(struct addr *a, const char *path, const char **text, size_t *len)
+{
+	struct stat st;
+	char *p = NULL;
+	size_t got = 0;
+	ssize_t n;
+	int fd, rc = -1;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	if (fd == -1) {
+		addr_fail(a, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode)) {
+		/* hits on form.json being a directory or a FIFO */
+		addr_fail(a, "%s: not a regular file", path);
+		goto done;
+	}
+	if ((size_t)st.st_size > ADDR_FORM_MAX) {
+		addr_fail(a, "%s: larger than %zu bytes", path, ADDR_FORM_MAX);
+		goto done;
+	}
+	/* One byte more than fstat says, to notice a file growing under us. */
+	if ((p = arena_alloc(&a->arena, (size_t)st.st_size + 1)) == NULL) {
+		addr_fail(a, "%s: out of memory", path);
+		goto done;
+	}
+	while (got <= (size_t)st.st_size) {
+		n = read(fd, p + got, (size_t)st.st_size + 1 - got);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1) {
+			addr_fail(a, "%s: %s", path, strerror(errno));
+			goto done;
+		}
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	if (got != (size_t)st.st_size) {
+		addr_fail(a, "%s: changed while being read", path);
+		goto done;
+	}
+	*text = p;
+	*len = got;
+	rc = 0;
+done:
+	close(fd);
+	return rc;
+}
+
+/* Copy a built answer into the arena. */
+static int
+addr_keep(struct addr *a, struct addr_answer *ans, const struct buf *b,
+    size_t head_len)
+{
+	char *p;
+
+	if ((p = arena_alloc(&a->arena, b->len)) == NULL)
+		return -1;
+	memcpy(p, b->data, b->len);
+	ans->bytes = p;
+	ans->len = b->len;
+	ans->head_len = head_len;
+	return 0;
+}
+
+/* Build head + body for one representation, and its 304. */
+static int
+addr_answers(struct addr *a, const char *ctype, const struct buf *body,
+    char *etag, struct addr_answer *ok, struct addr_answer *nm)
+{
+	struct buf b;
+	size_t head;
+	int rc = -1;
+
+	buf_init(&b, body->len + 4096);
+	http_etag(body->data, body->len, etag);
+	if (http_head_ok(&b, ctype, etag, body->len, a->conf.type) == -1)
+		goto done;
+	head = b.len;
+	if (buf_append(&b, body->data, body->len) == -1 ||
+	    addr_keep(a, ok, &b, head) == -1)
+		goto done;
+	buf_reset(&b);
+	if (http_head_not_modified(&b, etag) == -1 ||
+	    addr_keep(a, nm, &b, b.len) == -1)
+		goto done;
+	rc = 0;
+done:
+	buf_free(&b);
+	return rc;
+}
+
+int
+addr_load(const char *dir, struct addr *a, schema_warn_fn warn, void *warn_ctx)
+{
+	char path[PATH_MAX + 32], cerr[CONF_ERR_MAX];
+	const struct json_value *doc, *s;
+	const struct schema *arrival, *form;
+	struct json_err jerr;
+	struct schema_err serr;
+	struct arena scratch;
+	struct buf body;
+	struct stat hst;
+	const char *text = NULL;
+	size_t len = 0;
+	int rc = -1;
+
+	memset(a, 0, sizeof(*a));
+	arena_init(&a->arena, ADDR_ARENA_MAX);
+	arena_init(&scratch, ADDR_ARENA_MAX);
+	buf_init(&body, ADDR_ARENA_MAX);
+	conf_init(&a->conf);
+	if (snprintf(a->dir, sizeof(a->dir), "%s", dir) >=
+	    (int)sizeof(a->dir)) {
+		addr_fail(a, "address path too long");
+		goto done;
+	}
+	snprintf(path, sizeof(path), "%s/address.conf", dir);
+	addr_stamp(path, &a->conf_st);
+	if (conf_load(path, &a->conf, cerr, sizeof(cerr)) == -1) {
+		/* hits on "max_bdy = 1" (conf.c names the line) */
+		addr_fail(a, "%s: %s", path, cerr);
+		goto done;
+	}
+	snprintf(path, sizeof(path), "%s/form.json", dir);
+	addr_stamp(path, &a->form_st);
+	if (addr_read_form(a, path, &text, &len) == -1)
+		goto done;
+	if (json_parse(text, len, &a->arena, 0, &doc, &jerr) != JSON_OK) {
+		/* hits on a trailing comma or a duplicate member */
+		addr_fail(a, "%s: byte %zu: %s", path, jerr.offset, jerr.msg);
+		goto done;
+	}
+	if ((arrival = addr_arrival_schema()) == NULL) {
+		addr_fail(a, "%s", addr_arrival_err);
+		goto done;
+	}
+	switch (schema_validate(arrival, doc, &scratch, &serr)) {
+	case SCHEMA_OK:
+		break;
+	case SCHEMA_NOMEM:
+		addr_fail(a, "%s: out of memory", path);
+		goto done;
+	default:
+		/* hits on {"p": 1, "m": [], "s": {}} */
+		addr_fail(a, "%s: not an arrival document: %s at \"%s\" (%s)",
+		    path, serr.reason, serr.pointer.buf,
+		    serr.keyword != NULL ? serr.keyword : "?");
+		goto done;
+	}
+	s = json_object_get(doc, "s", 1);
+	if (schema_compile(s, &a->arena, warn, warn_ctx, &form, &serr) !=
+	    SCHEMA_OK) {
+		/* hits on {"s": {"type": "strnig"}} */
+		addr_fail(a, "%s: form refused at \"#%s\": %s%s%s", path,
+		    serr.pointer.buf, serr.reason,
+		    serr.keyword != NULL ? ", keyword " : "",
+		    serr.keyword != NULL ? serr.keyword : "");
+		goto done;
+	}
+	a->doc = doc;
+	a->schema = form;
+	/* The published bytes are the parsed value written back: GET shows
+	 * exactly the value the validator enforces. */
+	if (json_write(doc, &body) == -1 ||
+	    addr_answers(a, "application/json", &body, a->etag, &a->json,
+	        &a->json_304) == -1) {
+		addr_fail(a, "%s: out of memory", path);
+		goto done;
+	}
+	buf_reset(&body);
+	if (html_page(doc, &body) == -1 ||
+	    addr_answers(a, "text/html; charset=utf-8", &body, a->html_etag,
+	        &a->html, &a->html_304) == -1) {
+		addr_fail(a, "%s: out of memory building the page", path);
+		goto done;
+	}
+	snprintf(path, sizeof(path), "%s/hook", dir);
+	a->has_hook = stat(path, &hst) == 0 && S_ISREG(hst.st_mode) &&
+	              access(path, X_OK) == 0;
+	a->ok = true;
+	rc = 0;
+done:
+	buf_free(&body);
+	arena_free(&scratch);
+	if (rc == -1) {
+		/* a refused address keeps its reason, not its memory */
+		arena_free(&a->arena);
+		a->doc = NULL;
+		a->schema = NULL;
+	}
+	return rc;
+}
+
+void
+addr_free(struct addr *a)
+{
+	arena_free(&a->arena);
+	a->ok = false;
+	a->doc = NULL;
+	a->schema = NULL;
+}
+
+/* --- the cache -------------------------------------------------------- */
+
+/*
+ * Does dir exist as a directory, and (when root_len > 0) does its real
+ * path stay under the root's?  -1 with why otherwise.
+ */
+static int
+addr_check_dir(const char *dir, size_t root_len, const char **why)
+{
+	char root[PATH_MAX], rroot[PATH_MAX], rdir[PATH_MAX];
+	struct stat st;
+	size_t n;
+
+	if (stat(dir, &st) == -1 || !S_ISDIR(st.st_mode)) {
+		*why = "no such address directory";
+		return -1;
+	}
+	if (root_len == 0)
+		return 0;
+	if (root_len >= sizeof(root)) {
+		*why = "address path too long";
+		return -1;
+	}
+	memcpy(root, dir, root_len);
+	root[root_len] = '\0';
+	if (realpath(root, rroot) == NULL || realpath(dir, rdir) == NULL) {
+		*why = "address path does not resolve";
+		return -1;
+	}
+	n = strlen(rroot);
+	if (n == 1)
+		n = 0; /* the root is "/": every real path is under it */
+	/* hits on root/evil -> /etc: its real path is not under the root,
+	 * and on root/self -> . : the root itself is no address */
+	if (strncmp(rdir, rroot, n) != 0 || rdir[n] != '/' ||
+	    rdir[n + 1] == '\0') {
+		*why = "address leaves its root through a symlink";
+		return -1;
+	}
+	return 0;
+}
+
+static bool
+addr_due(const struct timespec *last, const struct timespec *now)
+{
+	return now->tv_sec - last->tv_sec > ADDR_RECHECK_SEC ||
+	       (now->tv_sec - last->tv_sec == ADDR_RECHECK_SEC &&
+	           now->tv_nsec >= last->tv_nsec);
+}
+
+static bool
+addr_changed(const struct addr *a)
+{
+	char path[PATH_MAX + 32];
+	struct addr_stamp st;
+
+	snprintf(path, sizeof(path), "%s/form.json", a->dir);
+	addr_stamp(path, &st);
+	if (!addr_stamp_same(&st, &a->form_st))
+		return true;
+	snprintf(path, sizeof(path), "%s/address.conf", a->dir);
+	addr_stamp(path, &st);
+	return !addr_stamp_same(&st, &a->conf_st);
+}
+
+static void
+addr_evict(size_t i)
+{
+	addr_free(&addr_cache[i]);
+	addr_cache_used[i] = false;
+}
+
+const struct addr *
+addr_lookup(const struct addr_ref *ref, const char **why)
+{
+	struct timespec now;
+	struct addr *a;
+	size_t i, slot = ADDR_CACHE_MAX;
+
+	*why = NULL;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	for (i = 0; i < ADDR_CACHE_MAX; i++)
+		if (addr_cache_used[i] &&
+		    strcmp(addr_cache[i].dir, ref->dir) == 0)
+			break;
+	if (i < ADDR_CACHE_MAX) {
+		a = &addr_cache[i];
+		a->used = ++addr_clock;
+		if (!addr_due(&a->checked, &now))
+			return a;
+		a->checked = now;
+		if (addr_check_dir(ref->dir, ref->root_len, why) == -1) {
+			/* the directory went away, or now leaves its root */
+			addr_evict(i);
+			return NULL;
+		}
+		/* a refused address is retried at every check: its cause may
+		 * have been passing (out of memory) */
+		if (a->ok && !addr_changed(a))
+			return a;
+		addr_evict(i);
+		slot = i;
+	} else if (addr_check_dir(ref->dir, ref->root_len, why) == -1)
+		return NULL;
+	if (slot == ADDR_CACHE_MAX) {
+		uint64_t oldest = UINT64_MAX;
+
+		for (i = 0; i < ADDR_CACHE_MAX; i++) {
+			if (!addr_cache_used[i]) {
+				slot = i;
+				break;
+			}
+			if (addr_cache[i].used < oldest) {
+				oldest = addr_cache[i].used;
+				slot = i;
+			}
+		}
+		if (addr_cache_used[slot])
+			addr_evict(slot);
+	}
+	a = &addr_cache[slot];
+	/* a refusal is kept in a->err; the caller logs it at each request */
+	if (addr_load(ref->dir, a, NULL, NULL) == -1 && a->err[0] == '\0')
+		snprintf(a->err, sizeof(a->err), "refused");
+	a->root_len = ref->root_len;
+	a->checked = now;
+	a->used = ++addr_clock;
+	addr_cache_used[slot] = true;
+	return a;
+}
+
+void
+addr_cache_clear(void)
+{
+	size_t i;
+
+	for (i = 0; i < ADDR_CACHE_MAX; i++)
+		if (addr_cache_used[i])
+			addr_evict(i);
+	if (addr_arrival_tried)
+		arena_free(&addr_arrival_arena);
+	addr_arrival = NULL;
+	addr_arrival_tried = false;
+}

@@ -1,0 +1,131 @@
+/*
+ * address.h: which directory a request reaches, and that directory loaded
+ * once: its address.conf, its form, and every answer to GET and HEAD
+ * precomputed.
+ *
+ * Resolution (CONTRACT "An address"), first that applies:
+ *  1. GPT_ADDRESS names the directory (PATH_INFO must then be empty);
+ *  2. GPT_ROOT plus exactly one PATH_INFO segment "/name";
+ *  3. the default, for shared hosting: the directory "<SCRIPT_FILENAME>.d"
+ *     beside the binary (cgi-bin/gpt.fcgi.d/) is the address when there is
+ *     no PATH_INFO, and "<SCRIPT_FILENAME>.d/name" with one segment.
+ * A name matches [A-Za-z0-9_-][A-Za-z0-9._-]* (no hidden names, no "..").
+ * Anything else, an encoded slash (%2F) in REQUEST_URI, a trailing slash,
+ * several segments, or a name whose real path leaves its root through a
+ * symlink, reaches no address (404).
+ *
+ * Loading: address.conf (conf.h), then form.json read with the strict
+ * parser, checked against the arrival schema (p, m, s), s compiled; then
+ * the GET bytes (json_write of the parsed document: what is published is
+ * what is enforced), strong ETags, and complete CGI answers for 200, HEAD
+ * and 304, for JSON and for the human page.  All of it lives in the
+ * address's own arena until the address is reloaded or evicted.
+ *
+ * The cache: up to ADDR_CACHE_MAX addresses side by side, least recently
+ * used evicted first.  An address is checked against the disk at most once
+ * every ADDR_RECHECK_SEC seconds (form.json and address.conf: inode, size,
+ * mtime in ns) and reloaded when either changed.  Not thread-safe.
+ */
+#ifndef GPT_ADDRESS_H
+#define GPT_ADDRESS_H
+
+#include <limits.h>
+#include <sys/types.h>
+#include <time.h>
+
+#include "arena.h"
+#include "common.h"
+#include "conf.h"
+#include "http.h"
+#include "schema.h"
+
+#define ADDR_CACHE_MAX 16
+#define ADDR_RECHECK_SEC 1
+#define ADDR_NAME_MAX 255                       /* bytes of a PATH_INFO name */
+#define ADDR_FORM_MAX ((size_t)4 * 1024 * 1024) /* bytes of form.json */
+#define ADDR_ARENA_MAX ((size_t)256 * 1024 * 1024) /* one loaded form */
+#define ADDR_ERR_MAX 512
+
+/* Where a request points, before anything is opened. */
+struct addr_ref {
+	char dir[PATH_MAX]; /* the address directory, as named */
+	size_t root_len;    /* 0, or dir[0..root_len) is the root dir must
+	                       stay under (GPT_ROOT and the .d default) */
+};
+
+/* A precomputed answer: head_len bytes of CGI header, then the body. */
+struct addr_answer {
+	const char *bytes; /* borrowed from the address's arena */
+	size_t len;        /* head and body */
+	size_t head_len;   /* HEAD writes only these */
+};
+
+/* What --check and the cache need to know about one file on disk. */
+struct addr_stamp {
+	bool exists;
+	dev_t dev;
+	ino_t ino;
+	off_t size;
+	struct timespec mtime;
+};
+
+struct addr {
+	char dir[PATH_MAX]; /* the cache key: addr_ref.dir */
+	size_t root_len;    /* as addr_ref */
+	bool ok;            /* loaded; else err says why (answer 500) */
+	char err[ADDR_ERR_MAX];
+	struct conf conf;
+	struct arena arena;            /* owned: everything below that points */
+	const struct json_value *doc;  /* borrowed from arena */
+	const struct schema *schema;   /* borrowed from arena: doc's s */
+	char etag[HTTP_ETAG_MAX];      /* of the JSON bytes */
+	char html_etag[HTTP_ETAG_MAX]; /* of the page bytes */
+	struct addr_answer json;       /* 200 application/json */
+	struct addr_answer json_304;
+	struct addr_answer html; /* 200 text/html */
+	struct addr_answer html_304;
+	bool has_hook; /* an executable regular "hook" */
+	struct addr_stamp form_st, conf_st;
+	struct timespec checked; /* CLOCK_MONOTONIC of the last stat */
+	uint64_t used;           /* LRU clock */
+};
+
+/*
+ * Is name a valid address name: 1 to ADDR_NAME_MAX bytes of
+ * [A-Za-z0-9_-][A-Za-z0-9._-]*?
+ */
+bool addr_name_ok(const char *name);
+
+/*
+ * Resolve req to a directory (see the top of this file).  0 and *ref
+ * filled, or -1 (answer 404) with a static reason in *why for the log.
+ * Pure: looks at nothing but req.
+ */
+int addr_resolve(const struct http_req *req, struct addr_ref *ref,
+    const char **why) GPT_MUSTCHECK;
+
+/*
+ * Load the address in dir into *a (which the caller then owns; release
+ * with addr_free).  warn (may be NULL) receives the schema compiler's
+ * warnings.  0 when the address loads (a->ok); -1 when it is refused, with
+ * the reason in a->err: *a is then still valid to free.
+ */
+int addr_load(const char *dir, struct addr *a, schema_warn_fn warn,
+    void *warn_ctx) GPT_MUSTCHECK;
+
+/* Release what addr_load took.  a may then be loaded again. */
+void addr_free(struct addr *a);
+
+/*
+ * The cached address for ref, loaded or reloaded as needed: NULL when it
+ * does not exist or leaves its root (answer 404; *why says which), else
+ * an address that is either ok or carries its refusal in err (answer
+ * 500).  The pointer is valid until the next addr_lookup or
+ * addr_cache_clear.  Out of memory gives a refused address too.
+ */
+const struct addr *addr_lookup(const struct addr_ref *ref, const char **why);
+
+/* Free every cached address (at exit, and between tests). */
+void addr_cache_clear(void);
+
+#endif /* GPT_ADDRESS_H */

@@ -1,0 +1,171 @@
+/*
+ * cli_validate.c: `gpt.fcgi --validate DIR-or-SCHEMA.json [BODY-FILE]`,
+ * the validator on the command line, for operators and tests.
+ *
+ * The schema comes from a file, or from DIR/form.json's member `s` (what
+ * an address publishes and enforces); the body from BODY-FILE or stdin.
+ * Both are read with the strict parser.  Exit status (the contract's):
+ * 0 accepted; 1 rejected (the body does not parse, or fails the form:
+ * stderr names the instance pointer and keyword); 2 the schema is
+ * refused, or a usage or input error.  Schema pointers in messages are
+ * relative to the schema (to `s` for an address).
+ */
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "arena.h"
+#include "buf.h"
+#include "cli.h"
+#include "jptr.h"
+#include "json.h"
+#include "schema.h"
+
+/* Memory for one run: everything is freed at exit of the command. */
+#define CLI_ARENA_CAP (SIZE_MAX / 4)
+
+/* The pointer's len bytes (a member name may hold U+0000 or a newline),
+ * with control characters as '?', so a form or body cannot forge lines. */
+static void
+print_pointer(const struct jptr *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->len; i++)
+		fputc((unsigned char)p->buf[i] < 0x20 || p->buf[i] == 0x7f
+			? '?'
+			: p->buf[i],
+		    stderr);
+}
+
+static void
+print_warning(void *ctx, const char *pointer, const char *message)
+{
+	struct jptr p;
+
+	(void)ctx;
+	jptr_init(&p);
+	p.len = strlen(pointer) < sizeof(p.buf) ? strlen(pointer)
+						: sizeof(p.buf) - 1;
+	memcpy(p.buf, pointer, p.len);
+	fputs("gpt.fcgi: warning: schema at ", stderr);
+	print_pointer(&p);
+	fprintf(stderr, ": %s\n", message);
+}
+
+/* Read and strict-parse path (stdin when NULL).  0, or -1 when it cannot
+ * be read, -2 when it does not parse (both reported on stderr). */
+static int
+load_json(const char *path, struct buf *b, struct arena *a,
+    const struct json_value **out, const char *what)
+{
+	struct json_err jerr;
+
+	if (cli_slurp(path, b) == -1)
+		return -1;
+	if (json_parse(b->data == NULL ? "" : b->data, b->len, a, 0, out,
+		&jerr) != JSON_OK) {
+		fprintf(stderr, "gpt.fcgi: %s %s: offset %zu: %s\n", what,
+		    path == NULL ? "(standard input)" : path, jerr.offset,
+		    jerr.msg != NULL ? jerr.msg : json_errstr(jerr.code));
+		return -2;
+	}
+	return 0;
+}
+
+int
+cli_validate(int argc, char **argv)
+{
+	struct arena form_arena, body_arena;
+	struct buf schema_buf, form_path, body_buf;
+	const struct json_value *doc, *schema, *body;
+	const struct schema *form;
+	struct schema_err err;
+	const char *schema_path;
+	struct stat st;
+	int status = 2;
+	bool dir;
+
+	arena_init(&form_arena, CLI_ARENA_CAP);
+	arena_init(&body_arena, CLI_ARENA_CAP);
+	buf_init(&schema_buf, CLI_INPUT_MAX);
+	buf_init(&form_path, 4096);
+	buf_init(&body_buf, CLI_INPUT_MAX);
+	if (argc < 2 || argc > 3) {
+		fputs("usage: gpt.fcgi --validate DIR-or-SCHEMA.json "
+		      "[BODY-FILE]\n",
+		    stderr);
+		goto done;
+	}
+	schema_path = argv[1];
+	dir = stat(argv[1], &st) == 0 && S_ISDIR(st.st_mode);
+	if (dir) {
+		if (buf_printf(&form_path, "%s/form.json", argv[1]) == -1) {
+			fprintf(stderr, "gpt.fcgi: %s: path too long\n",
+			    argv[1]);
+			goto done;
+		}
+		schema_path = form_path.data;
+	}
+	if (load_json(schema_path, &schema_buf, &form_arena, &doc,
+		dir ? "form" : "schema") != 0)
+		goto done;
+	schema = doc;
+	if (dir) {
+		schema = json_object_get(doc, "s", 1);
+		/* {"p": "...", "m": []}: no form to enforce */
+		if (schema == NULL) {
+			fprintf(stderr, "gpt.fcgi: %s: no member \"s\" (the "
+					"form)\n",
+			    schema_path);
+			goto done;
+		}
+	}
+	switch (schema_compile(schema, &form_arena, print_warning, NULL,
+	    &form, &err)) {
+	case SCHEMA_OK:
+		break;
+	case SCHEMA_NOMEM:
+		fprintf(stderr, "gpt.fcgi: %s: out of memory\n", schema_path);
+		goto done;
+	default:
+		fprintf(stderr, "gpt.fcgi: %s: schema refused at ",
+		    schema_path);
+		print_pointer(&err.pointer);
+		fprintf(stderr, ": %s\n", err.reason);
+		goto done;
+	}
+
+	switch (load_json(argc == 3 ? argv[2] : NULL, &body_buf, &body_arena,
+	    &body, "body")) {
+	case 0:
+		break;
+	case -2:
+		/* Not strict JSON: rejected, as an act's body would be. */
+		status = 1;
+		goto done;
+	default:
+		goto done; /* unreadable: an input error */
+	}
+	switch (schema_validate(form, body, &body_arena, &err)) {
+	case SCHEMA_OK:
+		status = 0;
+		break;
+	default:
+		fputs("gpt.fcgi: rejected at ", stderr);
+		print_pointer(&err.pointer);
+		fprintf(stderr, ": %s%s%s%s\n",
+		    err.keyword != NULL ? err.keyword : "limit",
+		    err.reason[0] != '\0' ? " (" : "", err.reason,
+		    err.reason[0] != '\0' ? ")" : "");
+		status = 1;
+		break;
+	}
+done:
+	buf_free(&body_buf);
+	buf_free(&form_path);
+	buf_free(&schema_buf);
+	arena_free(&body_arena);
+	arena_free(&form_arena);
+	return status;
+}

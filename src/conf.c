@@ -1,0 +1,270 @@
+/*
+ * conf.c: read address.conf strictly.
+ *
+ * Owns nothing beyond one call.  Limits: CONF_FILE_MAX bytes.  Refuses
+ * (the whole file): unknown keys, duplicate keys, values out of range, NUL
+ * bytes, lines that are not `key = value`, comments after a value.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "conf.h"
+
+enum conf_key {
+	CONF_K_MAX_BODY,
+	CONF_K_HOOK_TIMEOUT,
+	CONF_K_HOOK_MAX_OUTPUT,
+	CONF_K_TYPE,
+	CONF_K_FAILURES,
+};
+
+static const char *const conf_keys[] = {
+    [CONF_K_MAX_BODY] = "max_body",
+    [CONF_K_HOOK_TIMEOUT] = "hook_timeout",
+    [CONF_K_HOOK_MAX_OUTPUT] = "hook_max_output",
+    [CONF_K_TYPE] = "type",
+    [CONF_K_FAILURES] = "failures",
+};
+
+static void GPT_PRINTF(4, 5)
+    conf_fail(char *err, size_t errlen, unsigned line, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (err == NULL || errlen == 0)
+		return;
+	n = snprintf(err, errlen, "line %u: ", line);
+	if (n < 0 || (size_t)n >= errlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
+	va_end(ap);
+}
+
+static bool
+conf_is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r';
+}
+
+/* A decimal number without sign in [min, max], strtonum-style. */
+static int
+conf_number(const char *p, size_t len, size_t min, size_t max, size_t *out)
+{
+	size_t v = 0, i;
+
+	/* hits on "max_body = " (empty), "-1", "1e6", "0x10" */
+	if (len == 0 || len > 19)
+		return -1;
+	for (i = 0; i < len; i++) {
+		if (p[i] < '0' || p[i] > '9')
+			return -1;
+		v = v * 10 + (size_t)(p[i] - '0');
+	}
+	if (v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* RFC 9110 tchar, plus '/' for values like "chat/v1". */
+static bool
+conf_is_type_char(unsigned char c)
+{
+	if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	    (c >= '0' && c <= '9'))
+		return true;
+	return c != '\0' && strchr("!#$%&'*+-.^_`|~/", c) != NULL;
+}
+
+static int
+conf_value(struct conf *c, enum conf_key k, const char *v, size_t len,
+    char *err, size_t errlen, unsigned line)
+{
+	size_t n, i;
+
+	switch (k) {
+	case CONF_K_MAX_BODY:
+		if (conf_number(v, len, CONF_MAX_BODY_MIN, CONF_MAX_BODY_MAX,
+		        &c->max_body) == -1)
+			goto range;
+		return 0;
+	case CONF_K_HOOK_TIMEOUT:
+		if (conf_number(v, len, CONF_HOOK_TIMEOUT_MIN,
+		        CONF_HOOK_TIMEOUT_MAX, &n) == -1)
+			goto range;
+		c->hook_timeout = (unsigned)n;
+		return 0;
+	case CONF_K_HOOK_MAX_OUTPUT:
+		if (conf_number(v, len, CONF_HOOK_MAX_OUTPUT_MIN,
+		        CONF_HOOK_MAX_OUTPUT_MAX, &c->hook_max_output) == -1)
+			goto range;
+		return 0;
+	case CONF_K_TYPE:
+		/* hits on "type = a b" and "type = caf\xc3\xa9" */
+		if (len == 0 || len > CONF_TYPE_MAX) {
+			conf_fail(err, errlen, line,
+			    "type must be 1 to %d bytes", CONF_TYPE_MAX);
+			return -1;
+		}
+		for (i = 0; i < len; i++)
+			if (!conf_is_type_char((unsigned char)v[i])) {
+				conf_fail(err, errlen, line,
+				    "type must be a header token");
+				return -1;
+			}
+		memcpy(c->type, v, len);
+		c->type[len] = '\0';
+		return 0;
+	case CONF_K_FAILURES:
+		if (len == 6 && memcmp(v, "silent", 6) == 0)
+			c->explain = false;
+		else if (len == 7 && memcmp(v, "explain", 7) == 0)
+			c->explain = true;
+		else {
+			/* hits on "failures = verbose" */
+			conf_fail(err, errlen, line,
+			    "failures must be silent or explain");
+			return -1;
+		}
+		return 0;
+	}
+	return -1;
+range:
+	conf_fail(err, errlen, line, "bad value for %s", conf_keys[k]);
+	return -1;
+}
+
+void
+conf_init(struct conf *c)
+{
+	c->max_body = CONF_MAX_BODY_DEFAULT;
+	c->hook_timeout = CONF_HOOK_TIMEOUT_DEFAULT;
+	c->hook_max_output = CONF_HOOK_MAX_OUTPUT_DEFAULT;
+	c->type[0] = '\0';
+	c->explain = false;
+}
+
+int
+conf_parse(
+    const char *text, size_t len, struct conf *out, char *err, size_t errlen)
+{
+	struct conf c;
+	bool seen[GPT_ARRAY_LEN(conf_keys)] = {false};
+	size_t pos = 0;
+	unsigned line = 0;
+
+	conf_init(&c);
+	if (memchr(text, '\0', len) != NULL) {
+		/* hits on a file holding a NUL byte */
+		conf_fail(err, errlen, 0, "NUL byte in file");
+		return -1;
+	}
+	while (pos < len) {
+		const char *l = text + pos, *nl, *k, *v;
+		size_t ll, i = 0, klen, vlen, ki;
+
+		nl = memchr(l, '\n', len - pos);
+		ll = nl != NULL ? (size_t)(nl - l) : len - pos;
+		pos += ll + (nl != NULL);
+		line++;
+		while (i < ll && conf_is_blank(l[i]))
+			i++;
+		if (i == ll || l[i] == '#')
+			continue;
+		k = l + i;
+		while (i < ll && ((l[i] >= 'a' && l[i] <= 'z') || l[i] == '_'))
+			i++;
+		klen = (size_t)(l + i - k);
+		while (i < ll && conf_is_blank(l[i]))
+			i++;
+		if (klen == 0 || i == ll || l[i] != '=') {
+			/* hits on "max_body 10" and "Max_Body = 1" */
+			conf_fail(err, errlen, line, "expected key = value");
+			return -1;
+		}
+		i++;
+		while (i < ll && conf_is_blank(l[i]))
+			i++;
+		v = l + i;
+		vlen = ll - i;
+		while (vlen > 0 && conf_is_blank(v[vlen - 1]))
+			vlen--;
+		for (ki = 0; ki < GPT_ARRAY_LEN(conf_keys); ki++)
+			if (strlen(conf_keys[ki]) == klen &&
+			    memcmp(conf_keys[ki], k, klen) == 0)
+				break;
+		if (ki == GPT_ARRAY_LEN(conf_keys)) {
+			/* hits on "max_bdy = 1" */
+			conf_fail(err, errlen, line, "unknown key '%.*s'",
+			    (int)klen, k);
+			return -1;
+		}
+		if (seen[ki]) {
+			/* hits on "type = a" given twice */
+			conf_fail(err, errlen, line, "duplicate key '%s'",
+			    conf_keys[ki]);
+			return -1;
+		}
+		seen[ki] = true;
+		if (conf_value(&c, (enum conf_key)ki, v, vlen, err, errlen,
+		        line) == -1)
+			return -1;
+	}
+	*out = c;
+	return 0;
+}
+
+int
+conf_load(const char *path, struct conf *out, char *err, size_t errlen)
+{
+	char text[CONF_FILE_MAX + 1];
+	struct stat st;
+	size_t len = 0;
+	ssize_t n;
+	int fd, rc = -1;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	if (fd == -1 && errno == ENOENT) {
+		conf_init(out);
+		return 0;
+	}
+	if (fd == -1) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode)) {
+		/* hits on address.conf being a directory or a FIFO */
+		snprintf(err, errlen, "%s: not a regular file", path);
+		goto done;
+	}
+	for (;;) {
+		n = read(fd, text + len, sizeof(text) - len);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1) {
+			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+			goto done;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+		if (len > CONF_FILE_MAX) {
+			snprintf(err, errlen, "%s: larger than %zu bytes", path,
+			    CONF_FILE_MAX);
+			goto done;
+		}
+	}
+	if (conf_parse(text, len, out, err, errlen) == -1)
+		goto done;
+	rc = 0;
+done:
+	close(fd);
+	return rc;
+}

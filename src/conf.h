@@ -1,0 +1,59 @@
+/*
+ * conf.h: an address's address.conf, the operator's few knobs.
+ *
+ * The file is strict `key = value` lines; `#` starts a comment line; blank
+ * lines are ignored.  An unknown key, a key given twice, a value out of
+ * range or a line of any other shape refuses the whole file, and with it
+ * the address (CONTRACT "An address"): a typo must not fall back to a
+ * default silently.  A missing file means every default.
+ */
+#ifndef GPT_CONF_H
+#define GPT_CONF_H
+
+#include "common.h"
+
+/* Defaults (CONTRACT "An address") and the ranges a value must lie in. */
+#define CONF_MAX_BODY_DEFAULT ((size_t)1048576)
+#define CONF_MAX_BODY_MIN ((size_t)1)
+#define CONF_MAX_BODY_MAX ((size_t)1 << 30)
+#define CONF_HOOK_TIMEOUT_DEFAULT 10u
+#define CONF_HOOK_TIMEOUT_MIN 1u
+#define CONF_HOOK_TIMEOUT_MAX 3600u
+#define CONF_HOOK_MAX_OUTPUT_DEFAULT ((size_t)1048576)
+#define CONF_HOOK_MAX_OUTPUT_MIN ((size_t)1)
+#define CONF_HOOK_MAX_OUTPUT_MAX ((size_t)1 << 30)
+/* `type` is a header value: 1 to CONF_TYPE_MAX bytes of an RFC 9110 token
+ * ("!#$%&'*+-.^_`|~", digits, letters) plus '/', so "chat/v1" works. */
+#define CONF_TYPE_MAX 64
+/* The whole file; a longer one is refused rather than read in part. */
+#define CONF_FILE_MAX ((size_t)64 * 1024)
+#define CONF_ERR_MAX 160
+
+struct conf {
+	size_t max_body;              /* bytes of an act body */
+	unsigned hook_timeout;        /* seconds */
+	size_t hook_max_output;       /* bytes of hook stdout */
+	char type[CONF_TYPE_MAX + 1]; /* GPT-Type value; "" when not set */
+	bool explain; /* failures = explain: 422 with the reason */
+};
+
+/* Fill c with every default. */
+void conf_init(struct conf *c);
+
+/*
+ * Parse len bytes of address.conf text into *out.  0 on success; -1 with a
+ * reason ("line 3: unknown key 'max_bdy'") in err (errlen bytes, NUL
+ * included), and *out untouched.
+ */
+int conf_parse(const char *text, size_t len, struct conf *out, char *err,
+    size_t errlen) GPT_MUSTCHECK;
+
+/*
+ * Read and parse the file at path (not following a symlink).  A missing
+ * file leaves every default in *out and returns 0.  -1 with the reason in
+ * err when the file cannot be read or is refused; *out is then untouched.
+ */
+int conf_load(
+    const char *path, struct conf *out, char *err, size_t errlen) GPT_MUSTCHECK;
+
+#endif /* GPT_CONF_H */

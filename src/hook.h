@@ -1,0 +1,113 @@
+/*
+ * hook.h: run an address's hook executable once for an accepted act.
+ *
+ * Owns: for the duration of one hook_run(), the child process, its process
+ * group, three pipes and (on Linux >= 5.3) a pidfd.  All of them are
+ * released before hook_run() returns, whatever the outcome: no fd, no
+ * zombie and no memory outlives the call, so a FastCGI process may call it
+ * forever.
+ *
+ * The hook is started directly (posix_spawn, never a shell), in its own
+ * process group, with the address directory as working directory, the body
+ * bytes on stdin exactly, an empty signal mask and default signal actions,
+ * no fd but 0, 1 and 2, and only this environment (CONTRACT.md, "The
+ * hook"):
+ *
+ *	PATH=HOOK_PATH_ENV
+ *	GPT_ADDRESS=<req->address>
+ *	GPT_ACTOR=<req->actor>          only when req->actor != NULL
+ *	CONTENT_LENGTH=<req->body_len>
+ *	REMOTE_ADDR=<req->remote_addr>  only when req->remote_addr != NULL
+ *
+ * Limits: stdout is captured up to max_output bytes (one more byte kills the
+ * hook: HOOK_E_OUTPUT); at timeout_sec the whole process group gets
+ * SIGTERM, HOOK_KILL_GRACE_MS later SIGKILL.  When the hook exits by
+ * itself, whatever it left running in its group is SIGKILLed, so a
+ * background grandchild does not outlive the act.  A process that leaves
+ * the group (setsid(), setpgid()) escapes this; that is the hook author's
+ * choice and business.
+ *
+ * stderr: the first HOOK_STDERR_MAX bytes are forwarded to log_warn(), one
+ * log line per hook line, prefixed "hook <address>: "; the rest is read and
+ * dropped, and a last line says how many bytes were dropped.
+ *
+ * Process-wide requirements on the caller: SIGPIPE is ignored (a hook that
+ * exits without reading its stdin must not kill us), and SIGCHLD is not
+ * ignored (that would reap the hook behind our back: its exit status is
+ * then unknown, and hook_run() answers HOOK_E_IO).  hook_run() waits only
+ * for its own child's pid, never wait(-1), so other children of the process
+ * are left alone.  Not thread-safe against other threads forking.
+ */
+#ifndef GPT_HOOK_H
+#define GPT_HOOK_H
+
+#include "buf.h"
+#include "common.h"
+
+/* The fixed PATH every hook gets: no directory of the server's choosing. */
+#define HOOK_PATH_ENV "/usr/local/bin:/usr/bin:/bin"
+
+/* Bytes of the hook's stderr forwarded to the log; the rest is dropped. */
+#define HOOK_STDERR_MAX ((size_t)8192)
+
+/* Between SIGTERM and SIGKILL at the timeout. */
+#define HOOK_KILL_GRACE_MS 200
+
+/* Size of hook_result.reason, NUL included. */
+#define HOOK_REASON_MAX 256
+
+enum hook_status {
+	HOOK_OK,	/* exited 0 within time and output limits */
+	HOOK_E_START,	/* could not be started: missing, not executable, bad dir */
+	HOOK_E_EXIT,	/* exited with a non-zero status */
+	HOOK_E_SIGNAL,	/* killed by a signal it did not get from us */
+	HOOK_E_TIMEOUT, /* still running (or holding its stdout) at timeout_sec */
+	HOOK_E_OUTPUT,	/* wrote more than max_output bytes on stdout */
+	HOOK_E_IO	/* our side failed: pipe, poll, read, out of memory */
+};
+
+struct hook_req {
+	const char *dir;	 /* borrowed: the hook's working directory */
+	const char *program;	 /* borrowed: run with argv {program, NULL};
+				    a relative path is resolved in dir, so
+				    pass "./hook" or an absolute path */
+	const char *address;	 /* borrowed: GPT_ADDRESS and the log prefix */
+	const char *actor;	 /* borrowed: GPT_ACTOR, or NULL: not set */
+	const char *remote_addr; /* borrowed: REMOTE_ADDR, or NULL: not set */
+	const char *body;	 /* borrowed: stdin bytes (NULs allowed);
+				    may be NULL when body_len is 0 */
+	size_t body_len;
+	unsigned timeout_sec;	 /* hook_timeout; 0 kills the hook at once */
+	size_t max_output;	 /* hook_max_output, bytes of stdout */
+};
+
+struct hook_result {
+	enum hook_status status;
+	int exit_code;	       /* exit status when it exited, else -1 */
+	int signal;	       /* signal that ended it, else 0 */
+	unsigned elapsed_ms;   /* from spawn to reaping */
+	size_t stderr_bytes;   /* bytes it wrote on stderr, dropped included */
+	char reason[HOOK_REASON_MAX]; /* one line for the log; "" when OK */
+};
+
+/*
+ * Run req->program as described at the top of this file and wait for it
+ * (bounded by req->timeout_sec plus the kill grace).
+ *
+ * out: a buffer the caller owns, initialized with buf_init() (its memory is
+ * kept across calls).  hook_run() empties it, sets out->max to
+ * req->max_output, and appends the hook's stdout.  Only with HOOK_OK is
+ * out the hook's complete output; on failure it holds whatever was read and
+ * must not be sent.  Checking that it is one strict JSON value is the
+ * caller's job.
+ *
+ * res: always filled.  Returns res->status: HOOK_OK only when the hook
+ * exited 0, wrote at most max_output bytes and finished before the timeout.
+ */
+enum hook_status hook_run(const struct hook_req *req, struct buf *out,
+    struct hook_result *res) GPT_MUSTCHECK;
+
+/* A static name for a status ("ok", "timeout", ...); never NULL. */
+const char *hook_strstatus(enum hook_status st);
+
+#endif /* GPT_HOOK_H */

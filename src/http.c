@@ -1,0 +1,629 @@
+/*
+ * http.c: CGI variables in, CGI answers out; the only place that picks a
+ * status.
+ *
+ * Owns nothing across calls.  Header values come from the client, so every
+ * parser here walks a NUL-terminated string once, forward, with no
+ * backtracking and no allocation; a malformed value is refused (Accept
+ * ranges are skipped, an ETag list stops matching, a Content-Type
+ * refuses).  The explain body (422) is built with cJSON from strings that
+ * already passed the strict parser.
+ */
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "buf.h"
+#include "http.h"
+#include "log.h"
+
+const char *
+http_getenv(char *const *envp, const char *name)
+{
+	size_t n = strlen(name), i;
+
+	if (envp == NULL)
+		return NULL;
+	/* bounded by the array's NULL; libfcgi and environ both end so */
+	for (i = 0; envp[i] != NULL; i++)
+		if (strncmp(envp[i], name, n) == 0 && envp[i][n] == '=')
+			return envp[i] + n + 1;
+	return NULL;
+}
+
+/* CONTENT_LENGTH: RFC 3875 section 4.1.2, 1*digit. */
+static void
+http_parse_length(const char *s, struct http_req *req)
+{
+	size_t v = 0;
+	const char *p;
+
+	req->has_length = s != NULL && *s != '\0';
+	req->bad_length = false;
+	req->content_length = 0;
+	if (!req->has_length)
+		return;
+	for (p = s; *p != '\0'; p++) {
+		/* hits on "12a", "-1", " 5", "1e3" */
+		if (*p < '0' || *p > '9' || v > (SIZE_MAX - 9) / 10) {
+			req->bad_length = true;
+			return;
+		}
+		v = v * 10 + (size_t)(*p - '0');
+	}
+	req->content_length = v;
+}
+
+void
+http_parse_env(char *const *envp, char *const *fallback, struct http_req *req)
+{
+	const char *m;
+
+	memset(req, 0, sizeof(*req));
+	m = http_getenv(envp, "REQUEST_METHOD");
+	req->method_name = m;
+	if (m == NULL)
+		req->method = HTTP_M_OTHER;
+	else if (strcmp(m, "GET") == 0)
+		req->method = HTTP_M_GET;
+	else if (strcmp(m, "HEAD") == 0)
+		req->method = HTTP_M_HEAD;
+	else if (strcmp(m, "POST") == 0)
+		req->method = HTTP_M_POST;
+	else
+		req->method = HTTP_M_OTHER;
+	req->accept = http_getenv(envp, "HTTP_ACCEPT");
+	req->if_none_match = http_getenv(envp, "HTTP_IF_NONE_MATCH");
+	req->if_match = http_getenv(envp, "HTTP_IF_MATCH");
+	req->content_type = http_getenv(envp, "CONTENT_TYPE");
+	req->actor = http_getenv(envp, "HTTP_GPT_ACTOR");
+	req->remote_addr = http_getenv(envp, "REMOTE_ADDR");
+	req->path_info = http_getenv(envp, "PATH_INFO");
+	req->request_uri = http_getenv(envp, "REQUEST_URI");
+	req->script_filename = http_getenv(envp, "SCRIPT_FILENAME");
+	if ((req->gpt_address = http_getenv(envp, "GPT_ADDRESS")) == NULL)
+		req->gpt_address = http_getenv(fallback, "GPT_ADDRESS");
+	if ((req->gpt_root = http_getenv(envp, "GPT_ROOT")) == NULL)
+		req->gpt_root = http_getenv(fallback, "GPT_ROOT");
+	http_parse_length(http_getenv(envp, "CONTENT_LENGTH"), req);
+}
+
+/* --- small lexers over header values (RFC 9110 section 5.6) ---------- */
+
+static bool
+http_is_ows(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+static bool
+http_is_tchar(unsigned char c)
+{
+	if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	    (c >= '0' && c <= '9'))
+		return true;
+	return c != '\0' && strchr("!#$%&'*+-.^_`|~", c) != NULL;
+}
+
+static const char *
+http_skip_ows(const char *p)
+{
+	while (http_is_ows(*p))
+		p++;
+	return p;
+}
+
+/* A token at p: its length (0 when none). */
+static size_t
+http_token(const char *p)
+{
+	size_t n = 0;
+
+	while (http_is_tchar((unsigned char)p[n]))
+		n++;
+	return n;
+}
+
+/* A quoted-string at p (p[0] == '"'): its length with both quotes, 0 when
+ * unterminated.  Escapes are skipped over, not decoded. */
+static size_t
+http_quoted(const char *p)
+{
+	size_t n = 1;
+
+	for (;;) {
+		if (p[n] == '\0')
+			return 0; /* hits on `charset="utf-8` */
+		if (p[n] == '\\') {
+			if (p[n + 1] == '\0')
+				return 0;
+			n += 2;
+			continue;
+		}
+		if (p[n] == '"')
+			return n + 1;
+		n++;
+	}
+}
+
+static bool
+http_token_is(const char *p, size_t n, const char *lit)
+{
+	return strlen(lit) == n && strncasecmp(p, lit, n) == 0;
+}
+
+/*
+ * A q value ("1", "1.000", "0.5"): thousandths in *q.  -1 on a malformed
+ * one (hits on "q=2", "q=0.1234", "q=.5").
+ */
+static int
+http_qvalue(const char *p, size_t n, int *q)
+{
+	int v, scale = 100;
+	size_t i;
+
+	if (n == 0 || (p[0] != '0' && p[0] != '1'))
+		return -1;
+	v = (p[0] - '0') * 1000;
+	if (n == 1) {
+		*q = v;
+		return 0;
+	}
+	if (p[1] != '.' || n > 5)
+		return -1;
+	for (i = 2; i < n; i++) {
+		if (p[i] < '0' || p[i] > '9')
+			return -1;
+		v += (p[i] - '0') * scale;
+		scale /= 10;
+	}
+	if (v > 1000)
+		return -1; /* hits on "q=1.5" */
+	*q = v;
+	return 0;
+}
+
+/* Specificity of a media range for one type: 0 no match, 1 * / *,
+ * 2 type / *, 3 type/subtype. */
+static int
+http_range_matches(const char *t, size_t tn, const char *s, size_t sn,
+    const char *type, const char *sub)
+{
+	if (tn == 1 && t[0] == '*' && sn == 1 && s[0] == '*')
+		return 1;
+	if (!http_token_is(t, tn, type))
+		return 0;
+	if (sn == 1 && s[0] == '*')
+		return 2;
+	return http_token_is(s, sn, sub) ? 3 : 0;
+}
+
+bool
+http_wants_html(const char *accept)
+{
+	int html_spec = 0, html_q = 0, json_spec = 0, json_q = 0;
+	const char *p = accept;
+
+	if (accept == NULL)
+		return false;
+	/* One pass over the ranges; each step consumes at least one byte. */
+	while (*p != '\0') {
+		const char *t, *s;
+		size_t tn, sn;
+		int q = 1000, hs, js;
+		bool bad = false;
+
+		p = http_skip_ows(p);
+		if (*p == ',') {
+			p++;
+			continue;
+		}
+		t = p;
+		tn = http_token(p);
+		p += tn;
+		s = p;
+		sn = 0;
+		if (tn > 0 && *p == '/') {
+			s = ++p;
+			sn = http_token(p);
+			p += sn;
+		}
+		if (tn == 0 || sn == 0)
+			bad = true; /* hits on "text", "/html", "{}" */
+		for (;;) {
+			const char *name;
+			size_t nn, vn;
+
+			p = http_skip_ows(p);
+			if (*p != ';')
+				break;
+			p = http_skip_ows(p + 1);
+			name = p;
+			nn = http_token(p);
+			p += nn;
+			if (nn == 0 || *p != '=') {
+				bad = true; /* hits on "text/html;q" */
+				break;
+			}
+			p++;
+			if (*p == '"') {
+				if ((vn = http_quoted(p)) == 0) {
+					bad = true;
+					break;
+				}
+			} else
+				vn = http_token(p);
+			if (http_token_is(name, nn, "q") &&
+			    http_qvalue(p, vn, &q) == -1)
+				bad = true;
+			p += vn;
+		}
+		p = http_skip_ows(p);
+		if (*p != ',' && *p != '\0') {
+			/* hits on "text/html foo": skip to the next range */
+			bad = true;
+			while (*p != ',' && *p != '\0')
+				p++;
+		}
+		if (bad)
+			continue;
+		hs = http_range_matches(t, tn, s, sn, "text", "html");
+		js = http_range_matches(t, tn, s, sn, "application", "json");
+		/* The most specific range decides; among equals, the first. */
+		if (hs > html_spec) {
+			html_spec = hs;
+			html_q = q;
+		}
+		if (js > json_spec) {
+			json_spec = js;
+			json_q = q;
+		}
+	}
+	if (html_spec != 3 || html_q == 0)
+		return false;
+	if (html_q > json_q)
+		return true;
+	return html_q == json_q && json_spec != 3;
+}
+
+bool
+http_etag_match(const char *list, const char *etag, bool weak)
+{
+	const char *p = list;
+	size_t elen = strlen(etag);
+
+	if (list == NULL)
+		return false;
+	p = http_skip_ows(p);
+	if (*p == '*')
+		return *http_skip_ows(p + 1) == '\0';
+	while (*p != '\0') {
+		bool is_weak = false;
+		size_t n;
+
+		p = http_skip_ows(p);
+		if (*p == ',') {
+			p++;
+			continue;
+		}
+		if (*p == '\0')
+			break;
+		if (p[0] == 'W' && p[1] == '/') {
+			is_weak = true;
+			p += 2;
+		}
+		/* entity-tag = [ W/ ] DQUOTE *etagc DQUOTE; no escapes */
+		if (*p != '"')
+			return false; /* hits on `abc`, `W/abc` */
+		n = 1;
+		while (p[n] != '"' && p[n] != '\0')
+			n++;
+		if (p[n] != '"')
+			return false; /* hits on `"abc` */
+		n++;
+		if ((weak || !is_weak) && n == elen && memcmp(p, etag, n) == 0)
+			return true;
+		p = http_skip_ows(p + n);
+		if (*p != ',' && *p != '\0')
+			return false; /* hits on `"a" "b"` */
+	}
+	return false;
+}
+
+bool
+http_is_json_type(const char *ct)
+{
+	const char *p = ct;
+	size_t n;
+	bool charset = false;
+
+	if (ct == NULL)
+		return false; /* hits on a POST without Content-Type */
+	p = http_skip_ows(p);
+	n = http_token(p);
+	if (!http_token_is(p, n, "application"))
+		return false; /* hits on "text/plain" */
+	p += n;
+	if (*p++ != '/')
+		return false;
+	n = http_token(p);
+	if (!http_token_is(p, n, "json"))
+		return false; /* hits on "application/jsonx" */
+	p += n;
+	for (;;) {
+		const char *name, *v;
+		size_t nn, vn;
+
+		p = http_skip_ows(p);
+		if (*p == '\0')
+			return true;
+		if (*p != ';')
+			return false; /* hits on "application/json x" */
+		p = http_skip_ows(p + 1);
+		if (*p == '\0')
+			return true; /* "application/json;" is allowed */
+		name = p;
+		nn = http_token(p);
+		p += nn;
+		if (!http_token_is(name, nn, "charset") || *p != '=' || charset)
+			return false; /* hits on "application/json; v=1" */
+		charset = true;
+		p++;
+		if (*p == '"') {
+			if ((vn = http_quoted(p)) == 0)
+				return false;
+			v = p + 1;
+			n = vn - 2;
+		} else {
+			vn = http_token(p);
+			v = p;
+			n = vn;
+		}
+		if (!http_token_is(v, n, "utf-8"))
+			return false; /* hits on "charset=latin1" */
+		p += vn;
+	}
+}
+
+/* --- statuses and answers --------------------------------------------- */
+
+int
+http_status(enum http_outcome o)
+{
+	switch (o) {
+	case HTTP_O_ARRIVAL:
+		return 200;
+	case HTTP_O_NOT_MODIFIED:
+		return 304;
+	/* The draft: "On failure, the server SHOULD return 204 with no body".
+	 */
+	case HTTP_O_REJECTED:
+		return 204;
+	case HTTP_O_EXPLAINED:
+		return 422;
+	case HTTP_O_PRECONDITION:
+		return 412;
+	case HTTP_O_METHOD:
+		return 405;
+	case HTTP_O_NO_ADDRESS:
+		return 404;
+	case HTTP_O_SERVER:
+		return 500;
+	case HTTP_O_HOOK_OK:
+		return 200;
+	/* The hook is the upstream the gateway failed to get an answer from. */
+	case HTTP_O_HOOK_FAILED:
+		return 502;
+	case HTTP_O_HOOK_TIMEOUT:
+		return 504;
+	}
+	return 500;
+}
+
+const char *
+http_status_text(int status)
+{
+	switch (status) {
+	case 200:
+		return "OK";
+	case 204:
+		return "No Content";
+	case 304:
+		return "Not Modified";
+	case 404:
+		return "Not Found";
+	case 405:
+		return "Method Not Allowed";
+	case 412:
+		return "Precondition Failed";
+	case 422:
+		return "Unprocessable Content";
+	case 500:
+		return "Internal Server Error";
+	case 502:
+		return "Bad Gateway";
+	case 504:
+		return "Gateway Timeout";
+	}
+	return "Internal Server Error";
+}
+
+static int
+http_buf_write(void *ctx, const void *p, size_t n)
+{
+	return buf_append(ctx, p, n);
+}
+
+void
+http_writer_buf(struct http_writer *w, struct buf *b)
+{
+	w->write = http_buf_write;
+	w->ctx = b;
+}
+
+int
+http_head_ok(struct buf *out, const char *ctype, const char *etag,
+    size_t body_len, const char *gpt_type)
+{
+	if (buf_printf(out,
+	        "Status: 200 OK\r\n"
+	        "Content-Type: %s\r\n"
+	        "Vary: Accept\r\n"
+	        "ETag: %s\r\n"
+	        "Content-Length: %zu\r\n"
+	        "X-Content-Type-Options: nosniff\r\n",
+	        ctype, etag, body_len) == -1)
+		return -1;
+	if (gpt_type != NULL && *gpt_type != '\0' &&
+	    buf_printf(out, "GPT-Type: %s\r\n", gpt_type) == -1)
+		return -1;
+	return buf_puts(out, "\r\n");
+}
+
+int
+http_head_not_modified(struct buf *out, const char *etag)
+{
+	return buf_printf(out,
+	    "Status: 304 Not Modified\r\n"
+	    "ETag: %s\r\n"
+	    "Vary: Accept\r\n"
+	    "\r\n",
+	    etag);
+}
+
+static int
+http_write_str(struct http_writer *w, const char *s)
+{
+	return w->write(w->ctx, s, strlen(s));
+}
+
+int
+http_reply(struct http_writer *w, enum http_outcome o)
+{
+	char head[128];
+	int status = http_status(o), n;
+
+	/* RFC 9110 section 15.3.5: a 204 has no body and no Content-Length,
+	 * so one constant string answers every rejection. */
+	if (o == HTTP_O_REJECTED)
+		return http_write_str(w, "Status: 204 No Content\r\n\r\n");
+	n = snprintf(head, sizeof(head), "Status: %d %s\r\n%s%s", status,
+	    http_status_text(status),
+	    o == HTTP_O_METHOD ? "Allow: GET, HEAD, POST\r\n" : "",
+	    "Content-Length: 0\r\n\r\n");
+	if (n < 0 || (size_t)n >= sizeof(head))
+		return -1;
+	return w->write(w->ctx, head, (size_t)n);
+}
+
+int
+http_reply_json(struct http_writer *w, const char *body, size_t len)
+{
+	char head[160];
+	int n;
+
+	n = snprintf(head, sizeof(head),
+	    "Status: 200 OK\r\n"
+	    "Content-Type: application/json\r\n"
+	    "Content-Length: %zu\r\n"
+	    "X-Content-Type-Options: nosniff\r\n"
+	    "\r\n",
+	    len);
+	if (n < 0 || (size_t)n >= sizeof(head))
+		return -1;
+	if (w->write(w->ctx, head, (size_t)n) == -1)
+		return -1;
+	return len > 0 ? w->write(w->ctx, body, len) : 0;
+}
+
+/* The 422 body; cJSON sees only our phrases and strictly parsed text. */
+static char *
+http_explain_body(const struct http_rejection *r)
+{
+	cJSON *o;
+	char *text = NULL;
+
+	if ((o = cJSON_CreateObject()) == NULL)
+		return NULL;
+	if (cJSON_AddStringToObject(
+	        o, "error", r->reason != NULL ? r->reason : "rejected") == NULL)
+		goto done;
+	if (r->detail != NULL &&
+	    cJSON_AddStringToObject(o, "detail", r->detail) == NULL)
+		goto done;
+	if (r->pointer != NULL &&
+	    cJSON_AddStringToObject(o, "pointer", r->pointer) == NULL)
+		goto done;
+	if (r->keyword != NULL &&
+	    cJSON_AddStringToObject(o, "keyword", r->keyword) == NULL)
+		goto done;
+	if (r->has_offset &&
+	    cJSON_AddNumberToObject(o, "offset", (double)r->offset) == NULL)
+		goto done;
+	text = cJSON_PrintUnformatted(o);
+done:
+	cJSON_Delete(o);
+	return text;
+}
+
+int
+http_reject(struct http_writer *w, const struct http_rejection *r,
+    const char *actor, bool explain)
+{
+	char head[160], offset[32] = "";
+	char *body;
+	size_t len;
+	int n, rc = -1;
+
+	if (r->has_offset)
+		snprintf(offset, sizeof(offset), " at byte %zu", r->offset);
+	log_info("act rejected: %s%s%s%s%s%s%s%s%s (actor \"%s\")",
+	    r->reason != NULL ? r->reason : "rejected",
+	    r->detail != NULL ? ": " : "", r->detail != NULL ? r->detail : "",
+	    offset, r->pointer != NULL ? " at \"" : "",
+	    r->pointer != NULL ? r->pointer : "",
+	    r->pointer != NULL ? "\"" : "",
+	    r->keyword != NULL ? ", keyword " : "",
+	    r->keyword != NULL ? r->keyword : "", actor != NULL ? actor : "");
+	if (!explain)
+		return http_reply(w, HTTP_O_REJECTED);
+	if ((body = http_explain_body(r)) == NULL)
+		return -1;
+	len = strlen(body);
+	n = snprintf(head, sizeof(head),
+	    "Status: 422 Unprocessable Content\r\n"
+	    "Content-Type: application/json\r\n"
+	    "Content-Length: %zu\r\n"
+	    "\r\n",
+	    len);
+	if (n < 0 || (size_t)n >= sizeof(head))
+		goto done;
+	if (w->write(w->ctx, head, (size_t)n) == -1 ||
+	    w->write(w->ctx, body, len) == -1)
+		goto done;
+	rc = 0;
+done:
+	cJSON_free(body);
+	return rc;
+}
+
+void
+http_etag(const void *p, size_t len, char out[HTTP_ETAG_MAX])
+{
+	const unsigned char *s = p;
+	uint64_t a = 0xcbf29ce484222325ULL, b = 0x84222325cbf29ce4ULL;
+	size_t i;
+
+	/* FNV-1a forward, and a second FNV-1a with another basis over the
+	 * bytes backward, then the length mixed into both. */
+	for (i = 0; i < len; i++) {
+		a = (a ^ s[i]) * 0x100000001b3ULL;
+		b = (b ^ s[len - 1 - i]) * 0x100000001b3ULL;
+	}
+	a ^= (uint64_t)len;
+	b = (b ^ (uint64_t)len) * 0x9e3779b97f4a7c15ULL;
+	snprintf(out, HTTP_ETAG_MAX, "\"%016llx%016llx\"",
+	    (unsigned long long)a, (unsigned long long)b);
+}

@@ -1,0 +1,1030 @@
+/*
+ * json.c: the strict RFC 8259 parser for untrusted bytes, member lookup,
+ * and the names of types and errors.
+ *
+ * Owns nothing: the tree, the scratch stacks and the lookup indexes live in
+ * the caller's arena; no malloc, no global state, no recursion.
+ *
+ * How it works: one loop over the input (parse_loop) with an explicit stack
+ * of open containers.  Children of open containers wait on two scratch
+ * stacks (values for arrays, members for objects); when a container closes,
+ * its children are copied once into a contiguous arena array (as yyjson and
+ * jq do), so the finished tree has no per-node allocations.  Scratch stacks
+ * grow geometrically: a bigger one is allocated and the old one abandoned to
+ * the arena.  Strings without escapes point into the input (zero copy);
+ * strings with escapes are unescaped into the arena.  Numbers keep their
+ * text.
+ *
+ * Limits: nesting (max_depth), the arena's cap, and 2^30 members per
+ * object (the index stores 32-bit positions).  Every byte access checks the
+ * length first; the input need not be NUL-terminated.
+ *
+ * Refuses everything RFC 8259 does not allow, plus (by our rule) duplicate
+ * member names, invalid UTF-8 and unpaired \u surrogates (section 8.2 leaves
+ * them to the implementation).
+ */
+#include <string.h>
+
+#include "arena.h"
+#include "json.h"
+#include "utf8.h"
+
+/* Objects up to this many members are searched linearly; bigger ones get a
+ * hash index, so 10,000 members cost 10,000 probes, not 50 million. */
+#define JSON_SMALL_OBJECT 8
+
+/* The index stores 32-bit positions in a table twice the member count. */
+#define JSON_MAX_MEMBERS ((size_t)1 << 30)
+
+/* First capacity of each scratch stack and of the container stack. */
+#define JSON_SCRATCH_MIN 64
+#define JSON_FRAMES_MIN 16
+
+/* Open addressing over member positions; slot[] holds position + 1, 0 is
+ * empty.  The table is kept at most half full, so probes stay short. */
+struct json_index {
+	uint32_t mask;
+	uint32_t slot[];
+};
+
+/* One open container. */
+struct json_frame {
+	struct json_index *ix; /* arena; NULL for arrays and small objects */
+	size_t start;	       /* its first entry on the scratch stack */
+	bool is_object;
+};
+
+/* The cursor and the parser's working state. */
+struct json_parser {
+	const unsigned char *in; /* borrowed: the caller's bytes */
+	size_t len;
+	size_t pos;		 /* the slow string path's cursor */
+	struct arena *a;	 /* borrowed */
+	struct json_err *err;	 /* borrowed */
+	struct json_value *vals; /* arena scratch: items of open arrays */
+	size_t nvals, capvals;
+	struct json_member *mems; /* arena scratch: members of open objects */
+	size_t nmems, capmems;
+	struct json_frame *frames; /* arena: the open containers */
+	size_t depth, capframes;
+	size_t max_depth;
+};
+
+/* Empty containers point here rather than at NULL, so callers may pass
+ * items/members to memcpy or loops without a special case. */
+static struct json_value json_no_items[1];
+static struct json_member json_no_members[1];
+
+/*
+ * Bytes that may appear raw in a string and need no attention: printable
+ * ASCII except '"' and '\\'.  0 marks a control character (< 0x20, refused
+ * raw), the quote, the backslash and every byte >= 0x80 (a UTF-8 lead or
+ * continuation byte, checked by utf8_decode).
+ */
+static const unsigned char json_plain[256] = {
+	/*       0 1 2 3 4 5 6 7 8 9 A B C D E F */
+	/* 0x */ 0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+	/* 1x */ 0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+	/* 2x */ 1,1,0,1,1,1,1,1,1,1,1,1,1,1,1,1, /* 0x22 '"' */
+	/* 3x */ 1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,
+	/* 4x */ 1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,
+	/* 5x */ 1,1,1,1,1,1,1,1,1,1,1,1,0,1,1,1, /* 0x5C '\\' */
+	/* 6x */ 1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,
+	/* 7x */ 1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,
+	/* 8x..Fx: 0 (UTF-8) */
+};
+
+/*
+ * Where the first byte needing attention in a string (see json_plain) lies
+ * among the 8 at s: 0 to 7, or 8 when there is none.  A word at a time:
+ * the classic "has a zero byte" test (x - 0x01..) & ~x & 0x80.., applied to
+ * w ^ '"', w ^ '\\' and, for bytes below 0x20, to w - 0x20.., plus the high
+ * bits themselves.  Its false positives lie only above a true one (borrows
+ * run upward), so the lowest flagged byte is exact.  Little-endian only;
+ * elsewhere the table does the work byte by byte.
+ */
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define JSON_SWAR 1
+static inline unsigned
+plain_run8(const unsigned char *s)
+{
+	const uint64_t ones = UINT64_C(0x0101010101010101);
+	const uint64_t high = UINT64_C(0x8080808080808080);
+	uint64_t w, q, b, t;
+
+	memcpy(&w, s, sizeof(w));
+	q = w ^ (ones * '"');
+	b = w ^ (ones * '\\');
+	t = (((q - ones) & ~q) | ((b - ones) & ~b) | ((w - ones * 0x20) & ~w) |
+		w) & high;
+	return t == 0 ? 8 : (unsigned)__builtin_ctzll(t) >> 3;
+}
+#endif
+
+/* --- errors ------------------------------------------------------------- */
+
+static enum json_errcode
+fail(struct json_parser *p, enum json_errcode code, size_t offset,
+    const char *msg)
+{
+	p->err->code = code;
+	p->err->msg = msg != NULL ? msg : json_errstr(code);
+	p->err->offset = offset;
+	return code;
+}
+
+/* --- byte access ---------------------------------------------------------- */
+
+/*
+ * The hot functions below work on locals (in, len, pos) rather than on the
+ * parser struct, so the compiler keeps them in registers: a store into the
+ * tree cannot then force a reload of the cursor.  Every index is checked
+ * against len before the byte is read.
+ */
+
+/* RFC 8259 section 2: whitespace is space, tab, LF and CR, nothing else
+ * (a form feed or a NUL between tokens is a syntax error).  The position
+ * of the first other byte at or after pos (len at the end). */
+static inline size_t
+ws(const unsigned char *in, size_t len, size_t pos)
+{
+	while (pos < len) {
+		unsigned char c = in[pos];
+
+		/* Most tokens follow another at once: one compare. */
+		if (c > ' ' || (c != ' ' && c != '\n' && c != '\r' && c != '\t'))
+			break;
+		pos++;
+	}
+	return pos;
+}
+
+static inline bool
+is_digit(unsigned char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* --- hashing (duplicate detection and json_object_get share it) ----------- */
+
+static inline uint32_t
+key_hash(const char *s, size_t n)
+{
+	uint32_t h = 2166136261u; /* FNV-1a */
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 16777619u;
+	}
+	return h ^ (h >> 15);
+}
+
+static inline bool
+key_eq(const struct json_string *k, const char *s, size_t n)
+{
+	return k->len == n && (n == 0 || memcmp(k->ptr, s, n) == 0);
+}
+
+/* --- scratch stacks ----------------------------------------------------------- */
+
+/*
+ * A copy of the arena array old (*cap elements of `size` bytes, `used` of
+ * them in use) with twice the capacity (at least min), or NULL on overflow
+ * or when the arena refuses (old and *cap are then unchanged).  The old
+ * array is abandoned to the arena: the total waste stays below the final
+ * size.
+ */
+static void *
+grow(struct arena *a, const void *old, size_t *cap, size_t used, size_t size,
+    size_t min)
+{
+	size_t ncap, bytes;
+	void *n;
+
+	if (*cap == 0)
+		ncap = min;
+	else if (!gpt_mul_size(*cap, 2, &ncap))
+		return NULL;
+	if (!gpt_mul_size(ncap, size, &bytes))
+		return NULL;
+	if ((n = arena_alloc(a, bytes)) == NULL)
+		return NULL;
+	if (used > 0)
+		memcpy(n, old, used * size);
+	*cap = ncap;
+	return n;
+}
+
+/*
+ * Where the next value goes, written in place (building it on the C stack
+ * and copying it would cost a store-forwarding stall per value): the root,
+ * a new slot on the array scratch, or the pending member of an object.
+ * NULL when the arena refuses.
+ */
+static inline struct json_value *
+value_slot(struct json_parser *p, struct json_value *root, size_t pos)
+{
+	struct json_value *n;
+
+	if (p->depth == 0)
+		return root;
+	if (p->frames[p->depth - 1].is_object)
+		return &p->mems[p->nmems - 1].value;
+	if (p->nvals == p->capvals) {
+		if ((n = grow(p->a, p->vals, &p->capvals, p->nvals, sizeof(*n),
+			 JSON_SCRATCH_MIN)) == NULL) {
+			fail(p, JSON_E_NOMEM, pos, NULL);
+			return NULL;
+		}
+		p->vals = n;
+	}
+	return &p->vals[p->nvals++];
+}
+
+/* --- objects: member names and their index ---------------------------------- */
+
+/* Insert member position idx (whose key is k) into ix, which has room. */
+static void
+index_put(struct json_index *ix, const struct json_string *k, uint32_t idx)
+{
+	uint32_t h = key_hash(k->ptr, k->len) & ix->mask;
+
+	while (ix->slot[h] != 0)
+		h = (h + 1) & ix->mask;
+	ix->slot[h] = idx + 1;
+}
+
+/*
+ * A new index for the n members at m with room for at least `need`
+ * entries at half load.  NULL when the arena refuses.
+ */
+static struct json_index *
+index_build(struct arena *a, const struct json_member *m, size_t n,
+    size_t need)
+{
+	struct json_index *ix;
+	size_t cap = 32, bytes, i;
+
+	while (cap < need * 2)
+		cap *= 2;
+	if (!gpt_mul_size(cap, sizeof(uint32_t), &bytes) ||
+	    !gpt_add_size(bytes, sizeof(*ix), &bytes) ||
+	    (ix = arena_alloc(a, bytes)) == NULL)
+		return NULL;
+	ix->mask = (uint32_t)(cap - 1);
+	memset(ix->slot, 0, cap * sizeof(uint32_t));
+	for (i = 0; i < n; i++)
+		index_put(ix, &m[i].key, (uint32_t)i);
+	return ix;
+}
+
+/* Position of the member named (s, n) among m via ix, or -1. */
+static long long
+index_find(const struct json_index *ix, const struct json_member *m,
+    const char *s, size_t n)
+{
+	uint32_t h = key_hash(s, n) & ix->mask;
+
+	while (ix->slot[h] != 0) {
+		uint32_t idx = ix->slot[h] - 1;
+
+		if (key_eq(&m[idx].key, s, n))
+			return idx;
+		h = (h + 1) & ix->mask;
+	}
+	return -1;
+}
+
+/*
+ * A new member slot on top of the innermost open object, for parse_string
+ * to write the name into in place.  NULL when the arena refuses.
+ */
+static inline struct json_member *
+member_slot(struct json_parser *p, size_t pos)
+{
+	struct json_member *m;
+
+	if (p->nmems == p->capmems) {
+		if ((m = grow(p->a, p->mems, &p->capmems, p->nmems, sizeof(*m),
+			 JSON_SCRATCH_MIN)) == NULL) {
+			fail(p, JSON_E_NOMEM, pos, NULL);
+			return NULL;
+		}
+		p->mems = m;
+	}
+	m = &p->mems[p->nmems++];
+	m->value.type = JSON_T_NULL;
+	return m;
+}
+
+/*
+ * Admit the newest member of the innermost open object (its name already
+ * parsed) after checking that no earlier member has the same unescaped
+ * name.  key_off is where the name starts, for the error.
+ */
+static enum json_errcode
+check_member(struct json_parser *p, size_t key_off)
+{
+	struct json_frame *f = &p->frames[p->depth - 1];
+	const struct json_member *m = p->mems + f->start;
+	size_t n = p->nmems - 1 - f->start, i;
+	const struct json_string *k = &m[n].key;
+
+	if (n >= JSON_MAX_MEMBERS) /* a 5 GB body of distinct names */
+		return fail(p, JSON_E_TOO_BIG, key_off, "too many members");
+	if (f->ix == NULL && n < JSON_SMALL_OBJECT) {
+		for (i = 0; i < n; i++)
+			/* hits on {"a":1,"a":2} and {"a":1,"\u0061":2} */
+			if (key_eq(&m[i].key, k->ptr, k->len))
+				return fail(p, JSON_E_DUPLICATE, key_off, NULL);
+		return JSON_OK;
+	}
+	if (f->ix == NULL || (n + 1) * 2 > (size_t)f->ix->mask + 1) {
+		if ((f->ix = index_build(p->a, m, n, n + 1)) == NULL)
+			return fail(p, JSON_E_NOMEM, key_off, NULL);
+	}
+	/* hits on a 10,000-member object whose last name is its first */
+	if (index_find(f->ix, m, k->ptr, k->len) >= 0)
+		return fail(p, JSON_E_DUPLICATE, key_off, NULL);
+	index_put(f->ix, k, (uint32_t)n);
+	return JSON_OK;
+}
+
+/* --- strings ------------------------------------------------------------------ */
+
+static inline int
+hex_val(unsigned char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/*
+ * The four hex digits at in[i..i+3] as *u.  0; -1 with *bad at the first
+ * non-hex byte; -2 when the input ends first.
+ */
+static int
+hex4(const unsigned char *in, size_t len, size_t i, uint32_t *u, size_t *bad)
+{
+	uint32_t v = 0;
+	size_t k;
+	int d;
+
+	for (k = 0; k < 4; k++) {
+		if (i + k >= len)
+			return -2;
+		if ((d = hex_val(in[i + k])) < 0) {
+			*bad = i + k;
+			return -1;
+		}
+		v = v << 4 | (uint32_t)d;
+	}
+	*u = v;
+	return 0;
+}
+
+/*
+ * Check the escape whose backslash is at in[i]: set *next past it (a
+ * surrogate pair counts as one escape) and *cp to the code point.
+ */
+static enum json_errcode
+check_escape(struct json_parser *p, size_t i, size_t *next, uint32_t *cp)
+{
+	const unsigned char *in = p->in;
+	size_t len = p->len, bad = 0;
+	uint32_t u, lo;
+	int r;
+
+	if (i + 1 >= len)
+		return fail(p, JSON_E_TRUNCATED, len, "input ends inside a string");
+	switch (in[i + 1]) {
+	case '"':
+	case '\\':
+	case '/':
+	case 'b':
+	case 'f':
+	case 'n':
+	case 'r':
+	case 't':
+		*next = i + 2;
+		*cp = in[i + 1];
+		return JSON_OK;
+	case 'u':
+		break;
+	default:
+		/* hits on "\x41", "\'", "\U0041", "\a" */
+		return fail(p, JSON_E_ESCAPE, i + 1, "unknown escape");
+	}
+	if ((r = hex4(in, len, i + 2, &u, &bad)) == -2)
+		return fail(p, JSON_E_TRUNCATED, len, "input ends inside a string");
+	if (r == -1) /* hits on "\u12G4" and "\u00" followed by '"' */
+		return fail(p, JSON_E_ESCAPE, bad, "\\u needs four hex digits");
+	if (u >= 0xDC00 && u <= 0xDFFF) /* hits on "\udc00" */
+		return fail(p, JSON_E_SURROGATE, i, "lone low surrogate");
+	if (u < 0xD800 || u > 0xDBFF) {
+		*next = i + 6;
+		*cp = u;
+		return JSON_OK;
+	}
+	/* A high surrogate must be followed at once by an escaped low one. */
+	if (i + 6 >= len)
+		return fail(p, JSON_E_TRUNCATED, len, "input ends inside a string");
+	if (in[i + 6] != '\\' || i + 7 >= len || in[i + 7] != 'u')
+		/* hits on "\ud800" and "\ud800x" */
+		return fail(p, JSON_E_SURROGATE, i, "lone high surrogate");
+	if ((r = hex4(in, len, i + 8, &lo, &bad)) == -2)
+		return fail(p, JSON_E_TRUNCATED, len, "input ends inside a string");
+	if (r == -1)
+		return fail(p, JSON_E_ESCAPE, bad, "\\u needs four hex digits");
+	if (lo < 0xDC00 || lo > 0xDFFF) /* hits on "\ud800\u0041" */
+		return fail(p, JSON_E_SURROGATE, i, "high surrogate without low");
+	*next = i + 12;
+	*cp = 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00);
+	return JSON_OK;
+}
+
+/*
+ * Unescape in[from..to), already checked by parse_string, into out, which
+ * has room for to - from bytes (every escape is longer than its UTF-8).
+ * Returns the bytes written.
+ */
+static size_t
+unescape(const unsigned char *in, size_t from, size_t to, char *out)
+{
+	size_t i = from, o = 0, run;
+	uint32_t u, lo;
+
+	while (i < to) {
+		for (run = i; run < to && in[run] != '\\'; run++)
+			;
+		memcpy(out + o, in + i, run - i);
+		o += run - i;
+		if ((i = run) >= to)
+			break;
+		switch (in[i + 1]) {
+		case 'b':
+			out[o++] = '\b';
+			break;
+		case 'f':
+			out[o++] = '\f';
+			break;
+		case 'n':
+			out[o++] = '\n';
+			break;
+		case 'r':
+			out[o++] = '\r';
+			break;
+		case 't':
+			out[o++] = '\t';
+			break;
+		case 'u':
+			u = (uint32_t)(hex_val(in[i + 2]) << 12 |
+			    hex_val(in[i + 3]) << 8 | hex_val(in[i + 4]) << 4 |
+			    hex_val(in[i + 5]));
+			if (u >= 0xD800 && u <= 0xDBFF) {
+				lo = (uint32_t)(hex_val(in[i + 8]) << 12 |
+				    hex_val(in[i + 9]) << 8 |
+				    hex_val(in[i + 10]) << 4 |
+				    hex_val(in[i + 11]));
+				u = 0x10000 + ((u - 0xD800) << 10) +
+				    (lo - 0xDC00);
+				i += 6;
+			}
+			o += utf8_encode(u, (unsigned char *)out + o);
+			i += 6;
+			continue;
+		default: /* '"', '\\', '/' stand for themselves */
+			out[o++] = (char)in[i + 1];
+			break;
+		}
+		i += 2;
+	}
+	return o;
+}
+
+/* Up to the first byte of in[i..len) that is not plain (see json_plain):
+ * eight bytes a step, then one table lookup a byte. */
+static inline size_t
+plain_run(const unsigned char *in, size_t len, size_t i)
+{
+#ifdef JSON_SWAR
+	while (len - i >= 8) {
+		unsigned k8 = plain_run8(in + i);
+
+		i += k8;
+		if (k8 < 8)
+			return i;
+	}
+#endif
+	while (i < len && json_plain[in[i]])
+		i++;
+	return i;
+}
+
+/*
+ * The rest of a string that holds something besides plain ASCII: in[start]
+ * is its first byte, in[i] the first byte that is not plain, cps the code
+ * points before it.  As parse_string.
+ */
+static enum json_errcode
+parse_string_slow(struct json_parser *p, struct json_string *s, size_t start,
+    size_t i, size_t cps)
+{
+	const unsigned char *in = p->in;
+	size_t len = p->len, run, k;
+	bool escaped = false;
+	enum json_errcode rc;
+	uint32_t cp;
+	char *out;
+
+	for (;;) {
+		if (i >= len) /* hits on "abc */
+			return fail(p, JSON_E_TRUNCATED, len,
+			    "input ends inside a string");
+		if (in[i] == '"')
+			break;
+		if (in[i] == '\\') {
+			if ((rc = check_escape(p, i, &i, &cp)) != JSON_OK)
+				return rc;
+			escaped = true;
+			cps++;
+		} else if (in[i] < 0x20) {
+			/* hits on a raw tab or LF inside "a b" */
+			return fail(p, JSON_E_CONTROL, i,
+			    "raw control character in string");
+		} else {
+			/* hits on C0 80, ED A0 80, F4 90 80 80, a lone 80, and
+			 * E2 82 at the end of the input */
+			if ((k = utf8_decode(in + i, len - i, &cp)) == 0)
+				return fail(p, JSON_E_UTF8, i, NULL);
+			i += k;
+			cps++;
+		}
+		run = i;
+		i = plain_run(in, len, i);
+		cps += i - run;
+	}
+	p->pos = i + 1;
+	s->cps = cps;
+	if (!escaped) {
+		s->ptr = (const char *)in + start;
+		s->len = i - start;
+		return JSON_OK;
+	}
+	if ((out = arena_alloc(p->a, i - start)) == NULL)
+		return fail(p, JSON_E_NOMEM, start - 1, NULL);
+	s->len = unescape(in, start, i, out);
+	s->ptr = out;
+	return JSON_OK;
+}
+
+/*
+ * The string whose opening quote is at *pos.  On success *pos is past the
+ * closing quote and *s holds the unescaped bytes: borrowed from the input
+ * when there was no escape, else a copy in the arena.  Plain ASCII up to
+ * the closing quote is the common case and stays inline; anything else
+ * goes to parse_string_slow.
+ */
+static inline enum json_errcode
+parse_string(struct json_parser *p, const unsigned char *in, size_t len,
+    size_t *pos, struct json_string *s)
+{
+	size_t start = *pos + 1, i = plain_run(in, len, start);
+
+	if (i < len && in[i] == '"') {
+		s->ptr = (const char *)in + start;
+		s->len = i - start;
+		s->cps = i - start;
+		*pos = i + 1;
+		return JSON_OK;
+	}
+	p->pos = *pos;
+	if (parse_string_slow(p, s, start, i, i - start) != JSON_OK)
+		return p->err->code;
+	*pos = p->pos;
+	return JSON_OK;
+}
+
+/* --- numbers and literals ------------------------------------------------------ */
+
+/*
+ * RFC 8259 section 6: -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?
+ * The text is kept as written; plain integers that fit int64_t also get i.
+ */
+static inline enum json_errcode
+parse_number(struct json_parser *p, const unsigned char *in, size_t len,
+    size_t *pos, struct json_value *v)
+{
+	size_t start = *pos, i = start, digits;
+	bool neg = false, plain = true;
+	uint64_t u = 0;
+
+	if (in[i] == '-') {
+		neg = true;
+		i++;
+	}
+	if (i >= len) /* hits on "-" */
+		return fail(p, JSON_E_TRUNCATED, len, "input ends inside a number");
+	if (in[i] == '0') {
+		i++;
+		if (i < len && is_digit(in[i])) /* hits on 01 and -00 */
+			return fail(p, JSON_E_NUMBER, i, "leading zero");
+	} else if (is_digit(in[i])) {
+		/* Accumulate as we scan; u wraps (harmlessly, it is unsigned)
+		 * past 19 digits, and is used only up to 19. */
+		while (i < len && is_digit(in[i]))
+			u = u * 10 + (uint64_t)(in[i++] - '0');
+	} else { /* hits on -x, -.5, -Infinity */
+		return fail(p, JSON_E_NUMBER, i, "digit expected after '-'");
+	}
+	digits = i - start - neg;
+	if (i < len && in[i] == '.') {
+		plain = false;
+		if (++i >= len) /* hits on 1. */
+			return fail(p, JSON_E_TRUNCATED, len,
+			    "input ends inside a number");
+		if (!is_digit(in[i])) /* hits on 1.e5 and 1.] */
+			return fail(p, JSON_E_NUMBER, i,
+			    "digit expected after '.'");
+		while (i < len && is_digit(in[i]))
+			i++;
+	}
+	if (i < len && (in[i] == 'e' || in[i] == 'E')) {
+		plain = false;
+		if (++i < len && (in[i] == '+' || in[i] == '-'))
+			i++;
+		if (i >= len) /* hits on 1e and 1e+ */
+			return fail(p, JSON_E_TRUNCATED, len,
+			    "input ends inside a number");
+		if (!is_digit(in[i])) /* hits on 1e] and 1E+x */
+			return fail(p, JSON_E_NUMBER, i,
+			    "digit expected in exponent");
+		while (i < len && is_digit(in[i]))
+			i++;
+	}
+	v->type = JSON_T_NUMBER;
+	v->u.num.text = (const char *)in + start;
+	v->u.num.len = i - start;
+	v->u.num.is_small_int = false;
+	v->u.num.i = 0;
+	/* 19 digits always fit uint64_t; int64_t is checked below. */
+	if (plain && digits <= 19) {
+		if (!neg && u <= (uint64_t)INT64_MAX) {
+			v->u.num.is_small_int = true;
+			v->u.num.i = (int64_t)u;
+		} else if (neg && u <= (uint64_t)INT64_MAX + 1) {
+			v->u.num.is_small_int = true;
+			v->u.num.i = u == (uint64_t)INT64_MAX + 1
+			    ? INT64_MIN
+			    : -(int64_t)u;
+		}
+	}
+	*pos = i;
+	return JSON_OK;
+}
+
+/* One of true, false, null, spelled exactly (case matters), at *pos. */
+static inline enum json_errcode
+parse_literal(struct json_parser *p, const unsigned char *in, size_t len,
+    size_t *pos, enum json_type t, struct json_value *v)
+{
+	static const char *const words[] = {
+		[JSON_T_NULL] = "null", [JSON_T_FALSE] = "false",
+		[JSON_T_TRUE] = "true"};
+	const char *word = words[t];
+	size_t n = t == JSON_T_FALSE ? 5 : 4, k;
+
+	if (len - *pos >= n && memcmp(in + *pos, word, n) == 0) {
+		*pos += n;
+		v->type = t;
+		return JSON_OK;
+	}
+	/* Not the word: find the first byte that differs, for the error. */
+	for (k = 0; *pos + k < len; k++)
+		if (in[*pos + k] != (unsigned char)word[k])
+			/* hits on nul, True, fals3 */
+			return fail(p, JSON_E_SYNTAX, *pos + k, "invalid literal");
+	/* hits on tru */
+	return fail(p, JSON_E_TRUNCATED, len, "input ends inside a literal");
+}
+
+/* --- containers ------------------------------------------------------------------ */
+
+/* Open an array or object whose bracket is at pos. */
+static enum json_errcode
+open_container(struct json_parser *p, bool is_object, size_t pos)
+{
+	struct json_frame *f;
+
+	if (p->depth >= p->max_depth) /* hits on 129 '[' with the default */
+		return fail(p, JSON_E_DEPTH, pos, NULL);
+	if (p->depth == p->capframes) {
+		if ((f = grow(p->a, p->frames, &p->capframes, p->depth,
+			 sizeof(*f), JSON_FRAMES_MIN)) == NULL)
+			return fail(p, JSON_E_NOMEM, pos, NULL);
+		p->frames = f;
+	}
+	f = &p->frames[p->depth++];
+	f->ix = NULL;
+	f->is_object = is_object;
+	f->start = is_object ? p->nmems : p->nvals;
+	return JSON_OK;
+}
+
+/*
+ * Close the innermost container: copy its children from scratch into one
+ * arena array, pop them, and describe the container in the slot that
+ * value_slot reserved for it before it opened (the root, the last array
+ * slot or the pending member of the parent).
+ */
+static enum json_errcode
+close_container(struct json_parser *p, struct json_value *root, size_t pos)
+{
+	struct json_frame *f = &p->frames[p->depth - 1];
+	struct json_value *v;
+	size_t n, bytes, size;
+	const void *from;
+	void *dst = NULL;
+	bool is_object = f->is_object;
+	const struct json_index *ix = f->ix;
+
+	n = (is_object ? p->nmems : p->nvals) - f->start;
+	size = is_object ? sizeof(*p->mems) : sizeof(*p->vals);
+	from = is_object ? (const void *)(p->mems + f->start)
+			 : (const void *)(p->vals + f->start);
+	if (n > 0) {
+		if (!gpt_mul_size(n, size, &bytes))
+			return fail(p, JSON_E_TOO_BIG, pos, NULL);
+		if ((dst = arena_alloc(p->a, bytes)) == NULL)
+			return fail(p, JSON_E_NOMEM, pos, NULL);
+		memcpy(dst, from, bytes);
+	}
+	if (is_object)
+		p->nmems = f->start;
+	else
+		p->nvals = f->start;
+	p->depth--;
+	if (p->depth == 0)
+		v = root;
+	else if (p->frames[p->depth - 1].is_object)
+		v = &p->mems[p->nmems - 1].value;
+	else
+		v = &p->vals[p->nvals - 1];
+	if (is_object) {
+		v->type = JSON_T_OBJECT;
+		v->u.obj.members = n > 0 ? dst : json_no_members;
+		v->u.obj.count = n;
+		v->u.obj.index = n > JSON_SMALL_OBJECT ? ix : NULL;
+	} else {
+		v->type = JSON_T_ARRAY;
+		v->u.arr.items = n > 0 ? dst : json_no_items;
+		v->u.arr.count = n;
+	}
+	return JSON_OK;
+}
+
+/* --- the loop --------------------------------------------------------------------- */
+
+/*
+ * The grammar as a state machine over explicit stacks.  Labels:
+ *   value:  a value must start here (after '[', ',' in an array, ':');
+ *           value_slot says where it will be written
+ *   done:   a value is complete: at the root, only whitespace may follow;
+ *           in a container, ',' or the closing bracket
+ *   close:  the closing bracket of the innermost container
+ *   key:    a member name must start here (after '{' or ',' in an object)
+ */
+static enum json_errcode
+parse_loop(struct json_parser *p, struct json_value *root)
+{
+	const unsigned char *in = p->in;
+	const size_t len = p->len;
+	size_t pos, key_off;
+	struct json_value *v;
+	struct json_member *m;
+	enum json_errcode rc;
+	bool in_object;
+	unsigned char c;
+
+	pos = ws(in, len, 0);
+	if (pos >= len) /* hits on "" and " \n\t" */
+		return fail(p, JSON_E_EMPTY, pos, NULL);
+value:
+	pos = ws(in, len, pos);
+	if (pos >= len) /* hits on [1, and {"a": */
+		return fail(p, JSON_E_TRUNCATED, pos,
+		    "input ends where a value should start");
+	if ((v = value_slot(p, root, pos)) == NULL)
+		return p->err->code;
+	c = in[pos];
+	switch (c) {
+	case '{':
+		if ((rc = open_container(p, true, pos)) != JSON_OK)
+			return rc;
+		pos = ws(in, len, pos + 1);
+		if (pos < len && in[pos] == '}')
+			goto close;
+		goto key;
+	case '[':
+		if ((rc = open_container(p, false, pos)) != JSON_OK)
+			return rc;
+		pos = ws(in, len, pos + 1);
+		if (pos < len && in[pos] == ']')
+			goto close;
+		goto value;
+	case '"':
+		v->type = JSON_T_STRING;
+		rc = parse_string(p, in, len, &pos, &v->u.str);
+		break;
+	case 't':
+		rc = parse_literal(p, in, len, &pos, JSON_T_TRUE, v);
+		break;
+	case 'f':
+		rc = parse_literal(p, in, len, &pos, JSON_T_FALSE, v);
+		break;
+	case 'n':
+		rc = parse_literal(p, in, len, &pos, JSON_T_NULL, v);
+		break;
+	case '-':
+	case '0':
+	case '1':
+	case '2':
+	case '3':
+	case '4':
+	case '5':
+	case '6':
+	case '7':
+	case '8':
+	case '9':
+		rc = parse_number(p, in, len, &pos, v);
+		break;
+	default:
+		/* hits on [1,] {"a":'b'} +1 .5 NaN // and a byte >= 0x80 */
+		return fail(p, JSON_E_SYNTAX, pos, "a value cannot start here");
+	}
+	if (rc != JSON_OK)
+		return rc;
+done:
+	pos = ws(in, len, pos);
+	if (p->depth == 0) {
+		if (pos < len) /* hits on {} x, {}{}, 1 2 */
+			return fail(p, JSON_E_TRAILING, pos, NULL);
+		return JSON_OK;
+	}
+	in_object = p->frames[p->depth - 1].is_object;
+	if (pos >= len) /* hits on [1 and {"a":1 */
+		return fail(p, JSON_E_TRUNCATED, pos,
+		    "input ends inside a container");
+	c = in[pos];
+	if (c == ',') {
+		pos++;
+		if (!in_object)
+			goto value;
+		pos = ws(in, len, pos);
+		goto key;
+	}
+	if (c == (in_object ? '}' : ']'))
+		goto close;
+	/* hits on [1 2], [1}, {"a":1 "b":2} */
+	return fail(p, JSON_E_SYNTAX, pos,
+	    in_object ? "expected ',' or '}'" : "expected ',' or ']'");
+close:
+	if ((rc = close_container(p, root, pos)) != JSON_OK)
+		return rc;
+	pos++;
+	goto done;
+key:
+	if (pos >= len) /* hits on { and {"a":1, */
+		return fail(p, JSON_E_TRUNCATED, pos,
+		    "input ends where a member name should start");
+	if (in[pos] != '"') /* hits on {,} {a:1} {'a':1} {"a":1,} */
+		return fail(p, JSON_E_SYNTAX, pos, "member name expected");
+	key_off = pos;
+	if ((m = member_slot(p, pos)) == NULL)
+		return p->err->code;
+	if ((rc = parse_string(p, in, len, &pos, &m->key)) != JSON_OK)
+		return rc;
+	if ((rc = check_member(p, key_off)) != JSON_OK)
+		return rc;
+	pos = ws(in, len, pos);
+	if (pos >= len) /* hits on {"a" */
+		return fail(p, JSON_E_TRUNCATED, pos,
+		    "input ends after a member name");
+	if (in[pos] != ':') /* hits on {"a" 1} and {"a",1} */
+		return fail(p, JSON_E_SYNTAX, pos,
+		    "expected ':' after member name");
+	pos++;
+	goto value;
+}
+
+enum json_errcode
+json_parse(const char *in, size_t len, struct arena *a, unsigned max_depth,
+    const struct json_value **out, struct json_err *err)
+{
+	struct json_parser p;
+	struct json_value v, *root;
+	enum json_errcode rc;
+
+	memset(&p, 0, sizeof(p));
+	p.in = (const unsigned char *)in;
+	p.len = in != NULL ? len : 0;
+	p.a = a;
+	p.err = err;
+	p.max_depth = max_depth == 0 ? JSON_MAX_DEPTH : max_depth;
+	if ((rc = parse_loop(&p, &v)) != JSON_OK)
+		return rc;
+	if ((root = arena_alloc(a, sizeof(*root))) == NULL)
+		return fail(&p, JSON_E_NOMEM, p.len, NULL);
+	*root = v;
+	*out = root;
+	err->code = JSON_OK;
+	err->msg = json_errstr(JSON_OK);
+	err->offset = p.len;
+	return JSON_OK;
+}
+
+/* --- lookup and names ------------------------------------------------------------ */
+
+const struct json_value *
+json_object_get(const struct json_value *obj, const char *key, size_t key_len)
+{
+	const struct json_member *m;
+	long long at;
+	size_t i;
+
+	if (obj == NULL || obj->type != JSON_T_OBJECT)
+		return NULL;
+	m = obj->u.obj.members;
+	if (obj->u.obj.index != NULL) {
+		at = index_find(obj->u.obj.index, m, key, key_len);
+		return at >= 0 ? &m[at].value : NULL;
+	}
+	for (i = 0; i < obj->u.obj.count; i++)
+		if (key_eq(&m[i].key, key, key_len))
+			return &m[i].value;
+	return NULL;
+}
+
+const char *
+json_type_name(enum json_type t)
+{
+	switch (t) {
+	case JSON_T_NULL:
+		return "null";
+	case JSON_T_FALSE:
+	case JSON_T_TRUE:
+		return "boolean";
+	case JSON_T_NUMBER:
+		return "number";
+	case JSON_T_STRING:
+		return "string";
+	case JSON_T_ARRAY:
+		return "array";
+	case JSON_T_OBJECT:
+		return "object";
+	}
+	return "unknown";
+}
+
+const char *
+json_errstr(enum json_errcode code)
+{
+	switch (code) {
+	case JSON_OK:
+		return "no error";
+	case JSON_E_EMPTY:
+		return "no value (empty input)";
+	case JSON_E_SYNTAX:
+		return "syntax error";
+	case JSON_E_TRAILING:
+		return "bytes after the value";
+	case JSON_E_DEPTH:
+		return "nested too deeply";
+	case JSON_E_DUPLICATE:
+		return "duplicate member name";
+	case JSON_E_UTF8:
+		return "invalid UTF-8";
+	case JSON_E_ESCAPE:
+		return "invalid escape";
+	case JSON_E_SURROGATE:
+		return "unpaired surrogate escape";
+	case JSON_E_CONTROL:
+		return "raw control character in string";
+	case JSON_E_NUMBER:
+		return "malformed number";
+	case JSON_E_TRUNCATED:
+		return "input ends inside a value";
+	case JSON_E_TOO_BIG:
+		return "too big";
+	case JSON_E_NOMEM:
+		return "out of memory";
+	}
+	return "unknown error";
+}

@@ -1,0 +1,1387 @@
+/*
+ * schema_compile.c: turn a parsed form (JSON Schema 2020-12, the contract's
+ * shape vocabulary) into the compiled nodes of schema_int.h, once, at load.
+ *
+ * Owns: nothing beyond the form arena it is given (nodes, tables, compiled
+ * patterns).  Borrows the schema tree's strings and numbers for as long as
+ * the compiled form lives.
+ *
+ * Refuses (fail closed, whole document): any keyword outside the
+ * vocabulary, any malformed keyword value, `format` (no name is
+ * implemented yet), $schema other than 2020-12, $id below the root, a
+ * $ref that is not a local JSON Pointer or names nothing, a $ref cycle that
+ * makes no progress into the instance, nesting past SCHEMA_MAX_DEPTH.
+ * Every schema under $defs is compiled (so checked) even when unused.
+ *
+ * Each schema location is compiled once (memoized by its json_value), so a
+ * $ref back to an ancestor links to the node already built.  $ref targets
+ * are resolved after the structural walk, from a work list, so a long
+ * chain of references never deepens the C stack.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "arena.h"
+#include "dec.h"
+#include "jptr.h"
+#include "json.h"
+#include "re.h"
+#include "schema.h"
+#include "schema_int.h"
+
+#define SCHEMA_2020_12 "https://json-schema.org/draft/2020-12/schema"
+
+enum kw {
+	KW_TYPE,
+	KW_ENUM,
+	KW_CONST,
+	KW_PROPERTIES,
+	KW_REQUIRED,
+	KW_ADDITIONALPROPERTIES,
+	KW_PATTERNPROPERTIES,
+	KW_PROPERTYNAMES,
+	KW_MINPROPERTIES,
+	KW_MAXPROPERTIES,
+	KW_ITEMS,
+	KW_PREFIXITEMS,
+	KW_MINITEMS,
+	KW_MAXITEMS,
+	KW_UNIQUEITEMS,
+	KW_CONTAINS,
+	KW_MINCONTAINS,
+	KW_MAXCONTAINS,
+	KW_MINLENGTH,
+	KW_MAXLENGTH,
+	KW_PATTERN,
+	KW_MINIMUM,
+	KW_MAXIMUM,
+	KW_EXCLUSIVEMINIMUM,
+	KW_EXCLUSIVEMAXIMUM,
+	KW_MULTIPLEOF,
+	KW_ANYOF,
+	KW_ALLOF,
+	KW_ONEOF,
+	KW_NOT,
+	KW_IF,
+	KW_THEN,
+	KW_ELSE,
+	KW_DEPENDENTREQUIRED,
+	KW_REF,
+	KW_DEFS,
+	KW_SCHEMA,
+	KW_ID,
+	KW_COMMENT,
+	KW_TITLE,
+	KW_DESCRIPTION,
+	KW_DEFAULT,
+	KW_EXAMPLES,
+	KW_DEPRECATED,
+	KW_READONLY,
+	KW_WRITEONLY,
+	KW_FORMAT,
+	KW_COUNT
+};
+
+/* The whole vocabulary: a name not in this table refuses the form. */
+static const char *const kw_names[KW_COUNT] = {
+	[KW_TYPE] = "type",
+	[KW_ENUM] = "enum",
+	[KW_CONST] = "const",
+	[KW_PROPERTIES] = "properties",
+	[KW_REQUIRED] = "required",
+	[KW_ADDITIONALPROPERTIES] = "additionalProperties",
+	[KW_PATTERNPROPERTIES] = "patternProperties",
+	[KW_PROPERTYNAMES] = "propertyNames",
+	[KW_MINPROPERTIES] = "minProperties",
+	[KW_MAXPROPERTIES] = "maxProperties",
+	[KW_ITEMS] = "items",
+	[KW_PREFIXITEMS] = "prefixItems",
+	[KW_MINITEMS] = "minItems",
+	[KW_MAXITEMS] = "maxItems",
+	[KW_UNIQUEITEMS] = "uniqueItems",
+	[KW_CONTAINS] = "contains",
+	[KW_MINCONTAINS] = "minContains",
+	[KW_MAXCONTAINS] = "maxContains",
+	[KW_MINLENGTH] = "minLength",
+	[KW_MAXLENGTH] = "maxLength",
+	[KW_PATTERN] = "pattern",
+	[KW_MINIMUM] = "minimum",
+	[KW_MAXIMUM] = "maximum",
+	[KW_EXCLUSIVEMINIMUM] = "exclusiveMinimum",
+	[KW_EXCLUSIVEMAXIMUM] = "exclusiveMaximum",
+	[KW_MULTIPLEOF] = "multipleOf",
+	[KW_ANYOF] = "anyOf",
+	[KW_ALLOF] = "allOf",
+	[KW_ONEOF] = "oneOf",
+	[KW_NOT] = "not",
+	[KW_IF] = "if",
+	[KW_THEN] = "then",
+	[KW_ELSE] = "else",
+	[KW_DEPENDENTREQUIRED] = "dependentRequired",
+	[KW_REF] = "$ref",
+	[KW_DEFS] = "$defs",
+	[KW_SCHEMA] = "$schema",
+	[KW_ID] = "$id",
+	[KW_COMMENT] = "$comment",
+	[KW_TITLE] = "title",
+	[KW_DESCRIPTION] = "description",
+	[KW_DEFAULT] = "default",
+	[KW_EXAMPLES] = "examples",
+	[KW_DEPRECATED] = "deprecated",
+	[KW_READONLY] = "readOnly",
+	[KW_WRITEONLY] = "writeOnly",
+	[KW_FORMAT] = "format",
+};
+
+/* A compiled node plus what only the compiler needs.  n comes first so a
+ * node pointer handed to the validator is also the cnode's address. */
+struct cnode {
+	struct schema_node n;
+	const char *where;  /* owned (form arena): schema pointer, messages */
+	size_t where_len;   /* bytes (a member name may hold U+0000) */
+	struct cnode *next; /* every cnode, for the cycle checks */
+	unsigned char color;
+	bool warned;
+};
+
+struct memo_ent {
+	const struct json_value *v; /* borrowed */
+	const struct schema_node *n;
+};
+
+/* A $ref waiting for the structural walk to end. */
+struct pending {
+	struct pending *next;
+	struct schema_node *node;
+	const char *ref; /* borrowed: the $ref string */
+	size_t len;
+	const char *where; /* owned: pointer of the $ref keyword */
+	size_t where_len;
+};
+
+struct cctx {
+	const struct json_value *root;
+	struct arena *a;
+	schema_warn_fn warn;
+	void *warn_ctx;
+	struct schema_err *err;
+	enum schema_result rc;
+	struct jptr ptr; /* schema pointer of what is being compiled */
+	unsigned depth;
+	struct memo_ent *memo;
+	size_t memo_cap, memo_len;
+	struct cnode *nodes;
+	size_t nnodes;
+	struct pending *pending;
+};
+
+/* The two boolean schemas (and any {} or annotation-only object). */
+static const struct schema_node node_false = {.kind = SCHEMA_K_FALSE};
+static const struct schema_node node_true = {.kind = SCHEMA_K_TRUE};
+
+/* ----- errors ------------------------------------------------------- */
+
+static void err_reason(struct schema_err *err, const char *fmt, va_list ap)
+    GPT_PRINTF(2, 0);
+
+static void
+err_reason(struct schema_err *err, const char *fmt, va_list ap)
+{
+	size_t i;
+
+	vsnprintf(err->reason, sizeof(err->reason), fmt, ap);
+	/* Names come from the form: keep the message on one printable line. */
+	for (i = 0; err->reason[i] != '\0'; i++)
+		if ((unsigned char)err->reason[i] < 0x20 ||
+		    err->reason[i] == 0x7f)
+			err->reason[i] = '?';
+}
+
+void
+schema_clip(char *out, const char *s, size_t len)
+{
+	size_t i;
+
+	if (len > SCHEMA_CLIP_MAX)
+		len = SCHEMA_CLIP_MAX;
+	for (i = 0; i < len; i++)
+		out[i] = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i];
+	out[len] = '\0';
+}
+
+static void *refuse(struct cctx *c, const char *keyword, const char *fmt, ...)
+    GPT_PRINTF(3, 4);
+
+/* Refuse the form at the current schema pointer.  Returns NULL. */
+static void *
+refuse(struct cctx *c, const char *keyword, const char *fmt, ...)
+{
+	va_list ap;
+
+	c->rc = SCHEMA_REFUSED;
+	c->err->keyword = keyword;
+	c->err->pointer = c->ptr;
+	va_start(ap, fmt);
+	err_reason(c->err, fmt, ap);
+	va_end(ap);
+	return NULL;
+}
+
+static void *
+nomem(struct cctx *c)
+{
+	c->rc = SCHEMA_NOMEM;
+	c->err->keyword = NULL;
+	c->err->pointer = c->ptr;
+	snprintf(c->err->reason, sizeof(c->err->reason),
+	    "out of memory compiling the form");
+	return NULL;
+}
+
+/* Set the pointer to a stored string (a $ref target, a node's place). */
+static void
+ptr_set(struct jptr *p, const char *s, size_t len)
+{
+	jptr_init(p);
+	if (len >= sizeof(p->buf)) {
+		len = sizeof(p->buf) - 1;
+		p->truncated = true;
+	}
+	memcpy(p->buf, s, len);
+	p->buf[len] = '\0';
+	p->len = len;
+}
+
+/* ----- memo: json_value -> node -------------------------------------- */
+
+static size_t
+memo_slot(const struct memo_ent *tab, size_t cap, const struct json_value *v)
+{
+	uint64_t h = (uint64_t)(uintptr_t)v * 0x9e3779b97f4a7c15u;
+	size_t i = (size_t)(h >> 20) & (cap - 1);
+
+	while (tab[i].v != NULL && tab[i].v != v)
+		i = (i + 1) & (cap - 1);
+	return i;
+}
+
+static const struct schema_node *
+memo_get(const struct cctx *c, const struct json_value *v)
+{
+	size_t i;
+
+	if (c->memo_cap == 0)
+		return NULL;
+	i = memo_slot(c->memo, c->memo_cap, v);
+	return c->memo[i].v == v ? c->memo[i].n : NULL;
+}
+
+static int
+memo_put(struct cctx *c, const struct json_value *v,
+    const struct schema_node *n)
+{
+	size_t i;
+
+	if (2 * (c->memo_len + 1) > c->memo_cap) {
+		size_t cap = c->memo_cap == 0 ? 64 : 2 * c->memo_cap;
+		struct memo_ent *tab = arena_calloc(c->a, cap, sizeof(*tab));
+
+		if (tab == NULL)
+			return -1;
+		for (i = 0; i < c->memo_cap; i++)
+			if (c->memo[i].v != NULL)
+				tab[memo_slot(tab, cap, c->memo[i].v)] =
+				    c->memo[i];
+		c->memo = tab;
+		c->memo_cap = cap;
+	}
+	i = memo_slot(c->memo, c->memo_cap, v);
+	c->memo[i].v = v;
+	c->memo[i].n = n;
+	c->memo_len++;
+	return 0;
+}
+
+/* ----- keyword value readers ----------------------------------------- */
+
+static bool
+str_is(const struct json_value *v, const char *s)
+{
+	size_t n = strlen(s);
+
+	return v->type == JSON_T_STRING && v->u.str.len == n &&
+	    memcmp(v->u.str.ptr, s, n) == 0;
+}
+
+static int
+kw_lookup(const struct json_string *key)
+{
+	int i;
+
+	for (i = 0; i < KW_COUNT; i++)
+		if (strlen(kw_names[i]) == key->len &&
+		    memcmp(kw_names[i], key->ptr, key->len) == 0)
+			return i;
+	return -1;
+}
+
+/* A non-negative integer (2.0 and 1e2 count, per 2020-12), saturated at
+ * SIZE_MAX: a length that large can never be reached anyway. */
+static int
+read_count(struct cctx *c, const struct json_value *v, const char *kw,
+    size_t *out)
+{
+	struct dec d;
+	size_t i, n = 0;
+
+	/* {"minLength": "3"} */
+	if (v->type != JSON_T_NUMBER)
+		return refuse(c, kw, "%s must be a non-negative integer", kw),
+		       -1;
+	/* {"minLength": 1e99999999999999} */
+	if (dec_parse(v->u.num.text, v->u.num.len, &d) == -1)
+		return refuse(c, kw, "%s is out of range", kw), -1;
+	/* {"minLength": -1}, {"minLength": 1.5} */
+	if (d.neg || !dec_is_integer(&d))
+		return refuse(c, kw, "%s must be a non-negative integer", kw),
+		       -1;
+	if (d.ndigits == 0) {
+		*out = 0;
+		return 0;
+	}
+	if (d.exp > 20 || d.ndigits + (size_t)d.exp > 20) {
+		*out = SIZE_MAX;
+		return 0;
+	}
+	for (i = 0; i < d.ndigits + (size_t)d.exp; i++) {
+		unsigned digit = i < d.ndigits ? (unsigned)(dec_digit(&d, i) - '0')
+					       : 0;
+
+		if (n > (SIZE_MAX - digit) / 10) {
+			n = SIZE_MAX;
+			break;
+		}
+		n = n * 10 + digit;
+	}
+	*out = n;
+	return 0;
+}
+
+static int
+read_num(struct cctx *c, const struct json_value *v, const char *kw,
+    struct schema_num *out)
+{
+	/* {"minimum": "0"} */
+	if (v->type != JSON_T_NUMBER)
+		return refuse(c, kw, "%s must be a number", kw), -1;
+	/* {"maximum": 1e99999999999999} */
+	if (dec_parse(v->u.num.text, v->u.num.len, &out->d) == -1)
+		return refuse(c, kw, "%s is out of range", kw), -1;
+	out->is_small = v->u.num.is_small_int;
+	out->i = v->u.num.i;
+	out->is_short = schema_num_short(v->u.num.text, v->u.num.len,
+	    &out->mant, &out->exp);
+	return 0;
+}
+
+static const struct schema_node *compile_value(struct cctx *c,
+    const struct json_value *v);
+
+/* Compile v as the schema under keyword kw (pointer /kw). */
+static const struct schema_node *
+compile_sub(struct cctx *c, const struct json_value *v, const char *kw)
+{
+	size_t mark = jptr_push(&c->ptr, kw, strlen(kw));
+	const struct schema_node *n = compile_value(c, v);
+
+	if (n != NULL)
+		jptr_pop(&c->ptr, mark);
+	return n;
+}
+
+/* A non-empty (when nonempty) array of schemas under kw. */
+static const struct schema_node *const *
+compile_list(struct cctx *c, const struct json_value *v, const char *kw,
+    size_t *count)
+{
+	const struct schema_node **list;
+	size_t mark, mark2, i;
+
+	mark = jptr_push(&c->ptr, kw, strlen(kw));
+	/* {"anyOf": {}} */
+	if (v->type != JSON_T_ARRAY)
+		return refuse(c, kw, "%s must be an array of schemas", kw);
+	/* {"anyOf": []} */
+	if (v->u.arr.count == 0)
+		return refuse(c, kw, "%s must not be empty", kw);
+	list = arena_calloc(c->a, v->u.arr.count, sizeof(*list));
+	if (list == NULL)
+		return nomem(c);
+	for (i = 0; i < v->u.arr.count; i++) {
+		mark2 = jptr_push_index(&c->ptr, i);
+		if ((list[i] = compile_value(c, &v->u.arr.items[i])) == NULL)
+			return NULL;
+		jptr_pop(&c->ptr, mark2);
+	}
+	jptr_pop(&c->ptr, mark);
+	*count = v->u.arr.count;
+	return list;
+}
+
+/* ----- object keywords: the member-name slots -------------------------- */
+
+struct slots {
+	struct schema_slot *slot;
+	uint32_t n, cap;
+	uint32_t *table;
+	uint32_t mask;
+	uint32_t *stamp; /* per slot: last list that named it (duplicates) */
+};
+
+static int
+slots_init(struct cctx *c, struct slots *s, size_t bound)
+{
+	size_t size = 8;
+
+	/* {"required": [... 2^32 names ...]}: not a form anyone serves. */
+	if (bound > UINT32_MAX / 4)
+		return refuse(c, NULL, "too many member names"), -1;
+	while (size < 2 * bound)
+		size *= 2;
+	s->n = 0;
+	s->cap = (uint32_t)bound;
+	s->mask = (uint32_t)size - 1;
+	s->slot = arena_calloc(c->a, bound == 0 ? 1 : bound, sizeof(*s->slot));
+	s->stamp = arena_calloc(c->a, bound == 0 ? 1 : bound, sizeof(*s->stamp));
+	s->table = arena_calloc(c->a, size, sizeof(*s->table));
+	if (s->slot == NULL || s->stamp == NULL || s->table == NULL)
+		return nomem(c), -1;
+	return 0;
+}
+
+/* The slot index of name, added when new. */
+static uint32_t
+slots_get(struct slots *s, const struct json_string *name)
+{
+	uint64_t h = schema_key_hash(name->ptr, name->len);
+	uint32_t i = (uint32_t)h & s->mask, k;
+
+	while ((k = s->table[i]) != 0) {
+		const struct schema_slot *sl = &s->slot[k - 1];
+
+		if (sl->hash == h && sl->len == name->len &&
+		    schema_key_eq(sl->name, name->ptr, name->len))
+			return k - 1;
+		i = (i + 1) & s->mask;
+	}
+	k = s->n++;
+	s->slot[k].name = name->ptr;
+	s->slot[k].len = name->len;
+	s->slot[k].hash = h;
+	s->table[i] = k + 1;
+	return k;
+}
+
+/* A list of unique strings (required, dependentRequired's arrays) as slot
+ * indices.  stamp tells this list apart from earlier ones. */
+static uint32_t *
+string_set(struct cctx *c, struct slots *s, const struct json_value *v,
+    const char *kw, uint32_t stamp)
+{
+	uint32_t *idx;
+	size_t i;
+
+	/* {"required": "a"} */
+	if (v->type != JSON_T_ARRAY)
+		return refuse(c, kw, "%s must be an array of strings", kw);
+	idx = arena_calloc(c->a, v->u.arr.count == 0 ? 1 : v->u.arr.count,
+	    sizeof(*idx));
+	if (idx == NULL)
+		return nomem(c);
+	for (i = 0; i < v->u.arr.count; i++) {
+		const struct json_value *e = &v->u.arr.items[i];
+		size_t mark = jptr_push_index(&c->ptr, i);
+
+		/* {"required": [1]} */
+		if (e->type != JSON_T_STRING)
+			return refuse(c, kw, "%s must contain strings", kw);
+		idx[i] = slots_get(s, &e->u.str);
+		/* {"required": ["a", "a"]} */
+		if (s->stamp[idx[i]] == stamp)
+			return refuse(c, kw, "%s repeats a name", kw);
+		s->stamp[idx[i]] = stamp;
+		jptr_pop(&c->ptr, mark);
+	}
+	return idx;
+}
+
+static int
+compile_object_kws(struct cctx *c, struct schema_node *n,
+    const struct json_value *const *kv)
+{
+	const struct json_value *props = kv[KW_PROPERTIES];
+	const struct json_value *req = kv[KW_REQUIRED];
+	const struct json_value *dep = kv[KW_DEPENDENTREQUIRED];
+	const struct json_value *pp = kv[KW_PATTERNPROPERTIES];
+	struct slots s;
+	size_t bound = 0, i, mark, mark2;
+	uint32_t stamp = 1;
+
+	/* {"properties": []} */
+	if (props != NULL && props->type != JSON_T_OBJECT) {
+		jptr_push(&c->ptr, "properties", 10);
+		return refuse(c, "properties", "properties must be an object"),
+		       -1;
+	}
+	/* {"dependentRequired": []} */
+	if (dep != NULL && dep->type != JSON_T_OBJECT) {
+		jptr_push(&c->ptr, "dependentRequired", 17);
+		return refuse(c, "dependentRequired",
+			   "dependentRequired must be an object"),
+		       -1;
+	}
+	/* {"patternProperties": []} */
+	if (pp != NULL && pp->type != JSON_T_OBJECT) {
+		jptr_push(&c->ptr, "patternProperties", 17);
+		return refuse(c, "patternProperties",
+			   "patternProperties must be an object"),
+		       -1;
+	}
+	if (props != NULL)
+		bound += props->u.obj.count;
+	if (req != NULL && req->type == JSON_T_ARRAY)
+		bound += req->u.arr.count;
+	if (dep != NULL)
+		for (i = 0; i < dep->u.obj.count; i++) {
+			const struct json_value *d = &dep->u.obj.members[i].value;
+
+			bound++;
+			if (d->type == JSON_T_ARRAY)
+				bound += d->u.arr.count;
+		}
+	if (slots_init(c, &s, bound) == -1)
+		return -1;
+
+	if (props != NULL) {
+		mark = jptr_push(&c->ptr, "properties", 10);
+		for (i = 0; i < props->u.obj.count; i++) {
+			const struct json_member *m = &props->u.obj.members[i];
+			uint32_t k = slots_get(&s, &m->key);
+
+			mark2 = jptr_push(&c->ptr, m->key.ptr, m->key.len);
+			if ((s.slot[k].sub = compile_value(c, &m->value)) ==
+			    NULL)
+				return -1;
+			jptr_pop(&c->ptr, mark2);
+		}
+		jptr_pop(&c->ptr, mark);
+		n->flags |= SF_MEMBERS;
+	}
+	if (req != NULL) {
+		uint32_t *idx;
+
+		mark = jptr_push(&c->ptr, "required", 8);
+		if ((idx = string_set(c, &s, req, "required", stamp++)) == NULL)
+			return -1;
+		jptr_pop(&c->ptr, mark);
+		n->required = idx;
+		n->nrequired = (uint32_t)req->u.arr.count;
+		for (i = 0; i < n->nrequired; i++)
+			s.slot[idx[i]].required = true;
+		if (n->nrequired > 0)
+			n->flags |= SF_REQUIRED;
+	}
+	if (dep != NULL && dep->u.obj.count > 0) {
+		struct schema_depreq *dr;
+
+		dr = arena_calloc(c->a, dep->u.obj.count, sizeof(*dr));
+		if (dr == NULL)
+			return nomem(c), -1;
+		mark = jptr_push(&c->ptr, "dependentRequired", 17);
+		for (i = 0; i < dep->u.obj.count; i++) {
+			const struct json_member *m = &dep->u.obj.members[i];
+			uint32_t *idx;
+
+			mark2 = jptr_push(&c->ptr, m->key.ptr, m->key.len);
+			idx = string_set(c, &s, &m->value, "dependentRequired",
+			    stamp++);
+			if (idx == NULL)
+				return -1;
+			jptr_pop(&c->ptr, mark2);
+			dr[i].trigger = slots_get(&s, &m->key);
+			dr[i].need = idx;
+			dr[i].count = (uint32_t)m->value.u.arr.count;
+		}
+		jptr_pop(&c->ptr, mark);
+		n->depreq = dr;
+		n->ndepreq = (uint32_t)dep->u.obj.count;
+		n->flags |= SF_DEPREQ;
+	}
+	n->slots = s.slot;
+	n->nslots = s.n;
+	n->table = s.table;
+	n->table_mask = s.mask;
+
+	if (pp != NULL && pp->u.obj.count > 0) {
+		struct schema_pprop *p;
+
+		p = arena_calloc(c->a, pp->u.obj.count, sizeof(*p));
+		if (p == NULL)
+			return nomem(c), -1;
+		mark = jptr_push(&c->ptr, "patternProperties", 17);
+		for (i = 0; i < pp->u.obj.count; i++) {
+			const struct json_member *m = &pp->u.obj.members[i];
+			char msg[128];
+
+			mark2 = jptr_push(&c->ptr, m->key.ptr, m->key.len);
+			p[i].re = re_compile(m->key.ptr, m->key.len, c->a, msg,
+			    sizeof(msg));
+			/* {"patternProperties": {"(": {}}} */
+			if (p[i].re == NULL)
+				return refuse(c, "patternProperties",
+					   "invalid pattern: %s", msg),
+				       -1;
+			if ((p[i].sub = compile_value(c, &m->value)) == NULL)
+				return -1;
+			jptr_pop(&c->ptr, mark2);
+		}
+		jptr_pop(&c->ptr, mark);
+		n->pprops = p;
+		n->npprops = (uint32_t)pp->u.obj.count;
+		n->flags |= SF_MEMBERS;
+	}
+	if (kv[KW_ADDITIONALPROPERTIES] != NULL) {
+		const struct schema_node *sub = compile_sub(c,
+		    kv[KW_ADDITIONALPROPERTIES], "additionalProperties");
+
+		if (sub == NULL)
+			return -1;
+		if (sub->kind != SCHEMA_K_TRUE) {
+			n->additional = sub;
+			n->flags |= SF_MEMBERS;
+		}
+	}
+	if (kv[KW_PROPERTYNAMES] != NULL) {
+		const struct schema_node *sub = compile_sub(c,
+		    kv[KW_PROPERTYNAMES], "propertyNames");
+
+		if (sub == NULL)
+			return -1;
+		if (sub->kind != SCHEMA_K_TRUE) {
+			n->names = sub;
+			n->flags |= SF_MEMBERS;
+		}
+	}
+	if (kv[KW_MINPROPERTIES] != NULL) {
+		mark = jptr_push(&c->ptr, "minProperties", 13);
+		if (read_count(c, kv[KW_MINPROPERTIES], "minProperties",
+			&n->min_props) == -1)
+			return -1;
+		jptr_pop(&c->ptr, mark);
+		n->flags |= SF_MINPROPS;
+	}
+	if (kv[KW_MAXPROPERTIES] != NULL) {
+		mark = jptr_push(&c->ptr, "maxProperties", 13);
+		if (read_count(c, kv[KW_MAXPROPERTIES], "maxProperties",
+			&n->max_props) == -1)
+			return -1;
+		jptr_pop(&c->ptr, mark);
+		n->flags |= SF_MAXPROPS;
+	}
+	return 0;
+}
+
+/* ----- array keywords ------------------------------------------------- */
+
+static int
+compile_array_kws(struct cctx *c, struct schema_node *n,
+    const struct json_value *const *kv)
+{
+	size_t mark;
+
+	if (kv[KW_PREFIXITEMS] != NULL) {
+		n->prefix = compile_list(c, kv[KW_PREFIXITEMS], "prefixItems",
+		    &n->nprefix);
+		if (n->prefix == NULL)
+			return -1;
+		n->flags |= SF_ITEMS;
+	}
+	if (kv[KW_ITEMS] != NULL) {
+		const struct schema_node *sub = compile_sub(c, kv[KW_ITEMS],
+		    "items");
+
+		if (sub == NULL)
+			return -1;
+		if (sub->kind != SCHEMA_K_TRUE) {
+			n->items = sub;
+			n->flags |= SF_ITEMS;
+		}
+	}
+	n->min_contains = 1;
+	n->max_contains = SIZE_MAX;
+	if (kv[KW_MINCONTAINS] != NULL) {
+		mark = jptr_push(&c->ptr, "minContains", 11);
+		if (read_count(c, kv[KW_MINCONTAINS], "minContains",
+			&n->min_contains) == -1)
+			return -1;
+		jptr_pop(&c->ptr, mark);
+	}
+	if (kv[KW_MAXCONTAINS] != NULL) {
+		mark = jptr_push(&c->ptr, "maxContains", 11);
+		if (read_count(c, kv[KW_MAXCONTAINS], "maxContains",
+			&n->max_contains) == -1)
+			return -1;
+		jptr_pop(&c->ptr, mark);
+	}
+	/* minContains/maxContains without contains constrain nothing. */
+	if (kv[KW_CONTAINS] != NULL) {
+		if ((n->contains = compile_sub(c, kv[KW_CONTAINS],
+			 "contains")) == NULL)
+			return -1;
+		n->flags |= SF_CONTAINS;
+	}
+	if (kv[KW_MINITEMS] != NULL) {
+		mark = jptr_push(&c->ptr, "minItems", 8);
+		if (read_count(c, kv[KW_MINITEMS], "minItems",
+			&n->min_items) == -1)
+			return -1;
+		jptr_pop(&c->ptr, mark);
+		n->flags |= SF_MINITEMS;
+	}
+	if (kv[KW_MAXITEMS] != NULL) {
+		mark = jptr_push(&c->ptr, "maxItems", 8);
+		if (read_count(c, kv[KW_MAXITEMS], "maxItems",
+			&n->max_items) == -1)
+			return -1;
+		jptr_pop(&c->ptr, mark);
+		n->flags |= SF_MAXITEMS;
+	}
+	if (kv[KW_UNIQUEITEMS] != NULL) {
+		mark = jptr_push(&c->ptr, "uniqueItems", 11);
+		/* {"uniqueItems": 1} */
+		if (kv[KW_UNIQUEITEMS]->type != JSON_T_TRUE &&
+		    kv[KW_UNIQUEITEMS]->type != JSON_T_FALSE)
+			return refuse(c, "uniqueItems",
+				   "uniqueItems must be a boolean"),
+			       -1;
+		jptr_pop(&c->ptr, mark);
+		if (kv[KW_UNIQUEITEMS]->type == JSON_T_TRUE)
+			n->flags |= SF_UNIQUE;
+	}
+	return 0;
+}
+
+/* ----- scalar keywords ------------------------------------------------ */
+
+static const struct {
+	const char *name;
+	unsigned bit;
+} type_names[] = {
+	{"null", SCHEMA_TY_NULL},
+	{"boolean", SCHEMA_TY_BOOLEAN},
+	{"object", SCHEMA_TY_OBJECT},
+	{"array", SCHEMA_TY_ARRAY},
+	{"number", SCHEMA_TY_NUMBER},
+	{"string", SCHEMA_TY_STRING},
+	{"integer", SCHEMA_TY_INTEGER},
+};
+
+static unsigned
+type_bit(const struct json_value *v)
+{
+	size_t i;
+
+	if (v->type != JSON_T_STRING)
+		return 0;
+	for (i = 0; i < GPT_ARRAY_LEN(type_names); i++)
+		if (str_is(v, type_names[i].name))
+			return type_names[i].bit;
+	return 0;
+}
+
+static int
+compile_type(struct cctx *c, struct schema_node *n, const struct json_value *v)
+{
+	size_t i, mark = jptr_push(&c->ptr, "type", 4);
+	unsigned bit;
+
+	if (v->type == JSON_T_ARRAY) {
+		/* {"type": []} (2020-12: minItems 1) */
+		if (v->u.arr.count == 0)
+			return refuse(c, "type", "type must not be empty"), -1;
+		for (i = 0; i < v->u.arr.count; i++) {
+			size_t mark2 = jptr_push_index(&c->ptr, i);
+
+			/* {"type": ["strnig"]} */
+			if ((bit = type_bit(&v->u.arr.items[i])) == 0)
+				return refuse(c, "type", "unknown type name"),
+				       -1;
+			/* {"type": ["string", "string"]} */
+			if (n->types & bit)
+				return refuse(c, "type",
+					   "type repeats a name"),
+				       -1;
+			n->types |= bit;
+			jptr_pop(&c->ptr, mark2);
+		}
+	} else if ((bit = type_bit(v)) != 0) {
+		n->types = bit;
+	} else {
+		/* {"type": "strnig"}, {"type": 1} */
+		return refuse(c, "type", "unknown type name"), -1;
+	}
+	jptr_pop(&c->ptr, mark);
+	n->flags |= SF_TYPE;
+	return 0;
+}
+
+static int
+compile_scalar_kws(struct cctx *c, struct schema_node *n,
+    const struct json_value *const *kv)
+{
+	static const struct {
+		enum kw kw;
+		unsigned flag;
+		size_t off;
+	} nums[] = {
+		{KW_MINIMUM, SF_MINIMUM, offsetof(struct schema_node, minimum)},
+		{KW_MAXIMUM, SF_MAXIMUM, offsetof(struct schema_node, maximum)},
+		{KW_EXCLUSIVEMINIMUM, SF_XMINIMUM,
+		    offsetof(struct schema_node, xminimum)},
+		{KW_EXCLUSIVEMAXIMUM, SF_XMAXIMUM,
+		    offsetof(struct schema_node, xmaximum)},
+		{KW_MULTIPLEOF, SF_MULTIPLE,
+		    offsetof(struct schema_node, multiple)},
+	};
+	size_t i, mark;
+
+	if (kv[KW_TYPE] != NULL && compile_type(c, n, kv[KW_TYPE]) == -1)
+		return -1;
+	if (kv[KW_ENUM] != NULL) {
+		const struct json_value *v = kv[KW_ENUM];
+		struct schema_enum *e;
+
+		mark = jptr_push(&c->ptr, "enum", 4);
+		/* {"enum": 1}; an empty enum is valid and accepts nothing */
+		if (v->type != JSON_T_ARRAY)
+			return refuse(c, "enum", "enum must be an array"), -1;
+		e = arena_calloc(c->a, v->u.arr.count == 0 ? 1 : v->u.arr.count,
+		    sizeof(*e));
+		if (e == NULL)
+			return nomem(c), -1;
+		for (i = 0; i < v->u.arr.count; i++) {
+			e[i].value = &v->u.arr.items[i];
+			e[i].hash = json_hash(e[i].value);
+		}
+		jptr_pop(&c->ptr, mark);
+		n->enums = e;
+		n->nenums = v->u.arr.count;
+		n->flags |= SF_ENUM;
+	}
+	if (kv[KW_CONST] != NULL) {
+		n->const_value = kv[KW_CONST];
+		n->flags |= SF_CONST;
+	}
+	for (i = 0; i < GPT_ARRAY_LEN(nums); i++) {
+		const char *name = kw_names[nums[i].kw];
+		struct schema_num *num =
+		    (struct schema_num *)((char *)n + nums[i].off);
+
+		if (kv[nums[i].kw] == NULL)
+			continue;
+		mark = jptr_push(&c->ptr, name, strlen(name));
+		if (read_num(c, kv[nums[i].kw], name, num) == -1)
+			return -1;
+		/* {"multipleOf": 0}, {"multipleOf": -2} */
+		if (nums[i].kw == KW_MULTIPLEOF &&
+		    (num->d.neg || dec_is_zero(&num->d)))
+			return refuse(c, name, "multipleOf must be > 0"), -1;
+		jptr_pop(&c->ptr, mark);
+		n->flags |= nums[i].flag;
+	}
+	if (kv[KW_MINLENGTH] != NULL) {
+		mark = jptr_push(&c->ptr, "minLength", 9);
+		if (read_count(c, kv[KW_MINLENGTH], "minLength",
+			&n->min_length) == -1)
+			return -1;
+		jptr_pop(&c->ptr, mark);
+		n->flags |= SF_MINLENGTH;
+	}
+	if (kv[KW_MAXLENGTH] != NULL) {
+		mark = jptr_push(&c->ptr, "maxLength", 9);
+		if (read_count(c, kv[KW_MAXLENGTH], "maxLength",
+			&n->max_length) == -1)
+			return -1;
+		jptr_pop(&c->ptr, mark);
+		n->flags |= SF_MAXLENGTH;
+	}
+	if (kv[KW_PATTERN] != NULL) {
+		const struct json_value *v = kv[KW_PATTERN];
+		char msg[128];
+
+		mark = jptr_push(&c->ptr, "pattern", 7);
+		/* {"pattern": 1} */
+		if (v->type != JSON_T_STRING)
+			return refuse(c, "pattern", "pattern must be a string"),
+			       -1;
+		n->pattern = re_compile(v->u.str.ptr, v->u.str.len, c->a, msg,
+		    sizeof(msg));
+		/* {"pattern": "("} */
+		if (n->pattern == NULL)
+			return refuse(c, "pattern", "invalid pattern: %s", msg),
+			       -1;
+		jptr_pop(&c->ptr, mark);
+		n->flags |= SF_PATTERN;
+	}
+	return 0;
+}
+
+/* ----- in-place keywords ---------------------------------------------- */
+
+static int
+compile_inplace_kws(struct cctx *c, struct cnode *cn,
+    const struct json_value *const *kv)
+{
+	struct schema_node *n = &cn->n;
+
+	if (kv[KW_ALLOF] != NULL) {
+		if ((n->all_of = compile_list(c, kv[KW_ALLOF], "allOf",
+			 &n->nall_of)) == NULL)
+			return -1;
+		n->flags |= SF_ALLOF;
+	}
+	if (kv[KW_ANYOF] != NULL) {
+		if ((n->any_of = compile_list(c, kv[KW_ANYOF], "anyOf",
+			 &n->nany_of)) == NULL)
+			return -1;
+		n->flags |= SF_ANYOF;
+	}
+	if (kv[KW_ONEOF] != NULL) {
+		if ((n->one_of = compile_list(c, kv[KW_ONEOF], "oneOf",
+			 &n->none_of)) == NULL)
+			return -1;
+		n->flags |= SF_ONEOF;
+	}
+	if (kv[KW_NOT] != NULL) {
+		if ((n->not_ = compile_sub(c, kv[KW_NOT], "not")) == NULL)
+			return -1;
+		n->flags |= SF_NOT;
+	}
+	/* then and else are checked even without if, but apply only with it
+	 * (2020-12 section 10.2.2). */
+	{
+		const struct schema_node *i = NULL, *t = NULL, *e = NULL;
+
+		if (kv[KW_IF] != NULL &&
+		    (i = compile_sub(c, kv[KW_IF], "if")) == NULL)
+			return -1;
+		if (kv[KW_THEN] != NULL &&
+		    (t = compile_sub(c, kv[KW_THEN], "then")) == NULL)
+			return -1;
+		if (kv[KW_ELSE] != NULL &&
+		    (e = compile_sub(c, kv[KW_ELSE], "else")) == NULL)
+			return -1;
+		if (i != NULL && (t != NULL || e != NULL)) {
+			n->if_ = i;
+			n->then_ = t;
+			n->else_ = e;
+			n->flags |= SF_IF;
+		}
+	}
+	if (kv[KW_REF] != NULL) {
+		const struct json_value *v = kv[KW_REF];
+		struct pending *p;
+		size_t mark = jptr_push(&c->ptr, "$ref", 4);
+
+		/* {"$ref": 1} */
+		if (v->type != JSON_T_STRING)
+			return refuse(c, "$ref", "$ref must be a string"), -1;
+		/* {"$ref": "other.json#/a"}, {"$ref": "#anchor"} */
+		if (v->u.str.len == 0 || v->u.str.ptr[0] != '#' ||
+		    (v->u.str.len > 1 && v->u.str.ptr[1] != '/'))
+			return refuse(c, "$ref",
+				   "$ref must be a local JSON Pointer (\"#\" "
+				   "or \"#/...\")"),
+			       -1;
+		if ((p = arena_alloc(c->a, sizeof(*p))) == NULL ||
+		    (p->where_len = c->ptr.len,
+			p->where = arena_strndup(c->a, c->ptr.buf, c->ptr.len)) ==
+			NULL)
+			return nomem(c), -1;
+		jptr_pop(&c->ptr, mark);
+		p->node = n;
+		p->ref = v->u.str.ptr;
+		p->len = v->u.str.len;
+		p->next = c->pending;
+		c->pending = p;
+		n->flags |= SF_REF;
+	}
+	return 0;
+}
+
+/* ----- annotations ---------------------------------------------------- */
+
+static int
+check_annotations(struct cctx *c, const struct json_value *schema,
+    const struct json_value *const *kv)
+{
+	static const struct {
+		enum kw kw;
+		enum json_type t1, t2;
+		const char *what;
+	} shapes[] = {
+		{KW_COMMENT, JSON_T_STRING, JSON_T_STRING, "a string"},
+		{KW_TITLE, JSON_T_STRING, JSON_T_STRING, "a string"},
+		{KW_DESCRIPTION, JSON_T_STRING, JSON_T_STRING, "a string"},
+		{KW_EXAMPLES, JSON_T_ARRAY, JSON_T_ARRAY, "an array"},
+		{KW_DEPRECATED, JSON_T_TRUE, JSON_T_FALSE, "a boolean"},
+		{KW_READONLY, JSON_T_TRUE, JSON_T_FALSE, "a boolean"},
+		{KW_WRITEONLY, JSON_T_TRUE, JSON_T_FALSE, "a boolean"},
+	};
+	size_t i;
+
+	for (i = 0; i < GPT_ARRAY_LEN(shapes); i++) {
+		const struct json_value *v = kv[shapes[i].kw];
+		const char *name = kw_names[shapes[i].kw];
+
+		/* {"title": 1}, {"readOnly": "yes"} */
+		if (v != NULL && v->type != shapes[i].t1 &&
+		    v->type != shapes[i].t2) {
+			jptr_push(&c->ptr, name, strlen(name));
+			return refuse(c, name, "%s must be %s", name,
+				   shapes[i].what),
+			       -1;
+		}
+	}
+	if (kv[KW_SCHEMA] != NULL && !str_is(kv[KW_SCHEMA], SCHEMA_2020_12)) {
+		/* {"$schema": "http://json-schema.org/draft-07/schema#"} */
+		jptr_push(&c->ptr, "$schema", 7);
+		return refuse(c, "$schema",
+			   "$schema must be \"" SCHEMA_2020_12 "\""),
+		       -1;
+	}
+	if (kv[KW_ID] != NULL) {
+		const struct json_value *v = kv[KW_ID];
+		const char *hash;
+		size_t mark = jptr_push(&c->ptr, "$id", 3);
+
+		/* {"properties": {"a": {"$id": "a.json"}}}: an embedded
+		 * resource would change what $ref means below it. */
+		if (schema != c->root)
+			return refuse(c, "$id", "$id is allowed at the root "
+						"only"),
+			       -1;
+		/* {"$id": 1}, {"$id": "x.json#frag"} (2020-12: no fragment) */
+		if (v->type != JSON_T_STRING ||
+		    ((hash = memchr(v->u.str.ptr, '#', v->u.str.len)) != NULL &&
+			hash != v->u.str.ptr + v->u.str.len - 1))
+			return refuse(c, "$id", "$id must be a URI without "
+						"a fragment"),
+			       -1;
+		jptr_pop(&c->ptr, mark);
+	}
+	if (kv[KW_FORMAT] != NULL) {
+		const struct json_value *v = kv[KW_FORMAT];
+		char name[SCHEMA_CLIP_MAX + 1];
+
+		jptr_push(&c->ptr, "format", 6);
+		/* {"format": 1} */
+		if (v->type != JSON_T_STRING)
+			return refuse(c, "format", "format must be a string"),
+			       -1;
+		/* {"format": "email"}: treating it as absent would widen what
+		 * is accepted, so every name the validator lacks refuses. */
+		schema_clip(name, v->u.str.ptr, v->u.str.len);
+		return refuse(c, "format", "format \"%s\" is not implemented",
+			   name),
+		       -1;
+	}
+	return 0;
+}
+
+/* ----- one schema ----------------------------------------------------- */
+
+static const struct schema_node *
+compile_object(struct cctx *c, const struct json_value *v)
+{
+	const struct json_value *kv[KW_COUNT] = {0};
+	struct cnode *cn;
+	size_t i;
+
+	/* {"properties": {"a": {"properties": ... 600 levels ...}}} */
+	if (c->depth >= SCHEMA_MAX_DEPTH)
+		return refuse(c, NULL, "the form nests deeper than %d schemas",
+		    SCHEMA_MAX_DEPTH);
+	if ((cn = arena_calloc(c->a, 1, sizeof(*cn))) == NULL ||
+	    (cn->where_len = c->ptr.len,
+		cn->where = arena_strndup(c->a, c->ptr.buf, c->ptr.len)) == NULL ||
+	    memo_put(c, v, &cn->n) == -1)
+		return nomem(c);
+	cn->n.kind = SCHEMA_K_NODE;
+	cn->next = c->nodes;
+	c->nodes = cn;
+	c->nnodes++;
+
+	for (i = 0; i < v->u.obj.count; i++) {
+		const struct json_member *m = &v->u.obj.members[i];
+		int k = kw_lookup(&m->key);
+
+		/* {"minLenght": 1}: an unknown constraint is never absent */
+		if (k < 0) {
+			char name[SCHEMA_CLIP_MAX + 1];
+
+			schema_clip(name, m->key.ptr, m->key.len);
+			jptr_push(&c->ptr, m->key.ptr, m->key.len);
+			return refuse(c, NULL, "unknown keyword \"%s\"", name);
+		}
+		kv[k] = &m->value;
+	}
+
+	c->depth++;
+	if (check_annotations(c, v, kv) == -1 ||
+	    compile_scalar_kws(c, &cn->n, kv) == -1 ||
+	    compile_array_kws(c, &cn->n, kv) == -1 ||
+	    compile_object_kws(c, &cn->n, kv) == -1 ||
+	    compile_inplace_kws(c, cn, kv) == -1)
+		return NULL;
+	if (kv[KW_DEFS] != NULL) {
+		const struct json_value *d = kv[KW_DEFS];
+		size_t mark = jptr_push(&c->ptr, "$defs", 5), mark2;
+
+		/* {"$defs": []} */
+		if (d->type != JSON_T_OBJECT)
+			return refuse(c, "$defs", "$defs must be an object");
+		for (i = 0; i < d->u.obj.count; i++) {
+			const struct json_member *m = &d->u.obj.members[i];
+
+			mark2 = jptr_push(&c->ptr, m->key.ptr, m->key.len);
+			if (compile_value(c, &m->value) == NULL)
+				return NULL;
+			jptr_pop(&c->ptr, mark2);
+		}
+		jptr_pop(&c->ptr, mark);
+	}
+	c->depth--;
+	if (cn->n.flags == 0)
+		cn->n.kind = SCHEMA_K_TRUE;
+	return &cn->n;
+}
+
+static const struct schema_node *
+compile_value(struct cctx *c, const struct json_value *v)
+{
+	const struct schema_node *n;
+
+	if (v->type == JSON_T_TRUE)
+		return &node_true;
+	if (v->type == JSON_T_FALSE)
+		return &node_false;
+	/* {"items": 1}, {"not": "x"} */
+	if (v->type != JSON_T_OBJECT)
+		return refuse(c, NULL, "a schema must be an object or a "
+				       "boolean");
+	if ((n = memo_get(c, v)) != NULL)
+		return n;
+	return compile_object(c, v);
+}
+
+/* ----- $ref resolution ------------------------------------------------ */
+
+static int
+resolve_refs(struct cctx *c)
+{
+	while (c->pending != NULL) {
+		struct pending *p = c->pending;
+		const struct json_value *target;
+		const struct schema_node *n;
+
+		c->pending = p->next;
+		ptr_set(&c->ptr, p->where, p->where_len);
+		target = jptr_resolve(c->root, p->ref, p->len);
+		/* {"$ref": "#/$defs/missing"}, {"$ref": "#/a%zz"} */
+		if (target == NULL) {
+			char ref[SCHEMA_CLIP_MAX + 1];
+
+			schema_clip(ref, p->ref, p->len);
+			return refuse(c, "$ref", "$ref names nothing in the "
+						 "document: \"%s\"",
+				   ref),
+			       -1;
+		}
+		/* The target's own place, for messages about it. */
+		ptr_set(&c->ptr, p->ref + 1, p->len - 1);
+		c->depth = 0;
+		if ((n = compile_value(c, target)) == NULL)
+			return -1;
+		p->node->ref = n;
+	}
+	return 0;
+}
+
+/* ----- cycle checks --------------------------------------------------- */
+
+/*
+ * The k-th edge out of n: first the in-place applicators (which visit the
+ * same instance value), then, when all is true, the keywords that descend
+ * into a member or an item.  Returns false past the last edge; *out may
+ * be NULL for an absent keyword.
+ */
+static bool
+node_edge(const struct schema_node *n, size_t k, bool all,
+    const struct schema_node **out)
+{
+	const struct schema_node *fixed[] = {n->ref, n->not_, n->if_, n->then_,
+	    n->else_, n->items, n->contains, n->additional, n->names};
+	const size_t nfixed_inplace = 5;
+
+	*out = NULL;
+	if (k < nfixed_inplace) {
+		*out = fixed[k];
+		return true;
+	}
+	k -= nfixed_inplace;
+	if (k < n->nall_of) {
+		*out = n->all_of[k];
+		return true;
+	}
+	k -= n->nall_of;
+	if (k < n->nany_of) {
+		*out = n->any_of[k];
+		return true;
+	}
+	k -= n->nany_of;
+	if (k < n->none_of) {
+		*out = n->one_of[k];
+		return true;
+	}
+	k -= n->none_of;
+	if (!all)
+		return false;
+	if (k < GPT_ARRAY_LEN(fixed) - nfixed_inplace) {
+		*out = fixed[nfixed_inplace + k];
+		return true;
+	}
+	k -= GPT_ARRAY_LEN(fixed) - nfixed_inplace;
+	if (k < n->nprefix) {
+		*out = n->prefix[k];
+		return true;
+	}
+	k -= n->nprefix;
+	if (k < n->nslots) {
+		*out = n->slots[k].sub;
+		return true;
+	}
+	k -= n->nslots;
+	if (k < n->npprops) {
+		*out = n->pprops[k].sub;
+		return true;
+	}
+	return false;
+}
+
+enum { WHITE, GRAY, BLACK };
+
+struct dfs_frame {
+	struct cnode *cn;
+	size_t k;
+};
+
+/*
+ * Depth-first search over the compiled nodes, iteratively (the graph may
+ * be a long chain).  With all false, only in-place edges: a cycle there
+ * means validation would loop without consuming the instance, and refuses
+ * the form.  With all true, a cycle is recursion through the instance:
+ * legal, and reported once per node that closes it as a warning.
+ */
+static int
+find_cycles(struct cctx *c, bool all)
+{
+	struct dfs_frame *stack;
+	struct cnode *start, *cn;
+	size_t top;
+
+	if ((stack = arena_calloc(c->a, c->nnodes + 1, sizeof(*stack))) ==
+	    NULL)
+		return nomem(c), -1;
+	for (cn = c->nodes; cn != NULL; cn = cn->next)
+		cn->color = WHITE;
+	for (start = c->nodes; start != NULL; start = start->next) {
+		if (start->color != WHITE)
+			continue;
+		start->color = GRAY;
+		stack[0].cn = start;
+		stack[0].k = 0;
+		top = 1;
+		while (top > 0) {
+			struct dfs_frame *f = &stack[top - 1];
+			const struct schema_node *e;
+			struct cnode *ce;
+
+			if (!node_edge(&f->cn->n, f->k++, all, &e)) {
+				f->cn->color = BLACK;
+				top--;
+				continue;
+			}
+			if (e == NULL || e == &node_true || e == &node_false)
+				continue;
+			ce = (struct cnode *)(uintptr_t)e;
+			if (ce->color == WHITE) {
+				ce->color = GRAY;
+				stack[top].cn = ce;
+				stack[top].k = 0;
+				top++;
+			} else if (ce->color == GRAY && !all) {
+				/* {"$defs": {"a": {"$ref": "#/$defs/b"},
+				 *   "b": {"$ref": "#/$defs/a"}}} */
+				ptr_set(&c->ptr, ce->where, ce->where_len);
+				return refuse(c, "$ref",
+					   "$ref cycle that never descends "
+					   "into the instance"),
+				       -1;
+			} else if (ce->color == GRAY && !ce->warned &&
+			    c->warn != NULL) {
+				ce->warned = true;
+				c->warn(c->warn_ctx, ce->where,
+				    "unbounded recursion (the form allows "
+				    "instances nested without limit)");
+			}
+		}
+	}
+	return 0;
+}
+
+/* ----- entry point ---------------------------------------------------- */
+
+enum schema_result
+schema_compile(const struct json_value *root, struct arena *a,
+    schema_warn_fn warn, void *warn_ctx, const struct schema **out,
+    struct schema_err *err)
+{
+	struct cctx c;
+	struct schema *s;
+	const struct schema_node *n;
+
+	memset(&c, 0, sizeof(c));
+	c.root = root;
+	c.a = a;
+	c.warn = warn;
+	c.warn_ctx = warn_ctx;
+	c.err = err;
+	c.rc = SCHEMA_OK;
+	jptr_init(&c.ptr);
+
+	if ((n = compile_value(&c, root)) == NULL || resolve_refs(&c) == -1 ||
+	    find_cycles(&c, false) == -1 || find_cycles(&c, true) == -1)
+		goto fail;
+	if ((s = arena_alloc(a, sizeof(*s))) == NULL) {
+		nomem(&c);
+		goto fail;
+	}
+	s->root = n;
+	s->nnodes = c.nnodes;
+	*out = s;
+	return SCHEMA_OK;
+fail:
+	return c.rc == SCHEMA_OK ? SCHEMA_NOMEM : c.rc;
+}

@@ -1,0 +1,260 @@
+/*
+ * schema_int.h: the compiled form, shared by schema_compile.c (which builds
+ * it, once, at load) and schema_validate.c (which only walks it).
+ *
+ * Everything the request path needs is decided here ahead of time: which
+ * keywords a node carries (one flag word, tested with masks per instance
+ * type), the accepted types as a bit mask, numeric bounds as parsed
+ * decimals, lengths as size_t, compiled patterns, a hashed table of the
+ * member names a node mentions, and $ref already resolved to a node.
+ * Nothing in this file is visible outside the schema_ modules.
+ */
+#ifndef GPT_SCHEMA_INT_H
+#define GPT_SCHEMA_INT_H
+
+#include <string.h>
+
+#include "common.h"
+#include "dec.h"
+#include "schema.h"
+
+struct json_value;
+struct re;
+
+/* Bits of schema_node.types; "integer" is its own bit. */
+enum {
+	SCHEMA_TY_NULL = 1u << 0,
+	SCHEMA_TY_BOOLEAN = 1u << 1,
+	SCHEMA_TY_OBJECT = 1u << 2,
+	SCHEMA_TY_ARRAY = 1u << 3,
+	SCHEMA_TY_NUMBER = 1u << 4,
+	SCHEMA_TY_STRING = 1u << 5,
+	SCHEMA_TY_INTEGER = 1u << 6,
+};
+
+/* Bits of schema_node.flags: which constraining keywords are present. */
+enum {
+	SF_TYPE = 1u << 0,
+	SF_ENUM = 1u << 1,
+	SF_CONST = 1u << 2,
+	/* numbers */
+	SF_MINIMUM = 1u << 3,
+	SF_MAXIMUM = 1u << 4,
+	SF_XMINIMUM = 1u << 5,
+	SF_XMAXIMUM = 1u << 6,
+	SF_MULTIPLE = 1u << 7,
+	/* strings */
+	SF_MINLENGTH = 1u << 8,
+	SF_MAXLENGTH = 1u << 9,
+	SF_PATTERN = 1u << 10,
+	/* arrays */
+	SF_MINITEMS = 1u << 11,
+	SF_MAXITEMS = 1u << 12,
+	SF_ITEMS = 1u << 13,	  /* items and/or prefixItems */
+	SF_CONTAINS = 1u << 14,
+	SF_UNIQUE = 1u << 15,
+	/* objects */
+	SF_MINPROPS = 1u << 16,
+	SF_MAXPROPS = 1u << 17,
+	SF_MEMBERS = 1u << 18, /* a walk over members is needed */
+	SF_REQUIRED = 1u << 19,
+	SF_DEPREQ = 1u << 20,
+	/* in place */
+	SF_REF = 1u << 21,
+	SF_ALLOF = 1u << 22,
+	SF_ANYOF = 1u << 23,
+	SF_ONEOF = 1u << 24,
+	SF_NOT = 1u << 25,
+	SF_IF = 1u << 26,
+};
+
+#define SF_NUMBER_MASK                                                         \
+	(SF_MINIMUM | SF_MAXIMUM | SF_XMINIMUM | SF_XMAXIMUM | SF_MULTIPLE)
+#define SF_STRING_MASK (SF_MINLENGTH | SF_MAXLENGTH | SF_PATTERN)
+#define SF_ARRAY_MASK                                                          \
+	(SF_MINITEMS | SF_MAXITEMS | SF_ITEMS | SF_CONTAINS | SF_UNIQUE)
+#define SF_OBJECT_MASK                                                         \
+	(SF_MINPROPS | SF_MAXPROPS | SF_MEMBERS | SF_REQUIRED | SF_DEPREQ)
+#define SF_INPLACE_MASK                                                        \
+	(SF_REF | SF_ALLOF | SF_ANYOF | SF_ONEOF | SF_NOT | SF_IF)
+
+enum schema_kind {
+	SCHEMA_K_FALSE, /* the schema false: rejects everything */
+	SCHEMA_K_TRUE,	/* the schema true, or {}: accepts everything */
+	SCHEMA_K_NODE,	/* an object schema with at least one constraint */
+};
+
+/* A numeric bound: the exact decimal, plus shortcuts for the common
+ * cases that need no digit-by-digit work. */
+struct schema_num {
+	struct dec d;  /* borrows the schema's number text */
+	bool is_small; /* the bound is an integer that fits in int64 */
+	int64_t i;
+	bool is_short; /* |value| = mant * 10^exp, mant < 10^18 */
+	uint64_t mant;
+	int64_t exp;
+};
+
+/*
+ * Read JSON number text (valid per RFC 8259) as mant * 10^exp with fewer
+ * than 19 significant digits and a modest exponent.  true and the outputs
+ * set, or false (outputs untouched) when it does not fit: the caller then
+ * uses dec.  The sign is ignored (divisibility does not need it).
+ */
+bool schema_num_short(const char *text, size_t len, uint64_t *mant,
+    int64_t *exp);
+
+/* A member name a node mentions (properties, required, dependentRequired):
+ * one slot each, so a walk over an instance object marks what it saw. */
+struct schema_slot {
+	const char *name; /* borrowed: the schema's string */
+	size_t len;
+	uint64_t hash;		    /* schema_key_hash(name, len) */
+	const struct schema_node *sub; /* properties[name], or NULL */
+	bool required;		       /* named by required */
+};
+
+struct schema_pprop {
+	const struct re *re; /* owned by the form arena */
+	const struct schema_node *sub;
+};
+
+/* dependentRequired: when slot `trigger` is present, so must `need` be. */
+struct schema_depreq {
+	uint32_t trigger;
+	uint32_t count;
+	const uint32_t *need; /* slot indices */
+};
+
+struct schema_enum {
+	const struct json_value *value; /* borrowed: the schema */
+	uint64_t hash;			/* json_hash(value) */
+};
+
+struct schema_node {
+	enum schema_kind kind;
+	uint32_t flags; /* SF_* */
+	unsigned types; /* SCHEMA_TY_* when SF_TYPE */
+
+	/* enum / const */
+	const struct schema_enum *enums;
+	size_t nenums;
+	const struct json_value *const_value; /* borrowed */
+
+	/* numbers */
+	struct schema_num minimum, maximum, xminimum, xmaximum, multiple;
+
+	/* strings: code points */
+	size_t min_length, max_length;
+	const struct re *pattern;
+
+	/* arrays */
+	size_t min_items, max_items;
+	const struct schema_node *const *prefix; /* prefixItems */
+	size_t nprefix;
+	const struct schema_node *items; /* after the prefix; NULL: any */
+	const struct schema_node *contains;
+	size_t min_contains, max_contains; /* 1 and SIZE_MAX by default */
+
+	/* objects */
+	size_t min_props, max_props;
+	const struct schema_slot *slots; /* nslots entries */
+	uint32_t nslots;
+	const uint32_t *table; /* open addressing: slot + 1, 0 = empty */
+	uint32_t table_mask;   /* table size - 1 */
+	const uint32_t *required; /* slot indices */
+	uint32_t nrequired;
+	const struct schema_depreq *depreq;
+	uint32_t ndepreq;
+	const struct schema_pprop *pprops;
+	uint32_t npprops;
+	const struct schema_node *additional; /* NULL: any */
+	const struct schema_node *names;      /* propertyNames, NULL: any */
+
+	/* in place */
+	const struct schema_node *ref;
+	const struct schema_node *const *all_of;
+	const struct schema_node *const *any_of;
+	const struct schema_node *const *one_of;
+	size_t nall_of, nany_of, none_of;
+	const struct schema_node *not_;
+	const struct schema_node *if_, *then_, *else_; /* then/else may be NULL */
+};
+
+struct schema {
+	const struct schema_node *root;
+	size_t nnodes;
+};
+
+/* The longest name a message quotes, in bytes. */
+#define SCHEMA_CLIP_MAX 64
+
+/*
+ * Copy at most SCHEMA_CLIP_MAX bytes of s (len bytes) into out (which
+ * holds SCHEMA_CLIP_MAX + 1), NUL-terminated, control characters (U+0000
+ * included) as '?': a name from a form or a body, quoted in a message.
+ */
+void schema_clip(char *out, const char *s, size_t len);
+
+/*
+ * The hash of a member name, the same at compile and validate time (one
+ * process: byte order does not matter).  A word at a time: member names
+ * are short and hashed once per instance member, so the serial multiply
+ * chain of a byte-wise hash would dominate the object walk.
+ */
+static inline uint64_t
+schema_key_hash(const char *s, size_t len)
+{
+	uint64_t h = (uint64_t)len * 0x9e3779b97f4a7c15u, w;
+	size_t i;
+
+	while (len >= 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0xbf58476d1ce4e5b9u;
+		h ^= h >> 29;
+		s += 8;
+		len -= 8;
+	}
+	if (len > 0) {
+		w = 0;
+		for (i = 0; i < len; i++)
+			w |= (uint64_t)(unsigned char)s[i] << (8 * i);
+		h = (h ^ w) * 0x94d049bb133111ebu;
+	}
+	return h ^ (h >> 31);
+}
+
+/* true when the len bytes at a and b are equal.  Inline, with no byte
+ * loop past 3 bytes: member names are mostly 4 to 16 bytes long. */
+static inline bool
+schema_key_eq(const char *a, const char *b, size_t len)
+{
+	uint64_t x, y;
+	uint32_t u, v;
+
+	if (len >= 8) {
+		for (; len > 8; a += 8, b += 8, len -= 8) {
+			memcpy(&x, a, 8);
+			memcpy(&y, b, 8);
+			if (x != y)
+				return false;
+		}
+		/* the last 8 bytes, overlapping what was compared */
+		memcpy(&x, a + len - 8, 8);
+		memcpy(&y, b + len - 8, 8);
+		return x == y;
+	}
+	if (len >= 4) {
+		memcpy(&u, a, 4);
+		memcpy(&v, b, 4);
+		if (u != v)
+			return false;
+		memcpy(&u, a + len - 4, 4);
+		memcpy(&v, b + len - 4, 4);
+		return u == v;
+	}
+	return len == 0 || (a[0] == b[0] && a[len / 2] == b[len / 2] &&
+				  a[len - 1] == b[len - 1]);
+}
+
+#endif /* GPT_SCHEMA_INT_H */

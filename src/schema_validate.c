@@ -1,0 +1,888 @@
+/*
+ * schema_validate.c: walk a compiled form over an instance (the act body).
+ *
+ * Owns nothing.  Allocates nothing on the common path: the instance
+ * pointer of a failure is kept as a fixed array of (key or index) frames
+ * pushed on the way down and turned into text only when a failure is
+ * reported; a member-name bitmap lives on the stack for up to 256 names.
+ * Only uniqueItems on long arrays and bitmaps for larger forms take memory,
+ * from the scratch arena, given back before returning.
+ *
+ * Limits (fail closed): SCHEMA_MAX_DEPTH nested subschema applications,
+ * SCHEMA_MAX_STEPS applications per act, the pattern engine's limits, the
+ * decimal work limit of multipleOf, numbers whose exponent dec_parse
+ * refuses (only where a numeric keyword needs their value).  Hitting any
+ * of them ends validation with SCHEMA_LIMIT, even under `not` or `anyOf`:
+ * an undecided branch must never turn into an acceptance.
+ *
+ * Keywords are checked in a fixed order (type, enum, const, the keywords
+ * of the instance's type, then $ref, allOf, anyOf, oneOf, not, if), so the
+ * first failure reported is the same on every run.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "arena.h"
+#include "dec.h"
+#include "jptr.h"
+#include "json.h"
+#include "re.h"
+#include "schema.h"
+#include "schema_int.h"
+
+/* Arrays up to this long are checked for uniqueness pairwise: cheaper
+ * than hashing every item when there are few. */
+#define UNIQUE_PAIRWISE_MAX 16
+/* Enums at least this long compare the instance's hash first. */
+#define ENUM_HASH_MIN 8
+/* Member-name slots whose seen-bits fit on the stack. */
+#define SEEN_LOCAL_WORDS 4
+
+struct vframe {
+	const char *key; /* borrowed: member name, or NULL for an index */
+	size_t n;	 /* key length, or the index */
+};
+
+struct vctx {
+	struct arena *scratch;
+	struct schema_err *err;
+	uint32_t steps;
+	unsigned depth;
+	unsigned quiet; /* > 0 inside anyOf/oneOf/not/if/contains branches */
+	size_t nframes;
+	struct vframe frames[SCHEMA_MAX_DEPTH + 1];
+};
+
+/* ----- reporting ------------------------------------------------------ */
+
+static void report(struct vctx *x, const char *keyword, const char *fmt, ...)
+    GPT_PRINTF(3, 4);
+
+static void
+report(struct vctx *x, const char *keyword, const char *fmt, ...)
+{
+	va_list ap;
+	size_t i;
+
+	x->err->keyword = keyword;
+	jptr_init(&x->err->pointer);
+	for (i = 0; i < x->nframes; i++) {
+		if (x->frames[i].key != NULL)
+			jptr_push(&x->err->pointer, x->frames[i].key,
+			    x->frames[i].n);
+		else
+			jptr_push_index(&x->err->pointer, x->frames[i].n);
+	}
+	va_start(ap, fmt);
+	vsnprintf(x->err->reason, sizeof(x->err->reason), fmt, ap);
+	va_end(ap);
+	for (i = 0; x->err->reason[i] != '\0'; i++)
+		if ((unsigned char)x->err->reason[i] < 0x20 ||
+		    x->err->reason[i] == 0x7f)
+			x->err->reason[i] = '?';
+}
+
+/* A keyword rejects the instance.  Inside a branch whose failure may not
+ * matter (anyOf, not, ...) nothing is written: reports cost only when
+ * they are the answer. */
+#define FAIL(x, kw, ...)                                                       \
+	((x)->quiet == 0 ? (report((x), (kw), __VA_ARGS__), SCHEMA_INVALID)    \
+			 : SCHEMA_INVALID)
+
+/* A limit ends validation, reported even inside branches. */
+#define STOP(x, rc, kw, ...) (report((x), (kw), __VA_ARGS__), (rc))
+
+/* check() is the body of apply(), kept apart for reading; one call per
+ * instance value instead of two. */
+#if defined(__GNUC__) || defined(__clang__)
+#define VALIDATE_INLINE __attribute__((always_inline)) inline
+#else
+#define VALIDATE_INLINE inline
+#endif
+
+static VALIDATE_INLINE enum schema_result check(struct vctx *x,
+    const struct schema_node *n, const struct json_value *v);
+
+static const unsigned type_bits[] = {
+	[JSON_T_NULL] = SCHEMA_TY_NULL,
+	[JSON_T_FALSE] = SCHEMA_TY_BOOLEAN,
+	[JSON_T_TRUE] = SCHEMA_TY_BOOLEAN,
+	[JSON_T_NUMBER] = SCHEMA_TY_NUMBER,
+	[JSON_T_STRING] = SCHEMA_TY_STRING,
+	[JSON_T_ARRAY] = SCHEMA_TY_ARRAY,
+	[JSON_T_OBJECT] = SCHEMA_TY_OBJECT,
+};
+
+/* JSON equality with the common cases inline: values of different types,
+ * literals, and strings (byte-equal is code-point-equal in valid UTF-8). */
+static inline bool
+fast_equal(const struct json_value *a, const struct json_value *b)
+{
+	if (a->type != b->type)
+		return false;
+	switch (a->type) {
+	case JSON_T_STRING:
+		return a->u.str.len == b->u.str.len &&
+		    schema_key_eq(a->u.str.ptr, b->u.str.ptr, a->u.str.len);
+	case JSON_T_NULL:
+	case JSON_T_TRUE:
+	case JSON_T_FALSE:
+		return true;
+	default:
+		return json_equal(a, b);
+	}
+}
+
+/* Apply sub to v in place; kw names the keyword when sub is `false`. */
+static enum schema_result
+apply(struct vctx *x, const struct schema_node *sub,
+    const struct json_value *v, const char *kw)
+{
+	enum schema_result r;
+
+	if (sub->kind == SCHEMA_K_TRUE)
+		return SCHEMA_OK;
+	if (sub->kind == SCHEMA_K_FALSE)
+		return FAIL(x, kw, "the schema false accepts nothing");
+	/* The commonest leaf, {"type": "string"}, passing: nothing to walk
+	 * (a failure takes the full path below, which reports it). */
+	if (sub->flags == SF_TYPE && (sub->types & type_bits[v->type]))
+		return SCHEMA_OK;
+	/* {"$defs": {"t": {"items": {"$ref": "#/$defs/t"}}}} against
+	 * [[[[... 600 levels ...]]]] (when the parser allows that depth) */
+	if (x->depth >= SCHEMA_MAX_DEPTH)
+		return STOP(x, SCHEMA_LIMIT, kw, "deeper than %d subschemas",
+		    SCHEMA_MAX_DEPTH);
+	x->depth++;
+	r = check(x, sub, v);
+	x->depth--;
+	return r;
+}
+
+static enum schema_result
+apply_key(struct vctx *x, const struct schema_node *sub,
+    const struct json_value *v, const char *key, size_t len, const char *kw)
+{
+	enum schema_result r;
+
+	x->frames[x->nframes].key = key;
+	x->frames[x->nframes].n = len;
+	x->nframes++;
+	r = apply(x, sub, v, kw);
+	x->nframes--;
+	return r;
+}
+
+static enum schema_result
+apply_index(struct vctx *x, const struct schema_node *sub,
+    const struct json_value *v, size_t i, const char *kw)
+{
+	enum schema_result r;
+
+	x->frames[x->nframes].key = NULL;
+	x->frames[x->nframes].n = i;
+	x->nframes++;
+	r = apply(x, sub, v, kw);
+	x->nframes--;
+	return r;
+}
+
+/* ----- numbers -------------------------------------------------------- */
+
+/* Exponents past this are left to dec (a loop of this many steps). */
+#define SHORT_EXP_MAX 400
+
+bool
+schema_num_short(const char *t, size_t len, uint64_t *mant, int64_t *exp)
+{
+	uint64_t m = 0;
+	int64_t e = 0, x = 0;
+	unsigned nd = 0;
+	size_t i = 0;
+	bool xneg = false;
+
+	if (i < len && t[i] == '-')
+		i++;
+	for (; i < len && t[i] >= '0' && t[i] <= '9'; i++) {
+		if (m == 0 && t[i] == '0')
+			continue;
+		if (++nd > 18)
+			return false;
+		m = m * 10 + (uint64_t)(t[i] - '0');
+	}
+	if (i < len && t[i] == '.')
+		for (i++; i < len && t[i] >= '0' && t[i] <= '9'; i++) {
+			e--;
+			if (m == 0 && t[i] == '0')
+				continue;
+			if (++nd > 18)
+				return false;
+			m = m * 10 + (uint64_t)(t[i] - '0');
+		}
+	if (i < len && (t[i] == 'e' || t[i] == 'E')) {
+		i++;
+		if (i < len && (t[i] == '+' || t[i] == '-'))
+			xneg = t[i++] == '-';
+		for (; i < len && t[i] >= '0' && t[i] <= '9'; i++)
+			if ((x = x * 10 + (t[i] - '0')) > SHORT_EXP_MAX)
+				return false;
+		e += xneg ? -x : x;
+	}
+	if (e > SHORT_EXP_MAX || e < -SHORT_EXP_MAX)
+		return false;
+	*mant = m;
+	*exp = e;
+	return true;
+}
+
+/*
+ * multipleOf on two short decimals, v = m1 * 10^e1 and d = m2 * 10^e2
+ * (m2 > 0): 1 when v / d is an integer, 0 when not.  Exact: only
+ * remainders below 10^19 are ever formed.
+ */
+static int
+short_multiple(uint64_t m1, int64_t e1, uint64_t m2, int64_t e2)
+{
+	static const uint64_t pow10[19] = {1u, 10u, 100u, 1000u, 10000u,
+	    100000u, 1000000u, 10000000u, 100000000u, 1000000000u,
+	    10000000000u, 100000000000u, 1000000000000u, 10000000000000u,
+	    100000000000000u, 1000000000000000u, 10000000000000000u,
+	    100000000000000000u, 1000000000000000000u};
+	int64_t k = e1 - e2;
+	uint64_t r;
+
+	if (m1 == 0)
+		return 1;
+	if (k >= 0) {
+		/* multipleOf 0.01, 1e-3, 1: any v with no finer digits */
+		if (m2 == 1)
+			return 1;
+		/* m1 * 10^k mod m2, one decimal shift at a time */
+		for (r = m1 % m2; k > 0 && r != 0; k--)
+			r = (r * 10) % m2;
+		return r == 0;
+	}
+	/* 0 < m1 < 10^18 has no divisor 10^19 or more */
+	if (-k > 18 || m1 % pow10[-k] != 0)
+		return 0;
+	return (m1 / pow10[-k]) % m2 == 0;
+}
+
+/* -1, 0, 1 as m1 * 10^e1 <, ==, > m2 * 10^e2 (magnitudes). */
+static int
+short_cmp_abs(uint64_t m1, int64_t e1, uint64_t m2, int64_t e2)
+{
+	int flip = 1;
+	uint64_t t;
+	int64_t k;
+
+	if (m1 == 0 || m2 == 0)
+		return (m1 != 0) - (m2 != 0);
+	if (e1 < e2) {
+		t = m1, m1 = m2, m2 = t;
+		k = e1, e1 = e2, e2 = k;
+		flip = -1;
+	}
+	/* now e1 >= e2: compare m1 * 10^(e1-e2) with m2 < 10^18 */
+	for (k = e1 - e2; k > 0; k--) {
+		if (m1 >= m2)
+			return flip;
+		m1 *= 10; /* m1 < m2 < 10^18: no overflow */
+	}
+	return flip * ((m1 > m2) - (m1 < m2));
+}
+
+/* v's value, parsed at most once per node visit: the short form when it
+ * fits, the exact decimal otherwise. */
+struct lazy_dec {
+	bool done;
+	int shortened; /* -1 not tried, 0 does not fit, 1 mant/exp set */
+	bool neg;
+	uint64_t mant;
+	int64_t exp;
+	struct dec d;
+};
+
+static bool
+need_short(const struct json_value *v, struct lazy_dec *ld)
+{
+	if (ld->shortened < 0) {
+		ld->shortened = schema_num_short(v->u.num.text, v->u.num.len,
+		    &ld->mant, &ld->exp);
+		ld->neg = v->u.num.text[0] == '-' && ld->mant != 0;
+	}
+	return ld->shortened == 1;
+}
+
+static int
+need_dec(const struct json_value *v, struct lazy_dec *ld)
+{
+	if (!ld->done) {
+		if (dec_parse(v->u.num.text, v->u.num.len, &ld->d) == -1)
+			return -1;
+		ld->done = true;
+	}
+	return 0;
+}
+
+/* -1, 0, 1 as v <, ==, > b; -2 when v's exponent is out of range. */
+static int
+num_cmp(const struct json_value *v, struct lazy_dec *ld,
+    const struct schema_num *b)
+{
+	if (v->u.num.is_small_int && b->is_small)
+		return (v->u.num.i > b->i) - (v->u.num.i < b->i);
+	if (b->is_short && need_short(v, ld)) {
+		bool bneg = b->d.neg;
+
+		if (ld->neg != bneg)
+			return ld->neg ? -1 : 1;
+		return (bneg ? -1 : 1) *
+		    short_cmp_abs(ld->mant, ld->exp, b->mant, b->exp);
+	}
+	if (need_dec(v, ld) == -1)
+		return -2;
+	return dec_cmp(&ld->d, &b->d);
+}
+
+static bool
+is_integer(const struct json_value *v, struct lazy_dec *ld, bool *range)
+{
+	*range = true;
+	if (v->u.num.is_small_int)
+		return true;
+	if (need_dec(v, ld) == -1) {
+		*range = false;
+		return false;
+	}
+	return dec_is_integer(&ld->d);
+}
+
+static enum schema_result
+check_number(struct vctx *x, const struct schema_node *n,
+    const struct json_value *v, struct lazy_dec *ld)
+{
+	static const struct {
+		unsigned flag;
+		size_t off;
+		const char *kw;
+		int bad1, bad2; /* comparisons that reject */
+	} bounds[] = {
+		{SF_MINIMUM, offsetof(struct schema_node, minimum), "minimum",
+		    -1, -1},
+		{SF_XMINIMUM, offsetof(struct schema_node, xminimum),
+		    "exclusiveMinimum", -1, 0},
+		{SF_MAXIMUM, offsetof(struct schema_node, maximum), "maximum",
+		    1, 1},
+		{SF_XMAXIMUM, offsetof(struct schema_node, xmaximum),
+		    "exclusiveMaximum", 1, 0},
+	};
+	size_t i;
+
+	for (i = 0; i < GPT_ARRAY_LEN(bounds); i++) {
+		const struct schema_num *b;
+		int cmp;
+
+		if (!(n->flags & bounds[i].flag))
+			continue;
+		b = (const struct schema_num *)(const void *)((const char *)n +
+		    bounds[i].off);
+		cmp = num_cmp(v, ld, b);
+		/* 1e99999999999999 against {"minimum": 0} */
+		if (cmp == -2)
+			return STOP(x, SCHEMA_LIMIT, bounds[i].kw,
+			    "number out of range");
+		if (cmp == bounds[i].bad1 || cmp == bounds[i].bad2)
+			return FAIL(x, bounds[i].kw, "out of bounds");
+	}
+	if (n->flags & SF_MULTIPLE) {
+		const struct schema_num *m = &n->multiple;
+		int r;
+
+		if (v->u.num.is_small_int && m->is_small) {
+			r = v->u.num.i % m->i == 0;
+		} else if (m->is_short && need_short(v, ld)) {
+			r = short_multiple(ld->mant, ld->exp, m->mant, m->exp);
+		} else if (need_dec(v, ld) == -1) {
+			return STOP(x, SCHEMA_LIMIT, "multipleOf",
+			    "number out of range");
+		} else if ((r = dec_is_multiple(&ld->d, &m->d)) == -1) {
+			/* 1e999999999 against {"multipleOf": 0.0000007} */
+			return STOP(x, SCHEMA_LIMIT, "multipleOf",
+			    "too much work to decide");
+		}
+		if (r == 0)
+			return FAIL(x, "multipleOf", "not a multiple");
+	}
+	return SCHEMA_OK;
+}
+
+/* ----- strings -------------------------------------------------------- */
+
+static enum schema_result
+check_string(struct vctx *x, const struct schema_node *n,
+    const struct json_value *v)
+{
+	if ((n->flags & SF_MINLENGTH) && v->u.str.cps < n->min_length)
+		return FAIL(x, "minLength", "shorter than %zu characters",
+		    n->min_length);
+	if ((n->flags & SF_MAXLENGTH) && v->u.str.cps > n->max_length)
+		return FAIL(x, "maxLength", "longer than %zu characters",
+		    n->max_length);
+	if (n->flags & SF_PATTERN) {
+		switch (re_search(n->pattern, v->u.str.ptr, v->u.str.len)) {
+		case RE_MATCH:
+			break;
+		case RE_NOMATCH:
+			return FAIL(x, "pattern", "does not match");
+		default:
+			/* "aaaa...!" against {"pattern": "^(a+)+$"} */
+			return STOP(x, SCHEMA_LIMIT, "pattern",
+			    "pattern match limit reached");
+		}
+	}
+	return SCHEMA_OK;
+}
+
+/* ----- arrays --------------------------------------------------------- */
+
+static enum schema_result
+check_unique(struct vctx *x, const struct json_value *v)
+{
+	const struct json_value *it = v->u.arr.items;
+	size_t count = v->u.arr.count, i, j, size = 1;
+	struct arena_mark mark;
+	uint32_t *table;
+	uint64_t *hash;
+
+	if (count <= UNIQUE_PAIRWISE_MAX) {
+		for (i = 1; i < count; i++)
+			for (j = 0; j < i; j++)
+				if (fast_equal(&it[i], &it[j]))
+					return FAIL(x, "uniqueItems",
+					    "items %zu and %zu are equal", j,
+					    i);
+		return SCHEMA_OK;
+	}
+	/* Hash buckets, JSON equality within a bucket: linear expected. */
+	while (size < 2 * count)
+		size *= 2;
+	mark = arena_mark(x->scratch);
+	table = arena_calloc(x->scratch, size, sizeof(*table));
+	hash = arena_alloc(x->scratch, count * sizeof(*hash));
+	if (table == NULL || hash == NULL || count >= UINT32_MAX) {
+		arena_rewind(x->scratch, mark);
+		return STOP(x, SCHEMA_NOMEM, "uniqueItems", "out of memory");
+	}
+	for (i = 0; i < count; i++) {
+		size_t b;
+		uint32_t k;
+
+		hash[i] = json_hash(&it[i]);
+		b = (size_t)hash[i] & (size - 1);
+		while ((k = table[b]) != 0) {
+			if (hash[k - 1] == hash[i] &&
+			    fast_equal(&it[k - 1], &it[i])) {
+				arena_rewind(x->scratch, mark);
+				return FAIL(x, "uniqueItems",
+				    "items %u and %zu are equal",
+				    (unsigned)(k - 1), i);
+			}
+			b = (b + 1) & (size - 1);
+		}
+		table[b] = (uint32_t)i + 1;
+	}
+	arena_rewind(x->scratch, mark);
+	return SCHEMA_OK;
+}
+
+static enum schema_result
+check_array(struct vctx *x, const struct schema_node *n,
+    const struct json_value *v)
+{
+	size_t count = v->u.arr.count, i;
+	enum schema_result r;
+
+	if ((n->flags & SF_MINITEMS) && count < n->min_items)
+		return FAIL(x, "minItems", "fewer than %zu items",
+		    n->min_items);
+	if ((n->flags & SF_MAXITEMS) && count > n->max_items)
+		return FAIL(x, "maxItems", "more than %zu items", n->max_items);
+	if (n->flags & SF_ITEMS) {
+		/* 2020-12: prefixItems by position, then items for the rest */
+		for (i = 0; i < count && i < n->nprefix; i++)
+			if ((r = apply_index(x, n->prefix[i],
+				 &v->u.arr.items[i], i, "prefixItems")) !=
+			    SCHEMA_OK)
+				return r;
+		if (n->items != NULL)
+			for (; i < count; i++)
+				if ((r = apply_index(x, n->items,
+					 &v->u.arr.items[i], i, "items")) !=
+				    SCHEMA_OK)
+					return r;
+	}
+	if ((n->flags & SF_CONTAINS) &&
+	    (n->min_contains > 0 || n->max_contains != SIZE_MAX)) {
+		size_t found = 0;
+
+		x->quiet++;
+		for (i = 0; i < count; i++) {
+			r = apply_index(x, n->contains, &v->u.arr.items[i], i,
+			    "contains");
+			if (r > SCHEMA_INVALID) {
+				x->quiet--;
+				return r;
+			}
+			if (r == SCHEMA_OK && ++found >= n->min_contains &&
+			    n->max_contains == SIZE_MAX)
+				break;
+			if (found > n->max_contains)
+				break;
+		}
+		x->quiet--;
+		if (found < n->min_contains)
+			return FAIL(x, n->min_contains == 1 ? "contains"
+							    : "minContains",
+			    "fewer than %zu items match contains",
+			    n->min_contains);
+		if (found > n->max_contains)
+			return FAIL(x, "maxContains",
+			    "more than %zu items match contains",
+			    n->max_contains);
+	}
+	if (n->flags & SF_UNIQUE)
+		return check_unique(x, v);
+	return SCHEMA_OK;
+}
+
+/* ----- objects -------------------------------------------------------- */
+
+/* The slot named key, or UINT32_MAX.  guess is tried first: instances
+ * usually list members in the order the form names them. */
+static uint32_t
+slot_find(const struct schema_node *n, const struct json_string *key,
+    uint32_t guess)
+{
+	uint64_t h;
+	uint32_t i, k;
+
+	if (guess < n->nslots && n->slots[guess].len == key->len &&
+	    schema_key_eq(n->slots[guess].name, key->ptr, key->len))
+		return guess;
+	h = schema_key_hash(key->ptr, key->len);
+	i = (uint32_t)h & n->table_mask;
+	while ((k = n->table[i]) != 0) {
+		const struct schema_slot *s = &n->slots[k - 1];
+
+		if (s->hash == h && s->len == key->len &&
+		    schema_key_eq(s->name, key->ptr, key->len))
+			return k - 1;
+		i = (i + 1) & n->table_mask;
+	}
+	return UINT32_MAX;
+}
+
+#define SEEN(seen, k) (((seen)[(k) / 64] >> ((k) % 64)) & 1u)
+
+static enum schema_result
+check_members(struct vctx *x, const struct schema_node *n,
+    const struct json_value *v, uint64_t *seen)
+{
+	size_t i;
+	uint32_t p, guess = 0, nreq = 0;
+	enum schema_result r;
+
+	for (i = 0; i < v->u.obj.count; i++) {
+		const struct json_member *m = &v->u.obj.members[i];
+		bool matched = false;
+
+		if (n->names != NULL) {
+			struct json_value name;
+
+			name.type = JSON_T_STRING;
+			name.u.str = m->key;
+			if ((r = apply_key(x, n->names, &name, m->key.ptr,
+				 m->key.len, "propertyNames")) != SCHEMA_OK)
+				return r;
+		}
+		if (n->nslots > 0) {
+			uint32_t k = slot_find(n, &m->key, guess);
+
+			if (k != UINT32_MAX) {
+				guess = k + 1;
+				seen[k / 64] |= (uint64_t)1 << (k % 64);
+				nreq += n->slots[k].required;
+				if (n->slots[k].sub != NULL) {
+					matched = true;
+					if ((r = apply_key(x, n->slots[k].sub,
+						 &m->value, m->key.ptr,
+						 m->key.len, "properties")) !=
+					    SCHEMA_OK)
+						return r;
+				}
+			}
+		}
+		for (p = 0; p < n->npprops; p++) {
+			x->steps++;
+			switch (re_search(n->pprops[p].re, m->key.ptr,
+			    m->key.len)) {
+			case RE_MATCH:
+				matched = true;
+				if ((r = apply_key(x, n->pprops[p].sub,
+					 &m->value, m->key.ptr, m->key.len,
+					 "patternProperties")) != SCHEMA_OK)
+					return r;
+				break;
+			case RE_NOMATCH:
+				break;
+			default:
+				return STOP(x, SCHEMA_LIMIT,
+				    "patternProperties",
+				    "pattern match limit reached");
+			}
+		}
+		/* 2020-12: only members neither properties nor
+		 * patternProperties named */
+		if (!matched && n->additional != NULL &&
+		    (r = apply_key(x, n->additional, &m->value, m->key.ptr,
+			 m->key.len, "additionalProperties")) != SCHEMA_OK)
+			return r;
+	}
+	/* Each required name counted once as seen (no duplicate members in
+	 * a strictly parsed object): all present unless the count is short. */
+	for (p = 0; nreq < n->nrequired && p < n->nrequired; p++)
+		if (!SEEN(seen, n->required[p])) {
+			const struct schema_slot *s =
+			    &n->slots[n->required[p]];
+			char name[SCHEMA_CLIP_MAX + 1];
+
+			if (x->quiet > 0)
+				return SCHEMA_INVALID;
+			schema_clip(name, s->name, s->len);
+			return FAIL(x, "required", "missing \"%s\"", name);
+		}
+	for (p = 0; p < n->ndepreq; p++) {
+		const struct schema_depreq *d = &n->depreq[p];
+		uint32_t j;
+
+		if (!SEEN(seen, d->trigger))
+			continue;
+		for (j = 0; j < d->count; j++)
+			if (!SEEN(seen, d->need[j])) {
+				const struct schema_slot *s =
+				    &n->slots[d->need[j]];
+				char name[SCHEMA_CLIP_MAX + 1];
+
+				if (x->quiet > 0)
+					return SCHEMA_INVALID;
+				schema_clip(name, s->name, s->len);
+				return FAIL(x, "dependentRequired",
+				    "missing \"%s\"", name);
+			}
+	}
+	return SCHEMA_OK;
+}
+
+static enum schema_result
+check_object(struct vctx *x, const struct schema_node *n,
+    const struct json_value *v)
+{
+	uint64_t local[SEEN_LOCAL_WORDS] = {0}, *seen = local;
+	size_t words = ((size_t)n->nslots + 63) / 64;
+	struct arena_mark mark;
+	enum schema_result r;
+
+	if ((n->flags & SF_MINPROPS) && v->u.obj.count < n->min_props)
+		return FAIL(x, "minProperties", "fewer than %zu members",
+		    n->min_props);
+	if ((n->flags & SF_MAXPROPS) && v->u.obj.count > n->max_props)
+		return FAIL(x, "maxProperties", "more than %zu members",
+		    n->max_props);
+	if (!(n->flags & (SF_MEMBERS | SF_REQUIRED | SF_DEPREQ)))
+		return SCHEMA_OK;
+	if (words <= SEEN_LOCAL_WORDS)
+		return check_members(x, n, v, local);
+	mark = arena_mark(x->scratch);
+	if ((seen = arena_calloc(x->scratch, words, sizeof(*seen))) == NULL)
+		return STOP(x, SCHEMA_NOMEM, "properties", "out of memory");
+	r = check_members(x, n, v, seen);
+	arena_rewind(x->scratch, mark);
+	return r;
+}
+
+/* ----- in place ------------------------------------------------------- */
+
+static enum schema_result
+check_inplace(struct vctx *x, const struct schema_node *n,
+    const struct json_value *v)
+{
+	enum schema_result r;
+	size_t i, ok;
+
+	if ((n->flags & SF_REF) &&
+	    (r = apply(x, n->ref, v, "$ref")) != SCHEMA_OK)
+		return r;
+	if (n->flags & SF_ALLOF)
+		for (i = 0; i < n->nall_of; i++)
+			if ((r = apply(x, n->all_of[i], v, "allOf")) !=
+			    SCHEMA_OK)
+				return r;
+	if (n->flags & SF_ANYOF) {
+		r = SCHEMA_INVALID;
+		x->quiet++;
+		for (i = 0; i < n->nany_of; i++) {
+			r = apply(x, n->any_of[i], v, "anyOf");
+			if (r != SCHEMA_INVALID)
+				break;
+		}
+		x->quiet--;
+		if (r > SCHEMA_INVALID)
+			return r;
+		if (r == SCHEMA_INVALID)
+			return FAIL(x, "anyOf", "matches none of anyOf");
+	}
+	if (n->flags & SF_ONEOF) {
+		x->quiet++;
+		for (i = 0, ok = 0; i < n->none_of && ok < 2; i++) {
+			r = apply(x, n->one_of[i], v, "oneOf");
+			if (r > SCHEMA_INVALID) {
+				x->quiet--;
+				return r;
+			}
+			ok += r == SCHEMA_OK;
+		}
+		x->quiet--;
+		if (ok != 1)
+			return FAIL(x, "oneOf", ok == 0
+				? "matches none of oneOf"
+				: "matches more than one of oneOf");
+	}
+	if (n->flags & SF_NOT) {
+		x->quiet++;
+		r = apply(x, n->not_, v, "not");
+		x->quiet--;
+		if (r > SCHEMA_INVALID)
+			return r;
+		if (r == SCHEMA_OK)
+			return FAIL(x, "not", "matches the schema under not");
+	}
+	if (n->flags & SF_IF) {
+		x->quiet++;
+		r = apply(x, n->if_, v, "if");
+		x->quiet--;
+		if (r > SCHEMA_INVALID)
+			return r;
+		if (r == SCHEMA_OK && n->then_ != NULL)
+			return apply(x, n->then_, v, "then");
+		if (r == SCHEMA_INVALID && n->else_ != NULL)
+			return apply(x, n->else_, v, "else");
+	}
+	return SCHEMA_OK;
+}
+
+/* ----- one node ------------------------------------------------------- */
+
+
+static bool
+enum_has(const struct schema_node *n, const struct json_value *v)
+{
+	size_t i;
+
+	if (n->nenums >= ENUM_HASH_MIN) {
+		uint64_t h = json_hash(v);
+
+		for (i = 0; i < n->nenums; i++)
+			if (n->enums[i].hash == h &&
+			    fast_equal(n->enums[i].value, v))
+				return true;
+		return false;
+	}
+	for (i = 0; i < n->nenums; i++)
+		if (fast_equal(n->enums[i].value, v))
+			return true;
+	return false;
+}
+
+static VALIDATE_INLINE enum schema_result
+check(struct vctx *x, const struct schema_node *n, const struct json_value *v)
+{
+	uint32_t flags = n->flags;
+	struct lazy_dec ld;
+	enum schema_result r;
+
+	ld.done = false; /* not `= {0}`: this runs for every value */
+	ld.shortened = -1;
+
+	/* A form whose recursion fans out ({"anyOf": [{"$ref": "#/..."},
+	 * ...]} nested) against a deep body: exponential without a budget. */
+	if (++x->steps > SCHEMA_MAX_STEPS)
+		return STOP(x, SCHEMA_LIMIT, NULL,
+		    "more than %u subschema applications", SCHEMA_MAX_STEPS);
+	if (flags & SF_TYPE) {
+		unsigned bit = type_bits[v->type];
+
+		if (!(n->types & bit)) {
+			bool range = true;
+
+			if (!(bit == SCHEMA_TY_NUMBER &&
+				(n->types & SCHEMA_TY_INTEGER) &&
+				is_integer(v, &ld, &range))) {
+				/* 1e99999999999999 against {"type":
+				 * "integer"} */
+				if (!range)
+					return STOP(x, SCHEMA_LIMIT, "type",
+					    "number out of range");
+				return FAIL(x, "type", "not of the type "
+						       "allowed");
+			}
+		}
+	}
+	if ((flags & SF_ENUM) && !enum_has(n, v))
+		return FAIL(x, "enum", "not one of the enum values");
+	if ((flags & SF_CONST) && !fast_equal(n->const_value, v))
+		return FAIL(x, "const", "not the const value");
+	switch (v->type) {
+	case JSON_T_NUMBER:
+		if ((flags & SF_NUMBER_MASK) &&
+		    (r = check_number(x, n, v, &ld)) != SCHEMA_OK)
+			return r;
+		break;
+	case JSON_T_STRING:
+		if ((flags & SF_STRING_MASK) &&
+		    (r = check_string(x, n, v)) != SCHEMA_OK)
+			return r;
+		break;
+	case JSON_T_ARRAY:
+		if ((flags & SF_ARRAY_MASK) &&
+		    (r = check_array(x, n, v)) != SCHEMA_OK)
+			return r;
+		break;
+	case JSON_T_OBJECT:
+		if ((flags & SF_OBJECT_MASK) &&
+		    (r = check_object(x, n, v)) != SCHEMA_OK)
+			return r;
+		break;
+	default:
+		break;
+	}
+	if (flags & SF_INPLACE_MASK)
+		return check_inplace(x, n, v);
+	return SCHEMA_OK;
+}
+
+enum schema_result
+schema_validate(const struct schema *s, const struct json_value *instance,
+    struct arena *scratch, struct schema_err *err)
+{
+	struct vctx x;
+
+	x.scratch = scratch;
+	x.err = err;
+	x.steps = 0;
+	x.depth = 0;
+	x.quiet = 0;
+	x.nframes = 0;
+	return apply(&x, s->root, instance, "false");
+}

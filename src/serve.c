@@ -1,0 +1,494 @@
+/*
+ * serve.c: one request from CGI variables to the answer, and the loop that
+ * feeds requests to it (libfcgi's FCGX_Accept_r for FastCGI; one pass over
+ * stdin/stdout/environ for CGI, which libfcgi's FCGX_ layer cannot serve).
+ *
+ * Owns: the request arena and the two buffers of struct serve_state; the
+ * FCGX_Request of the loop.  Refuses: nothing itself; every decision is
+ * http_'s (statuses, negotiation) or addr_'s (which directory).
+ *
+ * A FastCGI process never ends because of input: a client that hangs up
+ * mid-answer is logged (SIGPIPE is ignored), an out-of-memory answers 500,
+ * and only a failing accept (the web server is gone) ends the loop.
+ */
+#include <errno.h>
+#include <fcgiapp.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "address.h"
+#include "hook.h"
+#include "json.h"
+#include "log.h"
+#include "schema.h"
+#include "serve.h"
+
+extern char **environ;
+
+void
+serve_state_init(struct serve_state *st)
+{
+	arena_init(&st->req, SERVE_ARENA_BASE);
+	buf_init(&st->body, 0);
+	buf_init(&st->output, 0);
+}
+
+void
+serve_state_free(struct serve_state *st)
+{
+	arena_free(&st->req);
+	buf_free(&st->body);
+	buf_free(&st->output);
+}
+
+/* Forget one request; keep memory unless a rare big act made it grow. */
+static void
+serve_state_reset(struct serve_state *st)
+{
+	arena_reset(&st->req);
+	if (st->body.size > SERVE_KEEP_MAX)
+		buf_free(&st->body);
+	if (st->output.size > SERVE_KEEP_MAX)
+		buf_free(&st->output);
+	buf_reset(&st->body);
+	buf_reset(&st->output);
+}
+
+/* The request's parsing room: SERVE_TREE_FACTOR times the largest body. */
+static size_t
+serve_arena_cap(size_t max_body)
+{
+	size_t cap;
+
+	if (!gpt_mul_size(max_body, SERVE_TREE_FACTOR, &cap) ||
+	    !gpt_add_size(cap, SERVE_ARENA_BASE, &cap))
+		return SIZE_MAX;
+	return cap;
+}
+
+enum serve_read {
+	SERVE_READ_OK,
+	SERVE_READ_TOO_BIG, /* more than max_body bytes */
+	SERVE_READ_SHORT,   /* EOF before CONTENT_LENGTH */
+	SERVE_READ_ERROR,   /* the transport failed or memory ran out */
+};
+
+/*
+ * Read the body into st->body: exactly CONTENT_LENGTH bytes when given
+ * (never one more: the rest of the stream is not ours), else to EOF but
+ * never more than max_body + 1 bytes (the one more tells "too big").
+ */
+static enum serve_read
+serve_read_body(struct serve_io *io, const struct http_req *req,
+    size_t max_body, struct buf *body)
+{
+	size_t want, limit;
+	long n;
+
+	limit = req->has_length ? req->content_length : max_body + 1;
+	buf_reset(body);
+	body->max = limit;
+	while (body->len < limit) {
+		char *dst;
+
+		want = limit - body->len < 65536 ? limit - body->len : 65536;
+		if ((dst = buf_reserve(body, want)) == NULL)
+			return SERVE_READ_ERROR;
+		n = io->read(io->read_ctx, dst, want);
+		if (n < 0)
+			return SERVE_READ_ERROR;
+		if (n == 0)
+			break;
+		body->len += (size_t)n;
+		body->data[body->len] = '\0';
+	}
+	if (req->has_length && body->len < req->content_length)
+		return SERVE_READ_SHORT;
+	if (body->len > max_body)
+		return SERVE_READ_TOO_BIG;
+	return SERVE_READ_OK;
+}
+
+/* Write one precomputed answer: head only for HEAD. */
+static int
+serve_write_answer(
+    struct serve_io *io, const struct addr_answer *ans, bool head_only)
+{
+	return io->out.write(
+	    io->out.ctx, ans->bytes, head_only ? ans->head_len : ans->len);
+}
+
+static int
+serve_arrival(struct serve_io *io, const struct http_req *req,
+    const struct addr *a, int *status)
+{
+	bool html = http_wants_html(req->accept);
+	const char *etag = html ? a->html_etag : a->etag;
+
+	/* RFC 9110 section 13.1.2: If-None-Match uses weak comparison. */
+	if (req->if_none_match != NULL &&
+	    http_etag_match(req->if_none_match, etag, true)) {
+		*status = http_status(HTTP_O_NOT_MODIFIED);
+		return serve_write_answer(
+		    io, html ? &a->html_304 : &a->json_304, false);
+	}
+	*status = http_status(HTTP_O_ARRIVAL);
+	return serve_write_answer(
+	    io, html ? &a->html : &a->json, req->method == HTTP_M_HEAD);
+}
+
+static int
+serve_reject(struct serve_io *io, const struct http_req *req,
+    const struct addr *a, const struct http_rejection *r, int *status)
+{
+	*status =
+	    http_status(a->conf.explain ? HTTP_O_EXPLAINED : HTTP_O_REJECTED);
+	if (http_reject(&io->out, r, req->actor, a->conf.explain) == 0)
+		return 0;
+	if (!a->conf.explain)
+		return -1;
+	/* the 422 body could not be built (or the client left): try a 500 */
+	*status = http_status(HTTP_O_SERVER);
+	return http_reply(&io->out, HTTP_O_SERVER);
+}
+
+static int
+serve_reply(struct serve_io *io, enum http_outcome o, int *status)
+{
+	*status = http_status(o);
+	return http_reply(&io->out, o);
+}
+
+/* Run the hook and answer with its output (CONTRACT "The hook"). */
+static int
+serve_hook(struct serve_io *io, struct serve_state *st,
+    const struct http_req *req, const struct addr *a, int *status)
+{
+	struct hook_req hr = {
+	    .dir = a->dir,
+	    .program = "./hook",
+	    .address = a->dir,
+	    .actor = req->actor,
+	    .remote_addr = req->remote_addr,
+	    .body = st->body.data,
+	    .body_len = st->body.len,
+	    .timeout_sec = a->conf.hook_timeout,
+	    .max_output = a->conf.hook_max_output,
+	};
+	struct hook_result res;
+	const struct json_value *v;
+	struct json_err jerr;
+
+	switch (hook_run(&hr, &st->output, &res)) {
+	case HOOK_OK:
+		break;
+	case HOOK_E_TIMEOUT:
+		log_error("hook of %s: %s: %s", a->dir,
+		    hook_strstatus(res.status), res.reason);
+		return serve_reply(io, HTTP_O_HOOK_TIMEOUT, status);
+	case HOOK_E_IO:
+		log_error("hook of %s: %s: %s", a->dir,
+		    hook_strstatus(res.status), res.reason);
+		return serve_reply(io, HTTP_O_SERVER, status);
+	default:
+		/* hits on no hook file, a hook without x bit, exit 1, kill -9,
+		 * output over hook_max_output */
+		log_error("hook of %s: %s: %s%s", a->dir,
+		    hook_strstatus(res.status), res.reason,
+		    a->has_hook ? ""
+		                : " (this address has no executable "
+		                  "hook: it accepts no acts)");
+		return serve_reply(io, HTTP_O_HOOK_FAILED, status);
+	}
+	/* The hook's answer goes out as it is, so it must be one strict JSON
+	 * value with nothing after it. */
+	if (json_parse(st->output.data != NULL ? st->output.data : "",
+	        st->output.len, &st->req, 0, &v, &jerr) != JSON_OK) {
+		/* hits on a hook printing "ok", or "{} x" */
+		log_error("hook of %s: output is not one strict JSON value: "
+		          "byte %zu: %s",
+		    a->dir, jerr.offset, jerr.msg);
+		return serve_reply(io, HTTP_O_HOOK_FAILED, status);
+	}
+	log_info("act accepted at %s (actor \"%s\"), hook took %u ms", a->dir,
+	    req->actor != NULL ? req->actor : "", res.elapsed_ms);
+	*status = http_status(HTTP_O_HOOK_OK);
+	return http_reply_json(&io->out, st->output.data, st->output.len);
+}
+
+/* CONTRACT "Act": size, Content-Type, parse, form, If-Match, hook. */
+static int
+serve_act(struct serve_io *io, struct serve_state *st,
+    const struct http_req *req, const struct addr *a, int *status)
+{
+	struct http_rejection r = {0};
+	const struct json_value *v;
+	struct json_err jerr;
+	struct schema_err serr;
+
+	if (req->has_length &&
+	    (req->bad_length || req->content_length > a->conf.max_body)) {
+		/* hits on CONTENT_LENGTH=2000000, refused unread */
+		r.reason = req->bad_length ? "malformed CONTENT_LENGTH"
+		                           : "larger than max_body";
+		return serve_reject(io, req, a, &r, status);
+	}
+	if (!http_is_json_type(req->content_type)) {
+		/* hits on text/plain, on no Content-Type, on charset=latin1 */
+		r.reason = "Content-Type is not application/json";
+		return serve_reject(io, req, a, &r, status);
+	}
+	switch (serve_read_body(io, req, a->conf.max_body, &st->body)) {
+	case SERVE_READ_OK:
+		break;
+	case SERVE_READ_TOO_BIG:
+		/* hits on 2 MB sent without CONTENT_LENGTH */
+		r.reason = "larger than max_body";
+		return serve_reject(io, req, a, &r, status);
+	case SERVE_READ_SHORT:
+		/* hits on CONTENT_LENGTH=10 with 3 bytes sent */
+		r.reason = "body shorter than CONTENT_LENGTH";
+		return serve_reject(io, req, a, &r, status);
+	case SERVE_READ_ERROR:
+		log_error("reading the act body failed");
+		return serve_reply(io, HTTP_O_SERVER, status);
+	}
+	st->req.cap = serve_arena_cap(a->conf.max_body);
+	switch (json_parse(st->body.data != NULL ? st->body.data : "",
+	    st->body.len, &st->req, 0, &v, &jerr)) {
+	case JSON_OK:
+		break;
+	case JSON_E_NOMEM:
+		log_error("out of memory parsing an act");
+		return serve_reply(io, HTTP_O_SERVER, status);
+	default:
+		/* hits on "{", "{}x", {"a":{"b":1,"b":2}}, "\xff", [[[...]]] */
+		r.reason = "not strict JSON";
+		r.detail = jerr.msg;
+		r.has_offset = true;
+		r.offset = jerr.offset;
+		return serve_reject(io, req, a, &r, status);
+	}
+	switch (schema_validate(a->schema, v, &st->req, &serr)) {
+	case SCHEMA_OK:
+		break;
+	case SCHEMA_NOMEM:
+		log_error("out of memory validating an act");
+		return serve_reply(io, HTTP_O_SERVER, status);
+	default:
+		/* hits on {"note": ""} against minLength 1 */
+		r.reason = "fails the form";
+		r.detail = serr.reason;
+		r.pointer = serr.pointer.buf;
+		r.keyword = serr.keyword;
+		return serve_reject(io, req, a, &r, status);
+	}
+	/* RFC 9110 section 13.1.1: If-Match uses strong comparison. */
+	if (req->if_match != NULL &&
+	    !http_etag_match(req->if_match, a->etag, false)) {
+		log_info("act at %s: If-Match does not match %s (actor \"%s\")",
+		    a->dir, a->etag, req->actor != NULL ? req->actor : "");
+		return serve_reply(io, HTTP_O_PRECONDITION, status);
+	}
+	return serve_hook(io, st, req, a, status);
+}
+
+int
+serve_request(struct serve_io *io, struct serve_state *st)
+{
+	struct http_req req;
+	struct addr_ref ref;
+	const struct addr *a;
+	const char *why;
+	int status = 500, rc;
+
+	http_parse_env(io->envp, io->fallback, &req);
+	if (addr_resolve(&req, &ref, &why) == -1) {
+		log_info("no address: %s", why);
+		rc = serve_reply(io, HTTP_O_NO_ADDRESS, &status);
+		goto done;
+	}
+	if ((a = addr_lookup(&ref, &why)) == NULL) {
+		log_info("no address at %s: %s", ref.dir, why);
+		rc = serve_reply(io, HTTP_O_NO_ADDRESS, &status);
+		goto done;
+	}
+	if (!a->ok) {
+		log_error("address %s refused: %s", a->dir, a->err);
+		rc = serve_reply(io, HTTP_O_SERVER, &status);
+		goto done;
+	}
+	switch (req.method) {
+	case HTTP_M_GET:
+	case HTTP_M_HEAD:
+		rc = serve_arrival(io, &req, a, &status);
+		break;
+	case HTTP_M_POST:
+		rc = serve_act(io, st, &req, a, &status);
+		break;
+	default:
+		rc = serve_reply(io, HTTP_O_METHOD, &status);
+		break;
+	}
+done:
+	if (rc == -1)
+		log_info("the client went away before the whole answer "
+		         "(status %d)",
+		    status);
+	serve_state_reset(st);
+	return status;
+}
+
+/* --- transports ------------------------------------------------------- */
+
+static long
+serve_fcgx_read(void *ctx, void *p, size_t n)
+{
+	FCGX_Stream *in = ctx;
+	int got;
+
+	got = FCGX_GetStr(p, n > INT_MAX ? INT_MAX : (int)n, in);
+	if (got < 0 || (got == 0 && FCGX_GetError(in) != 0))
+		return -1;
+	return got;
+}
+
+static int
+serve_fcgx_write(void *ctx, const void *p, size_t n)
+{
+	FCGX_Stream *out = ctx;
+
+	while (n > 0) {
+		int chunk = n > INT_MAX ? INT_MAX : (int)n;
+
+		if (FCGX_PutStr(p, chunk, out) != chunk)
+			return -1;
+		p = (const char *)p + chunk;
+		n -= (size_t)chunk;
+	}
+	return 0;
+}
+
+static void
+serve_fcgx_log(void *ctx, const char *line, size_t len)
+{
+	(void)FCGX_PutStr(line, (int)len, ctx);
+}
+
+static long
+serve_fd_read(void *ctx, void *p, size_t n)
+{
+	ssize_t got;
+
+	(void)ctx;
+	do
+		got = read(STDIN_FILENO, p, n);
+	while (got == -1 && errno == EINTR);
+	return got;
+}
+
+static int
+serve_fd_write(void *ctx, const void *p, size_t n)
+{
+	(void)ctx;
+	while (n > 0) {
+		ssize_t w = write(STDOUT_FILENO, p, n);
+
+		if (w == -1 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p = (const char *)p + w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+static void
+serve_set_cloexec(int fd)
+{
+	int flags = fcntl(fd, F_GETFD);
+
+	if (flags != -1)
+		(void)fcntl(fd, F_SETFD, flags | FD_CLOEXEC);
+}
+
+static int
+serve_cgi(struct serve_state *st)
+{
+	struct serve_io io = {
+	    .envp = environ,
+	    .fallback = NULL,
+	    .read = serve_fd_read,
+	    .out = {serve_fd_write, NULL},
+	};
+
+	if (http_getenv(environ, "REQUEST_METHOD") == NULL &&
+	    isatty(STDIN_FILENO)) {
+		log_error("no request: run from a web server (CGI or "
+		          "FastCGI), or see --help");
+		return 2;
+	}
+	(void)serve_request(&io, st);
+	return 0;
+}
+
+static int
+serve_fastcgi(struct serve_state *st)
+{
+	FCGX_Request r;
+
+	/* The listening socket must not reach a hook (nor its children). */
+	serve_set_cloexec(0);
+	if (FCGX_InitRequest(&r, 0, 0) != 0) {
+		log_error("cannot set up the FastCGI request");
+		return 1;
+	}
+	/* Bounded by the web server: each pass answers one request, and a
+	 * failing accept (the server closed the socket) ends the process. */
+	while (FCGX_Accept_r(&r) >= 0) {
+		struct serve_io io = {
+		    .envp = r.envp,
+		    .fallback = environ,
+		    .read = serve_fcgx_read,
+		    .read_ctx = r.in,
+		    .out = {serve_fcgx_write, r.out},
+		};
+
+		if (r.ipcFd >= 0)
+			serve_set_cloexec(r.ipcFd);
+		log_set_sink(serve_fcgx_log, r.err);
+		(void)serve_request(&io, st);
+		log_set_sink(NULL, NULL);
+		FCGX_Finish_r(&r);
+	}
+	FCGX_Free(&r, 1);
+	return 0;
+}
+
+int
+serve_main(void)
+{
+	struct serve_state st;
+	int rc;
+
+	/* A client gone mid-answer, or a hook that does not read its stdin,
+	 * must cost one log line, not the process. */
+	signal(SIGPIPE, SIG_IGN);
+	/* hook_run reaps its own child; an inherited SIG_IGN would let the
+	 * kernel reap it first. */
+	signal(SIGCHLD, SIG_DFL);
+	if (FCGX_Init() != 0) {
+		log_error("libfcgi failed to initialize");
+		return 1;
+	}
+	serve_state_init(&st);
+	rc = FCGX_IsCGI() ? serve_cgi(&st) : serve_fastcgi(&st);
+	serve_state_free(&st);
+	addr_cache_clear();
+	return rc;
+}

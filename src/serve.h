@@ -1,0 +1,68 @@
+/*
+ * serve.h: the responder: the FastCGI accept loop (or one CGI request) and
+ * the flow of one request, from CGI variables to the answer.
+ *
+ * The flow (CONTRACT "Arrival", "Act"): resolve the address (404), the
+ * address loads (500), the method (405); GET/HEAD write precomputed bytes;
+ * POST checks size, Content-Type, strict parse, the form, If-Match (412),
+ * then runs the hook (200, 502, 504).  Every body rejection goes through
+ * http_reject.
+ *
+ * Memory: a request arena (reset after every request) holds the parsed act
+ * and the validator's scratch; the body and the hook's output are buffers
+ * kept across requests but released when a rare large one made them grow
+ * past SERVE_KEEP_MAX.  Nothing else survives a request but the address
+ * cache.
+ */
+#ifndef GPT_SERVE_H
+#define GPT_SERVE_H
+
+#include "arena.h"
+#include "buf.h"
+#include "common.h"
+#include "http.h"
+
+/* Request arena: a tree is at most this many times its body's bytes. */
+#define SERVE_TREE_FACTOR 64
+#define SERVE_ARENA_BASE ((size_t)16 * 1024 * 1024)
+/* A buffer that grew past this is freed after its request. */
+#define SERVE_KEEP_MAX ((size_t)4 * 1024 * 1024)
+
+/* Reads up to n bytes of the request body: count, 0 at the end, -1. */
+typedef long (*serve_read_fn)(void *ctx, void *p, size_t n);
+
+/* What one request needs from its transport (FastCGI or CGI). */
+struct serve_io {
+	char *const *envp;      /* borrowed: the request's variables */
+	char *const *fallback;  /* borrowed: the process environment */
+	serve_read_fn read;     /* the body */
+	void *read_ctx;         /* borrowed */
+	struct http_writer out; /* the answer */
+};
+
+/* State kept across the requests of one process. */
+struct serve_state {
+	struct arena req;  /* owned: reset after every request */
+	struct buf body;   /* owned: the act's bytes */
+	struct buf output; /* owned: the hook's stdout */
+};
+
+void serve_state_init(struct serve_state *st);
+void serve_state_free(struct serve_state *st);
+
+/*
+ * Answer one request.  Returns the status written (for logs and tests);
+ * a client gone mid-answer is logged, never fatal.  Leaves st ready for
+ * the next request.
+ */
+int serve_request(struct serve_io *io, struct serve_state *st);
+
+/*
+ * The responder's main: FastCGI when fd 0 is a listening socket (libfcgi's
+ * test), else one CGI request on stdin/stdout/environ.  Returns the exit
+ * status: 0 once the web server is gone (FastCGI) or the request answered
+ * (CGI).
+ */
+int serve_main(void);
+
+#endif /* GPT_SERVE_H */

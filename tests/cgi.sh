@@ -1,0 +1,391 @@
+#!/bin/sh
+# cgi.sh: the built binary as a CGI program (variables in the environment,
+# the body on stdin), against the addresses of tests/data/addresses: every
+# status, every rejection reason (all answered by the same bytes), every
+# hook failure, the hook's environment and stdin, path hygiene, the
+# conditional headers, HEAD, negotiation and explain mode.
+. "${GPT_SRCDIR:-.}/tests/lib.sh"
+
+ROOT=$TEST_TMP/root
+cp -R "$GPT_SRCDIR/tests/data/addresses" "$ROOT"
+chmod -R u+w "$ROOT"
+chmod 755 "$ROOT/modes/hook" "$ROOT/explain/hook"
+chmod 644 "$ROOT/noexec/hook"
+mkdir "$TEST_TMP/outside"
+cp "$ROOT/nohook/form.json" "$TEST_TMP/outside/form.json"
+ln -s "$TEST_TMP/outside" "$ROOT/escape"
+ln -s modes "$ROOT/inside"
+: >"$TEST_TMP/empty"
+
+# cgi METHOD PATH_INFO STDIN [VAR=VALUE...]: one request; sets code and
+# splits the answer into $TEST_TMP/head (no CRs) and $TEST_TMP/body.
+# GPT_TEST_MARKER stands for the web server's own environment: it must
+# never reach a hook.
+cgi() {
+	_m=$1 _p=$2 _in=$3
+	shift 3
+	env -i GATEWAY_INTERFACE=CGI/1.1 SERVER_PROTOCOL=HTTP/1.1 \
+	    REQUEST_METHOD="$_m" GPT_ROOT="$ROOT" PATH_INFO="$_p" \
+	    REQUEST_URI="/gpt$_p" REMOTE_ADDR=192.0.2.7 \
+	    GPT_TEST_MARKER=leaked "$@" \
+	    timeout 30 \
+	    "$GPT_FCGI" <"$_in" >"$TEST_TMP/resp" 2>"$TEST_TMP/err"
+	status=$?
+	sed '/^\r$/q' "$TEST_TMP/resp" | tr -d '\r' >"$TEST_TMP/head"
+	sed '1,/^\r$/d' "$TEST_TMP/resp" >"$TEST_TMP/body"
+	code=$(sed -n '1s/^Status: \([0-9]*\).*/\1/p' "$TEST_TMP/head")
+}
+
+# post PATH_INFO FILE [VAR=VALUE...]: a JSON act with its length.
+post() {
+	_p=$1 _f=$2
+	shift 2
+	cgi POST "$_p" "$_f" CONTENT_TYPE=application/json \
+	    CONTENT_LENGTH="$(wc -c <"$_f" | tr -d ' ')" "$@"
+}
+
+# body TEXT: write TEXT (printf format, no newline added) to $TEST_TMP/in.
+body() {
+	printf "$1" >"$TEST_TMP/in"
+}
+
+expect_code() {
+	if [ "$code" = "$1" ] && [ "$status" -eq 0 ]; then pass; else
+		fail "$2: status '$code' (exit $status), expected $1" \
+		    "(stderr: $(head -c 300 "$TEST_TMP/err"))"
+	fi
+}
+
+expect_head() {
+	if grep -q -i -- "$1" "$TEST_TMP/head"; then pass; else
+		fail "$2: no header matching '$1' in: $(cat "$TEST_TMP/head")"
+	fi
+}
+
+expect_no_head() {
+	if grep -q -i -- "$1" "$TEST_TMP/head"; then
+		fail "$2: header matching '$1' present"
+	else pass; fi
+}
+
+expect_empty_body() {
+	if [ ! -s "$TEST_TMP/body" ]; then pass; else
+		fail "$2: body not empty: $(head -c 200 "$TEST_TMP/body")"
+	fi
+}
+
+expect_err() {
+	if grep -q -- "$1" "$TEST_TMP/err"; then pass; else
+		fail "$2: stderr does not match '$1': $(head -c 300 "$TEST_TMP/err")"
+	fi
+}
+
+expect_same() { # FILE1 FILE2 LABEL
+	if cmp -s "$1" "$2"; then pass; else
+		fail "$3: $1 and $2 differ"
+	fi
+}
+
+# --- arrival ------------------------------------------------------------
+cgi GET /modes "$TEST_TMP/empty"
+expect_code 200 "GET"
+expect_head '^Content-Type: application/json$' "GET is JSON"
+expect_head '^Vary: Accept$' "GET varies on Accept"
+expect_head '^ETag: "[0-9a-f]\{32\}"$' "GET has a strong ETag"
+expect_head "^Content-Length: $(wc -c <"$TEST_TMP/body" | tr -d ' ')\$" \
+    "Content-Length counts the body"
+expect_head '^GPT-Type: test/modes$' "GPT-Type from address.conf"
+etag=$(sed -n 's/^ETag: //p' "$TEST_TMP/head")
+cp "$TEST_TMP/body" "$TEST_TMP/get1"
+cp "$TEST_TMP/head" "$TEST_TMP/gethead1"
+if jq -e '.p and .m and .s and .["x-extra"] == "served as it is"' \
+    "$TEST_TMP/body" >/dev/null; then pass; else
+	fail "GET body is the arrival document"
+fi
+
+cgi GET /modes "$TEST_TMP/empty" HTTP_GPT_ACTOR=someone-else \
+    HTTP_COOKIE=a=b QUERY_STRING=x=1
+expect_same "$TEST_TMP/get1" "$TEST_TMP/body" \
+    "GET answers the same bytes whatever actor, cookie or query"
+
+cgi HEAD /modes "$TEST_TMP/empty"
+expect_code 200 "HEAD"
+expect_empty_body "HEAD" "HEAD has no body"
+expect_same "$TEST_TMP/gethead1" "$TEST_TMP/head" "HEAD has GET's headers"
+
+for inm in "$etag" "\"x\", $etag" "W/$etag" '*'; do
+	cgi GET /modes "$TEST_TMP/empty" HTTP_IF_NONE_MATCH="$inm"
+	expect_code 304 "If-None-Match: $inm"
+	expect_empty_body "304 for $inm"
+	expect_head "^ETag: $etag\$" "304 carries the ETag"
+	expect_head '^Vary: Accept$' "304 carries Vary"
+done
+cgi GET /modes "$TEST_TMP/empty" HTTP_IF_NONE_MATCH='"other"'
+expect_code 200 "If-None-Match with another ETag"
+
+html_accept='text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8'
+cgi GET /modes "$TEST_TMP/empty" HTTP_ACCEPT="$html_accept"
+expect_code 200 "GET from a browser"
+expect_head '^Content-Type: text/html; charset=utf-8$' "a browser gets HTML"
+expect_head '^Vary: Accept$' "HTML varies on Accept"
+expect_no_head "^ETag: $etag\$" "HTML has its own ETag"
+if grep -q 'A test address whose hook misbehaves' "$TEST_TMP/body"; then
+	pass; else fail "the page shows p"; fi
+hetag=$(sed -n 's/^ETag: //p' "$TEST_TMP/head")
+cgi GET /modes "$TEST_TMP/empty" HTTP_ACCEPT="$html_accept" \
+    HTTP_IF_NONE_MATCH="$hetag"
+expect_code 304 "If-None-Match on the page"
+for acc in '*/*' 'application/json' 'text/html;q=0' 'text/*' \
+    'application/json, text/html'; do
+	cgi GET /modes "$TEST_TMP/empty" HTTP_ACCEPT="$acc"
+	expect_head '^Content-Type: application/json$' "Accept: $acc is JSON"
+done
+
+for m in PUT DELETE OPTIONS PATCH get; do
+	cgi "$m" /modes "$TEST_TMP/empty"
+	expect_code 405 "method $m"
+	expect_head '^Allow: GET, HEAD, POST$' "405 lists the methods"
+done
+
+# --- act: accepted, and the hook's view --------------------------------
+# Whitespace, escapes and raw UTF-8: the hook must get these very bytes.
+body '{ "mode" :"echo",\n  "note": "caf\\u00e9 \303\251 \\ud83d\\ude00" }\n'
+post /modes "$TEST_TMP/in" HTTP_GPT_ACTOR=tester
+expect_code 200 "an accepted act"
+expect_head '^Content-Type: application/json$' "the hook's answer is JSON"
+expect_same "$TEST_TMP/in" "$ROOT/modes/last-body" \
+    "the hook gets the body bytes exactly"
+expect_same "$TEST_TMP/in" "$TEST_TMP/body" "the hook's output is the answer"
+expect_err 'actor "tester"' "the actor is logged"
+
+body '{"mode":"env"}'
+post /modes "$TEST_TMP/in" HTTP_GPT_ACTOR=tester
+expect_code 200 "env mode"
+env_has() {
+	if grep -q -x -- "$1" "$ROOT/modes/last-env"; then pass; else
+		fail "hook env lacks $1: $(tr '\n' ' ' <"$ROOT/modes/last-env")"
+	fi
+}
+env_has 'PATH=/usr/local/bin:/usr/bin:/bin'
+env_has "GPT_ADDRESS=$ROOT/modes"
+env_has 'GPT_ACTOR=tester'
+env_has 'CONTENT_LENGTH=14'
+env_has 'REMOTE_ADDR=192.0.2.7'
+if grep -q -e GPT_TEST_MARKER -e GATEWAY_INTERFACE -e GPT_ROOT \
+    -e REQUEST_METHOD "$ROOT/modes/last-env"; then
+	fail "the server's environment reached the hook"
+else pass; fi
+
+# If-Match: 412 when it names another ETag, accepted when it matches.
+body '{"mode":"echo"}'
+post /modes "$TEST_TMP/in" HTTP_IF_MATCH='"0000"'
+expect_code 412 "If-Match with a stale ETag"
+expect_empty_body "412"
+post /modes "$TEST_TMP/in" HTTP_IF_MATCH="W/$etag"
+expect_code 412 "If-Match compares strongly"
+post /modes "$TEST_TMP/in" HTTP_IF_MATCH="$etag"
+expect_code 200 "If-Match with the current ETag"
+post /modes "$TEST_TMP/in" HTTP_IF_MATCH='*'
+expect_code 200 "If-Match: *"
+
+# --- act: rejections, all the same bytes --------------------------------
+n=0
+reject() { # LABEL: the last answer must be the one 204
+	n=$((n + 1))
+	expect_code 204 "$1"
+	if [ "$n" -eq 1 ]; then
+		cp "$TEST_TMP/resp" "$TEST_TMP/reject1"
+	else
+		expect_same "$TEST_TMP/reject1" "$TEST_TMP/resp" \
+		    "$1 is byte-identical to the first rejection"
+	fi
+	expect_err 'act rejected' "$1 is logged"
+}
+
+head -c 2000 /dev/zero | tr '\0' ' ' >"$TEST_TMP/big"
+cgi POST /modes "$TEST_TMP/big" CONTENT_TYPE=application/json \
+    CONTENT_LENGTH=2000
+reject "oversize by CONTENT_LENGTH"
+cgi POST /modes "$TEST_TMP/big" CONTENT_TYPE=application/json
+reject "oversize while reading"
+body '{"mode":"echo"}'
+cgi POST /modes "$TEST_TMP/in" CONTENT_TYPE=application/json \
+    CONTENT_LENGTH=100
+reject "a body shorter than CONTENT_LENGTH"
+cgi POST /modes "$TEST_TMP/in" CONTENT_TYPE=application/json \
+    CONTENT_LENGTH=1x
+reject "a malformed CONTENT_LENGTH"
+post /modes "$TEST_TMP/in" CONTENT_TYPE=text/plain
+reject "Content-Type text/plain"
+post /modes "$TEST_TMP/in" CONTENT_TYPE=
+reject "an empty Content-Type"
+cgi POST /modes "$TEST_TMP/in" CONTENT_LENGTH=15
+reject "no Content-Type"
+post /modes "$TEST_TMP/in" CONTENT_TYPE='application/json; charset=latin1'
+reject "charset latin1"
+post /modes "$TEST_TMP/in" \
+    CONTENT_TYPE='application/x-www-form-urlencoded'
+reject "an HTML form's type"
+# Each line: the reason logged, then the body (a printf format).
+while IFS='|' read -r why bad; do
+	body "$bad"
+	post /modes "$TEST_TMP/in"
+	reject "body $bad"
+	expect_err "act rejected: $why" "body $bad is logged as $why"
+done <<'EOF'
+not strict JSON|{"mode":"echo",}
+not strict JSON.*after the value|{"mode":"echo"} x
+not strict JSON|{"mode":"echo"}{}
+not strict JSON.*duplicate|{"mode":"echo","deep":{"a":{"b":1,"b":2}}}
+not strict JSON.*UTF-8|{"mode":"echo","note":"\377"}
+not strict JSON.*UTF-8|{"mode":"echo","note":"\300\257"}
+not strict JSON|
+not strict JSON| 
+not strict JSON.*surrogate|{"mode":"echo","note":"\\ud800"}
+not strict JSON|{'mode':'echo'}
+fails the form|{"mode":"nope"}
+fails the form|{"mode":"echo","other":1}
+fails the form|{"mode":"echo","note":""}
+fails the form|[]
+fails the form|null
+EOF
+deep=$(head -c 200 /dev/zero | tr '\0' '[')$(head -c 200 /dev/zero | tr '\0' ']')
+body "{\"mode\":\"echo\",\"deep\":$deep}"
+post /modes "$TEST_TMP/in"
+reject "nesting deeper than the limit"
+expect_err 'act rejected: not strict JSON.*deep' "too deep is logged as such"
+body '{"mode":"echo","note":"\\u0000"}'
+post /modes "$TEST_TMP/in"
+expect_code 200 "a NUL escape is legal JSON"
+
+# A valid body in charset utf-8 and odd-cased type is accepted.
+body '{"mode":"echo"}'
+post /modes "$TEST_TMP/in" CONTENT_TYPE='Application/JSON; charset="UTF-8"'
+expect_code 200 "application/json with charset utf-8"
+cgi POST /modes "$TEST_TMP/in" CONTENT_TYPE=application/json
+expect_code 200 "a body without CONTENT_LENGTH, read to EOF"
+
+# --- hook failures ------------------------------------------------------
+hookfail() { # MODE CODE
+	body "{\"mode\":\"$1\"}"
+	post /modes "$TEST_TMP/in"
+	expect_code "$2" "hook mode $1"
+	expect_empty_body "hook mode $1 leaks no detail"
+	expect_err 'hook of' "hook mode $1 is logged"
+}
+hookfail exit 502
+hookfail kill 502
+hookfail sleep 504
+hookfail big 502
+hookfail notjson 502
+hookfail trailing 502
+hookfail empty 502
+body '{}'
+post /nohook "$TEST_TMP/in"
+expect_code 502 "an address without a hook"
+expect_err 'accepts no acts' "a missing hook is logged"
+post /noexec "$TEST_TMP/in"
+expect_code 502 "a hook that is not executable"
+
+# --- explain mode -------------------------------------------------------
+body '{"note":""}'
+post /explain "$TEST_TMP/in"
+expect_code 422 "explain: fails the form"
+if jq -e '.pointer == "/note" and .keyword == "minLength"' \
+    "$TEST_TMP/body" >/dev/null; then pass; else
+	fail "explain names pointer and keyword: $(cat "$TEST_TMP/body")"
+fi
+body '{"note":"a",}'
+post /explain "$TEST_TMP/in"
+expect_code 422 "explain: a parse error"
+if jq -e '.offset == 12' "$TEST_TMP/body" >/dev/null; then pass; else
+	fail "explain gives the parse offset: $(cat "$TEST_TMP/body")"
+fi
+body '{"note":"ok"}'
+post /explain "$TEST_TMP/in"
+expect_code 200 "explain: an accepted act"
+
+# --- addresses that do not load: 500, reason on stderr only -------------
+for a in broken-json broken-conf broken-form not-arrival; do
+	cgi GET "/$a" "$TEST_TMP/empty"
+	expect_code 500 "address $a"
+	expect_empty_body "address $a: no reason in the body"
+	expect_err 'refused' "address $a: the reason is logged"
+	body '{}'
+	post "/$a" "$TEST_TMP/in"
+	expect_code 500 "POST to address $a"
+done
+
+# --- which address: path hygiene ----------------------------------------
+for p in /nope /.hidden /.. /../modes /modes/ //modes /modes/x / \
+    /escape /mo%2Fdes "/a b"; do
+	cgi GET "$p" "$TEST_TMP/empty"
+	expect_code 404 "PATH_INFO $p"
+	expect_empty_body "404 for $p"
+done
+cgi GET /modes "$TEST_TMP/empty" REQUEST_URI=/gpt/x%2fy/../modes
+expect_code 404 "an encoded slash in REQUEST_URI"
+cgi GET /inside "$TEST_TMP/empty"
+expect_code 200 "a symlink that stays inside the root"
+cgi GET "" "$TEST_TMP/empty"
+expect_code 404 "GPT_ROOT without a name"
+cgi GET "" "$TEST_TMP/empty" GPT_ADDRESS="$ROOT/modes"
+expect_code 200 "GPT_ADDRESS names the directory"
+cgi GET /modes "$TEST_TMP/empty" GPT_ADDRESS="$ROOT/modes"
+expect_code 404 "a path after GPT_ADDRESS"
+# The shared-hosting default: <SCRIPT_FILENAME>.d
+mkdir "$TEST_TMP/cgi-bin"
+cp -R "$ROOT/modes" "$TEST_TMP/cgi-bin/gpt.fcgi.d"
+cp -R "$ROOT/explain" "$TEST_TMP/cgi-bin/gpt.fcgi.d/sub"
+cgi GET "" "$TEST_TMP/empty" GPT_ROOT= \
+    SCRIPT_FILENAME="$TEST_TMP/cgi-bin/gpt.fcgi"
+expect_code 200 "the default address beside the script"
+expect_head '^GPT-Type: test/modes$' "the default address is <script>.d"
+cgi GET /sub "$TEST_TMP/empty" GPT_ROOT= \
+    SCRIPT_FILENAME="$TEST_TMP/cgi-bin/gpt.fcgi"
+expect_code 200 "a named address under <script>.d"
+cgi GET /.. "$TEST_TMP/empty" GPT_ROOT= \
+    SCRIPT_FILENAME="$TEST_TMP/cgi-bin/gpt.fcgi"
+expect_code 404 ".. under <script>.d"
+cgi GET "" "$TEST_TMP/empty" GPT_ROOT=
+expect_code 404 "no way to name an address"
+
+# A query string without '=' may reach a CGI program as arguments; it is
+# still a request, never a command line.
+env -i GATEWAY_INTERFACE=CGI/1.1 REQUEST_METHOD=GET GPT_ROOT="$ROOT" \
+    PATH_INFO=/modes "$GPT_FCGI" --check /etc </dev/null \
+    >"$TEST_TMP/resp" 2>"$TEST_TMP/err"
+if head -n 1 "$TEST_TMP/resp" | grep -q '^Status: 200'; then pass; else
+	fail "arguments under CGI are not a command line"
+fi
+
+# A client gone before the answer (the reader of stdout exits while the
+# hook runs into its one-second timeout) costs a log line, not a SIGPIPE
+# death.
+body '{"mode":"sleep"}'
+{
+	env -i GATEWAY_INTERFACE=CGI/1.1 REQUEST_METHOD=POST GPT_ROOT="$ROOT" \
+	    PATH_INFO=/modes CONTENT_TYPE=application/json CONTENT_LENGTH=16 \
+	    timeout 30 "$GPT_FCGI" <"$TEST_TMP/in" 2>"$TEST_TMP/err"
+	echo $? >"$TEST_TMP/rc"
+} | true
+status=$(cat "$TEST_TMP/rc")
+expect_status 0 "an answer to a client that hung up"
+expect_stderr_match 'went away' "a client that hung up is logged"
+
+# --- --check ------------------------------------------------------------
+run_cli --check "$ROOT/modes"
+expect_status 0 "--check of a good address"
+run_cli --check "$ROOT/nohook"
+expect_status 0 "--check of an address without a hook"
+expect_stderr_match 'accepts no acts' "--check warns about a missing hook"
+run_cli --check "$ROOT/noexec"
+expect_stderr_match 'not an executable' "--check warns about a hook's mode"
+for a in broken-json broken-conf broken-form not-arrival nope; do
+	run_cli --check "$ROOT/$a"
+	expect_status 1 "--check of $a"
+done
+run_cli --check
+expect_status 2 "--check without a directory"
+
+finish

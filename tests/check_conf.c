@@ -1,0 +1,200 @@
+/* check_conf.c: address.conf: defaults, each key, and every refusal. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check_main.h"
+#include "conf.h"
+
+static struct conf
+expect_conf(const char *text)
+{
+	struct conf c;
+	char err[CONF_ERR_MAX] = "";
+
+	ck_assert_msg(conf_parse(text, strlen(text), &c, err, sizeof(err)) == 0,
+	    "conf_parse refused \"%s\": %s", text, err);
+	return c;
+}
+
+static void
+expect_conf_fail(const char *text, const char *why)
+{
+	struct conf c;
+	char err[CONF_ERR_MAX] = "";
+
+	conf_init(&c);
+	c.max_body = 7;
+	ck_assert_msg(
+	    conf_parse(text, strlen(text), &c, err, sizeof(err)) == -1,
+	    "conf_parse accepted \"%s\"", text);
+	ck_assert_msg(strstr(err, why) != NULL,
+	    "conf_parse(\"%s\") said \"%s\", expected \"%s\"", text, err, why);
+	ck_assert_msg(c.max_body == 7, "conf_parse(\"%s\") changed *out", text);
+}
+
+START_TEST(conf_init_gives_the_documented_defaults)
+{
+	struct conf c;
+
+	conf_init(&c);
+	ck_assert_uint_eq(c.max_body, 1048576);
+	ck_assert_uint_eq(c.hook_timeout, 10);
+	ck_assert_uint_eq(c.hook_max_output, 1048576);
+	ck_assert_str_eq(c.type, "");
+	ck_assert(!c.explain);
+}
+END_TEST
+
+START_TEST(conf_parse_reads_every_key)
+{
+	struct conf c = expect_conf("# an address under development\n"
+	                            "\n"
+	                            "max_body = 2048\n"
+	                            "  hook_timeout=3  \n"
+	                            "hook_max_output\t=\t100\n"
+	                            "type = chat/v1\n"
+	                            "failures = explain\r\n");
+
+	ck_assert_uint_eq(c.max_body, 2048);
+	ck_assert_uint_eq(c.hook_timeout, 3);
+	ck_assert_uint_eq(c.hook_max_output, 100);
+	ck_assert_str_eq(c.type, "chat/v1");
+	ck_assert(c.explain);
+}
+END_TEST
+
+START_TEST(conf_parse_keeps_defaults_for_absent_keys)
+{
+	struct conf c = expect_conf("failures = silent");
+
+	ck_assert_uint_eq(c.max_body, CONF_MAX_BODY_DEFAULT);
+	ck_assert(!c.explain);
+	c = expect_conf("");
+	ck_assert_uint_eq(c.hook_timeout, CONF_HOOK_TIMEOUT_DEFAULT);
+}
+END_TEST
+
+START_TEST(conf_parse_accepts_range_ends)
+{
+	ck_assert_uint_eq(expect_conf("max_body = 1").max_body, 1);
+	ck_assert_uint_eq(
+	    expect_conf("max_body = 1073741824").max_body, CONF_MAX_BODY_MAX);
+	ck_assert_uint_eq(
+	    expect_conf("hook_timeout = 3600").hook_timeout, 3600);
+}
+END_TEST
+
+START_TEST(conf_parse_refuses_bad_files)
+{
+	static const struct {
+		const char *text, *why;
+	} cases[] = {
+	    {"max_bdy = 1\n", "unknown key 'max_bdy'"},
+	    {"Max_Body = 1\n", "expected key = value"},
+	    {"max_body 10\n", "expected key = value"},
+	    {"= 10\n", "expected key = value"},
+	    {"type = a\ntype = b\n", "line 2: duplicate key"},
+	    {"max_body = 0\n", "bad value for max_body"},
+	    {"max_body = -1\n", "bad value for max_body"},
+	    {"max_body = 1e6\n", "bad value for max_body"},
+	    {"max_body = 0x10\n", "bad value for max_body"},
+	    {"max_body =\n", "bad value for max_body"},
+	    {"max_body = 1073741825\n", "bad value for max_body"},
+	    {"max_body = 99999999999999999999999\n", "bad value"},
+	    {"max_body = 10 # comment\n", "bad value for max_body"},
+	    {"hook_timeout = 0\n", "bad value for hook_timeout"},
+	    {"hook_timeout = 3601\n", "bad value for hook_timeout"},
+	    {"hook_max_output = 0\n", "bad value for hook_max_output"},
+	    {"failures = verbose\n", "silent or explain"},
+	    {"failures = Explain\n", "silent or explain"},
+	    {"type = a b\n", "header token"},
+	    {"type = caf\xc3\xa9\n", "header token"},
+	    {"type = a\"b\n", "header token"},
+	    {"type =\n", "type must be"},
+	    {"type = "
+	     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+	     "aaaaa\n",
+	        "type must be"},
+	    {"# ok\nfailures = explain\nnonsense\n", "line 3"},
+	};
+	size_t i;
+
+	for (i = 0; i < GPT_ARRAY_LEN(cases); i++)
+		expect_conf_fail(cases[i].text, cases[i].why);
+}
+END_TEST
+
+START_TEST(conf_parse_refuses_a_nul_byte)
+{
+	struct conf c;
+	char err[CONF_ERR_MAX];
+
+	ck_assert_int_eq(
+	    conf_parse("type = a\0b\n", 11, &c, err, sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "NUL"));
+}
+END_TEST
+
+START_TEST(conf_load_of_a_missing_file_gives_defaults)
+{
+	struct conf c;
+	char err[CONF_ERR_MAX];
+
+	c.max_body = 3;
+	ck_assert_int_eq(
+	    conf_load("/nonexistent/address.conf", &c, err, sizeof(err)), 0);
+	ck_assert_uint_eq(c.max_body, CONF_MAX_BODY_DEFAULT);
+}
+END_TEST
+
+START_TEST(conf_load_reads_a_file_and_refuses_a_symlink)
+{
+	char dir[] = "/tmp/check_conf.XXXXXX", path[64], link[64];
+	char err[CONF_ERR_MAX];
+	struct conf c;
+	FILE *f;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/address.conf", dir);
+	snprintf(link, sizeof(link), "%s/link.conf", dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("max_body = 99\n", f);
+	fclose(f);
+	ck_assert_int_eq(conf_load(path, &c, err, sizeof(err)), 0);
+	ck_assert_uint_eq(c.max_body, 99);
+	ck_assert_int_eq(symlink(path, link), 0);
+	ck_assert_int_eq(conf_load(link, &c, err, sizeof(err)), -1);
+	ck_assert_int_eq(conf_load(dir, &c, err, sizeof(err)), -1);
+	unlink(link);
+	unlink(path);
+	rmdir(dir);
+}
+END_TEST
+
+static Suite *
+suite_conf(void)
+{
+	Suite *s = suite_create("conf");
+	TCase *tc;
+
+	tc = tcase_create("conf_init");
+	tcase_add_test(tc, conf_init_gives_the_documented_defaults);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("conf_parse");
+	tcase_add_test(tc, conf_parse_reads_every_key);
+	tcase_add_test(tc, conf_parse_keeps_defaults_for_absent_keys);
+	tcase_add_test(tc, conf_parse_accepts_range_ends);
+	tcase_add_test(tc, conf_parse_refuses_bad_files);
+	tcase_add_test(tc, conf_parse_refuses_a_nul_byte);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("conf_load");
+	tcase_add_test(tc, conf_load_of_a_missing_file_gives_defaults);
+	tcase_add_test(tc, conf_load_reads_a_file_and_refuses_a_symlink);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+CHECK_MAIN(suite_conf)

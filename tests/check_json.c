@@ -1,0 +1,1087 @@
+/*
+ * check_json.c: the strict parser (grammar, strings, numbers, UTF-8,
+ * duplicates, limits, errors), member lookup and the serializer.
+ *
+ * Every input is parsed from an exactly sized heap copy, so a read past
+ * the given length is an AddressSanitizer error in the sanitizer build.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "buf.h"
+#include "check_main.h"
+#include "json.h"
+
+/* A literal with its length (inputs may hold NUL bytes). */
+#define S(s) s, sizeof(s) - 1
+/* In reject tables: do not check the offset. */
+#define ANY SIZE_MAX
+
+#define TEST_ARENA_CAP ((size_t)1 << 30)
+
+/* The input, printable, for failure messages (static buffer, truncated). */
+static const char *
+show(const char *s, size_t n)
+{
+	static char out[256];
+	size_t i, o = 0;
+
+	for (i = 0; i < n && o < sizeof(out) - 12; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c >= 0x20 && c < 0x7F)
+			out[o++] = (char)c;
+		else
+			o += (size_t)snprintf(out + o, sizeof(out) - o,
+			    "\\x%02X", c);
+	}
+	if (i < n)
+		o += (size_t)snprintf(out + o, sizeof(out) - o, "...");
+	out[o] = '\0';
+	return out;
+}
+
+/* A parse kept alive with its input copy (the tree borrows from it). */
+struct parsed {
+	struct arena a;
+	char *copy;
+	const struct json_value *v;
+	struct json_err err;
+	enum json_errcode rc;
+};
+
+static void
+parse_into(struct parsed *p, const char *in, size_t len, unsigned depth)
+{
+	arena_init(&p->a, TEST_ARENA_CAP);
+	p->copy = malloc(len > 0 ? len : 1);
+	ck_assert_ptr_nonnull(p->copy);
+	if (len > 0)
+		memcpy(p->copy, in, len);
+	p->v = NULL;
+	memset(&p->err, 0, sizeof(p->err));
+	p->rc = json_parse(p->copy, len, &p->a, depth, &p->v, &p->err);
+}
+
+static void
+parsed_free(struct parsed *p)
+{
+	arena_free(&p->a);
+	free(p->copy);
+}
+
+static void
+expect_parse_depth(const char *in, size_t len, unsigned depth)
+{
+	struct parsed p;
+
+	parse_into(&p, in, len, depth);
+	ck_assert_msg(p.rc == JSON_OK, "json_parse rejected %s: %s at %zu",
+	    show(in, len), p.err.msg, p.err.offset);
+	ck_assert_ptr_nonnull(p.v);
+	parsed_free(&p);
+}
+
+static void
+expect_parse(const char *in, size_t len)
+{
+	expect_parse_depth(in, len, 0);
+}
+
+static void
+expect_reject_depth(const char *in, size_t len, unsigned depth,
+    enum json_errcode code, size_t offset)
+{
+	struct parsed p;
+
+	parse_into(&p, in, len, depth);
+	ck_assert_msg(p.rc != JSON_OK, "json_parse accepted %s", show(in, len));
+	ck_assert_msg(p.rc == code && p.err.code == code,
+	    "json_parse(%s) failed with %s (\"%s\"), expected %s",
+	    show(in, len), json_errstr(p.rc), p.err.msg, json_errstr(code));
+	ck_assert_msg(p.err.msg != NULL && p.err.msg[0] != '\0',
+	    "json_parse(%s) left no message", show(in, len));
+	ck_assert_msg(offset == ANY || p.err.offset == offset,
+	    "json_parse(%s) reported offset %zu, expected %zu", show(in, len),
+	    p.err.offset, offset);
+	ck_assert_msg(p.err.offset <= len, "json_parse(%s): offset past end",
+	    show(in, len));
+	ck_assert_msg(p.v == NULL, "json_parse(%s) set *out on failure",
+	    show(in, len));
+	parsed_free(&p);
+}
+
+static void
+expect_reject(const char *in, size_t len, enum json_errcode code,
+    size_t offset)
+{
+	expect_reject_depth(in, len, 0, code, offset);
+}
+
+/* --- json_parse: grammar ---------------------------------------------- */
+
+static const struct {
+	const char *in;
+	size_t len;
+} accepted[] = {
+	{S("0")}, {S("-0")}, {S("1")}, {S("-1")}, {S("1.5")}, {S("-1.5e10")},
+	{S("1E400")}, {S("1e-400")}, {S("1E+2")}, {S("0.0")}, {S("0e0")},
+	{S("-0.0e-0")}, {S("123456789012345678901234567890")},
+	{S("true")}, {S("false")}, {S("null")}, {S("\"\"")}, {S("\"abc\"")},
+	{S("[]")}, {S("{}")}, {S("[[]]")}, {S("{\"a\":{}}")},
+	{S(" [ 1 , 2 ] ")}, {S("\t\n\r {\"a\" : [ ] }\n")},
+	{S("[1,[2,[3]]]")}, {S("{\"\":0}")}, {S("[\"a\",{\"b\":[null]}]")},
+	{S("\"\\\"\\\\\\/\\b\\f\\n\\r\\t\"")},
+	{S("\"\\u0041\\u00e9\\u20AC\\ud83d\\ude00\"")},
+	{S("\"\\uFFFE\\uFDD0\\uffff\"")}, /* noncharacters are scalars */
+	{S("\"\xEF\xBF\xBE\xEF\xB7\x90\"")},
+	{S("\"\\u0000\"")}, {S("\"\x7F\"")}, /* DEL is not a control here */
+	{S("\"/ \xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80\"")},
+	{S("{\"a\":1,\"b\":2,\"A\":3}")},	   /* names are case-sensitive */
+	{S("{\"a\":{\"a\":{\"a\":1}}}")},	   /* same name, other objects */
+	{S("[{\"a\":1},{\"a\":1}]")},		   /* sibling objects */
+	{S("{\"\\u0000\":1,\"\":2}")},	   /* NUL name is not the empty name */
+	{S("{\"a\\u0000\":1,\"a\":2}")},	   /* nor a prefix of another */
+	{S("{\"\\u00e9\":1,\"e\\u0301\":2}")}, /* no normalization */
+};
+
+START_TEST(json_parse_accepts_every_rfc8259_value)
+{
+	size_t i;
+
+	for (i = 0; i < GPT_ARRAY_LEN(accepted); i++)
+		expect_parse(accepted[i].in, accepted[i].len);
+}
+END_TEST
+
+static const struct {
+	const char *in;
+	size_t len;
+	enum json_errcode code;
+	size_t offset;
+} rejected[] = {
+	/* empty */
+	{S(""), JSON_E_EMPTY, 0},
+	{S(" \t\r\n"), JSON_E_EMPTY, 4},
+	/* structure */
+	{S("[1,]"), JSON_E_SYNTAX, 3},
+	{S("[,1]"), JSON_E_SYNTAX, 1},
+	{S("[1,,2]"), JSON_E_SYNTAX, 3},
+	{S("{\"a\":1,}"), JSON_E_SYNTAX, 7},
+	{S("{,}"), JSON_E_SYNTAX, 1},
+	{S("{a:1}"), JSON_E_SYNTAX, 1},
+	{S("{'a':1}"), JSON_E_SYNTAX, 1},
+	{S("{1:1}"), JSON_E_SYNTAX, 1},
+	{S("['a']"), JSON_E_SYNTAX, 1},
+	{S("[1 2]"), JSON_E_SYNTAX, 3},
+	{S("[1}"), JSON_E_SYNTAX, 2},
+	{S("{\"a\":1]"), JSON_E_SYNTAX, 6},
+	{S("{\"a\" 1}"), JSON_E_SYNTAX, 5},
+	{S("{\"a\",1}"), JSON_E_SYNTAX, 4},
+	{S("{\"a\":1 \"b\":2}"), JSON_E_SYNTAX, 7},
+	{S("]"), JSON_E_SYNTAX, 0},
+	{S("}"), JSON_E_SYNTAX, 0},
+	/* comments, NaN, Infinity, '+', hex: not JSON */
+	{S("/* c */ 1"), JSON_E_SYNTAX, 0},
+	{S("[1 /* c */]"), JSON_E_SYNTAX, 3},
+	{S("1 // c"), JSON_E_TRAILING, 2},
+	{S("# c\n1"), JSON_E_SYNTAX, 0},
+	{S("NaN"), JSON_E_SYNTAX, 0},
+	{S("Infinity"), JSON_E_SYNTAX, 0},
+	{S("-Infinity"), JSON_E_NUMBER, 1},
+	{S("+1"), JSON_E_SYNTAX, 0},
+	{S("[+1]"), JSON_E_SYNTAX, 1},
+	{S(".5"), JSON_E_SYNTAX, 0},
+	{S("0x10"), JSON_E_TRAILING, 1},
+	{S("[0x10]"), JSON_E_SYNTAX, 2},
+	/* numbers */
+	{S("01"), JSON_E_NUMBER, 1},
+	{S("-01"), JSON_E_NUMBER, 2},
+	{S("00"), JSON_E_NUMBER, 1},
+	{S("[007]"), JSON_E_NUMBER, 2},
+	{S("-"), JSON_E_TRUNCATED, 1},
+	{S("-a"), JSON_E_NUMBER, 1},
+	{S("1."), JSON_E_TRUNCATED, 2},
+	{S("1.e5"), JSON_E_NUMBER, 2},
+	{S("[1.]"), JSON_E_NUMBER, 3},
+	{S("1e"), JSON_E_TRUNCATED, 2},
+	{S("1e+"), JSON_E_TRUNCATED, 3},
+	{S("[1e]"), JSON_E_NUMBER, 3},
+	{S("[1E+x]"), JSON_E_NUMBER, 4},
+	{S("1.5.5"), JSON_E_TRAILING, 3},
+	/* literals */
+	{S("tru"), JSON_E_TRUNCATED, 3},
+	{S("nul"), JSON_E_TRUNCATED, 3},
+	{S("True"), JSON_E_SYNTAX, 0},
+	{S("nulL"), JSON_E_SYNTAX, 3},
+	{S("fals3"), JSON_E_SYNTAX, 4},
+	{S("truex"), JSON_E_TRAILING, 4},
+	{S("[truex]"), JSON_E_SYNTAX, 5},
+	/* trailing bytes */
+	{S("1 2"), JSON_E_TRAILING, 2},
+	{S("{}{}"), JSON_E_TRAILING, 2},
+	{S("{} x"), JSON_E_TRAILING, 3},
+	{S("[] ]"), JSON_E_TRAILING, 3},
+	{S("\"a\"\""), JSON_E_TRAILING, 3},
+	{S("{}\0"), JSON_E_TRAILING, 2},
+	/* whitespace is space, tab, LF, CR only */
+	{S("\f1"), JSON_E_SYNTAX, 0},
+	{S("[1,\v2]"), JSON_E_SYNTAX, 3},
+	{S("[\0]"), JSON_E_SYNTAX, 1},
+	{S("[1]\xC2\xA0"), JSON_E_TRAILING, 3},
+	{S("\xEF\xBB\xBF{}"), JSON_E_SYNTAX, 0}, /* a UTF-8 BOM */
+	{S("\xC3\xA9"), JSON_E_SYNTAX, 0},	/* non-ASCII outside a string */
+	/* truncated */
+	{S("["), JSON_E_TRUNCATED, 1},
+	{S("[1"), JSON_E_TRUNCATED, 2},
+	{S("[1,"), JSON_E_TRUNCATED, 3},
+	{S("{"), JSON_E_TRUNCATED, 1},
+	{S("{\"a\""), JSON_E_TRUNCATED, 4},
+	{S("{\"a\":"), JSON_E_TRUNCATED, 5},
+	{S("{\"a\":1,"), JSON_E_TRUNCATED, 7},
+	{S("\"abc"), JSON_E_TRUNCATED, 4},
+	{S("\""), JSON_E_TRUNCATED, 1},
+	{S("\"\\"), JSON_E_TRUNCATED, 2},
+	{S("\"\\u12"), JSON_E_TRUNCATED, 5},
+	{S("\"\\ud800"), JSON_E_TRUNCATED, 7},
+	{S("\"\\ud800\\u"), JSON_E_TRUNCATED, 9},
+	/* control characters */
+	{S("\"a\x01\""), JSON_E_CONTROL, 2},
+	{S("\"a\tb\""), JSON_E_CONTROL, 2},
+	{S("\"\n\""), JSON_E_CONTROL, 1},
+	{S("\"\x1F\""), JSON_E_CONTROL, 1},
+	{S("\"\0\""), JSON_E_CONTROL, 1},
+	{S("{\"a\nb\":1}"), JSON_E_CONTROL, 3},
+	/* escapes */
+	{S("\"\\x41\""), JSON_E_ESCAPE, 2},
+	{S("\"\\'\""), JSON_E_ESCAPE, 2},
+	{S("\"\\a\""), JSON_E_ESCAPE, 2},
+	{S("\"\\U0041\""), JSON_E_ESCAPE, 2},
+	{S("\"\\0\""), JSON_E_ESCAPE, 2},
+	{S("\"\\\xC3\xA9\""), JSON_E_ESCAPE, 2},
+	{S("\"\\u12G4\""), JSON_E_ESCAPE, 5},
+	{S("\"\\u00\""), JSON_E_ESCAPE, 5},
+	{S("\"\\u-123\""), JSON_E_ESCAPE, 3},
+	{S("\"\\ud800\\uZZZZ\""), JSON_E_ESCAPE, 9},
+	/* surrogates */
+	{S("\"\\ud800\""), JSON_E_SURROGATE, 1},
+	{S("\"\\uDBFF\""), JSON_E_SURROGATE, 1},
+	{S("\"\\udc00\""), JSON_E_SURROGATE, 1},
+	{S("\"\\uDFFF\""), JSON_E_SURROGATE, 1},
+	{S("\"\\ud800\\u0041\""), JSON_E_SURROGATE, 1},
+	{S("\"\\ud800x\""), JSON_E_SURROGATE, 1},
+	{S("\"\\ud800\\n\""), JSON_E_SURROGATE, 1},
+	{S("\"\\ud800\\ud800\""), JSON_E_SURROGATE, 1},
+	{S("\"\\udc00\\ud800\""), JSON_E_SURROGATE, 1},
+	{S("\"ab\\ude00\""), JSON_E_SURROGATE, 3},
+	{S("{\"\\ud800\":1}"), JSON_E_SURROGATE, 2},
+	/* duplicates */
+	{S("{\"a\":1,\"a\":2}"), JSON_E_DUPLICATE, 7},
+	{S("{\"a\":1,\"a\":1}"), JSON_E_DUPLICATE, 7},
+	{S("{\"a\":1,\"\\u0061\":2}"), JSON_E_DUPLICATE, 7},
+	{S("{\"\\/\":1,\"/\":2}"), JSON_E_DUPLICATE, 8},
+	{S("{\"\":1,\"\":2}"), JSON_E_DUPLICATE, 6},
+	{S("{\"\\u0000\":1,\"\\u0000\":2}"), JSON_E_DUPLICATE, 12},
+	{S("{\"\xC3\xA9\":1,\"\\u00e9\":2}"), JSON_E_DUPLICATE, 8},
+	{S("{\"\\ud83d\\ude00\":1,\"\xF0\x9F\x98\x80\":2}"),
+	    JSON_E_DUPLICATE, 18},
+	{S("{\"a\":1,\"b\":2,\"c\":3,\"b\":4}"), JSON_E_DUPLICATE, 19},
+	{S("[{\"x\":{\"y\":1,\"y\":2}}]"), JSON_E_DUPLICATE, 13},
+};
+
+START_TEST(json_parse_rejects_what_rfc8259_forbids_with_code_and_offset)
+{
+	size_t i;
+
+	for (i = 0; i < GPT_ARRAY_LEN(rejected); i++)
+		expect_reject(rejected[i].in, rejected[i].len, rejected[i].code,
+		    rejected[i].offset);
+}
+END_TEST
+
+START_TEST(json_parse_never_reads_past_len)
+{
+	/* Valid JSON in memory, cut short by len: the parser must stop. */
+	expect_reject(S("[1]") - 1, JSON_E_TRUNCATED, 2);
+	expect_reject(S("\"abc\"") - 1, JSON_E_TRUNCATED, 4);
+	expect_reject(S("true") - 1, JSON_E_TRUNCATED, 3);
+	expect_reject(S("\"\\u0041\"") - 3, JSON_E_TRUNCATED, 5);
+	expect_reject(S("\"\xE2\x82\xAC\"") - 2, JSON_E_UTF8, 1);
+	expect_parse(S("12345") - 2);
+	{
+		struct arena a;
+		const struct json_value *v = NULL;
+		struct json_err err;
+
+		arena_init(&a, TEST_ARENA_CAP);
+		ck_assert_int_eq(json_parse(NULL, 0, &a, 0, &v, &err),
+		    JSON_E_EMPTY);
+		ck_assert_ptr_null(v);
+		arena_free(&a);
+	}
+}
+END_TEST
+
+/* --- json_parse: UTF-8 in strings and member names ----------------------- */
+
+static const struct {
+	const char *in;
+	size_t len;
+} utf8_ok[] = {
+	{S("\x7F")}, {S("\xC2\x80")}, {S("\xDF\xBF")}, {S("\xE0\xA0\x80")},
+	{S("\xED\x9F\xBF")}, {S("\xEE\x80\x80")}, {S("\xEF\xBF\xBF")},
+	{S("\xEF\xBF\xBE")}, {S("\xEF\xB7\x90")}, {S("\xF0\x90\x80\x80")},
+	{S("\xF4\x8F\xBF\xBF")},
+};
+
+static const struct {
+	const char *in;
+	size_t len;
+} utf8_bad[] = {
+	{S("\x80")}, {S("\xBF")}, {S("\xC0\x80")}, {S("\xC1\xBF")},
+	{S("\xE0\x80\x80")}, {S("\xE0\x9F\xBF")}, {S("\xF0\x80\x80\x80")},
+	{S("\xF0\x8F\xBF\xBF")}, {S("\xED\xA0\x80")}, {S("\xED\xBF\xBF")},
+	{S("\xF4\x90\x80\x80")}, {S("\xF5\x80\x80\x80")}, {S("\xF8\x88\x80\x80\x80")},
+	{S("\xFE")}, {S("\xFF")}, {S("\xC2")}, {S("\xE2\x82")},
+	{S("\xF0\x9F\x98")}, {S("\xC2\x41")}, {S("\xE2\x82\x41")},
+};
+
+/* `s` as a string value, then as a member name. */
+static void
+wrap(char *out, size_t *n, const char *pre, const char *s, size_t len,
+    const char *post)
+{
+	size_t a = strlen(pre), b = strlen(post);
+
+	memcpy(out, pre, a);
+	memcpy(out + a, s, len);
+	memcpy(out + a + len, post, b);
+	*n = a + len + b;
+}
+
+START_TEST(json_parse_accepts_utf8_at_every_boundary_in_values_and_names)
+{
+	char buf[64];
+	size_t i, n;
+	struct parsed p;
+
+	for (i = 0; i < GPT_ARRAY_LEN(utf8_ok); i++) {
+		wrap(buf, &n, "\"", utf8_ok[i].in, utf8_ok[i].len, "\"");
+		parse_into(&p, buf, n, 0);
+		ck_assert_msg(p.rc == JSON_OK, "rejected %s", show(buf, n));
+		ck_assert_uint_eq(p.v->u.str.cps, 1);
+		ck_assert_uint_eq(p.v->u.str.len, utf8_ok[i].len);
+		ck_assert_mem_eq(p.v->u.str.ptr, utf8_ok[i].in, utf8_ok[i].len);
+		parsed_free(&p);
+		wrap(buf, &n, "{\"", utf8_ok[i].in, utf8_ok[i].len, "\":0}");
+		expect_parse(buf, n);
+	}
+}
+END_TEST
+
+START_TEST(json_parse_rejects_invalid_utf8_in_values_and_names)
+{
+	char buf[64];
+	size_t i, n;
+
+	for (i = 0; i < GPT_ARRAY_LEN(utf8_bad); i++) {
+		wrap(buf, &n, "\"", utf8_bad[i].in, utf8_bad[i].len, "\"");
+		expect_reject(buf, n, JSON_E_UTF8, 1);
+		wrap(buf, &n, "{\"", utf8_bad[i].in, utf8_bad[i].len, "\":0}");
+		expect_reject(buf, n, JSON_E_UTF8, 2);
+		wrap(buf, &n, "[\"ok\",\"x", utf8_bad[i].in, utf8_bad[i].len,
+		    "\"]");
+		expect_reject(buf, n, JSON_E_UTF8, 8);
+		/* truncated at the very end of the input */
+		wrap(buf, &n, "\"", utf8_bad[i].in, utf8_bad[i].len, "");
+		expect_reject(buf, n, JSON_E_UTF8, 1);
+	}
+}
+END_TEST
+
+/* --- json_parse: the tree -------------------------------------------------- */
+
+START_TEST(json_parse_builds_the_tree_in_document_order)
+{
+	struct parsed p;
+	const struct json_value *v, *a;
+
+	parse_into(&p, S("{\"z\":[1,\"two\",true,false,null,{}],\"a\":{\"b\":[]}}"),
+	    0);
+	ck_assert_int_eq(p.rc, JSON_OK);
+	v = p.v;
+	ck_assert_int_eq(v->type, JSON_T_OBJECT);
+	ck_assert_uint_eq(v->u.obj.count, 2);
+	ck_assert_ptr_null(v->u.obj.index);
+	ck_assert_mem_eq(v->u.obj.members[0].key.ptr, "z", 1);
+	ck_assert_mem_eq(v->u.obj.members[1].key.ptr, "a", 1);
+	a = &v->u.obj.members[0].value;
+	ck_assert_int_eq(a->type, JSON_T_ARRAY);
+	ck_assert_uint_eq(a->u.arr.count, 6);
+	ck_assert_int_eq(a->u.arr.items[0].type, JSON_T_NUMBER);
+	ck_assert_int_eq(a->u.arr.items[0].u.num.i, 1);
+	ck_assert_int_eq(a->u.arr.items[1].type, JSON_T_STRING);
+	ck_assert_uint_eq(a->u.arr.items[1].u.str.len, 3);
+	ck_assert_mem_eq(a->u.arr.items[1].u.str.ptr, "two", 3);
+	ck_assert_int_eq(a->u.arr.items[2].type, JSON_T_TRUE);
+	ck_assert_int_eq(a->u.arr.items[3].type, JSON_T_FALSE);
+	ck_assert_int_eq(a->u.arr.items[4].type, JSON_T_NULL);
+	ck_assert_int_eq(a->u.arr.items[5].type, JSON_T_OBJECT);
+	ck_assert_uint_eq(a->u.arr.items[5].u.obj.count, 0);
+	ck_assert_ptr_nonnull(a->u.arr.items[5].u.obj.members);
+	a = json_object_get(&v->u.obj.members[1].value, "b", 1);
+	ck_assert_ptr_nonnull(a);
+	ck_assert_int_eq(a->type, JSON_T_ARRAY);
+	ck_assert_uint_eq(a->u.arr.count, 0);
+	ck_assert_ptr_nonnull(a->u.arr.items);
+	parsed_free(&p);
+}
+END_TEST
+
+static const struct {
+	const char *in;
+	bool small;
+	int64_t i;
+} numbers[] = {
+	{"0", true, 0},
+	{"-0", true, 0},
+	{"42", true, 42},
+	{"-42", true, -42},
+	{"9223372036854775807", true, INT64_MAX},
+	{"-9223372036854775808", true, INT64_MIN},
+	{"9223372036854775808", false, 0},
+	{"-9223372036854775809", false, 0},
+	{"18446744073709551616", false, 0},
+	{"99999999999999999999", false, 0},
+	{"1.0", false, 0},
+	{"1e2", false, 0},
+	{"1E400", false, 0},
+	{"1e-400", false, 0},
+	{"-0.0", false, 0},
+};
+
+START_TEST(json_parse_keeps_number_text_and_sets_small_ints)
+{
+	struct parsed p;
+	size_t i, n;
+
+	for (i = 0; i < GPT_ARRAY_LEN(numbers); i++) {
+		n = strlen(numbers[i].in);
+		parse_into(&p, numbers[i].in, n, 0);
+		ck_assert_msg(p.rc == JSON_OK, "rejected %s", numbers[i].in);
+		ck_assert_int_eq(p.v->type, JSON_T_NUMBER);
+		ck_assert_uint_eq(p.v->u.num.len, n);
+		ck_assert_mem_eq(p.v->u.num.text, numbers[i].in, n);
+		/* borrowed from the input, not copied */
+		ck_assert_ptr_eq(p.v->u.num.text, p.copy);
+		ck_assert_msg(p.v->u.num.is_small_int == numbers[i].small,
+		    "is_small_int wrong for %s", numbers[i].in);
+		if (numbers[i].small)
+			ck_assert_msg(p.v->u.num.i == numbers[i].i,
+			    "i wrong for %s", numbers[i].in);
+		parsed_free(&p);
+	}
+}
+END_TEST
+
+START_TEST(json_parse_accepts_a_ten_thousand_digit_number)
+{
+	size_t n = 10000 + 8;
+	char *s = malloc(n);
+	struct parsed p;
+
+	ck_assert_ptr_nonnull(s);
+	memset(s, '7', n);
+	s[0] = '-';
+	memcpy(s + n - 7, ".5e-999", 7);
+	parse_into(&p, s, n, 0);
+	ck_assert_int_eq(p.rc, JSON_OK);
+	ck_assert_uint_eq(p.v->u.num.len, n);
+	ck_assert(!p.v->u.num.is_small_int);
+	parsed_free(&p);
+	free(s);
+}
+END_TEST
+
+static const struct {
+	const char *in;
+	size_t len;
+	const char *want;
+	size_t want_len;
+	size_t cps;
+} strings[] = {
+	{S("\"\""), S(""), 0},
+	{S("\"abc\""), S("abc"), 3},
+	{S("\"a\\nb\""), S("a\nb"), 3},
+	{S("\"\\\"\\\\\\/\\b\\f\\n\\r\\t\""), S("\"\\/\b\f\n\r\t"), 8},
+	{S("\"\\u0000\""), S("\0"), 1},
+	{S("\"a\\u0000b\""), S("a\0b"), 3},
+	{S("\"\\u0041\""), S("A"), 1},
+	{S("\"\\u00e9\""), S("\xC3\xA9"), 1},
+	{S("\"\\u07FF\\u0800\""), S("\xDF\xBF\xE0\xA0\x80"), 2},
+	{S("\"\\u20ac\""), S("\xE2\x82\xAC"), 1},
+	{S("\"\\uFFFF\""), S("\xEF\xBF\xBF"), 1},
+	{S("\"\\ud800\\udc00\""), S("\xF0\x90\x80\x80"), 1},
+	{S("\"\\ud83d\\ude00\""), S("\xF0\x9F\x98\x80"), 1},
+	{S("\"\\uDBFF\\uDFFF\""), S("\xF4\x8F\xBF\xBF"), 1},
+	{S("\"\xC3\xA9\\u00e9\xF0\x9F\x98\x80\""),
+	    S("\xC3\xA9\xC3\xA9\xF0\x9F\x98\x80"), 3},
+};
+
+START_TEST(json_parse_unescapes_strings_and_counts_code_points)
+{
+	struct parsed p;
+	size_t i;
+
+	for (i = 0; i < GPT_ARRAY_LEN(strings); i++) {
+		parse_into(&p, strings[i].in, strings[i].len, 0);
+		ck_assert_msg(p.rc == JSON_OK, "rejected %s",
+		    show(strings[i].in, strings[i].len));
+		ck_assert_int_eq(p.v->type, JSON_T_STRING);
+		ck_assert_msg(p.v->u.str.len == strings[i].want_len &&
+			memcmp(p.v->u.str.ptr, strings[i].want,
+			    strings[i].want_len) == 0,
+		    "%s unescaped to %s", show(strings[i].in, strings[i].len),
+		    show(p.v->u.str.ptr, p.v->u.str.len));
+		ck_assert_msg(p.v->u.str.cps == strings[i].cps,
+		    "%s: %zu code points, expected %zu",
+		    show(strings[i].in, strings[i].len), p.v->u.str.cps,
+		    strings[i].cps);
+		parsed_free(&p);
+	}
+}
+END_TEST
+
+START_TEST(json_parse_borrows_strings_without_escapes_from_the_input)
+{
+	struct parsed p;
+
+	parse_into(&p, S("[\"plain \xC3\xA9\",\"esc\\n\"]"), 0);
+	ck_assert_int_eq(p.rc, JSON_OK);
+	ck_assert_ptr_eq(p.v->u.arr.items[0].u.str.ptr, p.copy + 2);
+	ck_assert(p.v->u.arr.items[1].u.str.ptr < p.copy ||
+	    p.v->u.arr.items[1].u.str.ptr >= p.copy + 20);
+	parsed_free(&p);
+}
+END_TEST
+
+START_TEST(json_parse_accepts_a_key_holding_nul)
+{
+	struct parsed p;
+	const struct json_value *v;
+
+	parse_into(&p, S("{\"a\\u0000b\":1,\"a\":2}"), 0);
+	ck_assert_int_eq(p.rc, JSON_OK);
+	ck_assert_uint_eq(p.v->u.obj.members[0].key.len, 3);
+	ck_assert_mem_eq(p.v->u.obj.members[0].key.ptr, "a\0b", 3);
+	v = json_object_get(p.v, "a\0b", 3);
+	ck_assert_ptr_nonnull(v);
+	ck_assert_int_eq(v->u.num.i, 1);
+	v = json_object_get(p.v, "a", 1);
+	ck_assert_ptr_nonnull(v);
+	ck_assert_int_eq(v->u.num.i, 2);
+	parsed_free(&p);
+}
+END_TEST
+
+START_TEST(json_parse_accepts_a_ten_megabyte_string)
+{
+	size_t n = 10 * 1024 * 1024 + 2;
+	char *s = malloc(n);
+	struct parsed p;
+
+	ck_assert_ptr_nonnull(s);
+	memset(s, 'x', n);
+	s[0] = s[n - 1] = '"';
+	memcpy(s + 100, "\xE2\x82\xAC", 3);
+	parse_into(&p, s, n, 0);
+	ck_assert_int_eq(p.rc, JSON_OK);
+	ck_assert_uint_eq(p.v->u.str.len, n - 2);
+	ck_assert_uint_eq(p.v->u.str.cps, n - 4);
+	parsed_free(&p);
+	/* ... and one with an escape near its end is copied whole. */
+	memcpy(s + n - 10, "\\u00e9", 6);
+	parse_into(&p, s, n, 0);
+	ck_assert_int_eq(p.rc, JSON_OK);
+	ck_assert_uint_eq(p.v->u.str.len, n - 2 - 4);
+	parsed_free(&p);
+	free(s);
+}
+END_TEST
+
+/* --- json_parse: duplicates ------------------------------------------------- */
+
+/* depth-1 arrays around {"a":1,"a":2} (or {"a":1,"b":2}) */
+static char *
+nested_object(size_t depth, bool dup, size_t *n)
+{
+	const char *obj = dup ? "{\"a\":1,\"a\":2}" : "{\"a\":1,\"b\":2}";
+	size_t k = strlen(obj), i;
+	char *s = malloc(2 * depth + k);
+
+	ck_assert_ptr_nonnull(s);
+	for (i = 0; i + 1 < depth; i++)
+		s[i] = '[';
+	memcpy(s + depth - 1, obj, k);
+	for (i = 0; i + 1 < depth; i++)
+		s[depth - 1 + k + i] = ']';
+	*n = 2 * (depth - 1) + k;
+	return s;
+}
+
+START_TEST(json_parse_rejects_duplicates_at_depth_1_3_and_100)
+{
+	static const size_t depths[] = {1, 3, 100};
+	size_t i, n;
+	char *s;
+
+	for (i = 0; i < GPT_ARRAY_LEN(depths); i++) {
+		s = nested_object(depths[i], true, &n);
+		expect_reject_depth(s, n, 200, JSON_E_DUPLICATE,
+		    depths[i] - 1 + 7);
+		free(s);
+		s = nested_object(depths[i], false, &n);
+		expect_parse_depth(s, n, 200);
+		free(s);
+	}
+	/* an object nested in objects, the duplicate deep inside */
+	expect_reject(S("{\"a\":{\"b\":{\"c\":1,\"d\":{},\"c\":2}}}"),
+	    JSON_E_DUPLICATE, 24);
+}
+END_TEST
+
+/* {"k0":0,"k1":1,...} with n members; the last name is `last` if given. */
+static char *
+big_object(size_t n, const char *last, size_t *len)
+{
+	struct buf b;
+	size_t i;
+
+	buf_init(&b, SIZE_MAX);
+	ck_assert_int_eq(buf_putc(&b, '{'), 0);
+	for (i = 0; i < n; i++) {
+		if (i + 1 == n && last != NULL)
+			ck_assert_int_eq(buf_printf(&b, "%s\"%s\":%zu",
+			    i ? "," : "", last, i), 0);
+		else
+			ck_assert_int_eq(buf_printf(&b, "%s\"k%zu\":%zu",
+			    i ? "," : "", i, i), 0);
+	}
+	ck_assert_int_eq(buf_putc(&b, '}'), 0);
+	return buf_take(&b, len);
+}
+
+START_TEST(json_parse_rejects_a_duplicate_among_ten_thousand_members)
+{
+	size_t n;
+	char *s = big_object(10000, "k0", &n);
+	char *at = strstr(s, ",\"k0\"");
+
+	ck_assert_ptr_nonnull(at);
+	expect_reject(s, n, JSON_E_DUPLICATE, (size_t)(at + 1 - s));
+	free(s);
+	s = big_object(10000, "k\\u0030", &n);
+	expect_reject(s, n, JSON_E_DUPLICATE, ANY);
+	free(s);
+	s = big_object(10000, "k5000", &n);
+	expect_reject(s, n, JSON_E_DUPLICATE, ANY);
+	free(s);
+	s = big_object(10000, NULL, &n);
+	expect_parse(s, n);
+	free(s);
+}
+END_TEST
+
+START_TEST(json_parse_handles_a_hundred_thousand_members)
+{
+	size_t n, i;
+	char *s = big_object(100000, NULL, &n);
+	struct parsed p;
+	char key[16];
+
+	parse_into(&p, s, n, 0);
+	ck_assert_int_eq(p.rc, JSON_OK);
+	ck_assert_uint_eq(p.v->u.obj.count, 100000);
+	for (i = 0; i < 100000; i += 997) {
+		const struct json_value *v;
+		int k = snprintf(key, sizeof(key), "k%zu", i);
+
+		v = json_object_get(p.v, key, (size_t)k);
+		ck_assert_ptr_nonnull(v);
+		ck_assert_int_eq(v->u.num.i, (int64_t)i);
+	}
+	parsed_free(&p);
+	free(s);
+}
+END_TEST
+
+/* --- json_parse: depth ------------------------------------------------------ */
+
+/* n '[' then (balanced) n ']' */
+static char *
+brackets(size_t n, bool balanced, size_t *len)
+{
+	char *s = malloc(2 * n + 1);
+
+	ck_assert_ptr_nonnull(s);
+	memset(s, '[', n);
+	memset(s + n, ']', n);
+	*len = balanced ? 2 * n : n;
+	return s;
+}
+
+START_TEST(json_parse_accepts_depth_at_the_limit_and_rejects_one_past)
+{
+	size_t n;
+	char *s;
+
+	s = brackets(JSON_MAX_DEPTH, true, &n);
+	expect_parse(s, n);
+	free(s);
+	s = brackets(JSON_MAX_DEPTH + 1, true, &n);
+	expect_reject(s, n, JSON_E_DEPTH, JSON_MAX_DEPTH);
+	free(s);
+	expect_parse_depth(S("[[[]]]"), 3);
+	expect_reject_depth(S("[[[[]]]]"), 3, JSON_E_DEPTH, 3);
+	expect_reject_depth(S("{\"a\":[{}]}"), 2, JSON_E_DEPTH, 6);
+	expect_parse_depth(S("[1,[2],3]"), 2);
+	expect_parse_depth(S("1"), 1);
+	expect_parse_depth(S("[]"), 1);
+	expect_reject_depth(S("[[]]"), 1, JSON_E_DEPTH, 1);
+}
+END_TEST
+
+START_TEST(json_parse_rejects_a_hundred_thousand_brackets_cleanly)
+{
+	size_t n;
+	char *s = brackets(100000, false, &n);
+
+	expect_reject(s, n, JSON_E_DEPTH, JSON_MAX_DEPTH);
+	/* With the limit lifted, no recursion means no stack overflow. */
+	expect_reject_depth(s, n, 200000, JSON_E_TRUNCATED, n);
+	free(s);
+	s = brackets(100000, true, &n);
+	expect_parse_depth(s, n, 100000);
+	expect_reject_depth(s, n, 99999, JSON_E_DEPTH, 99999);
+	free(s);
+}
+END_TEST
+
+/* --- json_parse: memory ------------------------------------------------------ */
+
+START_TEST(json_parse_reports_nomem_when_the_arena_refuses)
+{
+	struct arena a;
+	const struct json_value *v = (const struct json_value *)&a;
+	struct json_err err;
+	size_t n, i;
+	char *s = big_object(20000, NULL, &n);
+
+	arena_init(&a, 64 * 1024);
+	ck_assert_int_eq(json_parse(s, n, &a, 0, &v, &err), JSON_E_NOMEM);
+	ck_assert_int_eq(err.code, JSON_E_NOMEM);
+	ck_assert_ptr_eq(v, (const struct json_value *)&a);
+	ck_assert_uint_le(a.held, a.cap);
+	arena_free(&a);
+	free(s);
+	/* Every cap either parses or refuses cleanly. */
+	s = big_object(300, NULL, &n);
+	for (i = 1; i < 64; i++) {
+		enum json_errcode rc;
+
+		arena_init(&a, i * 1024);
+		rc = json_parse(s, n, &a, 0, &v, &err);
+		ck_assert(rc == JSON_OK || rc == JSON_E_NOMEM);
+		arena_free(&a);
+	}
+	free(s);
+}
+END_TEST
+
+/* --- json_object_get ------------------------------------------------------------ */
+
+START_TEST(json_object_get_finds_members_of_small_and_large_objects)
+{
+	static const size_t sizes[] = {1, 7, 8, 9, 10, 16, 17, 33, 1000};
+	size_t k, i, n;
+	struct parsed p;
+	char key[16];
+
+	for (k = 0; k < GPT_ARRAY_LEN(sizes); k++) {
+		char *s = big_object(sizes[k], NULL, &n);
+
+		parse_into(&p, s, n, 0);
+		ck_assert_int_eq(p.rc, JSON_OK);
+		ck_assert_msg((p.v->u.obj.index != NULL) == (sizes[k] > 8),
+		    "index presence wrong for %zu members", sizes[k]);
+		for (i = 0; i < sizes[k]; i++) {
+			const struct json_value *v;
+			int m = snprintf(key, sizeof(key), "k%zu", i);
+
+			v = json_object_get(p.v, key, (size_t)m);
+			ck_assert_msg(v != NULL && v->u.num.i == (int64_t)i,
+			    "k%zu not found among %zu", i, sizes[k]);
+		}
+		ck_assert_ptr_null(json_object_get(p.v, "k", 1));
+		ck_assert_ptr_null(json_object_get(p.v, "", 0));
+		ck_assert_ptr_null(json_object_get(p.v, "k1\0", 3));
+		ck_assert_ptr_null(json_object_get(p.v, "nope", 4));
+		parsed_free(&p);
+		free(s);
+	}
+}
+END_TEST
+
+START_TEST(json_object_get_returns_null_for_non_objects)
+{
+	struct parsed p;
+
+	ck_assert_ptr_null(json_object_get(NULL, "a", 1));
+	parse_into(&p, S("[{\"a\":1}]"), 0);
+	ck_assert_int_eq(p.rc, JSON_OK);
+	ck_assert_ptr_null(json_object_get(p.v, "a", 1));
+	ck_assert_ptr_nonnull(json_object_get(&p.v->u.arr.items[0], "a", 1));
+	parsed_free(&p);
+}
+END_TEST
+
+/* --- json_write ------------------------------------------------------------------ */
+
+static void
+expect_write(const char *in, size_t len, unsigned indent, const char *want)
+{
+	struct parsed p;
+	struct buf b;
+	int rc;
+
+	parse_into(&p, in, len, 0);
+	ck_assert_msg(p.rc == JSON_OK, "rejected %s", show(in, len));
+	buf_init(&b, 1 << 20);
+	rc = indent ? json_write_pretty(p.v, indent, &b) : json_write(p.v, &b);
+	ck_assert_int_eq(rc, 0);
+	ck_assert_msg(b.len == strlen(want) && memcmp(b.data, want, b.len) == 0,
+	    "%s serialized as %s", show(in, len), show(b.data, b.len));
+	buf_free(&b);
+	parsed_free(&p);
+}
+
+START_TEST(json_write_escapes_quote_backslash_and_controls_only)
+{
+	expect_write(S(" [ 1 , -0.0E+5 , true ,false, null ] "), 0,
+	    "[1,-0.0E+5,true,false,null]");
+	expect_write(S("\"a\\\"b\\\\c\\/d/\""), 0, "\"a\\\"b\\\\c/d/\"");
+	expect_write(S("\"\\u0001\\b\\f\\n\\r\\t\\u001F\\u0000\x7F\""), 0,
+	    "\"\\u0001\\b\\f\\n\\r\\t\\u001f\\u0000\x7F\"");
+	expect_write(S("\"\\u00e9\\u2028\\ud83d\\ude00<>&\""), 0,
+	    "\"\xC3\xA9\xE2\x80\xA8\xF0\x9F\x98\x80<>&\"");
+	expect_write(S("{ \"b\" : 1 , \"a\" : { } , \"c\" : [ ] }"), 0,
+	    "{\"b\":1,\"a\":{},\"c\":[]}");
+	expect_write(S("{\"k\\n\":\"v\"}"), 0, "{\"k\\n\":\"v\"}");
+}
+END_TEST
+
+START_TEST(json_write_pretty_indents_each_level)
+{
+	expect_write(S("{\"a\":[1,{\"b\":null}],\"c\":{},\"d\":[]}"), 2,
+	    "{\n"
+	    "  \"a\": [\n"
+	    "    1,\n"
+	    "    {\n"
+	    "      \"b\": null\n"
+	    "    }\n"
+	    "  ],\n"
+	    "  \"c\": {},\n"
+	    "  \"d\": []\n"
+	    "}");
+	expect_write(S("\"x\""), 4, "\"x\"");
+}
+END_TEST
+
+/* Structural identity: same types, texts, bytes, names, order. */
+static bool
+same_tree(const struct json_value *a, const struct json_value *b)
+{
+	size_t i;
+
+	if (a->type != b->type)
+		return false;
+	switch (a->type) {
+	case JSON_T_NUMBER:
+		return a->u.num.len == b->u.num.len &&
+		    memcmp(a->u.num.text, b->u.num.text, a->u.num.len) == 0 &&
+		    a->u.num.is_small_int == b->u.num.is_small_int &&
+		    a->u.num.i == b->u.num.i;
+	case JSON_T_STRING:
+		return a->u.str.len == b->u.str.len &&
+		    a->u.str.cps == b->u.str.cps &&
+		    memcmp(a->u.str.ptr, b->u.str.ptr, a->u.str.len) == 0;
+	case JSON_T_ARRAY:
+		if (a->u.arr.count != b->u.arr.count)
+			return false;
+		for (i = 0; i < a->u.arr.count; i++)
+			if (!same_tree(&a->u.arr.items[i], &b->u.arr.items[i]))
+				return false;
+		return true;
+	case JSON_T_OBJECT:
+		if (a->u.obj.count != b->u.obj.count)
+			return false;
+		for (i = 0; i < a->u.obj.count; i++) {
+			const struct json_member *x = &a->u.obj.members[i];
+			const struct json_member *y = &b->u.obj.members[i];
+
+			if (x->key.len != y->key.len ||
+			    memcmp(x->key.ptr, y->key.ptr, x->key.len) != 0 ||
+			    !same_tree(&x->value, &y->value))
+				return false;
+		}
+		return true;
+	default:
+		return true;
+	}
+}
+
+/* parse(write(parse(x))) is the first tree, compact and indented. */
+static void
+expect_round_trip(const char *in, size_t len)
+{
+	struct parsed p, q;
+	struct buf b;
+	unsigned indent;
+
+	parse_into(&p, in, len, 0);
+	ck_assert_msg(p.rc == JSON_OK, "rejected %s", show(in, len));
+	for (indent = 0; indent <= 3; indent += 3) {
+		buf_init(&b, 1 << 24);
+		ck_assert_int_eq(indent ? json_write_pretty(p.v, indent, &b)
+					: json_write(p.v, &b),
+		    0);
+		parse_into(&q, b.data, b.len, 0);
+		ck_assert_msg(q.rc == JSON_OK, "%s wrote %s, which is rejected",
+		    show(in, len), show(b.data, b.len));
+		ck_assert_msg(same_tree(p.v, q.v),
+		    "%s wrote %s, which parses to another tree", show(in, len),
+		    show(b.data, b.len));
+		parsed_free(&q);
+		buf_free(&b);
+	}
+	parsed_free(&p);
+}
+
+START_TEST(json_write_round_trips_every_accepted_input)
+{
+	size_t i, n;
+	char *s;
+
+	for (i = 0; i < GPT_ARRAY_LEN(accepted); i++)
+		expect_round_trip(accepted[i].in, accepted[i].len);
+	for (i = 0; i < GPT_ARRAY_LEN(strings); i++)
+		expect_round_trip(strings[i].in, strings[i].len);
+	s = big_object(1000, NULL, &n);
+	expect_round_trip(s, n);
+	free(s);
+	s = brackets(JSON_MAX_DEPTH, true, &n);
+	expect_round_trip(s, n);
+	free(s);
+}
+END_TEST
+
+START_TEST(json_write_fails_past_the_buffer_max_and_leaves_it_unchanged)
+{
+	struct parsed p;
+	struct buf b;
+
+	parse_into(&p, S("{\"abc\":[1,2,3,\"long string here\"]}"), 0);
+	ck_assert_int_eq(p.rc, JSON_OK);
+	buf_init(&b, 20);
+	ck_assert_int_eq(buf_append(&b, "prefix", 6), 0);
+	ck_assert_int_eq(json_write(p.v, &b), -1);
+	ck_assert_uint_eq(b.len, 6);
+	ck_assert_str_eq(b.data, "prefix");
+	ck_assert_int_eq(json_write_pretty(p.v, 8, &b), -1);
+	ck_assert_uint_eq(b.len, 6);
+	buf_free(&b);
+	parsed_free(&p);
+}
+END_TEST
+
+/* --- names ------------------------------------------------------------------------- */
+
+START_TEST(json_type_name_and_errstr_name_every_value)
+{
+	int c, d;
+
+	ck_assert_str_eq(json_type_name(JSON_T_NULL), "null");
+	ck_assert_str_eq(json_type_name(JSON_T_TRUE), "boolean");
+	ck_assert_str_eq(json_type_name(JSON_T_FALSE), "boolean");
+	ck_assert_str_eq(json_type_name(JSON_T_NUMBER), "number");
+	ck_assert_str_eq(json_type_name(JSON_T_STRING), "string");
+	ck_assert_str_eq(json_type_name(JSON_T_ARRAY), "array");
+	ck_assert_str_eq(json_type_name(JSON_T_OBJECT), "object");
+	for (c = JSON_OK; c <= JSON_E_NOMEM; c++)
+		for (d = JSON_OK; d < c; d++)
+			ck_assert_str_ne(json_errstr((enum json_errcode)c),
+			    json_errstr((enum json_errcode)d));
+}
+END_TEST
+
+static Suite *
+suite_json(void)
+{
+	Suite *s = suite_create("json");
+	TCase *parse = tcase_create("json_parse");
+	TCase *limits = tcase_create("Limits");
+	TCase *get = tcase_create("json_object_get");
+	TCase *write = tcase_create("json_write");
+	TCase *names = tcase_create("names");
+
+	tcase_add_test(parse, json_parse_accepts_every_rfc8259_value);
+	tcase_add_test(parse,
+	    json_parse_rejects_what_rfc8259_forbids_with_code_and_offset);
+	tcase_add_test(parse, json_parse_never_reads_past_len);
+	tcase_add_test(parse,
+	    json_parse_accepts_utf8_at_every_boundary_in_values_and_names);
+	tcase_add_test(parse, json_parse_rejects_invalid_utf8_in_values_and_names);
+	tcase_add_test(parse, json_parse_builds_the_tree_in_document_order);
+	tcase_add_test(parse, json_parse_keeps_number_text_and_sets_small_ints);
+	tcase_add_test(parse, json_parse_unescapes_strings_and_counts_code_points);
+	tcase_add_test(parse,
+	    json_parse_borrows_strings_without_escapes_from_the_input);
+	tcase_add_test(parse, json_parse_accepts_a_key_holding_nul);
+	tcase_add_test(parse, json_parse_rejects_duplicates_at_depth_1_3_and_100);
+
+	tcase_set_timeout(limits, 60);
+	tcase_add_test(limits, json_parse_accepts_a_ten_thousand_digit_number);
+	tcase_add_test(limits, json_parse_accepts_a_ten_megabyte_string);
+	tcase_add_test(limits,
+	    json_parse_rejects_a_duplicate_among_ten_thousand_members);
+	tcase_add_test(limits, json_parse_handles_a_hundred_thousand_members);
+	tcase_add_test(limits,
+	    json_parse_accepts_depth_at_the_limit_and_rejects_one_past);
+	tcase_add_test(limits,
+	    json_parse_rejects_a_hundred_thousand_brackets_cleanly);
+	tcase_add_test(limits, json_parse_reports_nomem_when_the_arena_refuses);
+
+	tcase_add_test(get,
+	    json_object_get_finds_members_of_small_and_large_objects);
+	tcase_add_test(get, json_object_get_returns_null_for_non_objects);
+
+	tcase_set_timeout(write, 60);
+	tcase_add_test(write, json_write_escapes_quote_backslash_and_controls_only);
+	tcase_add_test(write, json_write_pretty_indents_each_level);
+	tcase_add_test(write, json_write_round_trips_every_accepted_input);
+	tcase_add_test(write,
+	    json_write_fails_past_the_buffer_max_and_leaves_it_unchanged);
+
+	tcase_add_test(names, json_type_name_and_errstr_name_every_value);
+
+	suite_add_tcase(s, parse);
+	suite_add_tcase(s, limits);
+	suite_add_tcase(s, get);
+	suite_add_tcase(s, write);
+	suite_add_tcase(s, names);
+	return s;
+}
+
+CHECK_MAIN(suite_json)

@@ -1,0 +1,213 @@
+#!/bin/sh
+# fcgi.sh: the same binary as a real FastCGI application (spawn-fcgi on a
+# unix socket, requests sent with cgi-fcgi): many requests to one process
+# share nothing, a changed form is reloaded, bad input never ends the
+# process, and the hook never sees the process environment.
+. "${GPT_SRCDIR:-.}/tests/lib.sh"
+
+for tool in spawn-fcgi cgi-fcgi; do
+	if ! command -v "$tool" >/dev/null 2>&1; then
+		# A missing tool is an error, not a skip: scripts/install-deps
+		# installs both.
+		echo "fcgi.sh: $tool is required (Debian: spawn-fcgi, libfcgi-bin)"
+		exit 1
+	fi
+done
+CGI_FCGI=$(command -v cgi-fcgi)
+
+ROOT=$TEST_TMP/root
+SOCK=$TEST_TMP/gpt.sock
+cp -R "$GPT_SRCDIR/tests/data/addresses" "$ROOT"
+chmod -R u+w "$ROOT"
+chmod 755 "$ROOT/modes/hook" "$ROOT/explain/hook"
+: >"$TEST_TMP/empty"
+
+# The process environment carries GPT_ROOT (as spawn-fcgi's would) and a
+# marker that must never reach a hook.  In a sanitizer build, freed memory
+# waits in a quarantine that would look like growth: turn it off.
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=0"
+export ASAN_OPTIONS
+GPT_ROOT=$ROOT GPT_TEST_MARKER=leaked \
+    spawn-fcgi -s "$SOCK" -n -- "$GPT_FCGI" 2>"$TEST_TMP/server-err" &
+pid=$!
+stop() {
+	kill "$pid" 2>/dev/null
+	# bounded wait: 50 x 0.1 s, then SIGKILL
+	i=0
+	while kill -0 "$pid" 2>/dev/null && [ $i -lt 50 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	kill -9 "$pid" 2>/dev/null
+	rm -rf "$TEST_TMP"
+}
+trap stop EXIT
+i=0
+while [ ! -S "$SOCK" ] && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+if [ ! -S "$SOCK" ]; then
+	echo "fcgi.sh: the FastCGI process did not start: $(cat "$TEST_TMP/server-err")"
+	exit 1
+fi
+
+# fcgi METHOD PATH_INFO STDIN [VAR=VALUE...]: one request to the process.
+fcgi() {
+	_m=$1 _p=$2 _in=$3
+	shift 3
+	env -i REQUEST_METHOD="$_m" PATH_INFO="$_p" REQUEST_URI="/gpt$_p" \
+	    SERVER_PROTOCOL=HTTP/1.1 REMOTE_ADDR=192.0.2.9 "$@" \
+	    timeout 20 "$CGI_FCGI" -bind -connect "$SOCK" <"$_in" \
+	    >"$TEST_TMP/resp" 2>"$TEST_TMP/err"
+	sed '/^\r$/q' "$TEST_TMP/resp" | tr -d '\r' >"$TEST_TMP/head"
+	sed '1,/^\r$/d' "$TEST_TMP/resp" >"$TEST_TMP/body"
+	code=$(sed -n '1s/^Status: \([0-9]*\).*/\1/p' "$TEST_TMP/head")
+}
+
+post() { # PATH_INFO TEXT [VAR=VALUE...]
+	_p=$1
+	printf "$2" >"$TEST_TMP/in"
+	shift 2
+	fcgi POST "$_p" "$TEST_TMP/in" CONTENT_TYPE=application/json \
+	    CONTENT_LENGTH="$(wc -c <"$TEST_TMP/in" | tr -d ' ')" "$@"
+}
+
+expect_code() {
+	if [ "$code" = "$1" ]; then pass; else
+		fail "$2: status '$code', expected $1 (stderr: $(head -c 300 "$TEST_TMP/err"))"
+	fi
+}
+
+expect_alive() {
+	if kill -0 "$pid" 2>/dev/null; then pass; else
+		fail "$1: the FastCGI process $pid is gone"
+	fi
+}
+
+fcgi GET /modes "$TEST_TMP/empty"
+expect_code 200 "GET"
+cp "$TEST_TMP/body" "$TEST_TMP/get1"
+etag=$(sed -n 's/^ETag: //p' "$TEST_TMP/head")
+fcgi GET /modes "$TEST_TMP/empty" HTTP_GPT_ACTOR=other HTTP_COOKIE=x=y
+expect_code 200 "GET again, another actor"
+if cmp -s "$TEST_TMP/get1" "$TEST_TMP/body"; then pass; else
+	fail "GET answers the same bytes to every request"; fi
+fcgi HEAD /modes "$TEST_TMP/empty"
+expect_code 200 "HEAD"
+if [ ! -s "$TEST_TMP/body" ]; then pass; else fail "HEAD has a body"; fi
+fcgi GET /modes "$TEST_TMP/empty" HTTP_IF_NONE_MATCH="$etag"
+expect_code 304 "If-None-Match"
+fcgi DELETE /modes "$TEST_TMP/empty"
+expect_code 405 "DELETE"
+fcgi GET /.. "$TEST_TMP/empty"
+expect_code 404 "PATH_INFO /.."
+fcgi GET "" "$TEST_TMP/empty" GPT_ADDRESS="$ROOT/explain"
+expect_code 200 "GPT_ADDRESS as a request parameter"
+if grep -q 'failures are explained' "$TEST_TMP/body"; then pass; else
+	fail "the request's GPT_ADDRESS wins over the process GPT_ROOT"; fi
+
+# State isolation: rejections and acceptances in turn, other actors.
+for round in 1 2 3; do
+	post /modes '{"mode":"echo",}' HTTP_GPT_ACTOR=a$round
+	expect_code 204 "round $round: a bad body"
+	if grep -q "act rejected.*actor \"a$round\"" "$TEST_TMP/err"; then
+		pass; else
+		fail "round $round: the rejection reaches the web server's log"
+	fi
+	post /modes '{"mode":"echo","note":"n'$round'"}' HTTP_GPT_ACTOR=b$round
+	expect_code 200 "round $round: then a good one"
+	if grep -q "\"note\":\"n$round\"" "$TEST_TMP/body"; then pass; else
+		fail "round $round: the answer is this act's: $(cat "$TEST_TMP/body")"
+	fi
+	post /modes '{"mode":"nope"}'
+	expect_code 204 "round $round: a body failing the form"
+	post /explain '{"note":""}'
+	expect_code 422 "round $round: explain at another address"
+	post /modes '{"mode":"echo"}' HTTP_IF_MATCH='"stale"'
+	expect_code 412 "round $round: a stale If-Match"
+done
+
+# The hook's environment: nothing of the process's.
+post /modes '{"mode":"env"}' HTTP_GPT_ACTOR=tester
+expect_code 200 "env mode"
+if grep -q -e GPT_TEST_MARKER -e GPT_ROOT -e REQUEST_METHOD \
+    "$ROOT/modes/last-env"; then
+	fail "the process environment reached the hook"
+else pass; fi
+if grep -q -x 'GPT_ACTOR=tester' "$ROOT/modes/last-env"; then pass; else
+	fail "the hook gets GPT_ACTOR"; fi
+
+# Bad input of every kind, then the process still answers.
+for m in exit kill sleep big notjson trailing empty; do
+	post /modes "{\"mode\":\"$m\"}"
+	case $m in sleep) want=504 ;; *) want=502 ;; esac
+	expect_code $want "hook mode $m"
+done
+head -c 5000 /dev/zero | tr '\0' '[' >"$TEST_TMP/deep"
+fcgi POST /modes "$TEST_TMP/deep" CONTENT_TYPE=application/json \
+    CONTENT_LENGTH=5000
+expect_code 204 "an oversize body"
+fcgi POST /modes "$TEST_TMP/deep" CONTENT_TYPE=application/json \
+    CONTENT_LENGTH=999999999999
+expect_code 204 "a huge CONTENT_LENGTH"
+post /modes '{"mode":"echo","note":"\377"}'
+expect_code 204 "invalid UTF-8"
+post /modes '{"mode":"echo"}' CONTENT_TYPE=text/plain
+expect_code 204 "text/plain"
+fcgi GET /broken-json "$TEST_TMP/empty"
+expect_code 500 "a broken address"
+post /nohook '{}'
+expect_code 502 "an address without a hook"
+post /modes '{"mode":"echo"}'
+expect_code 200 "a good act after all that"
+expect_alive "after every bad input"
+
+# Reload: edit the form, wait past the recheck interval, see the new bytes.
+form=$ROOT/modes/form.json
+cp "$form" "$TEST_TMP/form.orig"
+sed 's/pick a mode/choose a mode/' "$TEST_TMP/form.orig" >"$form"
+sleep 1.2
+fcgi GET /modes "$TEST_TMP/empty"
+expect_code 200 "GET after an edit"
+if grep -q 'choose a mode' "$TEST_TMP/body"; then pass; else
+	fail "the edited form is served"; fi
+printf '{"p": "broken",' >"$form"
+sleep 1.2
+fcgi GET /modes "$TEST_TMP/empty"
+expect_code 500 "GET after the form broke"
+post /modes '{"mode":"echo"}'
+expect_code 500 "POST after the form broke"
+cp "$TEST_TMP/form.orig" "$form"
+sleep 1.2
+fcgi GET /modes "$TEST_TMP/empty"
+expect_code 200 "GET after the form was fixed"
+if cmp -s "$TEST_TMP/get1" "$TEST_TMP/body"; then pass; else
+	fail "the fixed form gives the first bytes again"; fi
+
+# Memory stays flat: many requests do not grow the process.
+rss() { sed -n 's/^VmRSS:[^0-9]*\([0-9]*\).*/\1/p' "/proc/$pid/status"; }
+for i in $(seq 1 30); do post /modes '{"mode":"echo"}' >/dev/null; done
+rss1=$(rss)
+for i in $(seq 1 100); do
+	post /modes '{"mode":"echo","note":"x"}'
+	post /modes '{"mode":"echo",}'
+done
+rss2=$(rss)
+if [ "$rss2" -le $((rss1 + 1024)) ]; then pass; else
+	fail "memory grew from ${rss1} kB to ${rss2} kB over 200 requests"
+fi
+expect_alive "at the end"
+
+# A process whose web server is gone (accept fails: here fd 0 is a socket
+# that never listened) exits cleanly instead of spinning.
+timeout 10 perl -e 'use Socket;
+	socket(my $s, PF_UNIX, SOCK_STREAM, 0) or die "socket: $!";
+	open(STDIN, "<&", $s) or die "dup: $!"; exec @ARGV or die' \
+    "$GPT_FCGI" 2>"$TEST_TMP/err"
+status=$?
+if [ "$status" -eq 0 ]; then pass; else
+	fail "a failing accept ends the process with $status, expected 0"
+fi
+
+finish

@@ -1,0 +1,81 @@
+/*
+ * fuzz_json.c: libFuzzer target for the strict parser and the serializer.
+ *
+ * Each input is parsed from an exactly sized copy under a small arena cap
+ * (so the NOMEM paths run too) and a low depth limit.  A rejection must
+ * name a code and an offset within the input.  An accepted input is
+ * serialized, the output parsed again and serialized again: the two
+ * serializations must be the same bytes, and the second parse must accept.
+ * Any violation aborts, which libFuzzer reports as a crash.
+ *
+ * Build: configure --enable-fuzz CC=clang; run: tests/fuzz_json CORPUS
+ * (seeds in tests/data/fuzz-json/).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "buf.h"
+#include "json.h"
+
+#define FUZZ_ARENA_CAP ((size_t)256 * 1024)
+#define FUZZ_DEPTH 64
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Serialize v (compact, or indented when indent > 0) into a fresh buf. */
+static void
+write_or_abort(const struct json_value *v, unsigned indent, struct buf *b)
+{
+	buf_init(b, (size_t)64 << 20);
+	if ((indent ? json_write_pretty(v, indent, b) : json_write(v, b)) != 0)
+		abort();
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct arena a, a2;
+	const struct json_value *v = NULL, *w = NULL;
+	struct json_err err;
+	struct buf b1, b2, bp;
+	char *copy = malloc(size ? size : 1);
+
+	if (copy == NULL)
+		return 0;
+	if (size > 0)
+		memcpy(copy, data, size);
+	arena_init(&a, FUZZ_ARENA_CAP);
+	arena_init(&a2, (size_t)64 << 20);
+	if (json_parse(copy, size, &a, FUZZ_DEPTH, &v, &err) != JSON_OK) {
+		if (v != NULL || err.code == JSON_OK || err.msg == NULL ||
+		    err.offset > size)
+			abort();
+		goto done;
+	}
+	if (v == NULL || err.code != JSON_OK)
+		abort();
+	write_or_abort(v, 0, &b1);
+	if (json_parse(b1.data, b1.len, &a2, FUZZ_DEPTH, &w, &err) != JSON_OK)
+		abort();
+	write_or_abort(w, 0, &b2);
+	if (b1.len != b2.len || memcmp(b1.data, b2.data, b1.len) != 0)
+		abort();
+	/* The indented form must say the same thing. */
+	write_or_abort(v, 2, &bp);
+	arena_reset(&a2);
+	if (json_parse(bp.data, bp.len, &a2, FUZZ_DEPTH, &w, &err) != JSON_OK)
+		abort();
+	buf_reset(&b2);
+	if (json_write(w, &b2) != 0 || b1.len != b2.len ||
+	    memcmp(b1.data, b2.data, b1.len) != 0)
+		abort();
+	buf_free(&bp);
+	buf_free(&b2);
+	buf_free(&b1);
+done:
+	arena_free(&a2);
+	arena_free(&a);
+	free(copy);
+	return 0;
+}

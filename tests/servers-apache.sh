@@ -1,0 +1,70 @@
+#!/bin/sh
+# servers-apache.sh: gpt.fcgi under Apache 2.4, as CGI configured by
+# .htaccess alone (the shared-hosting case: the address is found by the
+# <script>.d rule, no server variable), and under mod_fcgid, with the
+# configurations in examples/servers/.
+. "${GPT_SRCDIR:-.}/tests/servers-common.sh"
+need apache2 setsid
+set -- $(server_user)
+user=$1
+group=$2
+
+# run_apache: start apache2 in the foreground with the configuration
+# rendered in $_t/apache.conf.
+run_apache() {
+	# A session of its own: at shutdown Apache signals its whole
+	# process group, which would otherwise include this script.
+	setsid apache2 -DFOREGROUND -d "$_t" -f "$_t/apache.conf" \
+	    >"$_t/stdout" 2>&1 &
+	started $!
+}
+
+# CGI in a directory set up by .htaccess.
+_t=$TEST_TMP/cgi
+mkdir -p "$_t/docs/gpt"
+chmod -R 755 "$_t"
+install_bin "$_t/docs/gpt"
+cp "$SERVERS_DIR/apache-htaccess" "$_t/docs/gpt/.htaccess"
+make_root "$_t/docs/gpt/gpt.fcgi.d"
+port=$(free_port)
+render apache-cgi.conf "$_t/apache.conf" PORT="$port" DOCS="$_t/docs" \
+    TMP="$_t" USER="$user" GROUP="$group"
+run_apache
+base=http://127.0.0.1:$port/gpt/gpt.fcgi
+root=$_t/docs/gpt/gpt.fcgi.d
+wait_ready "$base/echo" || { cat "$_t"/*.log >&2; exit 1; }
+check_gpt apache-cgi "$base/probe" "$root/probe"
+req GET "$base/no-such-address"
+expect_code 404 "apache-cgi: an unknown address"
+for f in probe/form.json probe/hook guestbook/hook ''; do
+	req GET "http://127.0.0.1:$port/gpt/gpt.fcgi.d/$f"
+	expect_code 404 "apache-cgi: gpt.fcgi.d/$f is never served as a file"
+done
+req GET "http://127.0.0.1:$port/gpt/.htaccess"
+expect_code 403 "apache-cgi: .htaccess is never served"
+check_guestbook_parallel apache-cgi "$base/guestbook" "$root/guestbook" 20
+stop_started
+
+# mod_fcgid.
+_t=$TEST_TMP/fcgid
+mkdir -p "$_t/fcgid" "$_t/empty"
+chmod -R 755 "$_t"
+chown "$user:$group" "$_t/fcgid"
+install_bin "$_t/bin"
+make_root "$_t/root"
+port=$(free_port)
+render apache-fcgid.conf "$_t/apache.conf" PORT="$port" ROOT="$_t/root" \
+    BIN="$_t/bin/gpt.fcgi" TMP="$_t" USER="$user" GROUP="$group"
+run_apache
+base=http://127.0.0.1:$port/gpt
+root=$_t/root
+wait_ready "$base/echo" || { cat "$_t"/*.log >&2; exit 1; }
+check_gpt apache-fcgid "$base/probe" "$root/probe"
+req GET "$base/no-such-address"
+expect_code 404 "apache-fcgid: an unknown address"
+check_guestbook_parallel apache-fcgid "$base/guestbook" "$root/guestbook" 30
+stop_started
+n=$(pgrep -f "^$TEST_TMP/" | wc -l)
+expect_true "apache: no process left after stopping (got $n)" test "$n" -eq 0
+
+finish
