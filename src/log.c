@@ -17,6 +17,9 @@ log_set_sink(log_sink_fn fn, void *ctx)
 	log_sink_ctx = ctx;
 }
 
+static void log_emit(const char *level, const char *fmt, va_list ap)
+    GPT_PRINTF(2, 0);
+
 static void
 log_emit(const char *level, const char *fmt, va_list ap)
 {
