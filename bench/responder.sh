@@ -15,12 +15,18 @@
 #                 copy of cat (stdin to stdout)
 #   fastify       fastify + ajv, the same acts and the same hook (wrk
 #                 straight to node, no nginx in between)
+# The floor and gpt.fcgi are also compared without nginx (direct_*): the
+# FastCGI client of the soak test sends DIRECT_COUNT requests one at a time.
+# Each run also records the CPU time the FastCGI processes spent per
+# request (/proc/PID/schedstat), which other work on the machine sways
+# much less than requests per second.
 # Then the CGI path: one GET through gpt.fcgi run as a CGI program against
 # bench/cgi_floor printing the same bytes (hyperfine, many runs).
 #
 # Environment: GPT_FCGI, GPT_SRCDIR, GPT_BUILDDIR (set by make bench);
 # ROUNDS (5), DURATION (2s), CONNS (16), PROCS (FastCGI processes per
-# application, 2), CGI_ROUNDS (10) of CGI_RUNS (100) runs.
+# application, 2), DIRECT_COUNT (10000), CGI_ROUNDS (10) of CGI_RUNS
+# (100) runs.
 set -u
 GPT_FCGI=${GPT_FCGI:-./gpt.fcgi}
 GPT_SRCDIR=${GPT_SRCDIR:-.}
@@ -31,6 +37,8 @@ CONNS=${CONNS:-16}
 PROCS=${PROCS:-2}
 CGI_RUNS=${CGI_RUNS:-100}
 CGI_ROUNDS=${CGI_ROUNDS:-10}
+DIRECT_COUNT=${DIRECT_COUNT:-10000}
+CLIENT=$GPT_BUILDDIR/tests/fcgi_client
 
 for tool in nginx spawn-fcgi wrk curl jq; do
 	if ! command -v "$tool" >/dev/null 2>&1; then
@@ -39,7 +47,7 @@ for tool in nginx spawn-fcgi wrk curl jq; do
 	fi
 done
 for prog in "$GPT_FCGI" "$GPT_BUILDDIR/bench/floor" \
-    "$GPT_BUILDDIR/bench/cgi_floor"; do
+    "$GPT_BUILDDIR/bench/cgi_floor" "$CLIENT"; do
 	if [ ! -x "$prog" ]; then
 		echo "responder.sh: $prog is not built (run make bench)" >&2
 		exit 1
@@ -131,11 +139,13 @@ spawn() { # spawn SOCKET PROGRAM ARGS...: PROCS FastCGI processes
 	env -i PATH=/usr/bin:/bin GPT_ADDRESS="$addr" \
 	    spawn-fcgi -F "$PROCS" -P "$T/pids.$$" -s "$_sock" -- "$@" \
 	    >/dev/null 2>>"$T/spawn.err" || return 1
-	pids="$pids $(cat "$T/pids.$$")"
+	spawned=$(cat "$T/pids.$$")
+	pids="$pids $spawned"
 	rm -f "$T/pids.$$"
 }
 spawn "$T/floor.sock" "$GPT_BUILDDIR/bench/floor" "$T/doc.json" &&
-    spawn "$T/gpt.sock" "$GPT_FCGI" || {
+    floor_pids=$spawned &&
+    spawn "$T/gpt.sock" "$GPT_FCGI" && gpt_pids=$spawned || {
 	echo "responder.sh: spawn-fcgi failed: $(cat "$T/spawn.err")" >&2
 	exit 1
 }
@@ -264,10 +274,32 @@ results=$T/results
 : >"$results"
 echo "$cases" >"$T/cases"
 
+# CPU time the application's processes spent (ns, from the scheduler):
+# unlike requests per second, it hardly moves when other work shares the
+# machine.  Only the FastCGI processes count (not nginx, not a hook).
+cpu_ns() { # cpu_ns PIDS...
+	for p in "$@"; do
+		cat "/proc/$p/schedstat" 2>/dev/null
+	done | awk '{ t += $1 } END { printf "%.0f", t }'
+}
+app_pids() { # app_pids CASE: the FastCGI processes that serve it
+	case $1 in
+	floor_* | direct_floor_*) echo "$floor_pids" ;;
+	gpt_* | direct_gpt_*) echo "$gpt_pids" ;;
+	esac
+}
+cpu_per_req() { # cpu_per_req NS_BEFORE NS_AFTER REQUESTS: microseconds
+	awk -v a="$1" -v b="$2" -v n="$3" 'BEGIN {
+		if (n > 0 && b > a) printf "%.2f", (b - a) / n / 1000; else printf "nan" }'
+}
+
 run_case() { # run_case ROUND NAME: one wrk run, one line in $results
 	line=$(grep "^$2|" "$T/cases") || return 0
 	url=$(echo "$line" | cut -d'|' -f2)
 	body=$(echo "$line" | cut -d'|' -f3)
+	apps=$(app_pids "$2")
+	# shellcheck disable=SC2086
+	c0=$(cpu_ns $apps)
 	if [ "$body" = - ]; then
 		wrk -t1 -c"$CONNS" -d"$DURATION" --latency "$url" >"$T/wrk.out" 2>&1
 	else
@@ -277,10 +309,15 @@ run_case() { # run_case ROUND NAME: one wrk run, one line in $results
 	rps=$(awk '/^Requests\/sec:/ { print $2 }' "$T/wrk.out")
 	p50=$(to_ms "$(awk '$1 == "50%" { print $2 }' "$T/wrk.out")")
 	p99=$(to_ms "$(awk '$1 == "99%" { print $2 }' "$T/wrk.out")")
+	# shellcheck disable=SC2086
+	c1=$(cpu_ns $apps)
 	errs=$(awk '/Non-2xx|Socket errors/ { print }' "$T/wrk.out" | tr '\n' ' ')
-	echo "$1 $2 ${rps:-0} $p50 $p99" >>"$results"
-	printf '  round %d  %-22s %10s req/s  p50 %8s ms  p99 %8s ms %s\n' \
-	    "$1" "$2" "${rps:-0}" "$p50" "$p99" "$errs"
+	n=$(awk '/ requests in / { print $1 }' "$T/wrk.out")
+	cpu=nan
+	[ -n "$apps" ] && cpu=$(cpu_per_req "$c0" "$c1" "${n:-0}")
+	echo "$1 $2 ${rps:-0} $p50 $p99 $cpu" >>"$results"
+	printf '  round %d  %-22s %10s req/s  p50 %8s ms  p99 %8s ms  CPU %6s us/req %s\n' \
+	    "$1" "$2" "${rps:-0}" "$p50" "$p99" "$cpu" "$errs"
 }
 
 # Each comparison is a pair (baseline, gpt.fcgi) run A B B A within a
@@ -290,6 +327,29 @@ pairs="floor_get:gpt_get floor_post:gpt_rejected"
     pairs="$pairs fastify_accepted:gpt_accepted fastify_accepted_200k:gpt_accepted_200k"
 echo "responder: wrk -t1 -c$CONNS -d$DURATION, $ROUNDS rounds of A B B A pairs," \
     "$PROCS FastCGI processes per application, $(nproc) cores"
+# The same comparisons without nginx: tests/fcgi_client plays the web
+# server, one request at a time, a new connection each (as nginx does).
+printf 'expect=200 REQUEST_METHOD=GET\n' >"$T/get.plan"
+printf 'expect=204 REQUEST_METHOD=POST CONTENT_TYPE=application/json body=%s\n' \
+    "$T/reject.json" >"$T/reject.plan"
+run_direct() { # run_direct ROUND NAME SOCKET PLAN
+	apps=$(app_pids "$2")
+	# shellcheck disable=SC2086
+	c0=$(cpu_ns $apps)
+	if "$CLIENT" -s "$3" -n "$DIRECT_COUNT" "$4" >"$T/direct.out" 2>&1; then
+		rps=$(awk '/ req\/s$/ { print $(NF - 1) }' "$T/direct.out")
+	else
+		rps=0
+		head -n 3 "$T/direct.out"
+	fi
+	# shellcheck disable=SC2086
+	c1=$(cpu_ns $apps)
+	cpu=$(cpu_per_req "$c0" "$c1" "$DIRECT_COUNT")
+	echo "$1 $2 ${rps:-0} nan nan $cpu" >>"$results"
+	printf '  round %d  %-22s %10s req/s  (%s one at a time)  CPU %6s us/req\n' \
+	    "$1" "$2" "${rps:-0}" "$DIRECT_COUNT" "$cpu"
+}
+
 round=1
 while [ $round -le "$ROUNDS" ]; do
 	run_case $round static
@@ -299,29 +359,39 @@ while [ $round -le "$ROUNDS" ]; do
 		run_case $round "${pair##*:}"
 		run_case $round "${pair%%:*}"
 	done
+	for what in get:get.plan post:reject.plan; do
+		plan=$T/${what#*:}
+		fl=direct_floor_${what%%:*}
+		gp=direct_gpt_${what%%:*}
+		run_direct $round "$fl" "$T/floor.sock" "$plan"
+		run_direct $round "$gp" "$T/gpt.sock" "$plan"
+		run_direct $round "$gp" "$T/gpt.sock" "$plan"
+		run_direct $round "$fl" "$T/floor.sock" "$plan"
+	done
 	round=$((round + 1))
 done
 
 # --- summary: medians over runs, ratios within each round -------------------
 echo
 echo "responder summary (median of all runs):"
-printf '  %-22s %10s %10s %10s\n' case "req/s" "p50 ms" "p99 ms"
-for name in $(echo "$cases" | cut -d'|' -f1); do
-	awk -v n="$name" '$2 == n { r[++k] = $3; a[k] = $4; b[k] = $5 }
+printf '  %-22s %10s %10s %10s %11s\n' case "req/s" "p50 ms" "p99 ms" "CPU us/req"
+for name in $(awk '!seen[$2]++ { print $2 }' "$results"); do
+	awk -v n="$name" '$2 == n { r[++k] = $3; a[k] = $4; b[k] = $5; c[k] = $6 }
 	function med(x, k,   i, j, t) {
 		for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++)
 			if (x[j] + 0 < x[i] + 0) { t = x[i]; x[i] = x[j]; x[j] = t }
 		return x[int((k + 1) / 2)]
 	}
-	END { if (k) printf "  %-22s %10.0f %10.3f %10.3f\n", n, med(r, k), med(a, k), med(b, k) }' "$results"
+	END { if (k) printf "  %-22s %10.0f %10.3f %10.3f %11.2f\n", n, med(r, k), med(a, k), med(b, k), med(c, k) }' "$results"
 done
 
-ratio() { # ratio LABEL NUM DEN TARGET: per-round ratios of mean req/s, and their median
-	awk -v l="$1" -v n="$2" -v d="$3" -v t="$4" '
-	$2 == n { num[$1] += $3; nn[$1]++ } $2 == d { den[$1] += $3; dn[$1]++ }
+ratio() { # ratio LABEL NUM DEN TARGET [COLUMN]: per-round ratios of means, and their median
+	awk -v l="$1" -v n="$2" -v d="$3" -v t="$4" -v col="${5:-3}" '
+	$2 == n && $col != "nan" { num[$1] += $col; nn[$1]++ }
+	$2 == d && $col != "nan" { den[$1] += $col; dn[$1]++ }
 	END {
 		k = 0; s = ""
-		for (r = 1; r in num; r++) if (den[r] > 0) {
+		for (r = 1; r in num; r++) if (den[r] > 0 && nn[r] > 0) {
 			v[++k] = (num[r] / nn[r]) / (den[r] / dn[r])
 			s = s sprintf(" %.2f", v[k])
 		}
@@ -336,8 +406,16 @@ echo "responder ratios (req/s, within each round):"
 ratio "gpt GET / floor GET" gpt_get floor_get ">= 0.95x"
 ratio "gpt rejected POST / floor POST" gpt_rejected floor_post ">= 0.95x"
 ratio "floor GET / nginx static" floor_get static "context"
+ratio "direct: gpt GET / floor GET" direct_gpt_get direct_floor_get ">= 0.95x"
+ratio "direct: gpt rejected / floor POST" direct_gpt_post direct_floor_post ">= 0.95x"
 ratio "gpt accepted / fastify+ajv" gpt_accepted fastify_accepted ">= 2x"
 ratio "gpt accepted 200K / fastify+ajv" gpt_accepted_200k fastify_accepted_200k ">= 2x"
+echo
+echo "responder CPU per request of the FastCGI processes (gpt.fcgi / floor; 1/0.95 = 1.05):"
+ratio "GET via nginx" gpt_get floor_get "<= 1.05x" 6
+ratio "rejected POST via nginx" gpt_rejected floor_post "<= 1.05x" 6
+ratio "GET direct" direct_gpt_get direct_floor_get "<= 1.05x" 6
+ratio "rejected POST direct" direct_gpt_post direct_floor_post "<= 1.05x" 6
 
 # --- the CGI path -----------------------------------------------------------------
 # Rounds of hyperfine, alternating which command goes first, each round a

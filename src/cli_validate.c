@@ -33,8 +33,8 @@ print_pointer(const struct jptr *p)
 
 	for (i = 0; i < p->len; i++)
 		fputc((unsigned char)p->buf[i] < 0x20 || p->buf[i] == 0x7f
-			? '?'
-			: p->buf[i],
+		          ? '?'
+		          : p->buf[i],
 		    stderr);
 }
 
@@ -46,7 +46,7 @@ print_warning(void *ctx, const char *pointer, const char *message)
 	(void)ctx;
 	jptr_init(&p);
 	p.len = strlen(pointer) < sizeof(p.buf) ? strlen(pointer)
-						: sizeof(p.buf) - 1;
+	                                        : sizeof(p.buf) - 1;
 	memcpy(p.buf, pointer, p.len);
 	fputs("gpt.fcgi: warning: schema at ", stderr);
 	print_pointer(&p);
@@ -64,7 +64,7 @@ load_json(const char *path, struct buf *b, struct arena *a,
 	if (cli_slurp(path, b) == -1)
 		return -1;
 	if (json_parse(b->data == NULL ? "" : b->data, b->len, a, 0, out,
-		&jerr) != JSON_OK) {
+	        &jerr) != JSON_OK) {
 		fprintf(stderr, "gpt.fcgi: %s %s: offset %zu: %s\n", what,
 		    path == NULL ? "(standard input)" : path, jerr.offset,
 		    jerr.msg != NULL ? jerr.msg : json_errstr(jerr.code));
@@ -101,36 +101,37 @@ cli_validate(int argc, char **argv)
 	dir = stat(argv[1], &st) == 0 && S_ISDIR(st.st_mode);
 	if (dir) {
 		if (buf_printf(&form_path, "%s/form.json", argv[1]) == -1) {
-			fprintf(stderr, "gpt.fcgi: %s: path too long\n",
-			    argv[1]);
+			fprintf(
+			    stderr, "gpt.fcgi: %s: path too long\n", argv[1]);
 			goto done;
 		}
 		schema_path = form_path.data;
 	}
 	if (load_json(schema_path, &schema_buf, &form_arena, &doc,
-		dir ? "form" : "schema") != 0)
+	        dir ? "form" : "schema") != 0)
 		goto done;
 	schema = doc;
 	if (dir) {
 		schema = json_object_get(doc, "s", 1);
 		/* {"p": "...", "m": []}: no form to enforce */
 		if (schema == NULL) {
-			fprintf(stderr, "gpt.fcgi: %s: no member \"s\" (the "
-					"form)\n",
+			fprintf(stderr,
+			    "gpt.fcgi: %s: no member \"s\" (the "
+			    "form)\n",
 			    schema_path);
 			goto done;
 		}
 	}
-	switch (schema_compile(schema, &form_arena, print_warning, NULL,
-	    &form, &err)) {
+	switch (schema_compile(
+	    schema, &form_arena, print_warning, NULL, &form, &err)) {
 	case SCHEMA_OK:
 		break;
 	case SCHEMA_NOMEM:
 		fprintf(stderr, "gpt.fcgi: %s: out of memory\n", schema_path);
 		goto done;
 	default:
-		fprintf(stderr, "gpt.fcgi: %s: schema refused at ",
-		    schema_path);
+		fprintf(
+		    stderr, "gpt.fcgi: %s: schema refused at ", schema_path);
 		print_pointer(&err.pointer);
 		fprintf(stderr, ": %s\n", err.reason);
 		goto done;

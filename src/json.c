@@ -51,6 +51,7 @@ struct json_index {
 struct json_frame {
 	struct json_index *ix; /* arena; NULL for arrays and small objects */
 	size_t start;	       /* its first entry on the scratch stack */
+	uint64_t seen;	       /* small objects: key_sig bits of the names */
 	bool is_object;
 };
 
@@ -98,9 +99,10 @@ static const unsigned char json_plain[256] = {
  * Where the first byte needing attention in a string (see json_plain) lies
  * among the 8 at s: 0 to 7, or 8 when there is none.  A word at a time:
  * the classic "has a zero byte" test (x - 0x01..) & ~x & 0x80.., applied to
- * w ^ '"', w ^ '\\' and, for bytes below 0x20, to w - 0x20.., plus the high
- * bits themselves.  Its false positives lie only above a true one (borrows
- * run upward), so the lowest flagged byte is exact.  Little-endian only;
+ * w ^ '"' and w ^ '\\'; w - 0x20.. sets the high bit of a byte below 0x20
+ * (and of bytes 0xA0 and up, special anyway), and w's own high bits flag
+ * 0x80 and up.  False positives lie only above a true one (borrows run
+ * upward), so the lowest flagged byte is exact.  Little-endian only;
  * elsewhere the table does the work byte by byte.
  */
 #if defined(__GNUC__) && defined(__BYTE_ORDER__) && \
@@ -116,8 +118,8 @@ plain_run8(const unsigned char *s)
 	memcpy(&w, s, sizeof(w));
 	q = w ^ (ones * '"');
 	b = w ^ (ones * '\\');
-	t = (((q - ones) & ~q) | ((b - ones) & ~b) | ((w - ones * 0x20) & ~w) |
-		w) & high;
+	t = (((q - ones) & ~q) | ((b - ones) & ~b) | (w - ones * 0x20) | w) &
+	    high;
 	return t == 0 ? 8 : (unsigned)__builtin_ctzll(t) >> 3;
 }
 #endif
@@ -181,10 +183,25 @@ key_hash(const char *s, size_t n)
 	return h ^ (h >> 15);
 }
 
+/* A 6-bit signature of a name (its length and end bytes), for a quick
+ * "certainly new" among the few names of a small object. */
+static inline unsigned
+key_sig(const struct json_string *k)
+{
+	const unsigned char *u = (const unsigned char *)k->ptr;
+	size_t n = k->len;
+
+	if (n == 0)
+		return 0;
+	return (unsigned)(n * 7 + u[0] * 3 + u[n - 1]) & 63;
+}
+
 static inline bool
 key_eq(const struct json_string *k, const char *s, size_t n)
 {
-	return k->len == n && (n == 0 || memcmp(k->ptr, s, n) == 0);
+	/* Names in one object mostly differ in length or first byte. */
+	return k->len == n &&
+	    (n == 0 || (k->ptr[0] == s[0] && memcmp(k->ptr, s, n) == 0));
 }
 
 /* --- scratch stacks ----------------------------------------------------------- */
@@ -218,20 +235,16 @@ grow(struct arena *a, const void *old, size_t *cap, size_t used, size_t size,
 }
 
 /*
- * Where the next value goes, written in place (building it on the C stack
- * and copying it would cost a store-forwarding stall per value): the root,
- * a new slot on the array scratch, or the pending member of an object.
- * NULL when the arena refuses.
+ * A new slot on the array scratch for the next item of the innermost open
+ * array, which is written in place (building a value on the C stack and
+ * copying it would cost a store-forwarding stall per value).  NULL when
+ * the arena refuses.
  */
 static inline struct json_value *
-value_slot(struct json_parser *p, struct json_value *root, size_t pos)
+array_slot(struct json_parser *p, size_t pos)
 {
 	struct json_value *n;
 
-	if (p->depth == 0)
-		return root;
-	if (p->frames[p->depth - 1].is_object)
-		return &p->mems[p->nmems - 1].value;
 	if (p->nvals == p->capvals) {
 		if ((n = grow(p->a, p->vals, &p->capvals, p->nvals, sizeof(*n),
 			 JSON_SCRATCH_MIN)) == NULL) {
@@ -335,6 +348,14 @@ check_member(struct json_parser *p, size_t key_off)
 	if (n >= JSON_MAX_MEMBERS) /* a 5 GB body of distinct names */
 		return fail(p, JSON_E_TOO_BIG, key_off, "too many members");
 	if (f->ix == NULL && n < JSON_SMALL_OBJECT) {
+		/* Names whose signatures differ differ: most new names need
+		 * no comparison at all. */
+		uint64_t bit = (uint64_t)1 << key_sig(k);
+
+		if ((f->seen & bit) == 0) {
+			f->seen |= bit;
+			return JSON_OK;
+		}
 		for (i = 0; i < n; i++)
 			/* hits on {"a":1,"a":2} and {"a":1,"\u0061":2} */
 			if (key_eq(&m[i].key, k->ptr, k->len))
@@ -559,6 +580,19 @@ parse_string_slow(struct json_parser *p, struct json_string *s, size_t start,
 			/* hits on a raw tab or LF inside "a b" */
 			return fail(p, JSON_E_CONTROL, i,
 			    "raw control character in string");
+		} else if (in[i] >= 0xC2 && in[i] <= 0xDF && i + 1 < len &&
+		    (in[i + 1] & 0xC0) == 0x80) {
+			/* a 2-byte sequence (U+0080..U+07FF), the commonest
+			 * outside ASCII: no call needed */
+			i += 2;
+			cps++;
+		} else if (in[i] >= 0xE1 && in[i] <= 0xEF && in[i] != 0xED &&
+		    i + 2 < len && (in[i + 1] & 0xC0) == 0x80 &&
+		    (in[i + 2] & 0xC0) == 0x80) {
+			/* a 3-byte sequence whose lead admits any continuation
+			 * (E0 may be overlong, ED a surrogate: utf8_decode) */
+			i += 3;
+			cps++;
 		} else {
 			/* hits on C0 80, ED A0 80, F4 90 80 80, a lone 80, and
 			 * E2 82 at the end of the input */
@@ -718,7 +752,7 @@ parse_literal(struct json_parser *p, const unsigned char *in, size_t len,
 /* --- containers ------------------------------------------------------------------ */
 
 /* Open an array or object whose bracket is at pos. */
-static enum json_errcode
+static inline enum json_errcode
 open_container(struct json_parser *p, bool is_object, size_t pos)
 {
 	struct json_frame *f;
@@ -733,6 +767,7 @@ open_container(struct json_parser *p, bool is_object, size_t pos)
 	}
 	f = &p->frames[p->depth++];
 	f->ix = NULL;
+	f->seen = 0;
 	f->is_object = is_object;
 	f->start = is_object ? p->nmems : p->nvals;
 	return JSON_OK;
@@ -740,9 +775,9 @@ open_container(struct json_parser *p, bool is_object, size_t pos)
 
 /*
  * Close the innermost container: copy its children from scratch into one
- * arena array, pop them, and describe the container in the slot that
- * value_slot reserved for it before it opened (the root, the last array
- * slot or the pending member of the parent).
+ * arena array, pop them, and describe the container in the slot reserved
+ * for it before it opened (the root, the last array slot or the pending
+ * member of the parent).
  */
 static enum json_errcode
 close_container(struct json_parser *p, struct json_value *root, size_t pos)
@@ -794,8 +829,8 @@ close_container(struct json_parser *p, struct json_value *root, size_t pos)
 
 /*
  * The grammar as a state machine over explicit stacks.  Labels:
- *   value:  a value must start here (after '[', ',' in an array, ':');
- *           value_slot says where it will be written
+ *   value:  a value must start here (after '[', ',' in an array, ':'),
+ *           to be written at v
  *   done:   a value is complete: at the root, only whitespace may follow;
  *           in a container, ',' or the closing bracket
  *   close:  the closing bracket of the innermost container
@@ -816,13 +851,13 @@ parse_loop(struct json_parser *p, struct json_value *root)
 	pos = ws(in, len, 0);
 	if (pos >= len) /* hits on "" and " \n\t" */
 		return fail(p, JSON_E_EMPTY, pos, NULL);
+	v = root;
 value:
+	/* v is where this value goes: the root, an array slot, a member. */
 	pos = ws(in, len, pos);
 	if (pos >= len) /* hits on [1, and {"a": */
 		return fail(p, JSON_E_TRUNCATED, pos,
 		    "input ends where a value should start");
-	if ((v = value_slot(p, root, pos)) == NULL)
-		return p->err->code;
 	c = in[pos];
 	switch (c) {
 	case '{':
@@ -838,6 +873,8 @@ value:
 		pos = ws(in, len, pos + 1);
 		if (pos < len && in[pos] == ']')
 			goto close;
+		if ((v = array_slot(p, pos)) == NULL)
+			return p->err->code;
 		goto value;
 	case '"':
 		v->type = JSON_T_STRING;
@@ -885,8 +922,11 @@ done:
 	c = in[pos];
 	if (c == ',') {
 		pos++;
-		if (!in_object)
+		if (!in_object) {
+			if ((v = array_slot(p, pos)) == NULL)
+				return p->err->code;
 			goto value;
+		}
 		pos = ws(in, len, pos);
 		goto key;
 	}
@@ -921,6 +961,7 @@ key:
 		return fail(p, JSON_E_SYNTAX, pos,
 		    "expected ':' after member name");
 	pos++;
+	v = &m->value;
 	goto value;
 }
 

@@ -42,6 +42,10 @@ struct json_string {
 
 struct json_member;
 
+/*
+ * A node.  Containers list their children in document order in one
+ * contiguous array (never NULL, even when count is 0).
+ */
 struct json_value {
 	enum json_type type;
 	union {

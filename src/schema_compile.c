@@ -85,53 +85,53 @@ enum kw {
 
 /* The whole vocabulary: a name not in this table refuses the form. */
 static const char *const kw_names[KW_COUNT] = {
-	[KW_TYPE] = "type",
-	[KW_ENUM] = "enum",
-	[KW_CONST] = "const",
-	[KW_PROPERTIES] = "properties",
-	[KW_REQUIRED] = "required",
-	[KW_ADDITIONALPROPERTIES] = "additionalProperties",
-	[KW_PATTERNPROPERTIES] = "patternProperties",
-	[KW_PROPERTYNAMES] = "propertyNames",
-	[KW_MINPROPERTIES] = "minProperties",
-	[KW_MAXPROPERTIES] = "maxProperties",
-	[KW_ITEMS] = "items",
-	[KW_PREFIXITEMS] = "prefixItems",
-	[KW_MINITEMS] = "minItems",
-	[KW_MAXITEMS] = "maxItems",
-	[KW_UNIQUEITEMS] = "uniqueItems",
-	[KW_CONTAINS] = "contains",
-	[KW_MINCONTAINS] = "minContains",
-	[KW_MAXCONTAINS] = "maxContains",
-	[KW_MINLENGTH] = "minLength",
-	[KW_MAXLENGTH] = "maxLength",
-	[KW_PATTERN] = "pattern",
-	[KW_MINIMUM] = "minimum",
-	[KW_MAXIMUM] = "maximum",
-	[KW_EXCLUSIVEMINIMUM] = "exclusiveMinimum",
-	[KW_EXCLUSIVEMAXIMUM] = "exclusiveMaximum",
-	[KW_MULTIPLEOF] = "multipleOf",
-	[KW_ANYOF] = "anyOf",
-	[KW_ALLOF] = "allOf",
-	[KW_ONEOF] = "oneOf",
-	[KW_NOT] = "not",
-	[KW_IF] = "if",
-	[KW_THEN] = "then",
-	[KW_ELSE] = "else",
-	[KW_DEPENDENTREQUIRED] = "dependentRequired",
-	[KW_REF] = "$ref",
-	[KW_DEFS] = "$defs",
-	[KW_SCHEMA] = "$schema",
-	[KW_ID] = "$id",
-	[KW_COMMENT] = "$comment",
-	[KW_TITLE] = "title",
-	[KW_DESCRIPTION] = "description",
-	[KW_DEFAULT] = "default",
-	[KW_EXAMPLES] = "examples",
-	[KW_DEPRECATED] = "deprecated",
-	[KW_READONLY] = "readOnly",
-	[KW_WRITEONLY] = "writeOnly",
-	[KW_FORMAT] = "format",
+    [KW_TYPE] = "type",
+    [KW_ENUM] = "enum",
+    [KW_CONST] = "const",
+    [KW_PROPERTIES] = "properties",
+    [KW_REQUIRED] = "required",
+    [KW_ADDITIONALPROPERTIES] = "additionalProperties",
+    [KW_PATTERNPROPERTIES] = "patternProperties",
+    [KW_PROPERTYNAMES] = "propertyNames",
+    [KW_MINPROPERTIES] = "minProperties",
+    [KW_MAXPROPERTIES] = "maxProperties",
+    [KW_ITEMS] = "items",
+    [KW_PREFIXITEMS] = "prefixItems",
+    [KW_MINITEMS] = "minItems",
+    [KW_MAXITEMS] = "maxItems",
+    [KW_UNIQUEITEMS] = "uniqueItems",
+    [KW_CONTAINS] = "contains",
+    [KW_MINCONTAINS] = "minContains",
+    [KW_MAXCONTAINS] = "maxContains",
+    [KW_MINLENGTH] = "minLength",
+    [KW_MAXLENGTH] = "maxLength",
+    [KW_PATTERN] = "pattern",
+    [KW_MINIMUM] = "minimum",
+    [KW_MAXIMUM] = "maximum",
+    [KW_EXCLUSIVEMINIMUM] = "exclusiveMinimum",
+    [KW_EXCLUSIVEMAXIMUM] = "exclusiveMaximum",
+    [KW_MULTIPLEOF] = "multipleOf",
+    [KW_ANYOF] = "anyOf",
+    [KW_ALLOF] = "allOf",
+    [KW_ONEOF] = "oneOf",
+    [KW_NOT] = "not",
+    [KW_IF] = "if",
+    [KW_THEN] = "then",
+    [KW_ELSE] = "else",
+    [KW_DEPENDENTREQUIRED] = "dependentRequired",
+    [KW_REF] = "$ref",
+    [KW_DEFS] = "$defs",
+    [KW_SCHEMA] = "$schema",
+    [KW_ID] = "$id",
+    [KW_COMMENT] = "$comment",
+    [KW_TITLE] = "title",
+    [KW_DESCRIPTION] = "description",
+    [KW_DEFAULT] = "default",
+    [KW_EXAMPLES] = "examples",
+    [KW_DEPRECATED] = "deprecated",
+    [KW_READONLY] = "readOnly",
+    [KW_WRITEONLY] = "writeOnly",
+    [KW_FORMAT] = "format",
 };
 
 /* A compiled node plus what only the compiler needs.  n comes first so a
@@ -171,7 +171,7 @@ struct cctx {
 	unsigned depth;
 	struct memo_ent *memo;
 	size_t memo_cap, memo_len;
-	struct cnode *nodes;
+	struct cnode *nodes, *last; /* in creation order: the root first */
 	size_t nnodes;
 	struct pending *pending;
 };
@@ -206,7 +206,8 @@ schema_clip(char *out, const char *s, size_t len)
 	if (len > SCHEMA_CLIP_MAX)
 		len = SCHEMA_CLIP_MAX;
 	for (i = 0; i < len; i++)
-		out[i] = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i];
+		out[i] =
+		    (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i];
 	out[len] = '\0';
 }
 
@@ -278,8 +279,8 @@ memo_get(const struct cctx *c, const struct json_value *v)
 }
 
 static int
-memo_put(struct cctx *c, const struct json_value *v,
-    const struct schema_node *n)
+memo_put(
+    struct cctx *c, const struct json_value *v, const struct schema_node *n)
 {
 	size_t i;
 
@@ -311,7 +312,7 @@ str_is(const struct json_value *v, const char *s)
 	size_t n = strlen(s);
 
 	return v->type == JSON_T_STRING && v->u.str.len == n &&
-	    memcmp(v->u.str.ptr, s, n) == 0;
+	       memcmp(v->u.str.ptr, s, n) == 0;
 }
 
 static int
@@ -329,8 +330,8 @@ kw_lookup(const struct json_string *key)
 /* A non-negative integer (2.0 and 1e2 count, per 2020-12), saturated at
  * SIZE_MAX: a length that large can never be reached anyway. */
 static int
-read_count(struct cctx *c, const struct json_value *v, const char *kw,
-    size_t *out)
+read_count(
+    struct cctx *c, const struct json_value *v, const char *kw, size_t *out)
 {
 	struct dec d;
 	size_t i, n = 0;
@@ -355,8 +356,8 @@ read_count(struct cctx *c, const struct json_value *v, const char *kw,
 		return 0;
 	}
 	for (i = 0; i < d.ndigits + (size_t)d.exp; i++) {
-		unsigned digit = i < d.ndigits ? (unsigned)(dec_digit(&d, i) - '0')
-					       : 0;
+		unsigned digit =
+		    i < d.ndigits ? (unsigned)(dec_digit(&d, i) - '0') : 0;
 
 		if (n > (SIZE_MAX - digit) / 10) {
 			n = SIZE_MAX;
@@ -380,13 +381,13 @@ read_num(struct cctx *c, const struct json_value *v, const char *kw,
 		return refuse(c, kw, "%s is out of range", kw), -1;
 	out->is_small = v->u.num.is_small_int;
 	out->i = v->u.num.i;
-	out->is_short = schema_num_short(v->u.num.text, v->u.num.len,
-	    &out->mant, &out->exp);
+	out->is_short = schema_num_short(
+	    v->u.num.text, v->u.num.len, &out->mant, &out->exp);
 	return 0;
 }
 
-static const struct schema_node *compile_value(struct cctx *c,
-    const struct json_value *v);
+static const struct schema_node *compile_value(
+    struct cctx *c, const struct json_value *v);
 
 /* Compile v as the schema under keyword kw (pointer /kw). */
 static const struct schema_node *
@@ -402,8 +403,8 @@ compile_sub(struct cctx *c, const struct json_value *v, const char *kw)
 
 /* A non-empty (when nonempty) array of schemas under kw. */
 static const struct schema_node *const *
-compile_list(struct cctx *c, const struct json_value *v, const char *kw,
-    size_t *count)
+compile_list(
+    struct cctx *c, const struct json_value *v, const char *kw, size_t *count)
 {
 	const struct schema_node **list;
 	size_t mark, mark2, i;
@@ -453,7 +454,8 @@ slots_init(struct cctx *c, struct slots *s, size_t bound)
 	s->cap = (uint32_t)bound;
 	s->mask = (uint32_t)size - 1;
 	s->slot = arena_calloc(c->a, bound == 0 ? 1 : bound, sizeof(*s->slot));
-	s->stamp = arena_calloc(c->a, bound == 0 ? 1 : bound, sizeof(*s->stamp));
+	s->stamp =
+	    arena_calloc(c->a, bound == 0 ? 1 : bound, sizeof(*s->stamp));
 	s->table = arena_calloc(c->a, size, sizeof(*s->table));
 	if (s->slot == NULL || s->stamp == NULL || s->table == NULL)
 		return nomem(c), -1;
@@ -495,8 +497,8 @@ string_set(struct cctx *c, struct slots *s, const struct json_value *v,
 	/* {"required": "a"} */
 	if (v->type != JSON_T_ARRAY)
 		return refuse(c, kw, "%s must be an array of strings", kw);
-	idx = arena_calloc(c->a, v->u.arr.count == 0 ? 1 : v->u.arr.count,
-	    sizeof(*idx));
+	idx = arena_calloc(
+	    c->a, v->u.arr.count == 0 ? 1 : v->u.arr.count, sizeof(*idx));
 	if (idx == NULL)
 		return nomem(c);
 	for (i = 0; i < v->u.arr.count; i++) {
@@ -517,8 +519,8 @@ string_set(struct cctx *c, struct slots *s, const struct json_value *v,
 }
 
 static int
-compile_object_kws(struct cctx *c, struct schema_node *n,
-    const struct json_value *const *kv)
+compile_object_kws(
+    struct cctx *c, struct schema_node *n, const struct json_value *const *kv)
 {
 	const struct json_value *props = kv[KW_PROPERTIES];
 	const struct json_value *req = kv[KW_REQUIRED];
@@ -538,14 +540,14 @@ compile_object_kws(struct cctx *c, struct schema_node *n,
 	if (dep != NULL && dep->type != JSON_T_OBJECT) {
 		jptr_push(&c->ptr, "dependentRequired", 17);
 		return refuse(c, "dependentRequired",
-			   "dependentRequired must be an object"),
+		           "dependentRequired must be an object"),
 		       -1;
 	}
 	/* {"patternProperties": []} */
 	if (pp != NULL && pp->type != JSON_T_OBJECT) {
 		jptr_push(&c->ptr, "patternProperties", 17);
 		return refuse(c, "patternProperties",
-			   "patternProperties must be an object"),
+		           "patternProperties must be an object"),
 		       -1;
 	}
 	if (props != NULL)
@@ -554,7 +556,8 @@ compile_object_kws(struct cctx *c, struct schema_node *n,
 		bound += req->u.arr.count;
 	if (dep != NULL)
 		for (i = 0; i < dep->u.obj.count; i++) {
-			const struct json_value *d = &dep->u.obj.members[i].value;
+			const struct json_value *d =
+			    &dep->u.obj.members[i].value;
 
 			bound++;
 			if (d->type == JSON_T_ARRAY)
@@ -604,8 +607,8 @@ compile_object_kws(struct cctx *c, struct schema_node *n,
 			uint32_t *idx;
 
 			mark2 = jptr_push(&c->ptr, m->key.ptr, m->key.len);
-			idx = string_set(c, &s, &m->value, "dependentRequired",
-			    stamp++);
+			idx = string_set(
+			    c, &s, &m->value, "dependentRequired", stamp++);
 			if (idx == NULL)
 				return -1;
 			jptr_pop(&c->ptr, mark2);
@@ -635,12 +638,12 @@ compile_object_kws(struct cctx *c, struct schema_node *n,
 			char msg[128];
 
 			mark2 = jptr_push(&c->ptr, m->key.ptr, m->key.len);
-			p[i].re = re_compile(m->key.ptr, m->key.len, c->a, msg,
-			    sizeof(msg));
+			p[i].re = re_compile(
+			    m->key.ptr, m->key.len, c->a, msg, sizeof(msg));
 			/* {"patternProperties": {"(": {}}} */
 			if (p[i].re == NULL)
 				return refuse(c, "patternProperties",
-					   "invalid pattern: %s", msg),
+				           "invalid pattern: %s", msg),
 				       -1;
 			if ((p[i].sub = compile_value(c, &m->value)) == NULL)
 				return -1;
@@ -652,8 +655,8 @@ compile_object_kws(struct cctx *c, struct schema_node *n,
 		n->flags |= SF_MEMBERS;
 	}
 	if (kv[KW_ADDITIONALPROPERTIES] != NULL) {
-		const struct schema_node *sub = compile_sub(c,
-		    kv[KW_ADDITIONALPROPERTIES], "additionalProperties");
+		const struct schema_node *sub = compile_sub(
+		    c, kv[KW_ADDITIONALPROPERTIES], "additionalProperties");
 
 		if (sub == NULL)
 			return -1;
@@ -663,8 +666,8 @@ compile_object_kws(struct cctx *c, struct schema_node *n,
 		}
 	}
 	if (kv[KW_PROPERTYNAMES] != NULL) {
-		const struct schema_node *sub = compile_sub(c,
-		    kv[KW_PROPERTYNAMES], "propertyNames");
+		const struct schema_node *sub =
+		    compile_sub(c, kv[KW_PROPERTYNAMES], "propertyNames");
 
 		if (sub == NULL)
 			return -1;
@@ -676,7 +679,7 @@ compile_object_kws(struct cctx *c, struct schema_node *n,
 	if (kv[KW_MINPROPERTIES] != NULL) {
 		mark = jptr_push(&c->ptr, "minProperties", 13);
 		if (read_count(c, kv[KW_MINPROPERTIES], "minProperties",
-			&n->min_props) == -1)
+		        &n->min_props) == -1)
 			return -1;
 		jptr_pop(&c->ptr, mark);
 		n->flags |= SF_MINPROPS;
@@ -684,7 +687,7 @@ compile_object_kws(struct cctx *c, struct schema_node *n,
 	if (kv[KW_MAXPROPERTIES] != NULL) {
 		mark = jptr_push(&c->ptr, "maxProperties", 13);
 		if (read_count(c, kv[KW_MAXPROPERTIES], "maxProperties",
-			&n->max_props) == -1)
+		        &n->max_props) == -1)
 			return -1;
 		jptr_pop(&c->ptr, mark);
 		n->flags |= SF_MAXPROPS;
@@ -695,21 +698,21 @@ compile_object_kws(struct cctx *c, struct schema_node *n,
 /* ----- array keywords ------------------------------------------------- */
 
 static int
-compile_array_kws(struct cctx *c, struct schema_node *n,
-    const struct json_value *const *kv)
+compile_array_kws(
+    struct cctx *c, struct schema_node *n, const struct json_value *const *kv)
 {
 	size_t mark;
 
 	if (kv[KW_PREFIXITEMS] != NULL) {
-		n->prefix = compile_list(c, kv[KW_PREFIXITEMS], "prefixItems",
-		    &n->nprefix);
+		n->prefix = compile_list(
+		    c, kv[KW_PREFIXITEMS], "prefixItems", &n->nprefix);
 		if (n->prefix == NULL)
 			return -1;
 		n->flags |= SF_ITEMS;
 	}
 	if (kv[KW_ITEMS] != NULL) {
-		const struct schema_node *sub = compile_sub(c, kv[KW_ITEMS],
-		    "items");
+		const struct schema_node *sub =
+		    compile_sub(c, kv[KW_ITEMS], "items");
 
 		if (sub == NULL)
 			return -1;
@@ -723,36 +726,36 @@ compile_array_kws(struct cctx *c, struct schema_node *n,
 	if (kv[KW_MINCONTAINS] != NULL) {
 		mark = jptr_push(&c->ptr, "minContains", 11);
 		if (read_count(c, kv[KW_MINCONTAINS], "minContains",
-			&n->min_contains) == -1)
+		        &n->min_contains) == -1)
 			return -1;
 		jptr_pop(&c->ptr, mark);
 	}
 	if (kv[KW_MAXCONTAINS] != NULL) {
 		mark = jptr_push(&c->ptr, "maxContains", 11);
 		if (read_count(c, kv[KW_MAXCONTAINS], "maxContains",
-			&n->max_contains) == -1)
+		        &n->max_contains) == -1)
 			return -1;
 		jptr_pop(&c->ptr, mark);
 	}
 	/* minContains/maxContains without contains constrain nothing. */
 	if (kv[KW_CONTAINS] != NULL) {
-		if ((n->contains = compile_sub(c, kv[KW_CONTAINS],
-			 "contains")) == NULL)
+		if ((n->contains = compile_sub(
+		         c, kv[KW_CONTAINS], "contains")) == NULL)
 			return -1;
 		n->flags |= SF_CONTAINS;
 	}
 	if (kv[KW_MINITEMS] != NULL) {
 		mark = jptr_push(&c->ptr, "minItems", 8);
-		if (read_count(c, kv[KW_MINITEMS], "minItems",
-			&n->min_items) == -1)
+		if (read_count(c, kv[KW_MINITEMS], "minItems", &n->min_items) ==
+		    -1)
 			return -1;
 		jptr_pop(&c->ptr, mark);
 		n->flags |= SF_MINITEMS;
 	}
 	if (kv[KW_MAXITEMS] != NULL) {
 		mark = jptr_push(&c->ptr, "maxItems", 8);
-		if (read_count(c, kv[KW_MAXITEMS], "maxItems",
-			&n->max_items) == -1)
+		if (read_count(c, kv[KW_MAXITEMS], "maxItems", &n->max_items) ==
+		    -1)
 			return -1;
 		jptr_pop(&c->ptr, mark);
 		n->flags |= SF_MAXITEMS;
@@ -763,7 +766,7 @@ compile_array_kws(struct cctx *c, struct schema_node *n,
 		if (kv[KW_UNIQUEITEMS]->type != JSON_T_TRUE &&
 		    kv[KW_UNIQUEITEMS]->type != JSON_T_FALSE)
 			return refuse(c, "uniqueItems",
-				   "uniqueItems must be a boolean"),
+			           "uniqueItems must be a boolean"),
 			       -1;
 		jptr_pop(&c->ptr, mark);
 		if (kv[KW_UNIQUEITEMS]->type == JSON_T_TRUE)
@@ -778,13 +781,13 @@ static const struct {
 	const char *name;
 	unsigned bit;
 } type_names[] = {
-	{"null", SCHEMA_TY_NULL},
-	{"boolean", SCHEMA_TY_BOOLEAN},
-	{"object", SCHEMA_TY_OBJECT},
-	{"array", SCHEMA_TY_ARRAY},
-	{"number", SCHEMA_TY_NUMBER},
-	{"string", SCHEMA_TY_STRING},
-	{"integer", SCHEMA_TY_INTEGER},
+    {"null", SCHEMA_TY_NULL},
+    {"boolean", SCHEMA_TY_BOOLEAN},
+    {"object", SCHEMA_TY_OBJECT},
+    {"array", SCHEMA_TY_ARRAY},
+    {"number", SCHEMA_TY_NUMBER},
+    {"string", SCHEMA_TY_STRING},
+    {"integer", SCHEMA_TY_INTEGER},
 };
 
 static unsigned
@@ -819,8 +822,7 @@ compile_type(struct cctx *c, struct schema_node *n, const struct json_value *v)
 				       -1;
 			/* {"type": ["string", "string"]} */
 			if (n->types & bit)
-				return refuse(c, "type",
-					   "type repeats a name"),
+				return refuse(c, "type", "type repeats a name"),
 				       -1;
 			n->types |= bit;
 			jptr_pop(&c->ptr, mark2);
@@ -836,23 +838,54 @@ compile_type(struct cctx *c, struct schema_node *n, const struct json_value *v)
 	return 0;
 }
 
+/* The string values of an enum in a table probed by the member-name hash,
+ * so a string instance costs one probe whatever the enum's length. */
 static int
-compile_scalar_kws(struct cctx *c, struct schema_node *n,
-    const struct json_value *const *kv)
+enum_table(struct cctx *c, struct schema_node *n, const struct schema_enum *e,
+    size_t count)
+{
+	uint32_t *tab;
+	size_t size = 8, i, b;
+
+	/* {"enum": [... 2^30 values ...]} */
+	if (count > UINT32_MAX / 4)
+		return refuse(c, "enum", "enum has too many values"), -1;
+	while (size < 2 * count)
+		size *= 2;
+	if ((tab = arena_calloc(c->a, size, sizeof(*tab))) == NULL)
+		return nomem(c), -1;
+	for (i = 0; i < count; i++) {
+		const struct json_string *str = &e[i].value->u.str;
+
+		if (e[i].value->type != JSON_T_STRING)
+			continue;
+		b = (size_t)schema_key_hash(str->ptr, str->len) & (size - 1);
+		while (tab[b] != 0)
+			b = (b + 1) & (size - 1);
+		tab[b] = (uint32_t)i + 1;
+	}
+	n->enum_table = tab;
+	n->enum_mask = (uint32_t)(size - 1);
+	return 0;
+}
+
+static int
+compile_scalar_kws(
+    struct cctx *c, struct schema_node *n, const struct json_value *const *kv)
 {
 	static const struct {
 		enum kw kw;
 		unsigned flag;
 		size_t off;
 	} nums[] = {
-		{KW_MINIMUM, SF_MINIMUM, offsetof(struct schema_node, minimum)},
-		{KW_MAXIMUM, SF_MAXIMUM, offsetof(struct schema_node, maximum)},
-		{KW_EXCLUSIVEMINIMUM, SF_XMINIMUM,
-		    offsetof(struct schema_node, xminimum)},
-		{KW_EXCLUSIVEMAXIMUM, SF_XMAXIMUM,
-		    offsetof(struct schema_node, xmaximum)},
-		{KW_MULTIPLEOF, SF_MULTIPLE,
-		    offsetof(struct schema_node, multiple)},
+	    {KW_MINIMUM, SF_MINIMUM, offsetof(struct schema_node, minimum)},
+	    {KW_MAXIMUM, SF_MAXIMUM, offsetof(struct schema_node, maximum)},
+	    {KW_EXCLUSIVEMINIMUM, SF_XMINIMUM,
+	        offsetof(struct schema_node, xminimum)},
+	    {KW_EXCLUSIVEMAXIMUM, SF_XMAXIMUM,
+	        offsetof(struct schema_node, xmaximum)},
+	    {KW_MULTIPLEOF, SF_MULTIPLE,
+	        offsetof(struct schema_node, multiple)},
 	};
 	size_t i, mark;
 
@@ -866,14 +899,17 @@ compile_scalar_kws(struct cctx *c, struct schema_node *n,
 		/* {"enum": 1}; an empty enum is valid and accepts nothing */
 		if (v->type != JSON_T_ARRAY)
 			return refuse(c, "enum", "enum must be an array"), -1;
-		e = arena_calloc(c->a, v->u.arr.count == 0 ? 1 : v->u.arr.count,
-		    sizeof(*e));
+		e = arena_calloc(
+		    c->a, v->u.arr.count == 0 ? 1 : v->u.arr.count, sizeof(*e));
 		if (e == NULL)
 			return nomem(c), -1;
 		for (i = 0; i < v->u.arr.count; i++) {
 			e[i].value = &v->u.arr.items[i];
 			e[i].hash = json_hash(e[i].value);
 		}
+		if (v->u.arr.count >= SCHEMA_ENUM_TABLE_MIN &&
+		    enum_table(c, n, e, v->u.arr.count) == -1)
+			return -1;
 		jptr_pop(&c->ptr, mark);
 		n->enums = e;
 		n->nenums = v->u.arr.count;
@@ -900,18 +936,19 @@ compile_scalar_kws(struct cctx *c, struct schema_node *n,
 		jptr_pop(&c->ptr, mark);
 		n->flags |= nums[i].flag;
 	}
+	n->max_length = SIZE_MAX;
 	if (kv[KW_MINLENGTH] != NULL) {
 		mark = jptr_push(&c->ptr, "minLength", 9);
-		if (read_count(c, kv[KW_MINLENGTH], "minLength",
-			&n->min_length) == -1)
+		if (read_count(
+		        c, kv[KW_MINLENGTH], "minLength", &n->min_length) == -1)
 			return -1;
 		jptr_pop(&c->ptr, mark);
 		n->flags |= SF_MINLENGTH;
 	}
 	if (kv[KW_MAXLENGTH] != NULL) {
 		mark = jptr_push(&c->ptr, "maxLength", 9);
-		if (read_count(c, kv[KW_MAXLENGTH], "maxLength",
-			&n->max_length) == -1)
+		if (read_count(
+		        c, kv[KW_MAXLENGTH], "maxLength", &n->max_length) == -1)
 			return -1;
 		jptr_pop(&c->ptr, mark);
 		n->flags |= SF_MAXLENGTH;
@@ -925,8 +962,8 @@ compile_scalar_kws(struct cctx *c, struct schema_node *n,
 		if (v->type != JSON_T_STRING)
 			return refuse(c, "pattern", "pattern must be a string"),
 			       -1;
-		n->pattern = re_compile(v->u.str.ptr, v->u.str.len, c->a, msg,
-		    sizeof(msg));
+		n->pattern = re_compile(
+		    v->u.str.ptr, v->u.str.len, c->a, msg, sizeof(msg));
 		/* {"pattern": "("} */
 		if (n->pattern == NULL)
 			return refuse(c, "pattern", "invalid pattern: %s", msg),
@@ -940,26 +977,26 @@ compile_scalar_kws(struct cctx *c, struct schema_node *n,
 /* ----- in-place keywords ---------------------------------------------- */
 
 static int
-compile_inplace_kws(struct cctx *c, struct cnode *cn,
-    const struct json_value *const *kv)
+compile_inplace_kws(
+    struct cctx *c, struct cnode *cn, const struct json_value *const *kv)
 {
 	struct schema_node *n = &cn->n;
 
 	if (kv[KW_ALLOF] != NULL) {
-		if ((n->all_of = compile_list(c, kv[KW_ALLOF], "allOf",
-			 &n->nall_of)) == NULL)
+		if ((n->all_of = compile_list(
+		         c, kv[KW_ALLOF], "allOf", &n->nall_of)) == NULL)
 			return -1;
 		n->flags |= SF_ALLOF;
 	}
 	if (kv[KW_ANYOF] != NULL) {
-		if ((n->any_of = compile_list(c, kv[KW_ANYOF], "anyOf",
-			 &n->nany_of)) == NULL)
+		if ((n->any_of = compile_list(
+		         c, kv[KW_ANYOF], "anyOf", &n->nany_of)) == NULL)
 			return -1;
 		n->flags |= SF_ANYOF;
 	}
 	if (kv[KW_ONEOF] != NULL) {
-		if ((n->one_of = compile_list(c, kv[KW_ONEOF], "oneOf",
-			 &n->none_of)) == NULL)
+		if ((n->one_of = compile_list(
+		         c, kv[KW_ONEOF], "oneOf", &n->none_of)) == NULL)
 			return -1;
 		n->flags |= SF_ONEOF;
 	}
@@ -1001,13 +1038,13 @@ compile_inplace_kws(struct cctx *c, struct cnode *cn,
 		if (v->u.str.len == 0 || v->u.str.ptr[0] != '#' ||
 		    (v->u.str.len > 1 && v->u.str.ptr[1] != '/'))
 			return refuse(c, "$ref",
-				   "$ref must be a local JSON Pointer (\"#\" "
-				   "or \"#/...\")"),
+			           "$ref must be a local JSON Pointer (\"#\" "
+			           "or \"#/...\")"),
 			       -1;
 		if ((p = arena_alloc(c->a, sizeof(*p))) == NULL ||
-		    (p->where_len = c->ptr.len,
-			p->where = arena_strndup(c->a, c->ptr.buf, c->ptr.len)) ==
-			NULL)
+		    (p->where_len = c->ptr.len, p->where = arena_strndup(c->a,
+		                                    c->ptr.buf, c->ptr.len)) ==
+		        NULL)
 			return nomem(c), -1;
 		jptr_pop(&c->ptr, mark);
 		p->node = n;
@@ -1031,13 +1068,13 @@ check_annotations(struct cctx *c, const struct json_value *schema,
 		enum json_type t1, t2;
 		const char *what;
 	} shapes[] = {
-		{KW_COMMENT, JSON_T_STRING, JSON_T_STRING, "a string"},
-		{KW_TITLE, JSON_T_STRING, JSON_T_STRING, "a string"},
-		{KW_DESCRIPTION, JSON_T_STRING, JSON_T_STRING, "a string"},
-		{KW_EXAMPLES, JSON_T_ARRAY, JSON_T_ARRAY, "an array"},
-		{KW_DEPRECATED, JSON_T_TRUE, JSON_T_FALSE, "a boolean"},
-		{KW_READONLY, JSON_T_TRUE, JSON_T_FALSE, "a boolean"},
-		{KW_WRITEONLY, JSON_T_TRUE, JSON_T_FALSE, "a boolean"},
+	    {KW_COMMENT, JSON_T_STRING, JSON_T_STRING, "a string"},
+	    {KW_TITLE, JSON_T_STRING, JSON_T_STRING, "a string"},
+	    {KW_DESCRIPTION, JSON_T_STRING, JSON_T_STRING, "a string"},
+	    {KW_EXAMPLES, JSON_T_ARRAY, JSON_T_ARRAY, "an array"},
+	    {KW_DEPRECATED, JSON_T_TRUE, JSON_T_FALSE, "a boolean"},
+	    {KW_READONLY, JSON_T_TRUE, JSON_T_FALSE, "a boolean"},
+	    {KW_WRITEONLY, JSON_T_TRUE, JSON_T_FALSE, "a boolean"},
 	};
 	size_t i;
 
@@ -1050,7 +1087,7 @@ check_annotations(struct cctx *c, const struct json_value *schema,
 		    v->type != shapes[i].t2) {
 			jptr_push(&c->ptr, name, strlen(name));
 			return refuse(c, name, "%s must be %s", name,
-				   shapes[i].what),
+			           shapes[i].what),
 			       -1;
 		}
 	}
@@ -1058,7 +1095,7 @@ check_annotations(struct cctx *c, const struct json_value *schema,
 		/* {"$schema": "http://json-schema.org/draft-07/schema#"} */
 		jptr_push(&c->ptr, "$schema", 7);
 		return refuse(c, "$schema",
-			   "$schema must be \"" SCHEMA_2020_12 "\""),
+		           "$schema must be \"" SCHEMA_2020_12 "\""),
 		       -1;
 	}
 	if (kv[KW_ID] != NULL) {
@@ -1069,15 +1106,17 @@ check_annotations(struct cctx *c, const struct json_value *schema,
 		/* {"properties": {"a": {"$id": "a.json"}}}: an embedded
 		 * resource would change what $ref means below it. */
 		if (schema != c->root)
-			return refuse(c, "$id", "$id is allowed at the root "
-						"only"),
+			return refuse(c, "$id",
+			           "$id is allowed at the root "
+			           "only"),
 			       -1;
 		/* {"$id": 1}, {"$id": "x.json#frag"} (2020-12: no fragment) */
 		if (v->type != JSON_T_STRING ||
 		    ((hash = memchr(v->u.str.ptr, '#', v->u.str.len)) != NULL &&
-			hash != v->u.str.ptr + v->u.str.len - 1))
-			return refuse(c, "$id", "$id must be a URI without "
-						"a fragment"),
+		        hash != v->u.str.ptr + v->u.str.len - 1))
+			return refuse(c, "$id",
+			           "$id must be a URI without "
+			           "a fragment"),
 			       -1;
 		jptr_pop(&c->ptr, mark);
 	}
@@ -1094,7 +1133,7 @@ check_annotations(struct cctx *c, const struct json_value *schema,
 		 * is accepted, so every name the validator lacks refuses. */
 		schema_clip(name, v->u.str.ptr, v->u.str.len);
 		return refuse(c, "format", "format \"%s\" is not implemented",
-			   name),
+		           name),
 		       -1;
 	}
 	return 0;
@@ -1114,13 +1153,16 @@ compile_object(struct cctx *c, const struct json_value *v)
 		return refuse(c, NULL, "the form nests deeper than %d schemas",
 		    SCHEMA_MAX_DEPTH);
 	if ((cn = arena_calloc(c->a, 1, sizeof(*cn))) == NULL ||
-	    (cn->where_len = c->ptr.len,
-		cn->where = arena_strndup(c->a, c->ptr.buf, c->ptr.len)) == NULL ||
+	    (cn->where_len = c->ptr.len, cn->where = arena_strndup(c->a,
+	                                     c->ptr.buf, c->ptr.len)) == NULL ||
 	    memo_put(c, v, &cn->n) == -1)
 		return nomem(c);
 	cn->n.kind = SCHEMA_K_NODE;
-	cn->next = c->nodes;
-	c->nodes = cn;
+	if (c->last != NULL)
+		c->last->next = cn;
+	else
+		c->nodes = cn;
+	c->last = cn;
 	c->nnodes++;
 
 	for (i = 0; i < v->u.obj.count; i++) {
@@ -1165,6 +1207,9 @@ compile_object(struct cctx *c, const struct json_value *v)
 	c->depth--;
 	if (cn->n.flags == 0)
 		cn->n.kind = SCHEMA_K_TRUE;
+	cn->n.leaf_string =
+	    (cn->n.flags & ~(SF_TYPE | SF_MINLENGTH | SF_MAXLENGTH)) == 0 &&
+	    (!(cn->n.flags & SF_TYPE) || (cn->n.types & SCHEMA_TY_STRING));
 	return &cn->n;
 }
 
@@ -1179,8 +1224,9 @@ compile_value(struct cctx *c, const struct json_value *v)
 		return &node_false;
 	/* {"items": 1}, {"not": "x"} */
 	if (v->type != JSON_T_OBJECT)
-		return refuse(c, NULL, "a schema must be an object or a "
-				       "boolean");
+		return refuse(c, NULL,
+		    "a schema must be an object or a "
+		    "boolean");
 	if ((n = memo_get(c, v)) != NULL)
 		return n;
 	return compile_object(c, v);
@@ -1204,9 +1250,10 @@ resolve_refs(struct cctx *c)
 			char ref[SCHEMA_CLIP_MAX + 1];
 
 			schema_clip(ref, p->ref, p->len);
-			return refuse(c, "$ref", "$ref names nothing in the "
-						 "document: \"%s\"",
-				   ref),
+			return refuse(c, "$ref",
+			           "$ref names nothing in the "
+			           "document: \"%s\"",
+			           ref),
 			       -1;
 		}
 		/* The target's own place, for messages about it. */
@@ -1301,8 +1348,7 @@ find_cycles(struct cctx *c, bool all)
 	struct cnode *start, *cn;
 	size_t top;
 
-	if ((stack = arena_calloc(c->a, c->nnodes + 1, sizeof(*stack))) ==
-	    NULL)
+	if ((stack = arena_calloc(c->a, c->nnodes + 1, sizeof(*stack))) == NULL)
 		return nomem(c), -1;
 	for (cn = c->nodes; cn != NULL; cn = cn->next)
 		cn->color = WHITE;
@@ -1336,11 +1382,11 @@ find_cycles(struct cctx *c, bool all)
 				 *   "b": {"$ref": "#/$defs/a"}}} */
 				ptr_set(&c->ptr, ce->where, ce->where_len);
 				return refuse(c, "$ref",
-					   "$ref cycle that never descends "
-					   "into the instance"),
+				           "$ref cycle that never descends "
+				           "into the instance"),
 				       -1;
 			} else if (ce->color == GRAY && !ce->warned &&
-			    c->warn != NULL) {
+			           c->warn != NULL) {
 				ce->warned = true;
 				c->warn(c->warn_ctx, ce->where,
 				    "unbounded recursion (the form allows "
@@ -1349,6 +1395,68 @@ find_cycles(struct cctx *c, bool all)
 		}
 	}
 	return 0;
+}
+
+/* ----- shortcuts ------------------------------------------------------ */
+
+/* Where a child pointer really leads: past nodes that hold nothing but a
+ * $ref (after the cycle check, so the chain ends). */
+static const struct schema_node *
+skip_refs(const struct schema_node *n)
+{
+	while (n != NULL && n->kind == SCHEMA_K_NODE && n->flags == SF_REF)
+		n = n->ref;
+	return n;
+}
+
+/*
+ * Link every child pointer past pure-$ref nodes: {"items": {"$ref":
+ * "#/$defs/node"}} then costs the validator one application per item
+ * instead of two.  Only what a failure reports changes: the keyword of a
+ * `false` reached that way is the referring keyword, not "$ref".
+ */
+static void
+skip_pure_refs(struct cctx *c)
+{
+	struct cnode *cn;
+	size_t i;
+
+	for (cn = c->nodes; cn != NULL; cn = cn->next) {
+		struct schema_node *n = &cn->n;
+		const struct schema_node **list;
+		struct schema_slot *slot;
+		struct schema_pprop *pp;
+
+		n->ref = skip_refs(n->ref);
+		n->not_ = skip_refs(n->not_);
+		n->if_ = skip_refs(n->if_);
+		n->then_ = skip_refs(n->then_);
+		n->else_ = skip_refs(n->else_);
+		n->items = skip_refs(n->items);
+		n->contains = skip_refs(n->contains);
+		n->additional = skip_refs(n->additional);
+		n->names = skip_refs(n->names);
+		/* The lists were allocated writable here; the node only
+		 * shows them const to the validator. */
+		list = (const struct schema_node **)(uintptr_t)n->prefix;
+		for (i = 0; i < n->nprefix; i++)
+			list[i] = skip_refs(list[i]);
+		list = (const struct schema_node **)(uintptr_t)n->all_of;
+		for (i = 0; i < n->nall_of; i++)
+			list[i] = skip_refs(list[i]);
+		list = (const struct schema_node **)(uintptr_t)n->any_of;
+		for (i = 0; i < n->nany_of; i++)
+			list[i] = skip_refs(list[i]);
+		list = (const struct schema_node **)(uintptr_t)n->one_of;
+		for (i = 0; i < n->none_of; i++)
+			list[i] = skip_refs(list[i]);
+		slot = (struct schema_slot *)(uintptr_t)n->slots;
+		for (i = 0; i < n->nslots; i++)
+			slot[i].sub = skip_refs(slot[i].sub);
+		pp = (struct schema_pprop *)(uintptr_t)n->pprops;
+		for (i = 0; i < n->npprops; i++)
+			pp[i].sub = skip_refs(pp[i].sub);
+	}
 }
 
 /* ----- entry point ---------------------------------------------------- */
@@ -1374,6 +1482,7 @@ schema_compile(const struct json_value *root, struct arena *a,
 	if ((n = compile_value(&c, root)) == NULL || resolve_refs(&c) == -1 ||
 	    find_cycles(&c, false) == -1 || find_cycles(&c, true) == -1)
 		goto fail;
+	skip_pure_refs(&c);
 	if ((s = arena_alloc(a, sizeof(*s))) == NULL) {
 		nomem(&c);
 		goto fail;

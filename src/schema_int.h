@@ -21,6 +21,9 @@
 struct json_value;
 struct re;
 
+/* Enums this long get a hashed table of their strings. */
+#define SCHEMA_ENUM_TABLE_MIN 4
+
 /* Bits of schema_node.types; "integer" is its own bit. */
 enum {
 	SCHEMA_TY_NULL = 1u << 0,
@@ -50,7 +53,7 @@ enum {
 	/* arrays */
 	SF_MINITEMS = 1u << 11,
 	SF_MAXITEMS = 1u << 12,
-	SF_ITEMS = 1u << 13,	  /* items and/or prefixItems */
+	SF_ITEMS = 1u << 13, /* items and/or prefixItems */
 	SF_CONTAINS = 1u << 14,
 	SF_UNIQUE = 1u << 15,
 	/* objects */
@@ -80,8 +83,8 @@ enum {
 
 enum schema_kind {
 	SCHEMA_K_FALSE, /* the schema false: rejects everything */
-	SCHEMA_K_TRUE,	/* the schema true, or {}: accepts everything */
-	SCHEMA_K_NODE,	/* an object schema with at least one constraint */
+	SCHEMA_K_TRUE,  /* the schema true, or {}: accepts everything */
+	SCHEMA_K_NODE,  /* an object schema with at least one constraint */
 };
 
 /* A numeric bound: the exact decimal, plus shortcuts for the common
@@ -101,17 +104,17 @@ struct schema_num {
  * set, or false (outputs untouched) when it does not fit: the caller then
  * uses dec.  The sign is ignored (divisibility does not need it).
  */
-bool schema_num_short(const char *text, size_t len, uint64_t *mant,
-    int64_t *exp);
+bool schema_num_short(
+    const char *text, size_t len, uint64_t *mant, int64_t *exp);
 
 /* A member name a node mentions (properties, required, dependentRequired):
  * one slot each, so a walk over an instance object marks what it saw. */
 struct schema_slot {
 	const char *name; /* borrowed: the schema's string */
 	size_t len;
-	uint64_t hash;		    /* schema_key_hash(name, len) */
+	uint64_t hash;                 /* schema_key_hash(name, len) */
 	const struct schema_node *sub; /* properties[name], or NULL */
-	bool required;		       /* named by required */
+	bool required;                 /* named by required */
 };
 
 struct schema_pprop {
@@ -128,7 +131,7 @@ struct schema_depreq {
 
 struct schema_enum {
 	const struct json_value *value; /* borrowed: the schema */
-	uint64_t hash;			/* json_hash(value) */
+	uint64_t hash;                  /* json_hash(value) */
 };
 
 struct schema_node {
@@ -139,13 +142,20 @@ struct schema_node {
 	/* enum / const */
 	const struct schema_enum *enums;
 	size_t nenums;
+	/* the string values of enum by schema_key_hash: entry index + 1,
+	 * 0 = empty; NULL when enum is short */
+	const uint32_t *enum_table;
+	uint32_t enum_mask;
 	const struct json_value *const_value; /* borrowed */
 
 	/* numbers */
 	struct schema_num minimum, maximum, xminimum, xmaximum, multiple;
 
-	/* strings: code points */
+	/* strings: code points (0 and SIZE_MAX when absent) */
 	size_t min_length, max_length;
+	/* nothing but type (admitting strings) and lengths: a string
+	 * instance is decided by min_length/max_length alone */
+	bool leaf_string;
 	const struct re *pattern;
 
 	/* arrays */
@@ -160,8 +170,8 @@ struct schema_node {
 	size_t min_props, max_props;
 	const struct schema_slot *slots; /* nslots entries */
 	uint32_t nslots;
-	const uint32_t *table; /* open addressing: slot + 1, 0 = empty */
-	uint32_t table_mask;   /* table size - 1 */
+	const uint32_t *table;    /* open addressing: slot + 1, 0 = empty */
+	uint32_t table_mask;      /* table size - 1 */
 	const uint32_t *required; /* slot indices */
 	uint32_t nrequired;
 	const struct schema_depreq *depreq;
@@ -178,7 +188,8 @@ struct schema_node {
 	const struct schema_node *const *one_of;
 	size_t nall_of, nany_of, none_of;
 	const struct schema_node *not_;
-	const struct schema_node *if_, *then_, *else_; /* then/else may be NULL */
+	const struct schema_node *if_, *then_,
+	    *else_; /* then/else may be NULL */
 };
 
 struct schema {
@@ -254,7 +265,7 @@ schema_key_eq(const char *a, const char *b, size_t len)
 		return u == v;
 	}
 	return len == 0 || (a[0] == b[0] && a[len / 2] == b[len / 2] &&
-				  a[len - 1] == b[len - 1]);
+	                       a[len - 1] == b[len - 1]);
 }
 
 #endif /* GPT_SCHEMA_INT_H */

@@ -41,7 +41,7 @@
 
 struct vframe {
 	const char *key; /* borrowed: member name, or NULL for an index */
-	size_t n;	 /* key length, or the index */
+	size_t n;        /* key length, or the index */
 };
 
 struct vctx {
@@ -69,8 +69,8 @@ report(struct vctx *x, const char *keyword, const char *fmt, ...)
 	jptr_init(&x->err->pointer);
 	for (i = 0; i < x->nframes; i++) {
 		if (x->frames[i].key != NULL)
-			jptr_push(&x->err->pointer, x->frames[i].key,
-			    x->frames[i].n);
+			jptr_push(
+			    &x->err->pointer, x->frames[i].key, x->frames[i].n);
 		else
 			jptr_push_index(&x->err->pointer, x->frames[i].n);
 	}
@@ -88,7 +88,7 @@ report(struct vctx *x, const char *keyword, const char *fmt, ...)
  * they are the answer. */
 #define FAIL(x, kw, ...)                                                       \
 	((x)->quiet == 0 ? (report((x), (kw), __VA_ARGS__), SCHEMA_INVALID)    \
-			 : SCHEMA_INVALID)
+	                 : SCHEMA_INVALID)
 
 /* A limit ends validation, reported even inside branches. */
 #define STOP(x, rc, kw, ...) (report((x), (kw), __VA_ARGS__), (rc))
@@ -101,17 +101,17 @@ report(struct vctx *x, const char *keyword, const char *fmt, ...)
 #define VALIDATE_INLINE inline
 #endif
 
-static VALIDATE_INLINE enum schema_result check(struct vctx *x,
-    const struct schema_node *n, const struct json_value *v);
+static VALIDATE_INLINE enum schema_result check(
+    struct vctx *x, const struct schema_node *n, const struct json_value *v);
 
 static const unsigned type_bits[] = {
-	[JSON_T_NULL] = SCHEMA_TY_NULL,
-	[JSON_T_FALSE] = SCHEMA_TY_BOOLEAN,
-	[JSON_T_TRUE] = SCHEMA_TY_BOOLEAN,
-	[JSON_T_NUMBER] = SCHEMA_TY_NUMBER,
-	[JSON_T_STRING] = SCHEMA_TY_STRING,
-	[JSON_T_ARRAY] = SCHEMA_TY_ARRAY,
-	[JSON_T_OBJECT] = SCHEMA_TY_OBJECT,
+    [JSON_T_NULL] = SCHEMA_TY_NULL,
+    [JSON_T_FALSE] = SCHEMA_TY_BOOLEAN,
+    [JSON_T_TRUE] = SCHEMA_TY_BOOLEAN,
+    [JSON_T_NUMBER] = SCHEMA_TY_NUMBER,
+    [JSON_T_STRING] = SCHEMA_TY_STRING,
+    [JSON_T_ARRAY] = SCHEMA_TY_ARRAY,
+    [JSON_T_OBJECT] = SCHEMA_TY_OBJECT,
 };
 
 /* JSON equality with the common cases inline: values of different types,
@@ -124,7 +124,7 @@ fast_equal(const struct json_value *a, const struct json_value *b)
 	switch (a->type) {
 	case JSON_T_STRING:
 		return a->u.str.len == b->u.str.len &&
-		    schema_key_eq(a->u.str.ptr, b->u.str.ptr, a->u.str.len);
+		       schema_key_eq(a->u.str.ptr, b->u.str.ptr, a->u.str.len);
 	case JSON_T_NULL:
 	case JSON_T_TRUE:
 	case JSON_T_FALSE:
@@ -136,8 +136,8 @@ fast_equal(const struct json_value *a, const struct json_value *b)
 
 /* Apply sub to v in place; kw names the keyword when sub is `false`. */
 static enum schema_result
-apply(struct vctx *x, const struct schema_node *sub,
-    const struct json_value *v, const char *kw)
+apply(struct vctx *x, const struct schema_node *sub, const struct json_value *v,
+    const char *kw)
 {
 	enum schema_result r;
 
@@ -148,6 +148,10 @@ apply(struct vctx *x, const struct schema_node *sub,
 	/* The commonest leaf, {"type": "string"}, passing: nothing to walk
 	 * (a failure takes the full path below, which reports it). */
 	if (sub->flags == SF_TYPE && (sub->types & type_bits[v->type]))
+		return SCHEMA_OK;
+	/* ... and {"type": "string", "maxLength": 80} with a string */
+	if (sub->leaf_string && v->type == JSON_T_STRING &&
+	    v->u.str.cps >= sub->min_length && v->u.str.cps <= sub->max_length)
 		return SCHEMA_OK;
 	/* {"$defs": {"t": {"items": {"$ref": "#/$defs/t"}}}} against
 	 * [[[[... 600 levels ...]]]] (when the parser allows that depth) */
@@ -238,17 +242,19 @@ schema_num_short(const char *t, size_t len, uint64_t *mant, int64_t *exp)
 
 /*
  * multipleOf on two short decimals, v = m1 * 10^e1 and d = m2 * 10^e2
- * (m2 > 0): 1 when v / d is an integer, 0 when not.  Exact: only
+ * (m2 > 0): 1 when v / d is an integer, 0 when not, -1 when the exponents
+ * lie too far apart for this shortcut (the caller then asks dec, whose
+ * work grows with the logarithm of the gap, not the gap).  Exact: only
  * remainders below 10^19 are ever formed.
  */
 static int
 short_multiple(uint64_t m1, int64_t e1, uint64_t m2, int64_t e2)
 {
 	static const uint64_t pow10[19] = {1u, 10u, 100u, 1000u, 10000u,
-	    100000u, 1000000u, 10000000u, 100000000u, 1000000000u,
-	    10000000000u, 100000000000u, 1000000000000u, 10000000000000u,
-	    100000000000000u, 1000000000000000u, 10000000000000000u,
-	    100000000000000000u, 1000000000000000000u};
+	    100000u, 1000000u, 10000000u, 100000000u, 1000000000u, 10000000000u,
+	    100000000000u, 1000000000000u, 10000000000000u, 100000000000000u,
+	    1000000000000000u, 10000000000000000u, 100000000000000000u,
+	    1000000000000000000u};
 	int64_t k = e1 - e2;
 	uint64_t r;
 
@@ -258,6 +264,9 @@ short_multiple(uint64_t m1, int64_t e1, uint64_t m2, int64_t e2)
 		/* multipleOf 0.01, 1e-3, 1: any v with no finer digits */
 		if (m2 == 1)
 			return 1;
+		/* 1e399 against {"multipleOf": 3}: leave it to dec */
+		if (k > 18)
+			return -1;
 		/* m1 * 10^k mod m2, one decimal shift at a time */
 		for (r = m1 % m2; k > 0 && r != 0; k--)
 			r = (r * 10) % m2;
@@ -308,8 +317,8 @@ static bool
 need_short(const struct json_value *v, struct lazy_dec *ld)
 {
 	if (ld->shortened < 0) {
-		ld->shortened = schema_num_short(v->u.num.text, v->u.num.len,
-		    &ld->mant, &ld->exp);
+		ld->shortened = schema_num_short(
+		    v->u.num.text, v->u.num.len, &ld->mant, &ld->exp);
 		ld->neg = v->u.num.text[0] == '-' && ld->mant != 0;
 	}
 	return ld->shortened == 1;
@@ -328,8 +337,8 @@ need_dec(const struct json_value *v, struct lazy_dec *ld)
 
 /* -1, 0, 1 as v <, ==, > b; -2 when v's exponent is out of range. */
 static int
-num_cmp(const struct json_value *v, struct lazy_dec *ld,
-    const struct schema_num *b)
+num_cmp(
+    const struct json_value *v, struct lazy_dec *ld, const struct schema_num *b)
 {
 	if (v->u.num.is_small_int && b->is_small)
 		return (v->u.num.i > b->i) - (v->u.num.i < b->i);
@@ -339,7 +348,7 @@ num_cmp(const struct json_value *v, struct lazy_dec *ld,
 		if (ld->neg != bneg)
 			return ld->neg ? -1 : 1;
 		return (bneg ? -1 : 1) *
-		    short_cmp_abs(ld->mant, ld->exp, b->mant, b->exp);
+		       short_cmp_abs(ld->mant, ld->exp, b->mant, b->exp);
 	}
 	if (need_dec(v, ld) == -1)
 		return -2;
@@ -369,14 +378,14 @@ check_number(struct vctx *x, const struct schema_node *n,
 		const char *kw;
 		int bad1, bad2; /* comparisons that reject */
 	} bounds[] = {
-		{SF_MINIMUM, offsetof(struct schema_node, minimum), "minimum",
-		    -1, -1},
-		{SF_XMINIMUM, offsetof(struct schema_node, xminimum),
-		    "exclusiveMinimum", -1, 0},
-		{SF_MAXIMUM, offsetof(struct schema_node, maximum), "maximum",
-		    1, 1},
-		{SF_XMAXIMUM, offsetof(struct schema_node, xmaximum),
-		    "exclusiveMaximum", 1, 0},
+	    {SF_MINIMUM, offsetof(struct schema_node, minimum), "minimum", -1,
+	        -1},
+	    {SF_XMINIMUM, offsetof(struct schema_node, xminimum),
+	        "exclusiveMinimum", -1, 0},
+	    {SF_MAXIMUM, offsetof(struct schema_node, maximum), "maximum", 1,
+	        1},
+	    {SF_XMAXIMUM, offsetof(struct schema_node, xmaximum),
+	        "exclusiveMaximum", 1, 0},
 	};
 	size_t i;
 
@@ -387,7 +396,7 @@ check_number(struct vctx *x, const struct schema_node *n,
 		if (!(n->flags & bounds[i].flag))
 			continue;
 		b = (const struct schema_num *)(const void *)((const char *)n +
-		    bounds[i].off);
+		                                              bounds[i].off);
 		cmp = num_cmp(v, ld, b);
 		/* 1e99999999999999 against {"minimum": 0} */
 		if (cmp == -2)
@@ -398,19 +407,20 @@ check_number(struct vctx *x, const struct schema_node *n,
 	}
 	if (n->flags & SF_MULTIPLE) {
 		const struct schema_num *m = &n->multiple;
-		int r;
+		int r = -1;
 
-		if (v->u.num.is_small_int && m->is_small) {
+		if (v->u.num.is_small_int && m->is_small)
 			r = v->u.num.i % m->i == 0;
-		} else if (m->is_short && need_short(v, ld)) {
+		else if (m->is_short && need_short(v, ld))
 			r = short_multiple(ld->mant, ld->exp, m->mant, m->exp);
-		} else if (need_dec(v, ld) == -1) {
-			return STOP(x, SCHEMA_LIMIT, "multipleOf",
-			    "number out of range");
-		} else if ((r = dec_is_multiple(&ld->d, &m->d)) == -1) {
+		if (r == -1) {
+			if (need_dec(v, ld) == -1)
+				return STOP(x, SCHEMA_LIMIT, "multipleOf",
+				    "number out of range");
 			/* 1e999999999 against {"multipleOf": 0.0000007} */
-			return STOP(x, SCHEMA_LIMIT, "multipleOf",
-			    "too much work to decide");
+			if ((r = dec_is_multiple(&ld->d, &m->d)) == -1)
+				return STOP(x, SCHEMA_LIMIT, "multipleOf",
+				    "too much work to decide");
 		}
 		if (r == 0)
 			return FAIL(x, "multipleOf", "not a multiple");
@@ -421,8 +431,8 @@ check_number(struct vctx *x, const struct schema_node *n,
 /* ----- strings -------------------------------------------------------- */
 
 static enum schema_result
-check_string(struct vctx *x, const struct schema_node *n,
-    const struct json_value *v)
+check_string(
+    struct vctx *x, const struct schema_node *n, const struct json_value *v)
 {
 	if ((n->flags & SF_MINLENGTH) && v->u.str.cps < n->min_length)
 		return FAIL(x, "minLength", "shorter than %zu characters",
@@ -498,28 +508,28 @@ check_unique(struct vctx *x, const struct json_value *v)
 }
 
 static enum schema_result
-check_array(struct vctx *x, const struct schema_node *n,
-    const struct json_value *v)
+check_array(
+    struct vctx *x, const struct schema_node *n, const struct json_value *v)
 {
 	size_t count = v->u.arr.count, i;
 	enum schema_result r;
 
 	if ((n->flags & SF_MINITEMS) && count < n->min_items)
-		return FAIL(x, "minItems", "fewer than %zu items",
-		    n->min_items);
+		return FAIL(
+		    x, "minItems", "fewer than %zu items", n->min_items);
 	if ((n->flags & SF_MAXITEMS) && count > n->max_items)
 		return FAIL(x, "maxItems", "more than %zu items", n->max_items);
 	if (n->flags & SF_ITEMS) {
 		/* 2020-12: prefixItems by position, then items for the rest */
 		for (i = 0; i < count && i < n->nprefix; i++)
 			if ((r = apply_index(x, n->prefix[i],
-				 &v->u.arr.items[i], i, "prefixItems")) !=
+			         &v->u.arr.items[i], i, "prefixItems")) !=
 			    SCHEMA_OK)
 				return r;
 		if (n->items != NULL)
 			for (; i < count; i++)
 				if ((r = apply_index(x, n->items,
-					 &v->u.arr.items[i], i, "items")) !=
+				         &v->u.arr.items[i], i, "items")) !=
 				    SCHEMA_OK)
 					return r;
 	}
@@ -529,8 +539,8 @@ check_array(struct vctx *x, const struct schema_node *n,
 
 		x->quiet++;
 		for (i = 0; i < count; i++) {
-			r = apply_index(x, n->contains, &v->u.arr.items[i], i,
-			    "contains");
+			r = apply_index(
+			    x, n->contains, &v->u.arr.items[i], i, "contains");
 			if (r > SCHEMA_INVALID) {
 				x->quiet--;
 				return r;
@@ -543,8 +553,8 @@ check_array(struct vctx *x, const struct schema_node *n,
 		}
 		x->quiet--;
 		if (found < n->min_contains)
-			return FAIL(x, n->min_contains == 1 ? "contains"
-							    : "minContains",
+			return FAIL(x,
+			    n->min_contains == 1 ? "contains" : "minContains",
 			    "fewer than %zu items match contains",
 			    n->min_contains);
 		if (found > n->max_contains)
@@ -562,8 +572,8 @@ check_array(struct vctx *x, const struct schema_node *n,
 /* The slot named key, or UINT32_MAX.  guess is tried first: instances
  * usually list members in the order the form names them. */
 static uint32_t
-slot_find(const struct schema_node *n, const struct json_string *key,
-    uint32_t guess)
+slot_find(
+    const struct schema_node *n, const struct json_string *key, uint32_t guess)
 {
 	uint64_t h;
 	uint32_t i, k;
@@ -604,7 +614,7 @@ check_members(struct vctx *x, const struct schema_node *n,
 			name.type = JSON_T_STRING;
 			name.u.str = m->key;
 			if ((r = apply_key(x, n->names, &name, m->key.ptr,
-				 m->key.len, "propertyNames")) != SCHEMA_OK)
+			         m->key.len, "propertyNames")) != SCHEMA_OK)
 				return r;
 		}
 		if (n->nslots > 0) {
@@ -617,8 +627,8 @@ check_members(struct vctx *x, const struct schema_node *n,
 				if (n->slots[k].sub != NULL) {
 					matched = true;
 					if ((r = apply_key(x, n->slots[k].sub,
-						 &m->value, m->key.ptr,
-						 m->key.len, "properties")) !=
+					         &m->value, m->key.ptr,
+					         m->key.len, "properties")) !=
 					    SCHEMA_OK)
 						return r;
 				}
@@ -626,13 +636,13 @@ check_members(struct vctx *x, const struct schema_node *n,
 		}
 		for (p = 0; p < n->npprops; p++) {
 			x->steps++;
-			switch (re_search(n->pprops[p].re, m->key.ptr,
-			    m->key.len)) {
+			switch (re_search(
+			    n->pprops[p].re, m->key.ptr, m->key.len)) {
 			case RE_MATCH:
 				matched = true;
 				if ((r = apply_key(x, n->pprops[p].sub,
-					 &m->value, m->key.ptr, m->key.len,
-					 "patternProperties")) != SCHEMA_OK)
+				         &m->value, m->key.ptr, m->key.len,
+				         "patternProperties")) != SCHEMA_OK)
 					return r;
 				break;
 			case RE_NOMATCH:
@@ -647,15 +657,14 @@ check_members(struct vctx *x, const struct schema_node *n,
 		 * patternProperties named */
 		if (!matched && n->additional != NULL &&
 		    (r = apply_key(x, n->additional, &m->value, m->key.ptr,
-			 m->key.len, "additionalProperties")) != SCHEMA_OK)
+		         m->key.len, "additionalProperties")) != SCHEMA_OK)
 			return r;
 	}
 	/* Each required name counted once as seen (no duplicate members in
 	 * a strictly parsed object): all present unless the count is short. */
 	for (p = 0; nreq < n->nrequired && p < n->nrequired; p++)
 		if (!SEEN(seen, n->required[p])) {
-			const struct schema_slot *s =
-			    &n->slots[n->required[p]];
+			const struct schema_slot *s = &n->slots[n->required[p]];
 			char name[SCHEMA_CLIP_MAX + 1];
 
 			if (x->quiet > 0)
@@ -686,8 +695,8 @@ check_members(struct vctx *x, const struct schema_node *n,
 }
 
 static enum schema_result
-check_object(struct vctx *x, const struct schema_node *n,
-    const struct json_value *v)
+check_object(
+    struct vctx *x, const struct schema_node *n, const struct json_value *v)
 {
 	uint64_t local[SEEN_LOCAL_WORDS] = {0}, *seen = local;
 	size_t words = ((size_t)n->nslots + 63) / 64;
@@ -695,11 +704,11 @@ check_object(struct vctx *x, const struct schema_node *n,
 	enum schema_result r;
 
 	if ((n->flags & SF_MINPROPS) && v->u.obj.count < n->min_props)
-		return FAIL(x, "minProperties", "fewer than %zu members",
-		    n->min_props);
+		return FAIL(
+		    x, "minProperties", "fewer than %zu members", n->min_props);
 	if ((n->flags & SF_MAXPROPS) && v->u.obj.count > n->max_props)
-		return FAIL(x, "maxProperties", "more than %zu members",
-		    n->max_props);
+		return FAIL(
+		    x, "maxProperties", "more than %zu members", n->max_props);
 	if (!(n->flags & (SF_MEMBERS | SF_REQUIRED | SF_DEPREQ)))
 		return SCHEMA_OK;
 	if (words <= SEEN_LOCAL_WORDS)
@@ -714,9 +723,23 @@ check_object(struct vctx *x, const struct schema_node *n,
 
 /* ----- in place ------------------------------------------------------- */
 
+/* false when sub's `type` rules v out: an anyOf/oneOf branch then fails
+ * without being applied (a tagged union such as [string, {object}]). */
+static inline bool
+type_admits(const struct schema_node *sub, const struct json_value *v)
+{
+	unsigned bit;
+
+	if (sub->kind != SCHEMA_K_NODE || !(sub->flags & SF_TYPE))
+		return true;
+	bit = type_bits[v->type];
+	return (sub->types & bit) != 0 ||
+	       (bit == SCHEMA_TY_NUMBER && (sub->types & SCHEMA_TY_INTEGER));
+}
+
 static enum schema_result
-check_inplace(struct vctx *x, const struct schema_node *n,
-    const struct json_value *v)
+check_inplace(
+    struct vctx *x, const struct schema_node *n, const struct json_value *v)
 {
 	enum schema_result r;
 	size_t i, ok;
@@ -733,6 +756,8 @@ check_inplace(struct vctx *x, const struct schema_node *n,
 		r = SCHEMA_INVALID;
 		x->quiet++;
 		for (i = 0; i < n->nany_of; i++) {
+			if (!type_admits(n->any_of[i], v))
+				continue;
 			r = apply(x, n->any_of[i], v, "anyOf");
 			if (r != SCHEMA_INVALID)
 				break;
@@ -746,6 +771,8 @@ check_inplace(struct vctx *x, const struct schema_node *n,
 	if (n->flags & SF_ONEOF) {
 		x->quiet++;
 		for (i = 0, ok = 0; i < n->none_of && ok < 2; i++) {
+			if (!type_admits(n->one_of[i], v))
+				continue;
 			r = apply(x, n->one_of[i], v, "oneOf");
 			if (r > SCHEMA_INVALID) {
 				x->quiet--;
@@ -755,9 +782,9 @@ check_inplace(struct vctx *x, const struct schema_node *n,
 		}
 		x->quiet--;
 		if (ok != 1)
-			return FAIL(x, "oneOf", ok == 0
-				? "matches none of oneOf"
-				: "matches more than one of oneOf");
+			return FAIL(x, "oneOf",
+			    ok == 0 ? "matches none of oneOf"
+			            : "matches more than one of oneOf");
 	}
 	if (n->flags & SF_NOT) {
 		x->quiet++;
@@ -784,11 +811,28 @@ check_inplace(struct vctx *x, const struct schema_node *n,
 
 /* ----- one node ------------------------------------------------------- */
 
-
 static bool
 enum_has(const struct schema_node *n, const struct json_value *v)
 {
 	size_t i;
+
+	if (n->enum_table != NULL && v->type == JSON_T_STRING) {
+		const struct json_string *str = &v->u.str;
+		uint32_t b = (uint32_t)schema_key_hash(str->ptr, str->len) &
+		             n->enum_mask,
+		         k;
+
+		while ((k = n->enum_table[b]) != 0) {
+			const struct json_string *e =
+			    &n->enums[k - 1].value->u.str;
+
+			if (e->len == str->len &&
+			    schema_key_eq(e->ptr, str->ptr, str->len))
+				return true;
+			b = (b + 1) & n->enum_mask;
+		}
+		return false;
+	}
 
 	if (n->nenums >= ENUM_HASH_MIN) {
 		uint64_t h = json_hash(v);
@@ -827,15 +871,16 @@ check(struct vctx *x, const struct schema_node *n, const struct json_value *v)
 			bool range = true;
 
 			if (!(bit == SCHEMA_TY_NUMBER &&
-				(n->types & SCHEMA_TY_INTEGER) &&
-				is_integer(v, &ld, &range))) {
+			        (n->types & SCHEMA_TY_INTEGER) &&
+			        is_integer(v, &ld, &range))) {
 				/* 1e99999999999999 against {"type":
 				 * "integer"} */
 				if (!range)
 					return STOP(x, SCHEMA_LIMIT, "type",
 					    "number out of range");
-				return FAIL(x, "type", "not of the type "
-						       "allowed");
+				return FAIL(x, "type",
+				    "not of the type "
+				    "allowed");
 			}
 		}
 	}

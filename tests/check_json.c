@@ -145,6 +145,7 @@ static const struct {
 	{S("{\"\\u0000\":1,\"\":2}")},	   /* NUL name is not the empty name */
 	{S("{\"a\\u0000\":1,\"a\":2}")},	   /* nor a prefix of another */
 	{S("{\"\\u00e9\":1,\"e\\u0301\":2}")}, /* no normalization */
+	{S("{\"axb\":1,\"ayb\":2,\"a\":3,\"b\":4}")}, /* alike, not equal */
 };
 
 START_TEST(json_parse_accepts_every_rfc8259_value)
@@ -289,6 +290,7 @@ static const struct {
 	    JSON_E_DUPLICATE, 18},
 	{S("{\"a\":1,\"b\":2,\"c\":3,\"b\":4}"), JSON_E_DUPLICATE, 19},
 	{S("[{\"x\":{\"y\":1,\"y\":2}}]"), JSON_E_DUPLICATE, 13},
+	{S("{\"axb\":1,\"ayb\":2,\"axb\":3}"), JSON_E_DUPLICATE, 17},
 };
 
 START_TEST(json_parse_rejects_what_rfc8259_forbids_with_code_and_offset)
@@ -398,6 +400,38 @@ START_TEST(json_parse_rejects_invalid_utf8_in_values_and_names)
 		wrap(buf, &n, "\"", utf8_bad[i].in, utf8_bad[i].len, "");
 		expect_reject(buf, n, JSON_E_UTF8, 1);
 	}
+}
+END_TEST
+
+START_TEST(json_parse_classifies_every_byte_at_every_word_offset)
+{
+	/* The string scanner reads eight bytes at a time: put each byte
+	 * value at each offset of a word, after and before plain ASCII. */
+	char buf[64];
+	unsigned b, k;
+	size_t n;
+
+	for (k = 0; k <= 17; k++)
+		for (b = 0; b <= 0xFF; b++) {
+			n = 0;
+			buf[n++] = '"';
+			memset(buf + n, 'a', k);
+			n += k;
+			buf[n++] = (char)b;
+			memset(buf + n, 'a', 9);
+			n += 9;
+			buf[n++] = '"';
+			if (b == '"')
+				expect_reject(buf, n, JSON_E_TRAILING, k + 2);
+			else if (b == '\\')
+				expect_reject(buf, n, JSON_E_ESCAPE, k + 2);
+			else if (b < 0x20)
+				expect_reject(buf, n, JSON_E_CONTROL, k + 1);
+			else if (b >= 0x80)
+				expect_reject(buf, n, JSON_E_UTF8, k + 1);
+			else
+				expect_parse(buf, n);
+		}
 }
 END_TEST
 
@@ -1043,6 +1077,8 @@ suite_json(void)
 	tcase_add_test(parse,
 	    json_parse_accepts_utf8_at_every_boundary_in_values_and_names);
 	tcase_add_test(parse, json_parse_rejects_invalid_utf8_in_values_and_names);
+	tcase_add_test(parse,
+	    json_parse_classifies_every_byte_at_every_word_offset);
 	tcase_add_test(parse, json_parse_builds_the_tree_in_document_order);
 	tcase_add_test(parse, json_parse_keeps_number_text_and_sets_small_ints);
 	tcase_add_test(parse, json_parse_unescapes_strings_and_counts_code_points);

@@ -38,7 +38,7 @@ parse_text(struct arena *a, const char *text)
 	struct json_err e;
 
 	ck_assert_msg(json_parse(text, strlen(text), a, TEST_PARSE_DEPTH, &v,
-			  &e) == JSON_OK,
+	                  &e) == JSON_OK,
 	    "test input does not parse (%s at %zu): %.200s", e.msg, e.offset,
 	    text);
 	return v;
@@ -61,8 +61,7 @@ compile_text(struct arena *a, const char *schema, struct warnings *w)
 
 /* Validate instance against schema; the result and the error record. */
 GPT_UNUSED static enum schema_result
-run_validate(const char *schema, const char *instance,
-    struct schema_err *err)
+run_validate(const char *schema, const char *instance, struct schema_err *err)
 {
 	struct arena form, req;
 	enum schema_result r;
@@ -121,8 +120,9 @@ expect_refused(const char *schema, const char *pointer, const char *reason)
 	arena_init(&a, 64 << 20);
 	memset(&err, 0, sizeof(err));
 	r = schema_compile(parse_text(&a, schema), &a, NULL, NULL, &s, &err);
-	ck_assert_msg(r == SCHEMA_REFUSED, "schema %.200s: result %d, "
-					   "expected refusal",
+	ck_assert_msg(r == SCHEMA_REFUSED,
+	    "schema %.200s: result %d, "
+	    "expected refusal",
 	    schema, (int)r);
 	ck_assert_ptr_null(s);
 	ck_assert_msg(strcmp(err.pointer.buf, pointer) == 0,
@@ -151,8 +151,8 @@ run_vcases(const struct vcase *t, size_t n)
 		if (t[i].keyword == NULL)
 			expect_valid(t[i].schema, t[i].instance);
 		else
-			expect_invalid(t[i].schema, t[i].instance,
-			    t[i].keyword, t[i].pointer);
+			expect_invalid(t[i].schema, t[i].instance, t[i].keyword,
+			    t[i].pointer);
 	}
 }
 

@@ -38,36 +38,36 @@ expect_compiles(const char *schema)
 START_TEST(compile_accepts_the_whole_vocabulary)
 {
 	static const char *const ok[] = {
-		"true",
-		"false",
-		"{}",
-		"{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\","
-		"\"$id\":\"https://example.com/form\",\"$comment\":\"c\","
-		"\"title\":\"t\",\"description\":\"d\",\"default\":{\"x\":1},"
-		"\"examples\":[1,\"a\"],\"deprecated\":true,\"readOnly\":false,"
-		"\"writeOnly\":true}",
-		"{\"type\":[\"string\",\"integer\",\"null\"],\"enum\":[],"
-		"\"const\":null}",
-		"{\"properties\":{\"a\":true},\"required\":[],"
-		"\"additionalProperties\":{\"type\":\"string\"},"
-		"\"patternProperties\":{\"^x\":false},\"propertyNames\":"
-		"{\"maxLength\":3},\"minProperties\":0,\"maxProperties\":2.0,"
-		"\"dependentRequired\":{\"a\":[],\"b\":[\"a\",\"c\"]}}",
-		"{\"items\":{},\"prefixItems\":[true,false],\"minItems\":1e1,"
-		"\"maxItems\":1e400,\"uniqueItems\":false,\"contains\":true,"
-		"\"minContains\":0,\"maxContains\":3}",
-		"{\"minLength\":0,\"maxLength\":10,\"pattern\":\"^[a-z]+$\","
-		"\"minimum\":-1e-30,\"maximum\":1e30,\"exclusiveMinimum\":0,"
-		"\"exclusiveMaximum\":100.5,\"multipleOf\":0.01}",
-		"{\"anyOf\":[true],\"allOf\":[{}],\"oneOf\":[false,true],"
-		"\"not\":false,\"if\":true,\"then\":{},\"else\":false}",
-		"{\"then\":{\"type\":\"string\"},\"else\":true}",
-		"{\"$defs\":{\"a\":{\"$ref\":\"#/$defs/b\"},\"b\":true},"
-		"\"$ref\":\"#\\/$defs/a\"}",
-		"{\"$defs\":{}}",
-		"{\"$id\":\"https://example.com/form#\"}",
-		"{\"properties\":{\"$ref\":{\"type\":\"string\"},"
-		"\"type\":{\"$ref\":\"#/$defs/t\"}},\"$defs\":{\"t\":{}}}",
+	    "true",
+	    "false",
+	    "{}",
+	    "{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\","
+	    "\"$id\":\"https://example.com/form\",\"$comment\":\"c\","
+	    "\"title\":\"t\",\"description\":\"d\",\"default\":{\"x\":1},"
+	    "\"examples\":[1,\"a\"],\"deprecated\":true,\"readOnly\":false,"
+	    "\"writeOnly\":true}",
+	    "{\"type\":[\"string\",\"integer\",\"null\"],\"enum\":[],"
+	    "\"const\":null}",
+	    "{\"properties\":{\"a\":true},\"required\":[],"
+	    "\"additionalProperties\":{\"type\":\"string\"},"
+	    "\"patternProperties\":{\"^x\":false},\"propertyNames\":"
+	    "{\"maxLength\":3},\"minProperties\":0,\"maxProperties\":2.0,"
+	    "\"dependentRequired\":{\"a\":[],\"b\":[\"a\",\"c\"]}}",
+	    "{\"items\":{},\"prefixItems\":[true,false],\"minItems\":1e1,"
+	    "\"maxItems\":1e400,\"uniqueItems\":false,\"contains\":true,"
+	    "\"minContains\":0,\"maxContains\":3}",
+	    "{\"minLength\":0,\"maxLength\":10,\"pattern\":\"^[a-z]+$\","
+	    "\"minimum\":-1e-30,\"maximum\":1e30,\"exclusiveMinimum\":0,"
+	    "\"exclusiveMaximum\":100.5,\"multipleOf\":0.01}",
+	    "{\"anyOf\":[true],\"allOf\":[{}],\"oneOf\":[false,true],"
+	    "\"not\":false,\"if\":true,\"then\":{},\"else\":false}",
+	    "{\"then\":{\"type\":\"string\"},\"else\":true}",
+	    "{\"$defs\":{\"a\":{\"$ref\":\"#/$defs/b\"},\"b\":true},"
+	    "\"$ref\":\"#\\/$defs/a\"}",
+	    "{\"$defs\":{}}",
+	    "{\"$id\":\"https://example.com/form#\"}",
+	    "{\"properties\":{\"$ref\":{\"type\":\"string\"},"
+	    "\"type\":{\"$ref\":\"#/$defs/t\"}},\"$defs\":{\"t\":{}}}",
 	};
 	size_t i;
 
@@ -79,21 +79,21 @@ END_TEST
 START_TEST(compile_refuses_unknown_keywords_anywhere)
 {
 	static const struct rcase t[] = {
-		{"{\"minLenght\":1}", "/minLenght", "unknown keyword"},
-		{"{\"properties\":{\"a\":{\"foo\":1}}}", "/properties/a/foo",
-		    "unknown keyword \"foo\""},
-		{"{\"items\":{\"unevaluatedItems\":false}}",
-		    "/items/unevaluatedItems", "unknown keyword"},
-		{"{\"$defs\":{\"x\":{\"bad\":1}}}", "/$defs/x/bad",
-		    "unknown keyword"},
-		{"{\"dependentSchemas\":{}}", "/dependentSchemas",
-		    "unknown keyword"},
-		{"{\"$anchor\":\"a\"}", "/$anchor", "unknown keyword"},
-		{"{\"$dynamicRef\":\"#a\"}", "/$dynamicRef", "unknown keyword"},
-		{"{\"definitions\":{}}", "/definitions", "unknown keyword"},
-		{"{\"allOf\":[{\"a~b/c\":1}]}", "/allOf/0/a~0b~1c",
-		    "unknown keyword"},
-		{"{\"a\\nb\":1}", "/a\nb", "unknown keyword \"a?b\""},
+	    {"{\"minLenght\":1}", "/minLenght", "unknown keyword"},
+	    {"{\"properties\":{\"a\":{\"foo\":1}}}", "/properties/a/foo",
+	        "unknown keyword \"foo\""},
+	    {"{\"items\":{\"unevaluatedItems\":false}}",
+	        "/items/unevaluatedItems", "unknown keyword"},
+	    {"{\"$defs\":{\"x\":{\"bad\":1}}}", "/$defs/x/bad",
+	        "unknown keyword"},
+	    {"{\"dependentSchemas\":{}}", "/dependentSchemas",
+	        "unknown keyword"},
+	    {"{\"$anchor\":\"a\"}", "/$anchor", "unknown keyword"},
+	    {"{\"$dynamicRef\":\"#a\"}", "/$dynamicRef", "unknown keyword"},
+	    {"{\"definitions\":{}}", "/definitions", "unknown keyword"},
+	    {"{\"allOf\":[{\"a~b/c\":1}]}", "/allOf/0/a~0b~1c",
+	        "unknown keyword"},
+	    {"{\"a\\nb\":1}", "/a\nb", "unknown keyword \"a?b\""},
 	};
 
 	RUN_RCASES(t);
@@ -110,8 +110,8 @@ START_TEST(compile_reports_a_keyword_holding_nul_by_length)
 	struct schema_err err;
 
 	arena_init(&a, 1 << 20);
-	ck_assert_int_eq(schema_compile(parse_text(&a, schema), &a, NULL, NULL,
-			     &s, &err),
+	ck_assert_int_eq(
+	    schema_compile(parse_text(&a, schema), &a, NULL, NULL, &s, &err),
 	    SCHEMA_REFUSED);
 	ck_assert_uint_eq(err.pointer.len, strlen("/contains/min") + 2);
 	ck_assert_int_eq(memcmp(err.pointer.buf, "/contains/min\0x", 16), 0);
@@ -124,74 +124,74 @@ END_TEST
 START_TEST(compile_refuses_malformed_values)
 {
 	static const struct rcase t[] = {
-		{"1", "", "object or a boolean"},
-		{"[]", "", "object or a boolean"},
-		{"{\"type\":\"strnig\"}", "/type", "unknown type"},
-		{"{\"type\":1}", "/type", "unknown type"},
-		{"{\"type\":[]}", "/type", "empty"},
-		{"{\"type\":[\"string\",\"string\"]}", "/type/1", "repeats"},
-		{"{\"type\":[\"string\",\"int\"]}", "/type/1", "unknown type"},
-		{"{\"enum\":1}", "/enum", "array"},
-		{"{\"minLength\":-1}", "/minLength", "non-negative integer"},
-		{"{\"minLength\":1.5}", "/minLength", "non-negative integer"},
-		{"{\"maxLength\":\"1\"}", "/maxLength", "non-negative integer"},
-		{"{\"minItems\":null}", "/minItems", "non-negative integer"},
-		{"{\"maxItems\":-0.5}", "/maxItems", "non-negative integer"},
-		{"{\"minProperties\":true}", "/minProperties", "non-negative"},
-		{"{\"maxProperties\":-1}", "/maxProperties", "non-negative"},
-		{"{\"minContains\":-1}", "/minContains", "non-negative"},
-		{"{\"maxContains\":\"1\"}", "/maxContains", "non-negative"},
-		{"{\"minLength\":1e9999999999999}", "/minLength", "range"},
-		{"{\"minimum\":\"0\"}", "/minimum", "must be a number"},
-		{"{\"maximum\":null}", "/maximum", "must be a number"},
-		{"{\"exclusiveMinimum\":true}", "/exclusiveMinimum", "number"},
-		{"{\"exclusiveMaximum\":[]}", "/exclusiveMaximum", "number"},
-		{"{\"multipleOf\":0}", "/multipleOf", "> 0"},
-		{"{\"multipleOf\":-1}", "/multipleOf", "> 0"},
-		{"{\"multipleOf\":0.0e5}", "/multipleOf", "> 0"},
-		{"{\"pattern\":1}", "/pattern", "string"},
-		{"{\"pattern\":\"(\"}", "/pattern", "invalid pattern"},
-		{"{\"patternProperties\":{\"(\":{}}}", "/patternProperties/(",
-		    "invalid pattern"},
-		{"{\"patternProperties\":[]}", "/patternProperties", "object"},
-		{"{\"patternProperties\":{\"a\":1}}", "/patternProperties/a",
-		    "object or a boolean"},
-		{"{\"properties\":[]}", "/properties", "object"},
-		{"{\"properties\":{\"a\":1}}", "/properties/a",
-		    "object or a boolean"},
-		{"{\"required\":\"a\"}", "/required", "array of strings"},
-		{"{\"required\":[1]}", "/required/0", "strings"},
-		{"{\"required\":[\"a\",\"b\",\"a\"]}", "/required/2", "repeats"},
-		{"{\"dependentRequired\":[]}", "/dependentRequired", "object"},
-		{"{\"dependentRequired\":{\"a\":\"b\"}}",
-		    "/dependentRequired/a", "array of strings"},
-		{"{\"dependentRequired\":{\"a\":[\"b\",\"b\"]}}",
-		    "/dependentRequired/a/1", "repeats"},
-		{"{\"dependentRequired\":{\"a\":[null]}}",
-		    "/dependentRequired/a/0", "strings"},
-		{"{\"anyOf\":[]}", "/anyOf", "empty"},
-		{"{\"allOf\":{}}", "/allOf", "array of schemas"},
-		{"{\"oneOf\":[1]}", "/oneOf/0", "object or a boolean"},
-		{"{\"prefixItems\":[]}", "/prefixItems", "empty"},
-		{"{\"items\":[{}]}", "/items", "object or a boolean"},
-		{"{\"not\":\"x\"}", "/not", "object or a boolean"},
-		{"{\"if\":null}", "/if", "object or a boolean"},
-		{"{\"then\":1}", "/then", "object or a boolean"},
-		{"{\"else\":[]}", "/else", "object or a boolean"},
-		{"{\"contains\":0}", "/contains", "object or a boolean"},
-		{"{\"additionalProperties\":\"no\"}", "/additionalProperties",
-		    "object or a boolean"},
-		{"{\"propertyNames\":1}", "/propertyNames", "object or"},
-		{"{\"uniqueItems\":1}", "/uniqueItems", "boolean"},
-		{"{\"$defs\":[]}", "/$defs", "object"},
-		{"{\"$defs\":{\"a\":2}}", "/$defs/a", "object or a boolean"},
-		{"{\"title\":1}", "/title", "string"},
-		{"{\"description\":null}", "/description", "string"},
-		{"{\"$comment\":5}", "/$comment", "string"},
-		{"{\"examples\":{}}", "/examples", "array"},
-		{"{\"deprecated\":1}", "/deprecated", "boolean"},
-		{"{\"readOnly\":\"yes\"}", "/readOnly", "boolean"},
-		{"{\"writeOnly\":null}", "/writeOnly", "boolean"},
+	    {"1", "", "object or a boolean"},
+	    {"[]", "", "object or a boolean"},
+	    {"{\"type\":\"strnig\"}", "/type", "unknown type"},
+	    {"{\"type\":1}", "/type", "unknown type"},
+	    {"{\"type\":[]}", "/type", "empty"},
+	    {"{\"type\":[\"string\",\"string\"]}", "/type/1", "repeats"},
+	    {"{\"type\":[\"string\",\"int\"]}", "/type/1", "unknown type"},
+	    {"{\"enum\":1}", "/enum", "array"},
+	    {"{\"minLength\":-1}", "/minLength", "non-negative integer"},
+	    {"{\"minLength\":1.5}", "/minLength", "non-negative integer"},
+	    {"{\"maxLength\":\"1\"}", "/maxLength", "non-negative integer"},
+	    {"{\"minItems\":null}", "/minItems", "non-negative integer"},
+	    {"{\"maxItems\":-0.5}", "/maxItems", "non-negative integer"},
+	    {"{\"minProperties\":true}", "/minProperties", "non-negative"},
+	    {"{\"maxProperties\":-1}", "/maxProperties", "non-negative"},
+	    {"{\"minContains\":-1}", "/minContains", "non-negative"},
+	    {"{\"maxContains\":\"1\"}", "/maxContains", "non-negative"},
+	    {"{\"minLength\":1e9999999999999}", "/minLength", "range"},
+	    {"{\"minimum\":\"0\"}", "/minimum", "must be a number"},
+	    {"{\"maximum\":null}", "/maximum", "must be a number"},
+	    {"{\"exclusiveMinimum\":true}", "/exclusiveMinimum", "number"},
+	    {"{\"exclusiveMaximum\":[]}", "/exclusiveMaximum", "number"},
+	    {"{\"multipleOf\":0}", "/multipleOf", "> 0"},
+	    {"{\"multipleOf\":-1}", "/multipleOf", "> 0"},
+	    {"{\"multipleOf\":0.0e5}", "/multipleOf", "> 0"},
+	    {"{\"pattern\":1}", "/pattern", "string"},
+	    {"{\"pattern\":\"(\"}", "/pattern", "invalid pattern"},
+	    {"{\"patternProperties\":{\"(\":{}}}", "/patternProperties/(",
+	        "invalid pattern"},
+	    {"{\"patternProperties\":[]}", "/patternProperties", "object"},
+	    {"{\"patternProperties\":{\"a\":1}}", "/patternProperties/a",
+	        "object or a boolean"},
+	    {"{\"properties\":[]}", "/properties", "object"},
+	    {"{\"properties\":{\"a\":1}}", "/properties/a",
+	        "object or a boolean"},
+	    {"{\"required\":\"a\"}", "/required", "array of strings"},
+	    {"{\"required\":[1]}", "/required/0", "strings"},
+	    {"{\"required\":[\"a\",\"b\",\"a\"]}", "/required/2", "repeats"},
+	    {"{\"dependentRequired\":[]}", "/dependentRequired", "object"},
+	    {"{\"dependentRequired\":{\"a\":\"b\"}}", "/dependentRequired/a",
+	        "array of strings"},
+	    {"{\"dependentRequired\":{\"a\":[\"b\",\"b\"]}}",
+	        "/dependentRequired/a/1", "repeats"},
+	    {"{\"dependentRequired\":{\"a\":[null]}}", "/dependentRequired/a/0",
+	        "strings"},
+	    {"{\"anyOf\":[]}", "/anyOf", "empty"},
+	    {"{\"allOf\":{}}", "/allOf", "array of schemas"},
+	    {"{\"oneOf\":[1]}", "/oneOf/0", "object or a boolean"},
+	    {"{\"prefixItems\":[]}", "/prefixItems", "empty"},
+	    {"{\"items\":[{}]}", "/items", "object or a boolean"},
+	    {"{\"not\":\"x\"}", "/not", "object or a boolean"},
+	    {"{\"if\":null}", "/if", "object or a boolean"},
+	    {"{\"then\":1}", "/then", "object or a boolean"},
+	    {"{\"else\":[]}", "/else", "object or a boolean"},
+	    {"{\"contains\":0}", "/contains", "object or a boolean"},
+	    {"{\"additionalProperties\":\"no\"}", "/additionalProperties",
+	        "object or a boolean"},
+	    {"{\"propertyNames\":1}", "/propertyNames", "object or"},
+	    {"{\"uniqueItems\":1}", "/uniqueItems", "boolean"},
+	    {"{\"$defs\":[]}", "/$defs", "object"},
+	    {"{\"$defs\":{\"a\":2}}", "/$defs/a", "object or a boolean"},
+	    {"{\"title\":1}", "/title", "string"},
+	    {"{\"description\":null}", "/description", "string"},
+	    {"{\"$comment\":5}", "/$comment", "string"},
+	    {"{\"examples\":{}}", "/examples", "array"},
+	    {"{\"deprecated\":1}", "/deprecated", "boolean"},
+	    {"{\"readOnly\":\"yes\"}", "/readOnly", "boolean"},
+	    {"{\"writeOnly\":null}", "/writeOnly", "boolean"},
 	};
 
 	RUN_RCASES(t);
@@ -201,23 +201,22 @@ END_TEST
 START_TEST(compile_refuses_other_dialects_ids_and_formats)
 {
 	static const struct rcase t[] = {
-		{"{\"$schema\":\"http://json-schema.org/draft-07/schema#\"}",
-		    "/$schema", "2020-12"},
-		{"{\"$schema\":1}", "/$schema", "2020-12"},
-		{"{\"properties\":{\"a\":{\"$schema\":\"x\"}}}",
-		    "/properties/a/$schema", "2020-12"},
-		{"{\"properties\":{\"a\":{\"$id\":\"a.json\"}}}",
-		    "/properties/a/$id", "root only"},
-		{"{\"$defs\":{\"a\":{\"$id\":\"a.json\"}}}", "/$defs/a/$id",
-		    "root only"},
-		{"{\"$id\":\"https://example.com/x#frag\"}", "/$id",
-		    "fragment"},
-		{"{\"$id\":1}", "/$id", "URI"},
-		{"{\"format\":\"email\"}", "/format", "not implemented"},
-		{"{\"format\":\"date-time\"}", "/format", "not implemented"},
-		{"{\"items\":{\"format\":\"uuid\"}}", "/items/format",
-		    "not implemented"},
-		{"{\"format\":1}", "/format", "string"},
+	    {"{\"$schema\":\"http://json-schema.org/draft-07/schema#\"}",
+	        "/$schema", "2020-12"},
+	    {"{\"$schema\":1}", "/$schema", "2020-12"},
+	    {"{\"properties\":{\"a\":{\"$schema\":\"x\"}}}",
+	        "/properties/a/$schema", "2020-12"},
+	    {"{\"properties\":{\"a\":{\"$id\":\"a.json\"}}}",
+	        "/properties/a/$id", "root only"},
+	    {"{\"$defs\":{\"a\":{\"$id\":\"a.json\"}}}", "/$defs/a/$id",
+	        "root only"},
+	    {"{\"$id\":\"https://example.com/x#frag\"}", "/$id", "fragment"},
+	    {"{\"$id\":1}", "/$id", "URI"},
+	    {"{\"format\":\"email\"}", "/format", "not implemented"},
+	    {"{\"format\":\"date-time\"}", "/format", "not implemented"},
+	    {"{\"items\":{\"format\":\"uuid\"}}", "/items/format",
+	        "not implemented"},
+	    {"{\"format\":1}", "/format", "string"},
 	};
 
 	RUN_RCASES(t);
@@ -227,27 +226,27 @@ END_TEST
 START_TEST(compile_refuses_remote_dangling_and_malformed_refs)
 {
 	static const struct rcase t[] = {
-		{"{\"$ref\":\"https://example.com/s.json\"}", "/$ref", "local"},
-		{"{\"$ref\":\"other.json#/a\"}", "/$ref", "local"},
-		{"{\"$ref\":\"#anchor\"}", "/$ref", "local"},
-		{"{\"$ref\":\"\"}", "/$ref", "local"},
-		{"{\"$ref\":\"/$defs/a\",\"$defs\":{\"a\":true}}", "/$ref",
-		    "local"},
-		{"{\"$ref\":1}", "/$ref", "string"},
-		{"{\"$ref\":\"#/$defs/missing\"}", "/$ref", "names nothing"},
-		{"{\"properties\":{\"a\":{\"$ref\":\"#/$defs/missing\"}},"
-		 "\"$defs\":{}}",
-		    "/properties/a/$ref", "names nothing"},
-		{"{\"$ref\":\"#/$defs/a%zz\",\"$defs\":{}}", "/$ref",
-		    "names nothing"},
-		{"{\"$ref\":\"#/items/01\",\"items\":true}", "/$ref",
-		    "names nothing"},
-		{"{\"$ref\":\"#/required\",\"required\":[]}", "/required",
-		    "object or a boolean"},
-		{"{\"$ref\":\"#/properties\",\"properties\":{\"a\":true}}",
-		    "/properties/a", "unknown keyword"},
-		{"{\"$ref\":\"#/$defs/x\",\"$defs\":{\"x\":{\"bad\":1}}}",
-		    "/$defs/x/bad", "unknown keyword"},
+	    {"{\"$ref\":\"https://example.com/s.json\"}", "/$ref", "local"},
+	    {"{\"$ref\":\"other.json#/a\"}", "/$ref", "local"},
+	    {"{\"$ref\":\"#anchor\"}", "/$ref", "local"},
+	    {"{\"$ref\":\"\"}", "/$ref", "local"},
+	    {"{\"$ref\":\"/$defs/a\",\"$defs\":{\"a\":true}}", "/$ref",
+	        "local"},
+	    {"{\"$ref\":1}", "/$ref", "string"},
+	    {"{\"$ref\":\"#/$defs/missing\"}", "/$ref", "names nothing"},
+	    {"{\"properties\":{\"a\":{\"$ref\":\"#/$defs/missing\"}},"
+	     "\"$defs\":{}}",
+	        "/properties/a/$ref", "names nothing"},
+	    {"{\"$ref\":\"#/$defs/a%zz\",\"$defs\":{}}", "/$ref",
+	        "names nothing"},
+	    {"{\"$ref\":\"#/items/01\",\"items\":true}", "/$ref",
+	        "names nothing"},
+	    {"{\"$ref\":\"#/required\",\"required\":[]}", "/required",
+	        "object or a boolean"},
+	    {"{\"$ref\":\"#/properties\",\"properties\":{\"a\":true}}",
+	        "/properties/a", "unknown keyword"},
+	    {"{\"$ref\":\"#/$defs/x\",\"$defs\":{\"x\":{\"bad\":1}}}",
+	        "/$defs/x/bad", "unknown keyword"},
 	};
 
 	RUN_RCASES(t);
@@ -257,21 +256,21 @@ END_TEST
 START_TEST(compile_refuses_ref_cycles_that_make_no_progress)
 {
 	static const struct rcase t[] = {
-		{"{\"$ref\":\"#\"}", "", "cycle"},
-		{"{\"$defs\":{\"a\":{\"$ref\":\"#/$defs/b\"},\"b\":{\"$ref\":"
-		 "\"#/$defs/a\"}},\"$ref\":\"#/$defs/a\"}",
-		    "/$defs/", "cycle"},
-		{"{\"$defs\":{\"a\":{\"allOf\":[{\"$ref\":\"#/$defs/a\"}]}}}",
-		    "/$defs/a", "cycle"},
-		{"{\"anyOf\":[{\"type\":\"string\"},{\"$ref\":\"#\"}]}", "",
-		    "cycle"},
-		{"{\"oneOf\":[{\"$ref\":\"#\"}]}", "", "cycle"},
-		{"{\"not\":{\"$ref\":\"#\"}}", "", "cycle"},
-		{"{\"if\":{\"$ref\":\"#\"},\"then\":true}", "", "cycle"},
-		{"{\"if\":true,\"then\":{\"$ref\":\"#\"}}", "", "cycle"},
-		{"{\"if\":false,\"else\":{\"$ref\":\"#\"}}", "", "cycle"},
-		{"{\"$defs\":{\"a\":{\"$ref\":\"#/$defs/a\"}}}", "/$defs/a",
-		    "cycle"},
+	    {"{\"$ref\":\"#\"}", "", "cycle"},
+	    {"{\"$defs\":{\"a\":{\"$ref\":\"#/$defs/b\"},\"b\":{\"$ref\":"
+	     "\"#/$defs/a\"}},\"$ref\":\"#/$defs/a\"}",
+	        "/$defs/", "cycle"},
+	    {"{\"$defs\":{\"a\":{\"allOf\":[{\"$ref\":\"#/$defs/a\"}]}}}",
+	        "/$defs/a", "cycle"},
+	    {"{\"anyOf\":[{\"type\":\"string\"},{\"$ref\":\"#\"}]}", "",
+	        "cycle"},
+	    {"{\"oneOf\":[{\"$ref\":\"#\"}]}", "", "cycle"},
+	    {"{\"not\":{\"$ref\":\"#\"}}", "", "cycle"},
+	    {"{\"if\":{\"$ref\":\"#\"},\"then\":true}", "", "cycle"},
+	    {"{\"if\":true,\"then\":{\"$ref\":\"#\"}}", "", "cycle"},
+	    {"{\"if\":false,\"else\":{\"$ref\":\"#\"}}", "", "cycle"},
+	    {"{\"$defs\":{\"a\":{\"$ref\":\"#/$defs/a\"}}}", "/$defs/a",
+	        "cycle"},
 	};
 	size_t i;
 
@@ -284,10 +283,10 @@ START_TEST(compile_refuses_ref_cycles_that_make_no_progress)
 
 		arena_init(&a, 1 << 20);
 		ck_assert_msg(schema_compile(parse_text(&a, t[i].schema), &a,
-				  NULL, NULL, &s, &err) == SCHEMA_REFUSED,
+		                  NULL, NULL, &s, &err) == SCHEMA_REFUSED,
 		    "cycle %s not refused", t[i].schema);
 		ck_assert_msg(strncmp(err.pointer.buf, t[i].pointer,
-				  strlen(t[i].pointer)) == 0,
+		                  strlen(t[i].pointer)) == 0,
 		    "cycle %s refused at %s", t[i].schema, err.pointer.buf);
 		ck_assert_msg(strstr(err.reason, t[i].reason) != NULL,
 		    "cycle %s refused for %s", t[i].schema, err.reason);
@@ -303,18 +302,23 @@ START_TEST(compile_warns_about_recursion_through_the_instance)
 		const char *schema;
 		int warnings;
 	} t[] = {
-		{"{\"type\":\"string\"}", 0},
-		{"{\"$defs\":{\"a\":{\"type\":\"integer\"}},\"allOf\":[{\"$ref\":"
-		 "\"#/$defs/a\"},{\"$ref\":\"#/$defs/a\"}]}",
-		    0},
-		{"{\"properties\":{\"a\":{\"$ref\":\"#\"}}}", 1},
-		{"{\"items\":{\"$ref\":\"#\"}}", 1},
-		{"{\"additionalProperties\":{\"anyOf\":[{\"$ref\":\"#\"}]}}", 1},
-		{"{\"$defs\":{\"n\":{\"prefixItems\":[{\"$ref\":\"#/$defs/n\"}]}}}",
-		    1},
-		{"{\"contains\":{\"$ref\":\"#\"},\"propertyNames\":{\"$ref\":"
-		 "\"#/$defs/s\"},\"$defs\":{\"s\":{\"type\":\"string\"}}}",
-		    1},
+	    {"{\"type\":\"string\"}", 0},
+	    {"{\"$defs\":{\"a\":{\"type\":\"integer\"}},\"allOf\":[{\"$ref\":"
+	     "\"#/$defs/a\"},{\"$ref\":\"#/$defs/a\"}]}",
+	        0},
+	    {"{\"properties\":{\"a\":{\"$ref\":\"#\"}}}", 1},
+	    {"{\"items\":{\"$ref\":\"#\"}}", 1},
+	    {"{\"additionalProperties\":{\"anyOf\":[{\"$ref\":\"#\"}]}}", 1},
+	    {"{\"$defs\":{\"n\":{\"prefixItems\":[{\"$ref\":\"#/$defs/n\"}]}}}",
+	        1},
+	    {"{\"contains\":{\"$ref\":\"#\"},\"propertyNames\":{\"$ref\":"
+	     "\"#/$defs/s\"},\"$defs\":{\"s\":{\"type\":\"string\"}}}",
+	        1},
+	    /* two paths back to one definition: one warning, at it */
+	    {"{\"$defs\":{\"a\":{\"anyOf\":[{\"items\":{\"$ref\":"
+	     "\"#/$defs/a\"}},{\"items\":{\"$ref\":\"#/$defs/a\"}}]}},"
+	     "\"$ref\":\"#/$defs/a\"}",
+	        1},
 	};
 	size_t i;
 
@@ -328,8 +332,8 @@ START_TEST(compile_warns_about_recursion_through_the_instance)
 		    "%s: %d warnings (%s), expected %d", t[i].schema, w.count,
 		    w.last, t[i].warnings);
 		if (w.count > 0)
-			ck_assert_msg(strstr(w.last, "unbounded recursion") !=
-				NULL,
+			ck_assert_msg(
+			    strstr(w.last, "unbounded recursion") != NULL,
 			    "%s: warning %s", t[i].schema, w.last);
 		arena_free(&a);
 	}
@@ -355,7 +359,7 @@ START_TEST(compile_refuses_forms_nested_past_the_depth_limit)
 
 		arena_init(&a, 64 << 20);
 		ck_assert_int_eq(schema_compile(parse_text(&a, s), &a, NULL,
-				     NULL, &out, &err),
+		                     NULL, &out, &err),
 		    SCHEMA_REFUSED);
 		ck_assert_ptr_nonnull(strstr(err.reason, "nests deeper"));
 		arena_free(&a);

@@ -11,28 +11,28 @@
 START_TEST(type_accepts_its_names_and_integer_by_value)
 {
 	static const struct vcase t[] = {
-		{"{\"type\":\"string\"}", "\"a\"", NULL, NULL},
-		{"{\"type\":\"string\"}", "1", "type", ""},
-		{"{\"type\":\"integer\"}", "1", NULL, NULL},
-		{"{\"type\":\"integer\"}", "1.0", NULL, NULL},
-		{"{\"type\":\"integer\"}", "1e2", NULL, NULL},
-		{"{\"type\":\"integer\"}", "15e-1", "type", ""},
-		{"{\"type\":\"integer\"}", "1.5e1", NULL, NULL},
-		{"{\"type\":\"integer\"}", "123456789012345678901234567890",
-		    NULL, NULL},
-		{"{\"type\":\"integer\"}", "-0.0", NULL, NULL},
-		{"{\"type\":\"integer\"}", "1.5", "type", ""},
-		{"{\"type\":\"integer\"}", "\"1\"", "type", ""},
-		{"{\"type\":\"number\"}", "1.5", NULL, NULL},
-		{"{\"type\":\"number\"}", "1e9999999999999", NULL, NULL},
-		{"{\"type\":\"number\"}", "null", "type", ""},
-		{"{\"type\":[\"null\",\"boolean\"]}", "null", NULL, NULL},
-		{"{\"type\":[\"null\",\"boolean\"]}", "false", NULL, NULL},
-		{"{\"type\":[\"null\",\"boolean\"]}", "0", "type", ""},
-		{"{\"type\":\"object\"}", "{}", NULL, NULL},
-		{"{\"type\":\"object\"}", "[]", "type", ""},
-		{"{\"type\":\"array\"}", "[]", NULL, NULL},
-		{"{\"type\":[\"integer\",\"string\"]}", "2.5", "type", ""},
+	    {"{\"type\":\"string\"}", "\"a\"", NULL, NULL},
+	    {"{\"type\":\"string\"}", "1", "type", ""},
+	    {"{\"type\":\"integer\"}", "1", NULL, NULL},
+	    {"{\"type\":\"integer\"}", "1.0", NULL, NULL},
+	    {"{\"type\":\"integer\"}", "1e2", NULL, NULL},
+	    {"{\"type\":\"integer\"}", "15e-1", "type", ""},
+	    {"{\"type\":\"integer\"}", "1.5e1", NULL, NULL},
+	    {"{\"type\":\"integer\"}", "123456789012345678901234567890", NULL,
+	        NULL},
+	    {"{\"type\":\"integer\"}", "-0.0", NULL, NULL},
+	    {"{\"type\":\"integer\"}", "1.5", "type", ""},
+	    {"{\"type\":\"integer\"}", "\"1\"", "type", ""},
+	    {"{\"type\":\"number\"}", "1.5", NULL, NULL},
+	    {"{\"type\":\"number\"}", "1e9999999999999", NULL, NULL},
+	    {"{\"type\":\"number\"}", "null", "type", ""},
+	    {"{\"type\":[\"null\",\"boolean\"]}", "null", NULL, NULL},
+	    {"{\"type\":[\"null\",\"boolean\"]}", "false", NULL, NULL},
+	    {"{\"type\":[\"null\",\"boolean\"]}", "0", "type", ""},
+	    {"{\"type\":\"object\"}", "{}", NULL, NULL},
+	    {"{\"type\":\"object\"}", "[]", "type", ""},
+	    {"{\"type\":\"array\"}", "[]", NULL, NULL},
+	    {"{\"type\":[\"integer\",\"string\"]}", "2.5", "type", ""},
 	};
 
 	RUN_VCASES(t);
@@ -42,30 +42,41 @@ END_TEST
 START_TEST(enum_and_const_use_json_equality)
 {
 	static const struct vcase t[] = {
-		{"{\"enum\":[1,\"a\",{\"x\":[1,2]},null]}", "1.0", NULL, NULL},
-		{"{\"enum\":[1,\"a\",{\"x\":[1,2]},null]}", "{\"x\":[1.0,2e0]}",
-		    NULL, NULL},
-		{"{\"enum\":[1,\"a\",{\"x\":[1,2]},null]}", "\"b\"", "enum", ""},
-		{"{\"enum\":[1,\"a\",{\"x\":[1,2]},null]}", "[]", "enum", ""},
-		{"{\"enum\":[1,\"a\",{\"x\":[1,2]},null]}", "{\"x\":[2,1]}",
-		    "enum", ""},
-		{"{\"enum\":[1,2,3,4,5,6,7,8,{\"a\":1,\"b\":2}]}",
-		    "{\"b\":2,\"a\":1}", NULL, NULL},
-		{"{\"enum\":[1,2,3,4,5,6,7,8,{\"a\":1,\"b\":2}]}", "8.0", NULL,
-		    NULL},
-		{"{\"enum\":[1,2,3,4,5,6,7,8,{\"a\":1,\"b\":2}]}", "9", "enum",
-		    ""},
-		{"{\"enum\":[]}", "null", "enum", ""},
-		{"{\"enum\":[false]}", "0", "enum", ""},
-		{"{\"const\":{\"a\":[1,{\"b\":null}]}}",
-		    "{\"a\":[1.0,{\"b\":null}]}", NULL, NULL},
-		{"{\"const\":{\"a\":[1,{\"b\":null}]}}", "{\"a\":[1]}", "const",
-		    ""},
-		{"{\"const\":false}", "0", "const", ""},
-		{"{\"const\":0}", "false", "const", ""},
-		{"{\"const\":\"\\u00e9\"}", "\"\xc3\xa9\"", NULL, NULL},
-		{"{\"properties\":{\"k\":{\"const\":1}}}", "{\"k\":2}", "const",
-		    "/k"},
+	    {"{\"enum\":[1,\"a\",{\"x\":[1,2]},null]}", "1.0", NULL, NULL},
+	    {"{\"enum\":[1,\"a\",{\"x\":[1,2]},null]}", "{\"x\":[1.0,2e0]}",
+	        NULL, NULL},
+	    {"{\"enum\":[1,\"a\",{\"x\":[1,2]},null]}", "\"b\"", "enum", ""},
+	    {"{\"enum\":[1,\"a\",{\"x\":[1,2]},null]}", "[]", "enum", ""},
+	    {"{\"enum\":[1,\"a\",{\"x\":[1,2]},null]}", "{\"x\":[2,1]}", "enum",
+	        ""},
+	    {"{\"enum\":[1,2,3,4,5,6,7,8,{\"a\":1,\"b\":2}]}",
+	        "{\"b\":2,\"a\":1}", NULL, NULL},
+	    {"{\"enum\":[1,2,3,4,5,6,7,8,{\"a\":1,\"b\":2}]}", "8.0", NULL,
+	        NULL},
+	    {"{\"enum\":[1,2,3,4,5,6,7,8,{\"a\":1,\"b\":2}]}", "9", "enum", ""},
+	    {"{\"enum\":[]}", "null", "enum", ""},
+	    {"{\"enum\":[\"a\",\"bb\",\"c\",\"d\",1,{\"x\":1}]}", "\"bb\"",
+	        NULL, NULL},
+	    {"{\"enum\":[\"a\",\"bb\",\"c\",\"d\",1,{\"x\":1}]}", "\"b\"",
+	        "enum", ""},
+	    {"{\"enum\":[\"a\",\"bb\",\"c\",\"d\",1,{\"x\":1}]}", "\"1\"",
+	        "enum", ""},
+	    {"{\"enum\":[\"a\",\"bb\",\"c\",\"d\",1,{\"x\":1}]}", "1.0", NULL,
+	        NULL},
+	    {"{\"enum\":[\"a\",\"bb\",\"c\",\"d\",1,{\"x\":1}]}", "{\"x\":1e0}",
+	        NULL, NULL},
+	    {"{\"enum\":[\"a\",\"a\",\"a\",\"a\",\"\\u00e9\"]}", "\"\xc3\xa9\"",
+	        NULL, NULL},
+	    {"{\"enum\":[false]}", "0", "enum", ""},
+	    {"{\"const\":{\"a\":[1,{\"b\":null}]}}",
+	        "{\"a\":[1.0,{\"b\":null}]}", NULL, NULL},
+	    {"{\"const\":{\"a\":[1,{\"b\":null}]}}", "{\"a\":[1]}", "const",
+	        ""},
+	    {"{\"const\":false}", "0", "const", ""},
+	    {"{\"const\":0}", "false", "const", ""},
+	    {"{\"const\":\"\\u00e9\"}", "\"\xc3\xa9\"", NULL, NULL},
+	    {"{\"properties\":{\"k\":{\"const\":1}}}", "{\"k\":2}", "const",
+	        "/k"},
 	};
 
 	RUN_VCASES(t);
@@ -75,52 +86,49 @@ END_TEST
 START_TEST(numeric_bounds_are_exact_decimals)
 {
 	static const struct vcase t[] = {
-		{"{\"minimum\":5}", "5", NULL, NULL},
-		{"{\"minimum\":5}", "4.999", "minimum", ""},
-		{"{\"minimum\":5}", "5.0000000000000000000000001", NULL, NULL},
-		{"{\"minimum\":5}", "4.9999999999999999999999999", "minimum",
-		    ""},
-		{"{\"exclusiveMinimum\":5}", "5", "exclusiveMinimum", ""},
-		{"{\"exclusiveMinimum\":5}", "5.0000000000000000000000001",
-		    NULL, NULL},
-		{"{\"maximum\":18446744073709551616}", "18446744073709551616",
-		    NULL, NULL},
-		{"{\"maximum\":18446744073709551616}", "18446744073709551617",
-		    "maximum", ""},
-		{"{\"maximum\":9007199254740992}", "9007199254740993",
-		    "maximum", ""},
-		{"{\"minimum\":-9007199254740993}", "-9007199254740994",
-		    "minimum", ""},
-		{"{\"minimum\":-9007199254740993}", "-9007199254740993", NULL,
-		    NULL},
-		{"{\"exclusiveMaximum\":0.3}",
-		    "0.299999999999999999999999999999", NULL, NULL},
-		{"{\"exclusiveMaximum\":0.3}", "0.3", "exclusiveMaximum", ""},
-		{"{\"exclusiveMaximum\":0.3}", "3e-1", "exclusiveMaximum", ""},
-		{"{\"maximum\":1e2}", "100.0", NULL, NULL},
-		{"{\"maximum\":1e2}", "100.000000000000000000001", "maximum",
-		    ""},
-		{"{\"minimum\":-1.5}", "-2", "minimum", ""},
-		{"{\"minimum\":0}", "-0", NULL, NULL},
-		{"{\"minimum\":0}", "\"x\"", NULL, NULL},
-		{"{\"minimum\":0.5}", "0.49", "minimum", ""},
-		{"{\"minimum\":0.5}", "5e-1", NULL, NULL},
-		{"{\"minimum\":0.5}", "-0.5", "minimum", ""},
-		{"{\"minimum\":-0.5}", "-0.0", NULL, NULL},
-		{"{\"minimum\":-0.5}", "-0.51", "minimum", ""},
-		{"{\"maximum\":-1.5}", "-1.4", "maximum", ""},
-		{"{\"maximum\":-1.5}", "-1.6", NULL, NULL},
-		{"{\"maximum\":-1.5}", "-15e-1", NULL, NULL},
-		{"{\"exclusiveMinimum\":1e-3}", "0.001", "exclusiveMinimum",
-		    ""},
-		{"{\"exclusiveMinimum\":1e-3}", "0.0011", NULL, NULL},
-		{"{\"maximum\":100}", "100.5", "maximum", ""},
-		{"{\"maximum\":100}", "99.99999", NULL, NULL},
-		{"{\"maximum\":0}", "0.0", NULL, NULL},
-		{"{\"minimum\":1e300}", "1e299", "minimum", ""},
-		{"{\"minimum\":1e300}", "10e299", NULL, NULL},
-		{"{\"maximum\":123456789012345678.5}",
-		    "123456789012345678.6", "maximum", ""},
+	    {"{\"minimum\":5}", "5", NULL, NULL},
+	    {"{\"minimum\":5}", "4.999", "minimum", ""},
+	    {"{\"minimum\":5}", "5.0000000000000000000000001", NULL, NULL},
+	    {"{\"minimum\":5}", "4.9999999999999999999999999", "minimum", ""},
+	    {"{\"exclusiveMinimum\":5}", "5", "exclusiveMinimum", ""},
+	    {"{\"exclusiveMinimum\":5}", "5.0000000000000000000000001", NULL,
+	        NULL},
+	    {"{\"maximum\":18446744073709551616}", "18446744073709551616", NULL,
+	        NULL},
+	    {"{\"maximum\":18446744073709551616}", "18446744073709551617",
+	        "maximum", ""},
+	    {"{\"maximum\":9007199254740992}", "9007199254740993", "maximum",
+	        ""},
+	    {"{\"minimum\":-9007199254740993}", "-9007199254740994", "minimum",
+	        ""},
+	    {"{\"minimum\":-9007199254740993}", "-9007199254740993", NULL,
+	        NULL},
+	    {"{\"exclusiveMaximum\":0.3}", "0.299999999999999999999999999999",
+	        NULL, NULL},
+	    {"{\"exclusiveMaximum\":0.3}", "0.3", "exclusiveMaximum", ""},
+	    {"{\"exclusiveMaximum\":0.3}", "3e-1", "exclusiveMaximum", ""},
+	    {"{\"maximum\":1e2}", "100.0", NULL, NULL},
+	    {"{\"maximum\":1e2}", "100.000000000000000000001", "maximum", ""},
+	    {"{\"minimum\":-1.5}", "-2", "minimum", ""},
+	    {"{\"minimum\":0}", "-0", NULL, NULL},
+	    {"{\"minimum\":0}", "\"x\"", NULL, NULL},
+	    {"{\"minimum\":0.5}", "0.49", "minimum", ""},
+	    {"{\"minimum\":0.5}", "5e-1", NULL, NULL},
+	    {"{\"minimum\":0.5}", "-0.5", "minimum", ""},
+	    {"{\"minimum\":-0.5}", "-0.0", NULL, NULL},
+	    {"{\"minimum\":-0.5}", "-0.51", "minimum", ""},
+	    {"{\"maximum\":-1.5}", "-1.4", "maximum", ""},
+	    {"{\"maximum\":-1.5}", "-1.6", NULL, NULL},
+	    {"{\"maximum\":-1.5}", "-15e-1", NULL, NULL},
+	    {"{\"exclusiveMinimum\":1e-3}", "0.001", "exclusiveMinimum", ""},
+	    {"{\"exclusiveMinimum\":1e-3}", "0.0011", NULL, NULL},
+	    {"{\"maximum\":100}", "100.5", "maximum", ""},
+	    {"{\"maximum\":100}", "99.99999", NULL, NULL},
+	    {"{\"maximum\":0}", "0.0", NULL, NULL},
+	    {"{\"minimum\":1e300}", "1e299", "minimum", ""},
+	    {"{\"minimum\":1e300}", "10e299", NULL, NULL},
+	    {"{\"maximum\":123456789012345678.5}", "123456789012345678.6",
+	        "maximum", ""},
 	};
 
 	RUN_VCASES(t);
@@ -130,32 +138,36 @@ END_TEST
 START_TEST(multiple_of_is_exact)
 {
 	static const struct vcase t[] = {
-		{"{\"multipleOf\":0.01}", "0.07", NULL, NULL},
-		{"{\"multipleOf\":0.01}", "19.99", NULL, NULL},
-		{"{\"multipleOf\":0.01}", "0.015", "multipleOf", ""},
-		{"{\"multipleOf\":0.1}", "0.3", NULL, NULL},
-		{"{\"multipleOf\":3}", "9", NULL, NULL},
-		{"{\"multipleOf\":3}", "10", "multipleOf", ""},
-		{"{\"multipleOf\":3}", "1e30", "multipleOf", ""},
-		{"{\"multipleOf\":3}", "3e30", NULL, NULL},
-		{"{\"multipleOf\":3}", "-9", NULL, NULL},
-		{"{\"multipleOf\":1e-30}", "1", NULL, NULL},
-		{"{\"multipleOf\":0.5}", "123456789012345678901234567890.5",
-		    NULL, NULL},
-		{"{\"multipleOf\":2}", "12345678901234567890123456789",
-		    "multipleOf", ""},
-		{"{\"multipleOf\":0.25}", "1.75", NULL, NULL},
-		{"{\"multipleOf\":0.25}", "1.8", "multipleOf", ""},
-		{"{\"multipleOf\":0.25}", "2.5e1", NULL, NULL},
-		{"{\"multipleOf\":0.25}", "1e300", NULL, NULL},
-		{"{\"multipleOf\":0.25}", "-0.0", NULL, NULL},
-		{"{\"multipleOf\":7e-3}", "0.014", NULL, NULL},
-		{"{\"multipleOf\":7e-3}", "0.0141", "multipleOf", ""},
-		{"{\"multipleOf\":1.5}", "4.5", NULL, NULL},
-		{"{\"multipleOf\":1.5}", "-4", "multipleOf", ""},
-		{"{\"multipleOf\":3}", "0.3e1", NULL, NULL},
-		{"{\"multipleOf\":0.000000000000000000001}", "1.5", NULL,
-		    NULL},
+	    {"{\"multipleOf\":0.01}", "0.07", NULL, NULL},
+	    {"{\"multipleOf\":0.01}", "19.99", NULL, NULL},
+	    {"{\"multipleOf\":0.01}", "0.015", "multipleOf", ""},
+	    {"{\"multipleOf\":0.1}", "0.3", NULL, NULL},
+	    {"{\"multipleOf\":3}", "9", NULL, NULL},
+	    {"{\"multipleOf\":3}", "10", "multipleOf", ""},
+	    {"{\"multipleOf\":3}", "1e30", "multipleOf", ""},
+	    {"{\"multipleOf\":3}", "3e30", NULL, NULL},
+	    {"{\"multipleOf\":3}", "-9", NULL, NULL},
+	    {"{\"multipleOf\":1e-30}", "1", NULL, NULL},
+	    {"{\"multipleOf\":0.5}", "123456789012345678901234567890.5", NULL,
+	        NULL},
+	    {"{\"multipleOf\":2}", "12345678901234567890123456789",
+	        "multipleOf", ""},
+	    {"{\"multipleOf\":0.25}", "1.75", NULL, NULL},
+	    {"{\"multipleOf\":0.25}", "1.8", "multipleOf", ""},
+	    {"{\"multipleOf\":0.25}", "2.5e1", NULL, NULL},
+	    {"{\"multipleOf\":0.25}", "1e300", NULL, NULL},
+	    {"{\"multipleOf\":0.25}", "-0.0", NULL, NULL},
+	    {"{\"multipleOf\":7e-3}", "0.014", NULL, NULL},
+	    {"{\"multipleOf\":7e-3}", "0.0141", "multipleOf", ""},
+	    {"{\"multipleOf\":1.5}", "4.5", NULL, NULL},
+	    {"{\"multipleOf\":1.5}", "-4", "multipleOf", ""},
+	    {"{\"multipleOf\":3}", "0.3e1", NULL, NULL},
+	    {"{\"multipleOf\":0.000000000000000000001}", "1.5", NULL, NULL},
+	    {"{\"multipleOf\":3}", "1e399", "multipleOf", ""},
+	    {"{\"multipleOf\":3}", "3e399", NULL, NULL},
+	    {"{\"multipleOf\":7}", "7000000000000000000000000000001",
+	        "multipleOf", ""},
+	    {"{\"multipleOf\":1e-400}", "1", NULL, NULL},
 	};
 
 	RUN_VCASES(t);
@@ -165,41 +177,41 @@ END_TEST
 START_TEST(numbers_out_of_range_fail_closed_on_numeric_keywords_only)
 {
 	static const char *const schemas[] = {
-		"{\"minimum\":0}",
-		"{\"not\":{\"minimum\":0}}",
-		"{\"type\":\"integer\"}",
-		"{\"multipleOf\":2}",
-		"{\"anyOf\":[{\"maximum\":0},{\"type\":\"string\"}]}",
+	    "{\"minimum\":0}",
+	    "{\"not\":{\"minimum\":0}}",
+	    "{\"type\":\"integer\"}",
+	    "{\"multipleOf\":2}",
+	    "{\"anyOf\":[{\"maximum\":0},{\"type\":\"string\"}]}",
 	};
 	struct schema_err err;
 	size_t i;
 
 	for (i = 0; i < GPT_ARRAY_LEN(schemas); i++) {
 		ck_assert_msg(run_validate(schemas[i], "1e9999999999999",
-				  &err) == SCHEMA_LIMIT,
+		                  &err) == SCHEMA_LIMIT,
 		    "1e9999999999999 against %s is not a limit", schemas[i]);
 		ck_assert_ptr_nonnull(err.keyword);
 	}
-	expect_valid("{\"type\":\"number\",\"maxLength\":1}",
-	    "1e9999999999999");
+	expect_valid(
+	    "{\"type\":\"number\",\"maxLength\":1}", "1e9999999999999");
 }
 END_TEST
 
 START_TEST(string_lengths_count_code_points)
 {
 	static const struct vcase t[] = {
-		{"{\"minLength\":2}", "\"\xc3\xa9\"", "minLength", ""},
-		{"{\"minLength\":2}", "\"\xc3\xa9\xc3\xa9\"", NULL, NULL},
-		{"{\"maxLength\":2}", "\"\xc3\xa9\xc3\xa9\xc3\xa9\"",
-		    "maxLength", ""},
-		{"{\"maxLength\":2}", "\"\\ud83d\\ude00\\ud83d\\ude00\"", NULL,
-		    NULL},
-		{"{\"maxLength\":1}", "\"\\u0000\"", NULL, NULL},
-		{"{\"minLength\":2.0}", "\"ab\"", NULL, NULL},
-		{"{\"maxLength\":0}", "\"\"", NULL, NULL},
-		{"{\"maxLength\":0}", "0", NULL, NULL},
-		{"{\"maxLength\":1e400}", "\"abc\"", NULL, NULL},
-		{"{\"minLength\":1e400}", "\"abc\"", "minLength", ""},
+	    {"{\"minLength\":2}", "\"\xc3\xa9\"", "minLength", ""},
+	    {"{\"minLength\":2}", "\"\xc3\xa9\xc3\xa9\"", NULL, NULL},
+	    {"{\"maxLength\":2}", "\"\xc3\xa9\xc3\xa9\xc3\xa9\"", "maxLength",
+	        ""},
+	    {"{\"maxLength\":2}", "\"\\ud83d\\ude00\\ud83d\\ude00\"", NULL,
+	        NULL},
+	    {"{\"maxLength\":1}", "\"\\u0000\"", NULL, NULL},
+	    {"{\"minLength\":2.0}", "\"ab\"", NULL, NULL},
+	    {"{\"maxLength\":0}", "\"\"", NULL, NULL},
+	    {"{\"maxLength\":0}", "0", NULL, NULL},
+	    {"{\"maxLength\":1e400}", "\"abc\"", NULL, NULL},
+	    {"{\"minLength\":1e400}", "\"abc\"", "minLength", ""},
 	};
 
 	RUN_VCASES(t);
@@ -209,13 +221,13 @@ END_TEST
 START_TEST(pattern_searches_unanchored)
 {
 	static const struct vcase t[] = {
-		{"{\"pattern\":\"^a+$\"}", "\"aaa\"", NULL, NULL},
-		{"{\"pattern\":\"^a+$\"}", "\"ab\"", "pattern", ""},
-		{"{\"pattern\":\"b\"}", "\"abc\"", NULL, NULL},
-		{"{\"pattern\":\"^.$\"}", "\"\xc3\xa9\"", NULL, NULL},
-		{"{\"pattern\":\"x\"}", "5", NULL, NULL},
-		{"{\"items\":{\"pattern\":\"^[0-9]+$\"}}", "[\"1\",\"2a\"]",
-		    "pattern", "/1"},
+	    {"{\"pattern\":\"^a+$\"}", "\"aaa\"", NULL, NULL},
+	    {"{\"pattern\":\"^a+$\"}", "\"ab\"", "pattern", ""},
+	    {"{\"pattern\":\"b\"}", "\"abc\"", NULL, NULL},
+	    {"{\"pattern\":\"^.$\"}", "\"\xc3\xa9\"", NULL, NULL},
+	    {"{\"pattern\":\"x\"}", "5", NULL, NULL},
+	    {"{\"items\":{\"pattern\":\"^[0-9]+$\"}}", "[\"1\",\"2a\"]",
+	        "pattern", "/1"},
 	};
 
 	RUN_VCASES(t);
@@ -225,58 +237,56 @@ END_TEST
 START_TEST(array_keywords_follow_2020_12)
 {
 	static const struct vcase t[] = {
-		{"{\"minItems\":2}", "[1]", "minItems", ""},
-		{"{\"minItems\":2}", "[1,2]", NULL, NULL},
-		{"{\"maxItems\":1}", "[1,2]", "maxItems", ""},
-		{"{\"items\":{\"type\":\"integer\"}}", "[1,2,\"x\"]", "type",
-		    "/2"},
-		{"{\"items\":{\"type\":\"integer\"}}", "{\"a\":\"x\"}", NULL,
-		    NULL},
-		{"{\"prefixItems\":[{\"type\":\"string\"},{\"type\":"
-		 "\"integer\"}],\"items\":false}",
-		    "[\"a\",1]", NULL, NULL},
-		{"{\"prefixItems\":[{\"type\":\"string\"},{\"type\":"
-		 "\"integer\"}],\"items\":false}",
-		    "[\"a\",1,2]", "items", "/2"},
-		{"{\"prefixItems\":[{\"type\":\"string\"},{\"type\":"
-		 "\"integer\"}],\"items\":false}",
-		    "[1]", "type", "/0"},
-		{"{\"prefixItems\":[{\"type\":\"string\"},{\"type\":"
-		 "\"integer\"}],\"items\":false}",
-		    "[]", NULL, NULL},
-		{"{\"prefixItems\":[{\"type\":\"string\"}]}", "[\"a\",5]", NULL,
-		    NULL},
-		{"{\"prefixItems\":[false]}", "[1]", "prefixItems", "/0"},
-		{"{\"items\":false}", "[]", NULL, NULL},
-		{"{\"contains\":{\"const\":1}}", "[2,1]", NULL, NULL},
-		{"{\"contains\":{\"const\":1}}", "[2]", "contains", ""},
-		{"{\"contains\":{\"const\":1}}", "[]", "contains", ""},
-		{"{\"contains\":{\"const\":1}}", "{}", NULL, NULL},
-		{"{\"contains\":{\"const\":1},\"minContains\":2}", "[1,1.0]",
-		    NULL, NULL},
-		{"{\"contains\":{\"const\":1},\"minContains\":2}", "[1,2]",
-		    "minContains", ""},
-		{"{\"contains\":{\"const\":1},\"maxContains\":1}", "[1,1]",
-		    "maxContains", ""},
-		{"{\"contains\":{\"const\":1},\"maxContains\":1}", "[1,2]", NULL,
-		    NULL},
-		{"{\"contains\":{\"const\":1},\"minContains\":0}", "[]", NULL,
-		    NULL},
-		{"{\"contains\":{\"const\":1},\"minContains\":0}", "[2]", NULL,
-		    NULL},
-		{"{\"contains\":{\"const\":1},\"minContains\":0,"
-		 "\"maxContains\":0}",
-		    "[1]", "maxContains", ""},
-		{"{\"minContains\":2}", "[]", NULL, NULL},
-		{"{\"uniqueItems\":true}", "[1,2,1.0]", "uniqueItems", ""},
-		{"{\"uniqueItems\":true}",
-		    "[{\"a\":1,\"b\":2},{\"b\":2,\"a\":1}]", "uniqueItems", ""},
-		{"{\"uniqueItems\":true}", "[1,\"1\",true,[1],{\"1\":1}]", NULL,
-		    NULL},
-		{"{\"uniqueItems\":true}", "[[1],[1.0]]", "uniqueItems", ""},
-		{"{\"uniqueItems\":true}", "[0,false,null,\"\"]", NULL, NULL},
-		{"{\"uniqueItems\":true}", "[null,null]", "uniqueItems", ""},
-		{"{\"uniqueItems\":false}", "[1,1]", NULL, NULL},
+	    {"{\"minItems\":2}", "[1]", "minItems", ""},
+	    {"{\"minItems\":2}", "[1,2]", NULL, NULL},
+	    {"{\"maxItems\":1}", "[1,2]", "maxItems", ""},
+	    {"{\"items\":{\"type\":\"integer\"}}", "[1,2,\"x\"]", "type", "/2"},
+	    {"{\"items\":{\"type\":\"integer\"}}", "{\"a\":\"x\"}", NULL, NULL},
+	    {"{\"prefixItems\":[{\"type\":\"string\"},{\"type\":"
+	     "\"integer\"}],\"items\":false}",
+	        "[\"a\",1]", NULL, NULL},
+	    {"{\"prefixItems\":[{\"type\":\"string\"},{\"type\":"
+	     "\"integer\"}],\"items\":false}",
+	        "[\"a\",1,2]", "items", "/2"},
+	    {"{\"prefixItems\":[{\"type\":\"string\"},{\"type\":"
+	     "\"integer\"}],\"items\":false}",
+	        "[1]", "type", "/0"},
+	    {"{\"prefixItems\":[{\"type\":\"string\"},{\"type\":"
+	     "\"integer\"}],\"items\":false}",
+	        "[]", NULL, NULL},
+	    {"{\"prefixItems\":[{\"type\":\"string\"}]}", "[\"a\",5]", NULL,
+	        NULL},
+	    {"{\"prefixItems\":[false]}", "[1]", "prefixItems", "/0"},
+	    {"{\"items\":false}", "[]", NULL, NULL},
+	    {"{\"contains\":{\"const\":1}}", "[2,1]", NULL, NULL},
+	    {"{\"contains\":{\"const\":1}}", "[2]", "contains", ""},
+	    {"{\"contains\":{\"const\":1}}", "[]", "contains", ""},
+	    {"{\"contains\":{\"const\":1}}", "{}", NULL, NULL},
+	    {"{\"contains\":{\"const\":1},\"minContains\":2}", "[1,1.0]", NULL,
+	        NULL},
+	    {"{\"contains\":{\"const\":1},\"minContains\":2}", "[1,2]",
+	        "minContains", ""},
+	    {"{\"contains\":{\"const\":1},\"maxContains\":1}", "[1,1]",
+	        "maxContains", ""},
+	    {"{\"contains\":{\"const\":1},\"maxContains\":1}", "[1,2]", NULL,
+	        NULL},
+	    {"{\"contains\":{\"const\":1},\"minContains\":0}", "[]", NULL,
+	        NULL},
+	    {"{\"contains\":{\"const\":1},\"minContains\":0}", "[2]", NULL,
+	        NULL},
+	    {"{\"contains\":{\"const\":1},\"minContains\":0,"
+	     "\"maxContains\":0}",
+	        "[1]", "maxContains", ""},
+	    {"{\"minContains\":2}", "[]", NULL, NULL},
+	    {"{\"uniqueItems\":true}", "[1,2,1.0]", "uniqueItems", ""},
+	    {"{\"uniqueItems\":true}", "[{\"a\":1,\"b\":2},{\"b\":2,\"a\":1}]",
+	        "uniqueItems", ""},
+	    {"{\"uniqueItems\":true}", "[1,\"1\",true,[1],{\"1\":1}]", NULL,
+	        NULL},
+	    {"{\"uniqueItems\":true}", "[[1],[1.0]]", "uniqueItems", ""},
+	    {"{\"uniqueItems\":true}", "[0,false,null,\"\"]", NULL, NULL},
+	    {"{\"uniqueItems\":true}", "[null,null]", "uniqueItems", ""},
+	    {"{\"uniqueItems\":false}", "[1,1]", NULL, NULL},
 	};
 
 	RUN_VCASES(t);
@@ -315,65 +325,61 @@ END_TEST
 START_TEST(object_keywords_follow_2020_12)
 {
 	static const struct vcase t[] = {
-		{"{\"properties\":{\"a\":{\"type\":\"string\"}}}",
-		    "{\"a\":\"x\",\"b\":1}", NULL, NULL},
-		{"{\"properties\":{\"a\":{\"type\":\"string\"}}}", "{\"a\":1}",
-		    "type", "/a"},
-		{"{\"properties\":{\"a\":{\"type\":\"string\"}}}", "[1]", NULL,
-		    NULL},
-		{"{\"required\":[\"a\",\"b\"]}", "{\"a\":1}", "required", ""},
-		{"{\"required\":[\"a\",\"b\"]}", "{\"b\":1,\"a\":1}", NULL,
-		    NULL},
-		{"{\"required\":[\"a\"]}", "[]", NULL, NULL},
-		{"{\"required\":[\"\"]}", "{\"\":0}", NULL, NULL},
-		{"{\"required\":[\"a\\u0000b\"]}", "{\"a\":0}", "required", ""},
-		{"{\"required\":[\"a\\u0000b\"]}", "{\"a\\u0000b\":0}", NULL,
-		    NULL},
-		{"{\"properties\":{\"a\":true},\"additionalProperties\":false}",
-		    "{\"a\":1}", NULL, NULL},
-		{"{\"properties\":{\"a\":true},\"additionalProperties\":false}",
-		    "{\"a\":1,\"b\":1}", "additionalProperties", "/b"},
-		{"{\"additionalProperties\":{\"type\":\"integer\"}}",
-		    "{\"a\":1,\"b\":\"x\"}", "type", "/b"},
-		{"{\"patternProperties\":{\"^x-\":{\"type\":\"integer\"}},"
-		 "\"additionalProperties\":false}",
-		    "{\"x-a\":1}", NULL, NULL},
-		{"{\"patternProperties\":{\"^x-\":{\"type\":\"integer\"}},"
-		 "\"additionalProperties\":false}",
-		    "{\"x-a\":\"s\"}", "type", "/x-a"},
-		{"{\"patternProperties\":{\"^x-\":{\"type\":\"integer\"}},"
-		 "\"additionalProperties\":false}",
-		    "{\"x-a\":1,\"y\":1}", "additionalProperties", "/y"},
-		{"{\"properties\":{\"a\":{\"minimum\":0}},"
-		 "\"patternProperties\":{\"a\":{\"maximum\":10}}}",
-		    "{\"a\":11}", "maximum", "/a"},
-		{"{\"properties\":{\"a\":{\"minimum\":0}},"
-		 "\"patternProperties\":{\"a\":{\"maximum\":10}}}",
-		    "{\"a\":5}", NULL, NULL},
-		{"{\"propertyNames\":{\"maxLength\":3}}", "{\"abcd\":1}",
-		    "maxLength", "/abcd"},
-		{"{\"propertyNames\":{\"maxLength\":3}}", "{\"abc\":1}", NULL,
-		    NULL},
-		{"{\"propertyNames\":false}", "{}", NULL, NULL},
-		{"{\"propertyNames\":false}", "{\"a\":1}", "propertyNames",
-		    "/a"},
-		{"{\"minProperties\":1}", "{}", "minProperties", ""},
-		{"{\"maxProperties\":1}", "{\"a\":1,\"b\":2}", "maxProperties",
-		    ""},
-		{"{\"dependentRequired\":{\"a\":[\"b\",\"c\"]}}",
-		    "{\"a\":1,\"b\":1}", "dependentRequired", ""},
-		{"{\"dependentRequired\":{\"a\":[\"b\",\"c\"]}}", "{\"b\":1}",
-		    NULL, NULL},
-		{"{\"dependentRequired\":{\"a\":[\"b\",\"c\"]}}",
-		    "{\"a\":1,\"b\":1,\"c\":1}", NULL, NULL},
-		{"{\"properties\":{\"a/b\":{\"type\":\"string\"},"
-		 "\"m~n\":{\"type\":\"string\"}}}",
-		    "{\"a/b\":1}", "type", "/a~1b"},
-		{"{\"properties\":{\"a/b\":{\"type\":\"string\"},"
-		 "\"m~n\":{\"type\":\"string\"}}}",
-		    "{\"m~n\":1}", "type", "/m~0n"},
-		{"{\"properties\":{\"a\":{\"items\":{\"required\":[\"x\"]}}}}",
-		    "{\"a\":[{\"x\":1},{}]}", "required", "/a/1"},
+	    {"{\"properties\":{\"a\":{\"type\":\"string\"}}}",
+	        "{\"a\":\"x\",\"b\":1}", NULL, NULL},
+	    {"{\"properties\":{\"a\":{\"type\":\"string\"}}}", "{\"a\":1}",
+	        "type", "/a"},
+	    {"{\"properties\":{\"a\":{\"type\":\"string\"}}}", "[1]", NULL,
+	        NULL},
+	    {"{\"required\":[\"a\",\"b\"]}", "{\"a\":1}", "required", ""},
+	    {"{\"required\":[\"a\",\"b\"]}", "{\"b\":1,\"a\":1}", NULL, NULL},
+	    {"{\"required\":[\"a\"]}", "[]", NULL, NULL},
+	    {"{\"required\":[\"\"]}", "{\"\":0}", NULL, NULL},
+	    {"{\"required\":[\"a\\u0000b\"]}", "{\"a\":0}", "required", ""},
+	    {"{\"required\":[\"a\\u0000b\"]}", "{\"a\\u0000b\":0}", NULL, NULL},
+	    {"{\"properties\":{\"a\":true},\"additionalProperties\":false}",
+	        "{\"a\":1}", NULL, NULL},
+	    {"{\"properties\":{\"a\":true},\"additionalProperties\":false}",
+	        "{\"a\":1,\"b\":1}", "additionalProperties", "/b"},
+	    {"{\"additionalProperties\":{\"type\":\"integer\"}}",
+	        "{\"a\":1,\"b\":\"x\"}", "type", "/b"},
+	    {"{\"patternProperties\":{\"^x-\":{\"type\":\"integer\"}},"
+	     "\"additionalProperties\":false}",
+	        "{\"x-a\":1}", NULL, NULL},
+	    {"{\"patternProperties\":{\"^x-\":{\"type\":\"integer\"}},"
+	     "\"additionalProperties\":false}",
+	        "{\"x-a\":\"s\"}", "type", "/x-a"},
+	    {"{\"patternProperties\":{\"^x-\":{\"type\":\"integer\"}},"
+	     "\"additionalProperties\":false}",
+	        "{\"x-a\":1,\"y\":1}", "additionalProperties", "/y"},
+	    {"{\"properties\":{\"a\":{\"minimum\":0}},"
+	     "\"patternProperties\":{\"a\":{\"maximum\":10}}}",
+	        "{\"a\":11}", "maximum", "/a"},
+	    {"{\"properties\":{\"a\":{\"minimum\":0}},"
+	     "\"patternProperties\":{\"a\":{\"maximum\":10}}}",
+	        "{\"a\":5}", NULL, NULL},
+	    {"{\"propertyNames\":{\"maxLength\":3}}", "{\"abcd\":1}",
+	        "maxLength", "/abcd"},
+	    {"{\"propertyNames\":{\"maxLength\":3}}", "{\"abc\":1}", NULL,
+	        NULL},
+	    {"{\"propertyNames\":false}", "{}", NULL, NULL},
+	    {"{\"propertyNames\":false}", "{\"a\":1}", "propertyNames", "/a"},
+	    {"{\"minProperties\":1}", "{}", "minProperties", ""},
+	    {"{\"maxProperties\":1}", "{\"a\":1,\"b\":2}", "maxProperties", ""},
+	    {"{\"dependentRequired\":{\"a\":[\"b\",\"c\"]}}",
+	        "{\"a\":1,\"b\":1}", "dependentRequired", ""},
+	    {"{\"dependentRequired\":{\"a\":[\"b\",\"c\"]}}", "{\"b\":1}", NULL,
+	        NULL},
+	    {"{\"dependentRequired\":{\"a\":[\"b\",\"c\"]}}",
+	        "{\"a\":1,\"b\":1,\"c\":1}", NULL, NULL},
+	    {"{\"properties\":{\"a/b\":{\"type\":\"string\"},"
+	     "\"m~n\":{\"type\":\"string\"}}}",
+	        "{\"a/b\":1}", "type", "/a~1b"},
+	    {"{\"properties\":{\"a/b\":{\"type\":\"string\"},"
+	     "\"m~n\":{\"type\":\"string\"}}}",
+	        "{\"m~n\":1}", "type", "/m~0n"},
+	    {"{\"properties\":{\"a\":{\"items\":{\"required\":[\"x\"]}}}}",
+	        "{\"a\":[{\"x\":1},{}]}", "required", "/a/1"},
 	};
 
 	RUN_VCASES(t);
@@ -404,51 +410,50 @@ END_TEST
 START_TEST(applicators_combine_per_2020_12)
 {
 	static const struct vcase t[] = {
-		{"{\"allOf\":[{\"type\":\"integer\"},{\"minimum\":2}]}", "1",
-		    "minimum", ""},
-		{"{\"allOf\":[{\"type\":\"integer\"},{\"minimum\":2}]}", "2",
-		    NULL, NULL},
-		{"{\"anyOf\":[{\"type\":\"string\"},{\"minimum\":2}]}", "1",
-		    "anyOf", ""},
-		{"{\"anyOf\":[{\"type\":\"string\"},{\"minimum\":2}]}", "\"x\"",
-		    NULL, NULL},
-		{"{\"anyOf\":[{\"type\":\"string\"},{\"minimum\":2}]}", "3", NULL,
-		    NULL},
-		{"{\"oneOf\":[{\"type\":\"integer\"},{\"minimum\":2}]}", "3",
-		    "oneOf", ""},
-		{"{\"oneOf\":[{\"type\":\"integer\"},{\"minimum\":2}]}", "1",
-		    NULL, NULL},
-		{"{\"oneOf\":[{\"type\":\"integer\"},{\"minimum\":2}]}", "2.5",
-		    NULL, NULL},
-		{"{\"oneOf\":[{\"type\":\"integer\"},{\"minimum\":2}]}", "1.5",
-		    "oneOf", ""},
-		{"{\"not\":{\"type\":\"string\"}}", "\"a\"", "not", ""},
-		{"{\"not\":{\"type\":\"string\"}}", "1", NULL, NULL},
-		{"{\"if\":{\"type\":\"integer\"},\"then\":{\"minimum\":0},"
-		 "\"else\":{\"type\":\"string\"}}",
-		    "-1", "minimum", ""},
-		{"{\"if\":{\"type\":\"integer\"},\"then\":{\"minimum\":0},"
-		 "\"else\":{\"type\":\"string\"}}",
-		    "1", NULL, NULL},
-		{"{\"if\":{\"type\":\"integer\"},\"then\":{\"minimum\":0},"
-		 "\"else\":{\"type\":\"string\"}}",
-		    "\"a\"", NULL, NULL},
-		{"{\"if\":{\"type\":\"integer\"},\"then\":{\"minimum\":0},"
-		 "\"else\":{\"type\":\"string\"}}",
-		    "1.5", "type", ""},
-		{"{\"if\":{\"const\":1},\"then\":false}", "1", "then", ""},
-		{"{\"then\":{\"type\":\"string\"}}", "1", NULL, NULL},
-		{"{\"else\":false}", "1", NULL, NULL},
-		{"{\"if\":{\"const\":1}}", "2", NULL, NULL},
-		{"true", "{\"a\":[1]}", NULL, NULL},
-		{"{}", "null", NULL, NULL},
-		{"false", "null", "false", ""},
-		{"{\"not\":true}", "1", "not", ""},
-		{"{\"not\":false}", "1", NULL, NULL},
-		{"{\"anyOf\":[false,{\"required\":[\"a\"]}]}", "{}", "anyOf",
-		    ""},
-		{"{\"properties\":{\"a\":{\"allOf\":[true,false]}}}",
-		    "{\"a\":1}", "allOf", "/a"},
+	    {"{\"allOf\":[{\"type\":\"integer\"},{\"minimum\":2}]}", "1",
+	        "minimum", ""},
+	    {"{\"allOf\":[{\"type\":\"integer\"},{\"minimum\":2}]}", "2", NULL,
+	        NULL},
+	    {"{\"anyOf\":[{\"type\":\"string\"},{\"minimum\":2}]}", "1",
+	        "anyOf", ""},
+	    {"{\"anyOf\":[{\"type\":\"string\"},{\"minimum\":2}]}", "\"x\"",
+	        NULL, NULL},
+	    {"{\"anyOf\":[{\"type\":\"string\"},{\"minimum\":2}]}", "3", NULL,
+	        NULL},
+	    {"{\"oneOf\":[{\"type\":\"integer\"},{\"minimum\":2}]}", "3",
+	        "oneOf", ""},
+	    {"{\"oneOf\":[{\"type\":\"integer\"},{\"minimum\":2}]}", "1", NULL,
+	        NULL},
+	    {"{\"oneOf\":[{\"type\":\"integer\"},{\"minimum\":2}]}", "2.5",
+	        NULL, NULL},
+	    {"{\"oneOf\":[{\"type\":\"integer\"},{\"minimum\":2}]}", "1.5",
+	        "oneOf", ""},
+	    {"{\"not\":{\"type\":\"string\"}}", "\"a\"", "not", ""},
+	    {"{\"not\":{\"type\":\"string\"}}", "1", NULL, NULL},
+	    {"{\"if\":{\"type\":\"integer\"},\"then\":{\"minimum\":0},"
+	     "\"else\":{\"type\":\"string\"}}",
+	        "-1", "minimum", ""},
+	    {"{\"if\":{\"type\":\"integer\"},\"then\":{\"minimum\":0},"
+	     "\"else\":{\"type\":\"string\"}}",
+	        "1", NULL, NULL},
+	    {"{\"if\":{\"type\":\"integer\"},\"then\":{\"minimum\":0},"
+	     "\"else\":{\"type\":\"string\"}}",
+	        "\"a\"", NULL, NULL},
+	    {"{\"if\":{\"type\":\"integer\"},\"then\":{\"minimum\":0},"
+	     "\"else\":{\"type\":\"string\"}}",
+	        "1.5", "type", ""},
+	    {"{\"if\":{\"const\":1},\"then\":false}", "1", "then", ""},
+	    {"{\"then\":{\"type\":\"string\"}}", "1", NULL, NULL},
+	    {"{\"else\":false}", "1", NULL, NULL},
+	    {"{\"if\":{\"const\":1}}", "2", NULL, NULL},
+	    {"true", "{\"a\":[1]}", NULL, NULL},
+	    {"{}", "null", NULL, NULL},
+	    {"false", "null", "false", ""},
+	    {"{\"not\":true}", "1", "not", ""},
+	    {"{\"not\":false}", "1", NULL, NULL},
+	    {"{\"anyOf\":[false,{\"required\":[\"a\"]}]}", "{}", "anyOf", ""},
+	    {"{\"properties\":{\"a\":{\"allOf\":[true,false]}}}", "{\"a\":1}",
+	        "allOf", "/a"},
 	};
 
 	RUN_VCASES(t);
@@ -458,56 +463,56 @@ END_TEST
 START_TEST(refs_resolve_to_compiled_nodes)
 {
 	static const struct vcase t[] = {
-		{"{\"$defs\":{\"pos\":{\"minimum\":0}},\"$ref\":\"#/$defs/pos\"}",
-		    "-1", "minimum", ""},
-		{"{\"$defs\":{\"pos\":{\"minimum\":0}},\"$ref\":\"#/$defs/pos\"}",
-		    "1", NULL, NULL},
-		{"{\"type\":\"object\",\"properties\":{\"a\":{\"$ref\":\"#\"}}}",
-		    "{\"a\":{\"a\":1}}", "type", "/a/a"},
-		{"{\"type\":\"object\",\"properties\":{\"a\":{\"$ref\":\"#\"}}}",
-		    "{\"a\":{\"a\":{}}}", NULL, NULL},
-		{"{\"$defs\":{\"a/b\":{\"type\":\"string\"},\"c~d\":{\"type\":"
-		 "\"integer\"},\"e%f\":{\"type\":\"null\"}},\"properties\":{"
-		 "\"x\":{\"$ref\":\"#/$defs/a~1b\"},\"y\":{\"$ref\":\"#/$defs/"
-		 "c~0d\"},\"z\":{\"$ref\":\"#/$defs/e%25f\"}}}",
-		    "{\"x\":\"s\",\"y\":1,\"z\":null}", NULL, NULL},
-		{"{\"$defs\":{\"a/b\":{\"type\":\"string\"},\"c~d\":{\"type\":"
-		 "\"integer\"},\"e%f\":{\"type\":\"null\"}},\"properties\":{"
-		 "\"x\":{\"$ref\":\"#/$defs/a~1b\"},\"y\":{\"$ref\":\"#/$defs/"
-		 "c~0d\"},\"z\":{\"$ref\":\"#/$defs/e%25f\"}}}",
-		    "{\"z\":1}", "type", "/z"},
-		{"{\"$defs\":{\"a/b\":{\"type\":\"string\"},\"c~d\":{\"type\":"
-		 "\"integer\"},\"e%f\":{\"type\":\"null\"}},\"properties\":{"
-		 "\"x\":{\"$ref\":\"#/$defs/a~1b\"},\"y\":{\"$ref\":\"#/$defs/"
-		 "c~0d\"},\"z\":{\"$ref\":\"#/$defs/e%25f\"}}}",
-		    "{\"y\":\"s\"}", "type", "/y"},
-		{"{\"$defs\":{\"a\":{\"type\":\"integer\"},\"b\":{\"$ref\":\"#/"
-		 "$defs/a\"},\"c\":{\"$ref\":\"#/$defs/b\"}},\"$ref\":\"#/$defs/"
-		 "c\"}",
-		    "\"x\"", "type", ""},
-		{"{\"$defs\":{\"a\":{\"type\":\"integer\"},\"b\":{\"$ref\":\"#/"
-		 "$defs/a\"},\"c\":{\"$ref\":\"#/$defs/b\"}},\"$ref\":\"#/$defs/"
-		 "c\"}",
-		    "5", NULL, NULL},
-		{"{\"prefixItems\":[{\"type\":\"integer\"},{\"$ref\":\"#/"
-		 "prefixItems/0\"}]}",
-		    "[1,\"a\"]", "type", "/1"},
-		{"{\"$defs\":{\"f\":false},\"$ref\":\"#/$defs/f\"}", "1", "$ref",
-		    ""},
-		{"{\"$defs\":{\"t\":true},\"$ref\":\"#/$defs/t\"}", "1", NULL,
-		    NULL},
-		{"{\"$defs\":{\"s\":{\"type\":\"string\"}},\"enum\":[{\"$ref\":"
-		 "\"#/$defs/s\"}]}",
-		    "\"a\"", "enum", ""},
-		{"{\"$defs\":{\"s\":{\"type\":\"string\"}},\"enum\":[{\"$ref\":"
-		 "\"#/$defs/s\"}]}",
-		    "{\"$ref\":\"#/$defs/s\"}", NULL, NULL},
-		{"{\"$defs\":{\"\":{\"$defs\":{\"\":{\"type\":\"number\"}}}},"
-		 "\"allOf\":[{\"$ref\":\"#/$defs//$defs/\"}]}",
-		    "\"a\"", "type", ""},
-		{"{\"$defs\":{\"r\":{\"$ref\":\"#/$defs/s\",\"maxItems\":1},"
-		 "\"s\":{\"type\":\"array\"}},\"$ref\":\"#/$defs/r\"}",
-		    "[1,2]", "maxItems", ""},
+	    {"{\"$defs\":{\"pos\":{\"minimum\":0}},\"$ref\":\"#/$defs/pos\"}",
+	        "-1", "minimum", ""},
+	    {"{\"$defs\":{\"pos\":{\"minimum\":0}},\"$ref\":\"#/$defs/pos\"}",
+	        "1", NULL, NULL},
+	    {"{\"type\":\"object\",\"properties\":{\"a\":{\"$ref\":\"#\"}}}",
+	        "{\"a\":{\"a\":1}}", "type", "/a/a"},
+	    {"{\"type\":\"object\",\"properties\":{\"a\":{\"$ref\":\"#\"}}}",
+	        "{\"a\":{\"a\":{}}}", NULL, NULL},
+	    {"{\"$defs\":{\"a/b\":{\"type\":\"string\"},\"c~d\":{\"type\":"
+	     "\"integer\"},\"e%f\":{\"type\":\"null\"}},\"properties\":{"
+	     "\"x\":{\"$ref\":\"#/$defs/a~1b\"},\"y\":{\"$ref\":\"#/$defs/"
+	     "c~0d\"},\"z\":{\"$ref\":\"#/$defs/e%25f\"}}}",
+	        "{\"x\":\"s\",\"y\":1,\"z\":null}", NULL, NULL},
+	    {"{\"$defs\":{\"a/b\":{\"type\":\"string\"},\"c~d\":{\"type\":"
+	     "\"integer\"},\"e%f\":{\"type\":\"null\"}},\"properties\":{"
+	     "\"x\":{\"$ref\":\"#/$defs/a~1b\"},\"y\":{\"$ref\":\"#/$defs/"
+	     "c~0d\"},\"z\":{\"$ref\":\"#/$defs/e%25f\"}}}",
+	        "{\"z\":1}", "type", "/z"},
+	    {"{\"$defs\":{\"a/b\":{\"type\":\"string\"},\"c~d\":{\"type\":"
+	     "\"integer\"},\"e%f\":{\"type\":\"null\"}},\"properties\":{"
+	     "\"x\":{\"$ref\":\"#/$defs/a~1b\"},\"y\":{\"$ref\":\"#/$defs/"
+	     "c~0d\"},\"z\":{\"$ref\":\"#/$defs/e%25f\"}}}",
+	        "{\"y\":\"s\"}", "type", "/y"},
+	    {"{\"$defs\":{\"a\":{\"type\":\"integer\"},\"b\":{\"$ref\":\"#/"
+	     "$defs/a\"},\"c\":{\"$ref\":\"#/$defs/b\"}},\"$ref\":\"#/$defs/"
+	     "c\"}",
+	        "\"x\"", "type", ""},
+	    {"{\"$defs\":{\"a\":{\"type\":\"integer\"},\"b\":{\"$ref\":\"#/"
+	     "$defs/a\"},\"c\":{\"$ref\":\"#/$defs/b\"}},\"$ref\":\"#/$defs/"
+	     "c\"}",
+	        "5", NULL, NULL},
+	    {"{\"prefixItems\":[{\"type\":\"integer\"},{\"$ref\":\"#/"
+	     "prefixItems/0\"}]}",
+	        "[1,\"a\"]", "type", "/1"},
+	    {"{\"$defs\":{\"f\":false},\"$ref\":\"#/$defs/f\"}", "1", "$ref",
+	        ""},
+	    {"{\"$defs\":{\"t\":true},\"$ref\":\"#/$defs/t\"}", "1", NULL,
+	        NULL},
+	    {"{\"$defs\":{\"s\":{\"type\":\"string\"}},\"enum\":[{\"$ref\":"
+	     "\"#/$defs/s\"}]}",
+	        "\"a\"", "enum", ""},
+	    {"{\"$defs\":{\"s\":{\"type\":\"string\"}},\"enum\":[{\"$ref\":"
+	     "\"#/$defs/s\"}]}",
+	        "{\"$ref\":\"#/$defs/s\"}", NULL, NULL},
+	    {"{\"$defs\":{\"\":{\"$defs\":{\"\":{\"type\":\"number\"}}}},"
+	     "\"allOf\":[{\"$ref\":\"#/$defs//$defs/\"}]}",
+	        "\"a\"", "type", ""},
+	    {"{\"$defs\":{\"r\":{\"$ref\":\"#/$defs/s\",\"maxItems\":1},"
+	     "\"s\":{\"type\":\"array\"}},\"$ref\":\"#/$defs/r\"}",
+	        "[1,2]", "maxItems", ""},
 	};
 
 	RUN_VCASES(t);
@@ -532,8 +537,8 @@ START_TEST(recursive_forms_validate_trees)
 	expect_invalid(tree_schema,
 	    "{\"v\":1,\"kids\":[{\"v\":2,\"kids\":[{\"v\":\"x\"}]}]}", "type",
 	    "/kids/0/kids/0/v");
-	expect_invalid(tree_schema, "{\"v\":1,\"x\":0}",
-	    "additionalProperties", "/x");
+	expect_invalid(
+	    tree_schema, "{\"v\":1,\"x\":0}", "additionalProperties", "/x");
 }
 END_TEST
 
@@ -562,8 +567,8 @@ START_TEST(exponential_forms_stop_at_the_step_budget)
 	    "{\"$ref\":\"#/$defs/a\"}},{\"type\":\"array\",\"items\":"
 	    "{\"$ref\":\"#/$defs/a\"}},{\"type\":\"integer\"}]}},"
 	    "\"$ref\":\"#/$defs/a\"}";
-	char *bad = nested_arrays(100, "\"x\""), *good = nested_arrays(100,
-						     "1");
+	char *bad = nested_arrays(100, "\"x\""),
+	     *good = nested_arrays(100, "1");
 	struct schema_err err;
 
 	ck_assert_int_eq(run_validate(schema, bad, &err), SCHEMA_LIMIT);
@@ -637,19 +642,19 @@ START_TEST(arrival_schema_accepts_documents_and_rejects_bad_ones)
 		const char *keyword;
 		const char *pointer;
 	} t[] = {
-		{"{\"p\":\"hi\",\"m\":[],\"s\":{}}", NULL, NULL},
-		{"{\"p\":\"hi\",\"m\":[{\"role\":\"user\",\"content\":\"x\","
-		 "\"extra\":1}],\"s\":{\"type\":\"string\"},\"x\":1}",
-		    NULL, NULL},
-		{"{\"p\":\"hi\",\"m\":[]}", "required", ""},
-		{"{\"p\":1,\"m\":[],\"s\":{}}", "type", "/p"},
-		{"{\"p\":\"\",\"m\":{},\"s\":{}}", "type", "/m"},
-		{"{\"p\":\"\",\"m\":[{\"role\":\"user\"}],\"s\":{}}", "required",
-		    "/m/0"},
-		{"{\"p\":\"\",\"m\":[{\"role\":1,\"content\":\"\"}],\"s\":{}}",
-		    "type", "/m/0/role"},
-		{"{\"p\":\"\",\"m\":[],\"s\":true}", "type", "/s"},
-		{"[]", "type", ""},
+	    {"{\"p\":\"hi\",\"m\":[],\"s\":{}}", NULL, NULL},
+	    {"{\"p\":\"hi\",\"m\":[{\"role\":\"user\",\"content\":\"x\","
+	     "\"extra\":1}],\"s\":{\"type\":\"string\"},\"x\":1}",
+	        NULL, NULL},
+	    {"{\"p\":\"hi\",\"m\":[]}", "required", ""},
+	    {"{\"p\":1,\"m\":[],\"s\":{}}", "type", "/p"},
+	    {"{\"p\":\"\",\"m\":{},\"s\":{}}", "type", "/m"},
+	    {"{\"p\":\"\",\"m\":[{\"role\":\"user\"}],\"s\":{}}", "required",
+	        "/m/0"},
+	    {"{\"p\":\"\",\"m\":[{\"role\":1,\"content\":\"\"}],\"s\":{}}",
+	        "type", "/m/0/role"},
+	    {"{\"p\":\"\",\"m\":[],\"s\":true}", "type", "/s"},
+	    {"[]", "type", ""},
 	};
 	struct arena form, req;
 	const struct json_value *root, *doc;
@@ -661,10 +666,10 @@ START_TEST(arrival_schema_accepts_documents_and_rejects_bad_ones)
 	ck_assert_uint_eq(schema_arrival_len, strlen(schema_arrival_text));
 	arena_init(&form, 1 << 20);
 	ck_assert_int_eq(json_parse(schema_arrival_text, schema_arrival_len,
-			     &form, 0, &root, &jerr),
+	                     &form, 0, &root, &jerr),
 	    JSON_OK);
-	ck_assert_int_eq(schema_compile(root, &form, NULL, NULL, &s, &err),
-	    SCHEMA_OK);
+	ck_assert_int_eq(
+	    schema_compile(root, &form, NULL, NULL, &s, &err), SCHEMA_OK);
 	for (i = 0; i < GPT_ARRAY_LEN(t); i++) {
 		enum schema_result r;
 
@@ -675,9 +680,10 @@ START_TEST(arrival_schema_accepts_documents_and_rejects_bad_ones)
 			ck_assert_msg(r == SCHEMA_OK, "%s rejected by %s at %s",
 			    t[i].doc, err.keyword, err.pointer.buf);
 		} else {
-			ck_assert_msg(r == SCHEMA_INVALID &&
-				strcmp(err.keyword, t[i].keyword) == 0 &&
-				strcmp(err.pointer.buf, t[i].pointer) == 0,
+			ck_assert_msg(
+			    r == SCHEMA_INVALID &&
+			        strcmp(err.keyword, t[i].keyword) == 0 &&
+			        strcmp(err.pointer.buf, t[i].pointer) == 0,
 			    "%s: result %d by %s at %s, expected %s at %s",
 			    t[i].doc, (int)r, err.keyword, err.pointer.buf,
 			    t[i].keyword, t[i].pointer);
@@ -707,12 +713,14 @@ suite_schema_validate(void)
 	tcase_add_test(k, applicators_combine_per_2020_12);
 	tcase_add_test(k, refs_resolve_to_compiled_nodes);
 	tcase_add_test(k, recursive_forms_validate_trees);
-	tcase_add_test(k, arrival_schema_accepts_documents_and_rejects_bad_ones);
-	tcase_add_test(k, validation_takes_no_scratch_memory_on_the_common_path);
+	tcase_add_test(
+	    k, arrival_schema_accepts_documents_and_rejects_bad_ones);
+	tcase_add_test(
+	    k, validation_takes_no_scratch_memory_on_the_common_path);
 	suite_add_tcase(s, k);
 
-	tcase_add_test(l,
-	    numbers_out_of_range_fail_closed_on_numeric_keywords_only);
+	tcase_add_test(
+	    l, numbers_out_of_range_fail_closed_on_numeric_keywords_only);
 	tcase_add_test(l, unique_items_on_long_arrays_is_hashed);
 	tcase_add_test(l, exponential_forms_stop_at_the_step_budget);
 	tcase_add_test(l, deep_recursion_stops_at_the_depth_limit);

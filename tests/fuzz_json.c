@@ -3,8 +3,9 @@
  *
  * Each input is parsed from an exactly sized copy under a small arena cap
  * (so the NOMEM paths run too) and a low depth limit.  A rejection must
- * name a code and an offset within the input.  An accepted input is
- * serialized, the output parsed again and serialized again: the two
+ * name a code and an offset within the input.  An accepted tree must
+ * hold no duplicate names and answer json_object_get for each member; it
+ * is serialized, the output parsed again and serialized again: the two
  * serializations must be the same bytes, and the second parse must accept.
  * Any violation aborts, which libFuzzer reports as a crash.
  *
@@ -22,6 +23,41 @@
 #define FUZZ_DEPTH 64
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/*
+ * The accepted tree, checked the slow way: no object holds two equal
+ * names (pairwise comparison), and json_object_get finds every member
+ * (the hash index of large objects included).  Recursion is fine here:
+ * the tree is at most FUZZ_DEPTH deep.
+ */
+static void
+check_tree(const struct json_value *v)
+{
+	size_t i, j;
+
+	if (v->type == JSON_T_ARRAY) {
+		for (i = 0; i < v->u.arr.count; i++)
+			check_tree(&v->u.arr.items[i]);
+		return;
+	}
+	if (v->type != JSON_T_OBJECT)
+		return;
+	for (i = 0; i < v->u.obj.count; i++) {
+		const struct json_string *k = &v->u.obj.members[i].key;
+
+		for (j = 0; j < i; j++) {
+			const struct json_string *o = &v->u.obj.members[j].key;
+
+			if (o->len == k->len &&
+			    memcmp(o->ptr, k->ptr, k->len) == 0)
+				abort();
+		}
+		if (json_object_get(v, k->ptr, k->len) !=
+		    &v->u.obj.members[i].value)
+			abort();
+		check_tree(&v->u.obj.members[i].value);
+	}
+}
 
 /* Serialize v (compact, or indented when indent > 0) into a fresh buf. */
 static void
@@ -55,6 +91,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (v == NULL || err.code != JSON_OK)
 		abort();
+	check_tree(v);
 	write_or_abort(v, 0, &b1);
 	if (json_parse(b1.data, b1.len, &a2, FUZZ_DEPTH, &w, &err) != JSON_OK)
 		abort();

@@ -79,8 +79,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (nul == NULL)
 		inst = schema;
-	else if (json_parse(copy + slen + 1, size - slen - 1, &req,
-		     FUZZ_DEPTH, &inst, &jerr) != JSON_OK)
+	else if (json_parse(copy + slen + 1, size - slen - 1, &req, FUZZ_DEPTH,
+	             &inst, &jerr) != JSON_OK)
 		goto done;
 	memset(&e1, 0, sizeof(e1));
 	memset(&e2, 0, sizeof(e2));

@@ -27,6 +27,16 @@ check_gpt lighttpd-cgi "$base/probe" "$root/probe"
 req GET "$base/no-such-address"
 expect_code 404 "lighttpd-cgi: an unknown address"
 check_guestbook_parallel lighttpd-cgi "$base/guestbook" "$root/guestbook" 20
+# The guestbook at its own URL, named by GPT_ADDRESS.
+req GET "${base%/gpt}/guestbook"
+expect_code 200 "lighttpd-cgi: GPT_ADDRESS: GET"
+cgi_get "$root/guestbook" '' >"$TEST_TMP/gb.ref"
+expect_body_file "$TEST_TMP/gb.ref" "lighttpd-cgi: GPT_ADDRESS: the guestbook form"
+printf '{"name": "own URL", "message": "hi"}' >"$TEST_TMP/own.json"
+post "${base%/gpt}/guestbook" "$TEST_TMP/own.json"
+expect_code 200 "lighttpd-cgi: GPT_ADDRESS: an act"
+expect_true "lighttpd-cgi: GPT_ADDRESS: entry 21 after the 20 before" \
+    jq -e '.entry == 21' "$TEST_TMP/b"
 stop_started
 
 run_lighttpd fastcgi lighttpd-fastcgi.conf
