@@ -11,10 +11,6 @@
 
 #include "arena.h"
 
-/* A reset keeps one block no larger than this, so a FastCGI process reuses
- * memory across requests without holding on to one rare huge body. */
-#define ARENA_KEEP_MAX ((size_t)4 * 1024 * 1024)
-
 struct arena_block {
 	struct arena_block *next; /* owned: the older block */
 	size_t size;		  /* bytes of data[] */
@@ -36,6 +32,7 @@ arena_init(struct arena *a, size_t cap)
 	a->cap = cap;
 	a->held = 0;
 	a->peak = 0;
+	a->hint = 0;
 }
 
 static size_t
@@ -52,6 +49,8 @@ block_new(struct arena *a, size_t need)
 
 	if (a->head != NULL && a->head->size <= SIZE_MAX / 2)
 		size = a->head->size * 2;
+	else if (a->head == NULL && a->hint > size)
+		size = a->hint;
 	if (size < need)
 		size = need;
 	/* Shrink a greedy doubling to what the cap still allows. */
@@ -178,29 +177,32 @@ arena_rewind(struct arena *a, struct arena_mark m)
 void
 arena_reset(struct arena *a)
 {
-	struct arena_block *keep = NULL, *b, *next;
+	struct arena_block *b, *next;
 
 	run_cleanups(a, NULL);
-	for (b = a->head; b != NULL; b = b->next)
-		if (b->size <= ARENA_KEEP_MAX && (keep == NULL || b->size > keep->size))
-			keep = b;
+	if (a->head != NULL && a->head->next == NULL &&
+	    a->head->size <= ARENA_KEEP_MAX) {
+		a->head->used = 0;
+		return;
+	}
+	/* Several blocks (or one too large to keep): next time, one block. */
+	a->hint = a->held < ARENA_KEEP_MAX ? a->held : ARENA_KEEP_MAX;
 	for (b = a->head; b != NULL; b = next) {
 		next = b->next;
-		if (b != keep)
-			block_free(a, b);
+		block_free(a, b);
 	}
-	a->head = keep;
-	if (keep != NULL) {
-		keep->next = NULL;
-		keep->used = 0;
-	}
+	a->head = NULL;
 }
 
 void
 arena_free(struct arena *a)
 {
-	arena_reset(a);
-	if (a->head != NULL)
-		block_free(a, a->head);
-	a->head = NULL;
+	run_cleanups(a, NULL);
+	while (a->head != NULL) {
+		struct arena_block *b = a->head;
+
+		a->head = b->next;
+		block_free(a, b);
+	}
+	a->hint = 0;
 }

@@ -25,6 +25,7 @@ struct arena {
 	size_t cap;			/* most bytes of blocks held at once */
 	size_t held;			/* bytes of blocks held now */
 	size_t peak;			/* most bytes ever held (for benchmarks) */
+	size_t hint;			/* size of the first block after a reset */
 };
 
 /* A position in an arena, to give back everything allocated after it. */
@@ -63,9 +64,13 @@ struct arena_mark arena_mark(const struct arena *a);
 void arena_rewind(struct arena *a, struct arena_mark m);
 
 /*
- * Give back everything, running cleanups, but keep the first block so a
- * process that serves many requests does not call malloc for each.
+ * Give back everything, running cleanups, but keep memory for the next use
+ * so a process that serves many requests does not call malloc for each:
+ * a single block is kept; several are freed and the next first block is
+ * made as large as they were together (up to ARENA_KEEP_MAX), so a steady
+ * load settles on one block and no allocation at all.
  */
+#define ARENA_KEEP_MAX ((size_t)32 * 1024 * 1024)
 void arena_reset(struct arena *a);
 
 /* Give back everything, blocks included.  The arena may be reused. */
