@@ -54,4 +54,17 @@ gpt_mul_size(size_t a, size_t b, size_t *out)
 	return true;
 }
 
+/* The value of hexadecimal digit c, or -1 when c is not one. */
+static inline int
+gpt_hex_value(unsigned char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
 #endif /* GPT_COMMON_H */

@@ -22,18 +22,6 @@
 /* Room kept at the end of a built pointer for "..." and the NUL. */
 #define JPTR_ROOM (JPTR_MAX - 4)
 
-static int
-hex_val(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /*
  * Decode the token at ref[*i] up to the next '/' (or len) into tok.  0 and
  * *i past the token, *tlen set; or -1 when malformed or too long.
@@ -50,8 +38,9 @@ token_decode(const char *ref, size_t len, size_t *i, bool percent,
 		c = ref[j++];
 		if (percent && c == '%') {
 			/* "#/a%2" or "#/a%zz" */
-			if (len - j < 2 || (hi = hex_val(ref[j])) < 0 ||
-			    (lo = hex_val(ref[j + 1])) < 0)
+			if (len - j < 2 ||
+			    (hi = gpt_hex_value((unsigned char)ref[j])) < 0 ||
+			    (lo = gpt_hex_value((unsigned char)ref[j + 1])) < 0)
 				return -1;
 			c = (char)(hi * 16 + lo);
 			j += 2;

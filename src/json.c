@@ -375,18 +375,6 @@ check_member(struct json_parser *p, size_t key_off)
 
 /* --- strings ------------------------------------------------------------------ */
 
-static inline int
-hex_val(unsigned char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /*
  * The four hex digits at in[i..i+3] as *u.  0; -1 with *bad at the first
  * non-hex byte; -2 when the input ends first.
@@ -401,7 +389,7 @@ hex4(const unsigned char *in, size_t len, size_t i, uint32_t *u, size_t *bad)
 	for (k = 0; k < 4; k++) {
 		if (i + k >= len)
 			return -2;
-		if ((d = hex_val(in[i + k])) < 0) {
+		if ((d = gpt_hex_value(in[i + k])) < 0) {
 			*bad = i + k;
 			return -1;
 		}
@@ -506,14 +494,15 @@ unescape(const unsigned char *in, size_t from, size_t to, char *out)
 			out[o++] = '\t';
 			break;
 		case 'u':
-			u = (uint32_t)(hex_val(in[i + 2]) << 12 |
-			    hex_val(in[i + 3]) << 8 | hex_val(in[i + 4]) << 4 |
-			    hex_val(in[i + 5]));
+			u = (uint32_t)(gpt_hex_value(in[i + 2]) << 12 |
+			    gpt_hex_value(in[i + 3]) << 8 |
+			    gpt_hex_value(in[i + 4]) << 4 |
+			    gpt_hex_value(in[i + 5]));
 			if (u >= 0xD800 && u <= 0xDBFF) {
-				lo = (uint32_t)(hex_val(in[i + 8]) << 12 |
-				    hex_val(in[i + 9]) << 8 |
-				    hex_val(in[i + 10]) << 4 |
-				    hex_val(in[i + 11]));
+				lo = (uint32_t)(gpt_hex_value(in[i + 8]) << 12 |
+				    gpt_hex_value(in[i + 9]) << 8 |
+				    gpt_hex_value(in[i + 10]) << 4 |
+				    gpt_hex_value(in[i + 11]));
 				u = 0x10000 + ((u - 0xD800) << 10) +
 				    (lo - 0xDC00);
 				i += 6;
