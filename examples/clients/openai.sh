@@ -24,26 +24,9 @@ set -eu
 OPENAI_BASE_URL=${OPENAI_BASE_URL:-https://api.openai.com/v1}
 OPENAI_MODEL=${OPENAI_MODEL:-gpt-4o-mini}
 OPENAI_STRICT=${OPENAI_STRICT:-true}
-usage() {
-	echo "usage: openai.sh URL [INSTRUCTION]" >&2
-	exit 2
-}
-[ $# -ge 1 ] && [ $# -le 2 ] || usage
-case $1 in -*) usage ;; esac
-case $OPENAI_STRICT in true | false) ;; *) usage ;; esac
-url=$1
-instruction=${2:-}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/openai.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-
-# Arrival: no header is needed; ask for JSON all the same.
-code=$(curl -sS --max-time 30 -H 'Accept: application/json' \
-    -o "$tmp/form" -w '%{http_code}' "$url") || code=000
-if [ "$code" != 200 ] || ! jq -e '.s and (.p | type == "string")' \
-    "$tmp/form" >/dev/null 2>&1; then
-	echo "openai.sh: $url did not answer a GPT form" >&2
-	exit 2
-fi
+. "$(dirname "$0")/model-common.sh"
+case $OPENAI_STRICT in true | false) ;; *) model_usage ;; esac
+model_begin "$@"
 
 jq --arg model "$OPENAI_MODEL" --arg instruction "$instruction" \
     --argjson strict "$OPENAI_STRICT" '{
@@ -60,26 +43,7 @@ jq --arg model "$OPENAI_MODEL" --arg instruction "$instruction" \
 if [ -n "${OPENAI_API_KEY:-}" ]; then
 	printf 'Authorization: Bearer %s\n' "$OPENAI_API_KEY" >"$tmp/auth"
 fi
-if ! curl -sS --max-time 600 -H 'Content-Type: application/json' \
-    -H "@$tmp/auth" --data-binary "@$tmp/request" -o "$tmp/reply" \
-    "$OPENAI_BASE_URL/chat/completions"; then
-	echo "openai.sh: no answer from $OPENAI_BASE_URL" >&2
-	exit 2
-fi
-# The model's text, exactly: -j writes it without adding a newline.
-if ! jq -j -e '.choices[0].message.content | strings' "$tmp/reply" \
-    >"$tmp/act"; then
-	echo "openai.sh: unexpected reply: $(head -c 300 "$tmp/reply")" >&2
-	exit 2
-fi
 
-status=$(curl -sS --max-time 60 -o "$tmp/result" -w '%{http_code}' \
-    -H 'Content-Type: application/json' \
-    -H "GPT-Actor: ${GPT_ACTOR:-openai/$OPENAI_MODEL}" \
-    --data-binary "@$tmp/act" "$url") || exit 2
-echo "status: $status"
-cat "$tmp/result"
-if [ -s "$tmp/result" ] && [ -n "$(tail -c 1 "$tmp/result")" ]; then
-	echo
-fi
-[ "$status" = 200 ]
+model_ask "$OPENAI_BASE_URL/chat/completions" '.choices[0].message.content' \
+    -H "@$tmp/auth"
+model_submit "${GPT_ACTOR:-openai/$OPENAI_MODEL}"
