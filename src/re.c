@@ -43,7 +43,8 @@
  * RE_HEAP_LIMIT_KIB (the JIT under RE_MATCH_LIMIT and a fixed JIT stack);
  * running out is RE_LIMIT, which rejects.  A pattern such as `^(a+)+$`
  * therefore answers quickly on "aaaa...!" instead of backtracking for
- * years.
+ * years.  Many such matches in one act are bounded by the act's budget
+ * (re_search_budget, RE_ACT_MS; see re.h for why a clock).
  *
  * Memory: PCRE2 allocates the compiled code (and the JIT its executable
  * pages) itself; the arena owns them through arena_defer.  The match
@@ -54,6 +55,7 @@
 #include <pcre2.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "arena.h"
 #include "re.h"
@@ -69,6 +71,7 @@
 
 struct re {
 	pcre2_code *code; /* owned through the arena's cleanup */
+	bool jit;	  /* JIT-compiled: matched by pcre2_jit_match */
 };
 
 /* Process-wide, made once (see the file head). */
@@ -339,7 +342,7 @@ re_compile(const char *pattern, size_t len, struct arena *a, char *errbuf,
 	}
 	/* The JIT is an optimization: without it (no support, no executable
 	 * memory) the interpreter gives the same answers. */
-	(void)pcre2_jit_compile(code, PCRE2_JIT_COMPLETE);
+	re->jit = pcre2_jit_compile(code, PCRE2_JIT_COMPLETE) == 0;
 	re->code = code;
 	return re;
 }
@@ -347,13 +350,18 @@ re_compile(const char *pattern, size_t len, struct arena *a, char *errbuf,
 enum re_result
 re_search(const struct re *re, const char *subject, size_t len)
 {
+	PCRE2_SPTR sub = (PCRE2_SPTR)(len > 0 ? subject : "");
 	int rc;
 
-	if (re_init() == -1)
-		return RE_ERROR;
-	/* The parser validated the subject's UTF-8: do not check it again. */
-	rc = pcre2_match(re->code, (PCRE2_SPTR)(len > 0 ? subject : ""), len,
-	    0, PCRE2_NO_UTF_CHECK, re_md, re_mctx);
+	/* re_init succeeded: re_compile made re.  The parser validated the
+	 * subject's UTF-8, so neither path checks it again; the JIT's own
+	 * entry skips pcre2_match's argument checks and honours the match
+	 * limit and JIT stack of re_mctx all the same. */
+	if (re->jit)
+		rc = pcre2_jit_match(re->code, sub, len, 0, 0, re_md, re_mctx);
+	else
+		rc = pcre2_match(re->code, sub, len, 0, PCRE2_NO_UTF_CHECK,
+		    re_md, re_mctx);
 	if (rc >= 0)
 		return RE_MATCH;
 	switch (rc) {
@@ -368,4 +376,48 @@ re_search(const struct re *re, const char *subject, size_t len)
 	default:
 		return RE_ERROR;
 	}
+}
+
+/* The coarse clock is enough for a budget of many milliseconds and costs
+ * a read of memory the kernel keeps current. */
+#ifdef CLOCK_MONOTONIC_COARSE
+#define RE_CLOCK CLOCK_MONOTONIC_COARSE
+#else
+#define RE_CLOCK CLOCK_MONOTONIC
+#endif
+
+static int64_t
+re_now_ms(void)
+{
+	struct timespec ts;
+
+	/* cannot fail with a valid clock id; a zero time would only start
+	 * the budget early */
+	if (clock_gettime(RE_CLOCK, &ts) == -1)
+		return 0;
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+void
+re_budget_init(struct re_budget *b)
+{
+	b->started = false;
+	b->deadline = 0;
+}
+
+enum re_result
+re_search_budget(const struct re *re, const char *subject, size_t len,
+    struct re_budget *b)
+{
+	int64_t now = re_now_ms();
+
+	if (!b->started) {
+		b->started = true;
+		b->deadline = now + RE_ACT_MS;
+	} else if (now > b->deadline) {
+		/* a body of 40,000 strings "aaaaaaaaaaaaaaaaaa!" against
+		 * {"items": {"not": {"pattern": "^(a+)+$"}}} */
+		return RE_BUDGET;
+	}
+	return re_search(re, subject, len);
 }

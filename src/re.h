@@ -9,6 +9,20 @@
  * bounded time on every input; hitting a limit is RE_LIMIT, which the
  * validator treats as a rejection (fail closed) and logs.
  *
+ * One act may run many matches (a body of 40,000 strings, each just under
+ * the match limit, would take about a minute), so the validator also
+ * gives each act a budget of pattern time: re_search_budget refuses to
+ * start a match once RE_ACT_MS milliseconds have passed since the act's
+ * first match, and answers RE_BUDGET, which rejects like RE_LIMIT.  The
+ * budget is a clock (CLOCK_MONOTONIC_COARSE: read from memory the kernel
+ * updates, without a system call), not a count of steps, because PCRE2
+ * does not report the steps a match took: charging each match its
+ * subject length would let a body of many short, slow strings through,
+ * and charging it the whole match limit would refuse ordinary bodies.
+ * An act's pattern time is thus at most RE_ACT_MS plus one match.  The
+ * clock is wall time: on a machine so loaded that an ordinary act's
+ * patterns take longer than that, the act is rejected (fail closed).
+ *
  * Owns: the compiled code, released by a cleanup registered on the arena
  * given to re_compile.  Matching allocates nothing per call.
  * Not thread-safe (one shared match block per process; gpt.fcgi is
@@ -25,12 +39,21 @@ struct re;
 #define RE_MATCH_LIMIT 1000000u	 /* backtracking steps per match */
 #define RE_DEPTH_LIMIT 10000u	 /* nested backtracking frames */
 #define RE_HEAP_LIMIT_KIB 20000u /* heap for the interpreter's frames */
+#define RE_ACT_MS 1000		 /* pattern time per act (re_budget) */
 
 enum re_result {
 	RE_NOMATCH = 0,
 	RE_MATCH = 1,
 	RE_LIMIT = 2, /* a limit was hit: treat as no match, fail closed */
 	RE_ERROR = 3, /* any other failure: treat as no match */
+	RE_BUDGET = 4, /* the act's pattern time is spent: fail closed */
+};
+
+/* The pattern time of one act (see the file head); reset it with
+ * re_budget_init before the act's first match. */
+struct re_budget {
+	bool started;	    /* a match has run: deadline is set */
+	int64_t deadline; /* milliseconds, on the coarse monotonic clock */
 };
 
 /*
@@ -41,7 +64,18 @@ enum re_result {
 struct re *re_compile(const char *pattern, size_t len, struct arena *a,
     char *errbuf, size_t errlen) GPT_MUSTCHECK;
 
-/* Search (unanchored, as ECMA-262 `test`) subject (len bytes, valid UTF-8). */
+/* Search (unanchored, as ECMA-262 `test`) subject (len bytes, valid UTF-8),
+ * under the per-match limits only. */
 enum re_result re_search(const struct re *re, const char *subject, size_t len);
+
+/* Start an act's budget: the first re_search_budget sets the deadline. */
+void re_budget_init(struct re_budget *b);
+
+/*
+ * re_search, charged to b: RE_BUDGET (and no match is run) when RE_ACT_MS
+ * have passed since b's first search, otherwise what re_search answers.
+ */
+enum re_result re_search_budget(const struct re *re, const char *subject,
+    size_t len, struct re_budget *b);
 
 #endif /* GPT_RE_H */

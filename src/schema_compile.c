@@ -177,8 +177,19 @@ struct cctx {
 };
 
 /* The two boolean schemas (and any {} or annotation-only object). */
-static const struct schema_node node_false = {.kind = SCHEMA_K_FALSE};
-static const struct schema_node node_true = {.kind = SCHEMA_K_TRUE};
+#define ALL_TYPES ((1u << SCHEMA_NJSON_TYPES) - 1)
+static const struct schema_node node_false = {.kind = SCHEMA_K_FALSE,
+    .need = {SF_FALSE, SF_FALSE, SF_FALSE, SF_FALSE, SF_FALSE, SF_FALSE,
+        SF_FALSE},
+    .admits = 0,
+    .accepts = 0,
+    .accept_min = 1,
+    .accept_max = 0};
+static const struct schema_node node_true = {.kind = SCHEMA_K_TRUE,
+    .admits = ALL_TYPES,
+    .accepts = ALL_TYPES,
+    .accept_min = 0,
+    .accept_max = SIZE_MAX};
 
 /* ----- errors ------------------------------------------------------- */
 
@@ -1207,9 +1218,6 @@ compile_object(struct cctx *c, const struct json_value *v)
 	c->depth--;
 	if (cn->n.flags == 0)
 		cn->n.kind = SCHEMA_K_TRUE;
-	cn->n.leaf_string =
-	    (cn->n.flags & ~(SF_TYPE | SF_MINLENGTH | SF_MAXLENGTH)) == 0 &&
-	    (!(cn->n.flags & SF_TYPE) || (cn->n.types & SCHEMA_TY_STRING));
 	return &cn->n;
 }
 
@@ -1459,6 +1467,198 @@ skip_pure_refs(struct cctx *c)
 	}
 }
 
+_Static_assert(JSON_T_NULL == 0 && JSON_T_FALSE == 1 && JSON_T_TRUE == 2 &&
+        JSON_T_NUMBER == 3 && JSON_T_STRING == 4 && JSON_T_ARRAY == 5 &&
+        JSON_T_OBJECT == SCHEMA_NJSON_TYPES - 1,
+    "node_plan's table follows enum json_type");
+
+/*
+ * Fill n->need, n->admits and n's own shortcuts (see schema_int.h) from
+ * its keywords: what the validator would otherwise work out value by
+ * value.  node_shortcut then widens the shortcuts through in-place
+ * keywords.
+ */
+
+static void
+node_plan(struct schema_node *n)
+{
+	/* Per JSON type (enum json_type order): its `type` bit and the
+	 * keywords that apply to it alone. */
+	static const struct {
+		unsigned ty;
+		uint32_t own;
+	} per[SCHEMA_NJSON_TYPES] = {
+	    {SCHEMA_TY_NULL, 0},
+	    {SCHEMA_TY_BOOLEAN, 0},
+	    {SCHEMA_TY_BOOLEAN, 0},
+	    {SCHEMA_TY_NUMBER, SF_NUMBER_MASK},
+	    {SCHEMA_TY_STRING, SF_STRING_MASK},
+	    {SCHEMA_TY_ARRAY, SF_ARRAY_MASK},
+	    {SCHEMA_TY_OBJECT, SF_OBJECT_MASK},
+	};
+	const uint32_t any = SF_ENUM | SF_CONST | SF_INPLACE_MASK;
+	size_t t;
+
+	n->admits = 0;
+	for (t = 0; t < SCHEMA_NJSON_TYPES; t++) {
+		bool typed = (n->flags & SF_TYPE) != 0;
+		bool listed = (n->types & per[t].ty) != 0;
+		/* {"type": "integer"} admits 1 and 1.0, not 1.5 */
+		bool maybe = per[t].ty == SCHEMA_TY_NUMBER &&
+		             (n->types & SCHEMA_TY_INTEGER) != 0;
+
+		n->need[t] = n->flags & (per[t].own | any);
+		if (typed && !listed)
+			n->need[t] |= SF_TYPE;
+		if (!typed || listed || maybe)
+			n->admits |= 1u << t;
+	}
+	n->accepts = 0;
+	for (t = 0; t < SCHEMA_NJSON_TYPES; t++)
+		if (n->need[t] == 0)
+			n->accepts |= 1u << t;
+	/* {"type": "string", "maxLength": 80}: absent bounds are 0 and
+	 * SIZE_MAX */
+	n->accept_min = 1;
+	n->accept_max = 0;
+	if ((n->need[JSON_T_STRING] & ~(uint32_t)SF_LENGTH_MASK) == 0) {
+		n->accept_min = n->min_length;
+		n->accept_max = n->max_length;
+	}
+}
+
+/* The in-place keywords a shortcut can see through. */
+#define SHORTCUT_INPLACE (SF_REF | SF_ALLOF | SF_ANYOF)
+
+/* The first branch of an anyOf whose `type` admits JSON type t: the one
+ * the validator applies first (it skips the others), or NULL. */
+static const struct schema_node *
+first_admitting(const struct schema_node *n, size_t t)
+{
+	size_t i;
+
+	for (i = 0; i < n->nany_of; i++)
+		if ((n->any_of[i]->admits >> t) & 1u)
+			return n->any_of[i];
+	return NULL;
+}
+
+/* true when every instance of JSON type t passes n's in-place keywords
+ * (need holds nothing else) without any work, as the validator runs
+ * them: $ref, every allOf branch, then anyOf's first admitting branch. */
+static bool
+inplace_accepts(const struct schema_node *n, uint32_t need, size_t t)
+{
+	const struct schema_node *first;
+	uint32_t bit = 1u << t;
+	size_t i;
+
+	if ((need & SF_REF) && !(n->ref->accepts & bit))
+		return false;
+	if (need & SF_ALLOF)
+		for (i = 0; i < n->nall_of; i++)
+			if (!(n->all_of[i]->accepts & bit))
+				return false;
+	if ((need & SF_ANYOF) &&
+	    ((first = first_admitting(n, t)) == NULL || !(first->accepts & bit)))
+		return false;
+	return true;
+}
+
+/* Narrow [*lo, *hi] to the strings sub accepts by its shortcuts. */
+static void
+narrow(const struct schema_node *sub, size_t *lo, size_t *hi)
+{
+	if (sub->accepts & (1u << JSON_T_STRING))
+		return;
+	if (sub->accept_min > *lo)
+		*lo = sub->accept_min;
+	if (sub->accept_max < *hi)
+		*hi = sub->accept_max;
+}
+
+/*
+ * Widen n's shortcuts through $ref, allOf and anyOf (see schema_int.h).
+ * {"anyOf": [{"$ref": "#/$defs/text"}, {"$ref": "#/$defs/span"}]} then
+ * accepts a short string at once, as applying it would after trying the
+ * text branch.  true when something changed.
+ */
+static bool
+node_shortcut(struct schema_node *n)
+{
+	uint32_t acc = n->accepts, need;
+	size_t t, i, lo, hi;
+	const struct schema_node *first;
+	bool changed;
+
+	if (n->kind != SCHEMA_K_NODE)
+		return false;
+	for (t = 0; t < SCHEMA_NJSON_TYPES; t++) {
+		need = n->need[t];
+		if ((need & ~(uint32_t)SHORTCUT_INPLACE) == 0 &&
+		    inplace_accepts(n, need, t))
+			acc |= 1u << t;
+	}
+	need = n->need[JSON_T_STRING];
+	lo = 1;
+	hi = 0;
+	if (acc & (1u << JSON_T_STRING)) {
+		lo = 0;
+		hi = SIZE_MAX;
+	} else if ((need & ~(uint32_t)(SF_LENGTH_MASK | SHORTCUT_INPLACE)) ==
+	           0) {
+		lo = n->min_length;
+		hi = n->max_length;
+		if (need & SF_REF)
+			narrow(n->ref, &lo, &hi);
+		if (need & SF_ALLOF)
+			for (i = 0; i < n->nall_of; i++)
+				narrow(n->all_of[i], &lo, &hi);
+		if (need & SF_ANYOF) {
+			if ((first = first_admitting(n, JSON_T_STRING)) == NULL)
+				hi = 0, lo = 1;
+			else
+				narrow(first, &lo, &hi);
+		}
+	}
+	changed = acc != n->accepts;
+	n->accepts = acc;
+	/* a node's inputs only ever widen, so its range only widens */
+	if (lo <= hi && (lo != n->accept_min || hi != n->accept_max)) {
+		n->accept_min = lo;
+		n->accept_max = hi;
+		changed = true;
+	}
+	return changed;
+}
+
+/* Passes of node_shortcut over the form.  Children are mostly made after
+ * their parents, so walking backwards settles most forms in one pass;
+ * stopping early only leaves shortcuts untaken, never wrong. */
+#define SHORTCUT_PASSES 8
+
+static int
+plan_nodes(struct cctx *c)
+{
+	struct cnode **order, *cn;
+	size_t i, pass;
+	bool changed = true;
+
+	for (cn = c->nodes; cn != NULL; cn = cn->next)
+		node_plan(&cn->n);
+	if ((order = arena_alloc(c->a, (c->nnodes + 1) * sizeof(*order))) ==
+	    NULL)
+		return nomem(c), -1;
+	for (i = 0, cn = c->nodes; cn != NULL; cn = cn->next)
+		order[i++] = cn;
+	for (pass = 0; pass < SHORTCUT_PASSES && changed; pass++) {
+		changed = false;
+		for (i = c->nnodes; i > 0; i--)
+			changed |= node_shortcut(&order[i - 1]->n);
+	}
+	return 0;
+}
+
 /* ----- entry point ---------------------------------------------------- */
 
 enum schema_result
@@ -1483,6 +1683,8 @@ schema_compile(const struct json_value *root, struct arena *a,
 	    find_cycles(&c, false) == -1 || find_cycles(&c, true) == -1)
 		goto fail;
 	skip_pure_refs(&c);
+	if (plan_nodes(&c) == -1)
+		goto fail;
 	if ((s = arena_alloc(a, sizeof(*s))) == NULL) {
 		nomem(&c);
 		goto fail;

@@ -69,17 +69,24 @@ enum {
 	SF_ONEOF = 1u << 24,
 	SF_NOT = 1u << 25,
 	SF_IF = 1u << 26,
+	/* the schema false: only ever in schema_node.need */
+	SF_FALSE = 1u << 27,
 };
 
 #define SF_NUMBER_MASK                                                         \
 	(SF_MINIMUM | SF_MAXIMUM | SF_XMINIMUM | SF_XMAXIMUM | SF_MULTIPLE)
-#define SF_STRING_MASK (SF_MINLENGTH | SF_MAXLENGTH | SF_PATTERN)
+#define SF_LENGTH_MASK (SF_MINLENGTH | SF_MAXLENGTH)
+#define SF_STRING_MASK (SF_LENGTH_MASK | SF_PATTERN)
 #define SF_ARRAY_MASK                                                          \
 	(SF_MINITEMS | SF_MAXITEMS | SF_ITEMS | SF_CONTAINS | SF_UNIQUE)
 #define SF_OBJECT_MASK                                                         \
 	(SF_MINPROPS | SF_MAXPROPS | SF_MEMBERS | SF_REQUIRED | SF_DEPREQ)
 #define SF_INPLACE_MASK                                                        \
 	(SF_REF | SF_ALLOF | SF_ANYOF | SF_ONEOF | SF_NOT | SF_IF)
+
+/* The instance types (enum json_type, JSON_T_NULL to JSON_T_OBJECT): the
+ * length of schema_node.need. */
+#define SCHEMA_NJSON_TYPES 7
 
 enum schema_kind {
 	SCHEMA_K_FALSE, /* the schema false: rejects everything */
@@ -135,6 +142,31 @@ struct schema_enum {
 };
 
 struct schema_node {
+	/*
+	 * need[t]: the SF_* bits that can reject, or must look inside, an
+	 * instance of JSON type t (enum json_type); 0 when every instance of
+	 * that type is accepted at once.  SF_TYPE is there only when `type`
+	 * does not admit t outright (numbers under "integer" included), the
+	 * other keywords only for the types they apply to, SF_FALSE for the
+	 * schema false.  Decided once by the compiler, so the validator
+	 * reads one word per value instead of testing keyword by keyword.
+	 */
+	uint32_t need[SCHEMA_NJSON_TYPES];
+	/* bit t set: `type` does not rule out JSON type t (anyOf and oneOf
+	 * skip a branch whose bit is clear without applying it) */
+	uint32_t admits;
+	/*
+	 * Answers the validator may give without applying the node, each
+	 * the answer applying it would give (same result, same report):
+	 * bit t of accepts set, every instance of JSON type t is accepted
+	 * (need[t] is 0, or the in-place keywords lead only to such nodes);
+	 * a string of accept_min to accept_max code points is accepted
+	 * ({"type": "string", "maxLength": 80}, or an anyOf whose first
+	 * branch admitting strings is that); accept_min > accept_max when
+	 * there is no such range.
+	 */
+	uint32_t accepts;
+	size_t accept_min, accept_max;
 	enum schema_kind kind;
 	uint32_t flags; /* SF_* */
 	unsigned types; /* SCHEMA_TY_* when SF_TYPE */
@@ -153,9 +185,6 @@ struct schema_node {
 
 	/* strings: code points (0 and SIZE_MAX when absent) */
 	size_t min_length, max_length;
-	/* nothing but type (admitting strings) and lengths: a string
-	 * instance is decided by min_length/max_length alone */
-	bool leaf_string;
 	const struct re *pattern;
 
 	/* arrays */
@@ -208,30 +237,38 @@ struct schema {
 void schema_clip(char *out, const char *s, size_t len);
 
 /*
- * The hash of a member name, the same at compile and validate time (one
- * process: byte order does not matter).  A word at a time: member names
- * are short and hashed once per instance member, so the serial multiply
- * chain of a byte-wise hash would dominate the object walk.
+ * The hash of a member name (or an enum string), the same at compile and
+ * validate time (one process: byte order does not matter).  A word at a
+ * time, and the last 1 to 8 bytes without a byte loop (two overlapping
+ * 4-byte loads, or the first, middle and last byte, which together cover
+ * every byte of a short tail): names and enum values are short and hashed
+ * once per instance value, so a serial byte-wise chain would dominate.
+ * Only the form's tables are probed with it, and they are fixed, so a
+ * body cannot lengthen a probe by choosing colliding names.
  */
 static inline uint64_t
 schema_key_hash(const char *s, size_t len)
 {
-	uint64_t h = (uint64_t)len * 0x9e3779b97f4a7c15u, w;
-	size_t i;
+	uint64_t h = (uint64_t)len * 0x9e3779b97f4a7c15u, w = 0;
+	uint32_t a, b;
 
-	while (len >= 8) {
+	while (len > 8) {
 		memcpy(&w, s, 8);
 		h = (h ^ w) * 0xbf58476d1ce4e5b9u;
 		h ^= h >> 29;
 		s += 8;
 		len -= 8;
 	}
-	if (len > 0) {
-		w = 0;
-		for (i = 0; i < len; i++)
-			w |= (uint64_t)(unsigned char)s[i] << (8 * i);
-		h = (h ^ w) * 0x94d049bb133111ebu;
+	if (len >= 4) {
+		memcpy(&a, s, 4);
+		memcpy(&b, s + len - 4, 4);
+		w = (uint64_t)a << 32 | b;
+	} else if (len > 0) {
+		w = (uint64_t)(unsigned char)s[0] << 16 |
+		    (uint64_t)(unsigned char)s[len / 2] << 8 |
+		    (unsigned char)s[len - 1];
 	}
+	h = (h ^ w) * 0x94d049bb133111ebu;
 	return h ^ (h >> 31);
 }
 

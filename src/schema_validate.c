@@ -9,15 +9,19 @@
  * from the scratch arena, given back before returning.
  *
  * Limits (fail closed): SCHEMA_MAX_DEPTH nested subschema applications,
- * SCHEMA_MAX_STEPS applications per act, the pattern engine's limits, the
- * decimal work limit of multipleOf, numbers whose exponent dec_parse
- * refuses (only where a numeric keyword needs their value).  Hitting any
- * of them ends validation with SCHEMA_LIMIT, even under `not` or `anyOf`:
- * an undecided branch must never turn into an acceptance.
+ * SCHEMA_MAX_STEPS applications per act, the pattern engine's limits per
+ * match and its time budget per act (re_search_budget), the decimal work
+ * limit of multipleOf, numbers whose exponent dec_parse refuses (only
+ * where a numeric keyword needs their value).  Hitting any of them ends
+ * validation with SCHEMA_LIMIT, even under `not` or `anyOf`: an undecided
+ * branch must never turn into an acceptance.
  *
  * Keywords are checked in a fixed order (type, enum, const, the keywords
  * of the instance's type, then $ref, allOf, anyOf, oneOf, not, if), so the
- * first failure reported is the same on every run.
+ * first failure reported is the same on every run.  The compiler's
+ * shortcuts (schema_int.h: need, admits, accepts) skip only work whose
+ * outcome is already known to be acceptance, so they change no answer and
+ * no report.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -50,6 +54,7 @@ struct vctx {
 	uint32_t steps;
 	unsigned depth;
 	unsigned quiet; /* > 0 inside anyOf/oneOf/not/if/contains branches */
+	struct re_budget re_budget; /* the act's pattern time */
 	size_t nframes;
 	struct vframe frames[SCHEMA_MAX_DEPTH + 1];
 };
@@ -93,26 +98,21 @@ report(struct vctx *x, const char *keyword, const char *fmt, ...)
 /* A limit ends validation, reported even inside branches. */
 #define STOP(x, rc, kw, ...) (report((x), (kw), __VA_ARGS__), (rc))
 
-/* check() is the body of apply(), kept apart for reading; one call per
- * instance value instead of two. */
+/* check() is the body of apply_slow(), kept apart for reading; one call
+ * per instance value instead of two. */
 #if defined(__GNUC__) || defined(__clang__)
 #define VALIDATE_INLINE __attribute__((always_inline)) inline
+#define VALIDATE_NOINLINE __attribute__((noinline))
 #else
 #define VALIDATE_INLINE inline
+#define VALIDATE_NOINLINE
 #endif
 
-static VALIDATE_INLINE enum schema_result check(
-    struct vctx *x, const struct schema_node *n, const struct json_value *v);
-
-static const unsigned type_bits[] = {
-    [JSON_T_NULL] = SCHEMA_TY_NULL,
-    [JSON_T_FALSE] = SCHEMA_TY_BOOLEAN,
-    [JSON_T_TRUE] = SCHEMA_TY_BOOLEAN,
-    [JSON_T_NUMBER] = SCHEMA_TY_NUMBER,
-    [JSON_T_STRING] = SCHEMA_TY_STRING,
-    [JSON_T_ARRAY] = SCHEMA_TY_ARRAY,
-    [JSON_T_OBJECT] = SCHEMA_TY_OBJECT,
-};
+static VALIDATE_INLINE enum schema_result check(struct vctx *x,
+    const struct schema_node *n, const struct json_value *v, uint32_t need);
+static bool enum_has(const struct schema_node *n, const struct json_value *v);
+static VALIDATE_INLINE bool enum_table_has(
+    const struct schema_node *n, const struct json_string *str);
 
 /* JSON equality with the common cases inline: values of different types,
  * literals, and strings (byte-equal is code-point-equal in valid UTF-8). */
@@ -134,24 +134,21 @@ fast_equal(const struct json_value *a, const struct json_value *b)
 	}
 }
 
-/* Apply sub to v in place; kw names the keyword when sub is `false`. */
-static enum schema_result
-apply(struct vctx *x, const struct schema_node *sub, const struct json_value *v,
-    const char *kw)
+/* apply() past its shortcuts. */
+static VALIDATE_NOINLINE enum schema_result
+apply_slow(struct vctx *x, const struct schema_node *sub,
+    const struct json_value *v, const char *kw)
 {
+	uint32_t need = sub->need[v->type];
 	enum schema_result r;
 
-	if (sub->kind == SCHEMA_K_TRUE)
-		return SCHEMA_OK;
-	if (sub->kind == SCHEMA_K_FALSE)
+	if (need & SF_FALSE)
 		return FAIL(x, kw, "the schema false accepts nothing");
-	/* The commonest leaf, {"type": "string"}, passing: nothing to walk
-	 * (a failure takes the full path below, which reports it). */
-	if (sub->flags == SF_TYPE && (sub->types & type_bits[v->type]))
-		return SCHEMA_OK;
-	/* ... and {"type": "string", "maxLength": 80} with a string */
-	if (sub->leaf_string && v->type == JSON_T_STRING &&
-	    v->u.str.cps >= sub->min_length && v->u.str.cps <= sub->max_length)
+	/* {"enum": ["plain", "bold", ...]} holding a string: one probe of
+	 * the table and no descent (a miss takes the path below, which
+	 * reports it) */
+	if (need == SF_ENUM && v->type == JSON_T_STRING &&
+	    sub->enum_table != NULL && enum_table_has(sub, &v->u.str))
 		return SCHEMA_OK;
 	/* {"$defs": {"t": {"items": {"$ref": "#/$defs/t"}}}} against
 	 * [[[[... 600 levels ...]]]] (when the parser allows that depth) */
@@ -159,35 +156,66 @@ apply(struct vctx *x, const struct schema_node *sub, const struct json_value *v,
 		return STOP(x, SCHEMA_LIMIT, kw, "deeper than %d subschemas",
 		    SCHEMA_MAX_DEPTH);
 	x->depth++;
-	r = check(x, sub, v);
+	r = check(x, sub, v, need);
 	x->depth--;
 	return r;
 }
 
-static enum schema_result
+/* true when sub's shortcuts (schema_int.h) accept v without applying sub:
+ * `true`, {"type": "string"} against a string, {"minimum": 0} against a
+ * string, a string of the right length against {"type": "string",
+ * "maxLength": 80} or an anyOf led by it. */
+static inline bool
+accepted(const struct schema_node *sub, const struct json_value *v)
+{
+	return ((sub->accepts >> v->type) & 1u) ||
+	       (v->type == JSON_T_STRING && v->u.str.cps >= sub->accept_min &&
+	           v->u.str.cps <= sub->accept_max);
+}
+
+/* Apply sub to v in place; kw names the keyword when sub is `false`.
+ * Inline, so that what the shortcuts accept costs no call; anything
+ * else, failures included, takes apply_slow, which decides and reports. */
+static VALIDATE_INLINE enum schema_result
+apply(struct vctx *x, const struct schema_node *sub, const struct json_value *v,
+    const char *kw)
+{
+	if (accepted(sub, v))
+		return SCHEMA_OK;
+	return apply_slow(x, sub, v, kw);
+}
+
+/* apply() to member key (len bytes) of the current value: the key is
+ * pushed for the instance pointer only when sub has to be applied. */
+static VALIDATE_INLINE enum schema_result
 apply_key(struct vctx *x, const struct schema_node *sub,
     const struct json_value *v, const char *key, size_t len, const char *kw)
 {
 	enum schema_result r;
 
+	if (accepted(sub, v))
+		return SCHEMA_OK;
 	x->frames[x->nframes].key = key;
 	x->frames[x->nframes].n = len;
 	x->nframes++;
-	r = apply(x, sub, v, kw);
+	r = apply_slow(x, sub, v, kw);
 	x->nframes--;
 	return r;
 }
 
-static enum schema_result
+/* apply() to item i of the current value, likewise. */
+static VALIDATE_INLINE enum schema_result
 apply_index(struct vctx *x, const struct schema_node *sub,
     const struct json_value *v, size_t i, const char *kw)
 {
 	enum schema_result r;
 
+	if (accepted(sub, v))
+		return SCHEMA_OK;
 	x->frames[x->nframes].key = NULL;
 	x->frames[x->nframes].n = i;
 	x->nframes++;
-	r = apply(x, sub, v, kw);
+	r = apply_slow(x, sub, v, kw);
 	x->nframes--;
 	return r;
 }
@@ -441,11 +469,15 @@ check_string(
 		return FAIL(x, "maxLength", "longer than %zu characters",
 		    n->max_length);
 	if (n->flags & SF_PATTERN) {
-		switch (re_search(n->pattern, v->u.str.ptr, v->u.str.len)) {
+		switch (re_search_budget(n->pattern, v->u.str.ptr,
+		    v->u.str.len, &x->re_budget)) {
 		case RE_MATCH:
 			break;
 		case RE_NOMATCH:
 			return FAIL(x, "pattern", "does not match");
+		case RE_BUDGET:
+			return STOP(x, SCHEMA_LIMIT, "pattern",
+			    "pattern time of the act spent");
 		default:
 			/* "aaaa...!" against {"pattern": "^(a+)+$"} */
 			return STOP(x, SCHEMA_LIMIT, "pattern",
@@ -596,7 +628,7 @@ slot_find(
 
 #define SEEN(seen, k) (((seen)[(k) / 64] >> ((k) % 64)) & 1u)
 
-static enum schema_result
+static VALIDATE_INLINE enum schema_result
 check_members(struct vctx *x, const struct schema_node *n,
     const struct json_value *v, uint64_t *seen)
 {
@@ -636,8 +668,8 @@ check_members(struct vctx *x, const struct schema_node *n,
 		}
 		for (p = 0; p < n->npprops; p++) {
 			x->steps++;
-			switch (re_search(
-			    n->pprops[p].re, m->key.ptr, m->key.len)) {
+			switch (re_search_budget(n->pprops[p].re, m->key.ptr,
+			    m->key.len, &x->re_budget)) {
 			case RE_MATCH:
 				matched = true;
 				if ((r = apply_key(x, n->pprops[p].sub,
@@ -647,6 +679,10 @@ check_members(struct vctx *x, const struct schema_node *n,
 				break;
 			case RE_NOMATCH:
 				break;
+			case RE_BUDGET:
+				return STOP(x, SCHEMA_LIMIT,
+				    "patternProperties",
+				    "pattern time of the act spent");
 			default:
 				return STOP(x, SCHEMA_LIMIT,
 				    "patternProperties",
@@ -711,13 +747,17 @@ check_object(
 		    x, "maxProperties", "more than %zu members", n->max_props);
 	if (!(n->flags & (SF_MEMBERS | SF_REQUIRED | SF_DEPREQ)))
 		return SCHEMA_OK;
-	if (words <= SEEN_LOCAL_WORDS)
-		return check_members(x, n, v, local);
-	mark = arena_mark(x->scratch);
-	if ((seen = arena_calloc(x->scratch, words, sizeof(*seen))) == NULL)
-		return STOP(x, SCHEMA_NOMEM, "properties", "out of memory");
+	/* one call site, so check_members is inlined once */
+	if (words > SEEN_LOCAL_WORDS) {
+		mark = arena_mark(x->scratch);
+		if ((seen = arena_calloc(x->scratch, words, sizeof(*seen))) ==
+		    NULL)
+			return STOP(
+			    x, SCHEMA_NOMEM, "properties", "out of memory");
+	}
 	r = check_members(x, n, v, seen);
-	arena_rewind(x->scratch, mark);
+	if (seen != local)
+		arena_rewind(x->scratch, mark);
 	return r;
 }
 
@@ -728,13 +768,28 @@ check_object(
 static inline bool
 type_admits(const struct schema_node *sub, const struct json_value *v)
 {
-	unsigned bit;
+	return (sub->admits >> v->type) & 1u;
+}
 
-	if (sub->kind != SCHEMA_K_NODE || !(sub->flags & SF_TYPE))
-		return true;
-	bit = type_bits[v->type];
-	return (sub->types & bit) != 0 ||
-	       (bit == SCHEMA_TY_NUMBER && (sub->types & SCHEMA_TY_INTEGER));
+static VALIDATE_INLINE enum schema_result
+check_any_of(
+    struct vctx *x, const struct schema_node *n, const struct json_value *v)
+{
+	enum schema_result r = SCHEMA_INVALID;
+	size_t i;
+
+	x->quiet++;
+	for (i = 0; i < n->nany_of; i++) {
+		if (!type_admits(n->any_of[i], v))
+			continue;
+		r = apply(x, n->any_of[i], v, "anyOf");
+		if (r != SCHEMA_INVALID)
+			break;
+	}
+	x->quiet--;
+	if (r == SCHEMA_INVALID)
+		return FAIL(x, "anyOf", "matches none of anyOf");
+	return r;
 }
 
 static enum schema_result
@@ -752,22 +807,8 @@ check_inplace(
 			if ((r = apply(x, n->all_of[i], v, "allOf")) !=
 			    SCHEMA_OK)
 				return r;
-	if (n->flags & SF_ANYOF) {
-		r = SCHEMA_INVALID;
-		x->quiet++;
-		for (i = 0; i < n->nany_of; i++) {
-			if (!type_admits(n->any_of[i], v))
-				continue;
-			r = apply(x, n->any_of[i], v, "anyOf");
-			if (r != SCHEMA_INVALID)
-				break;
-		}
-		x->quiet--;
-		if (r > SCHEMA_INVALID)
-			return r;
-		if (r == SCHEMA_INVALID)
-			return FAIL(x, "anyOf", "matches none of anyOf");
-	}
+	if ((n->flags & SF_ANYOF) && (r = check_any_of(x, n, v)) != SCHEMA_OK)
+		return r;
 	if (n->flags & SF_ONEOF) {
 		x->quiet++;
 		for (i = 0, ok = 0; i < n->none_of && ok < 2; i++) {
@@ -811,29 +852,32 @@ check_inplace(
 
 /* ----- one node ------------------------------------------------------- */
 
+/* A string in n's enum table (n->enum_table not NULL). */
+static VALIDATE_INLINE bool
+enum_table_has(const struct schema_node *n, const struct json_string *str)
+{
+	uint32_t b = (uint32_t)schema_key_hash(str->ptr, str->len) &
+	             n->enum_mask,
+	         k;
+
+	while ((k = n->enum_table[b]) != 0) {
+		const struct json_string *e = &n->enums[k - 1].value->u.str;
+
+		if (e->len == str->len &&
+		    schema_key_eq(e->ptr, str->ptr, str->len))
+			return true;
+		b = (b + 1) & n->enum_mask;
+	}
+	return false;
+}
+
 static bool
 enum_has(const struct schema_node *n, const struct json_value *v)
 {
 	size_t i;
 
-	if (n->enum_table != NULL && v->type == JSON_T_STRING) {
-		const struct json_string *str = &v->u.str;
-		uint32_t b = (uint32_t)schema_key_hash(str->ptr, str->len) &
-		             n->enum_mask,
-		         k;
-
-		while ((k = n->enum_table[b]) != 0) {
-			const struct json_string *e =
-			    &n->enums[k - 1].value->u.str;
-
-			if (e->len == str->len &&
-			    schema_key_eq(e->ptr, str->ptr, str->len))
-				return true;
-			b = (b + 1) & n->enum_mask;
-		}
-		return false;
-	}
-
+	if (n->enum_table != NULL && v->type == JSON_T_STRING)
+		return enum_table_has(n, &v->u.str);
 	if (n->nenums >= ENUM_HASH_MIN) {
 		uint64_t h = json_hash(v);
 
@@ -850,67 +894,55 @@ enum_has(const struct schema_node *n, const struct json_value *v)
 }
 
 static VALIDATE_INLINE enum schema_result
-check(struct vctx *x, const struct schema_node *n, const struct json_value *v)
+check(struct vctx *x, const struct schema_node *n, const struct json_value *v,
+    uint32_t flags)
 {
-	uint32_t flags = n->flags;
 	struct lazy_dec ld;
 	enum schema_result r;
-
-	ld.done = false; /* not `= {0}`: this runs for every value */
-	ld.shortened = -1;
 
 	/* A form whose recursion fans out ({"anyOf": [{"$ref": "#/..."},
 	 * ...]} nested) against a deep body: exponential without a budget. */
 	if (++x->steps > SCHEMA_MAX_STEPS)
 		return STOP(x, SCHEMA_LIMIT, NULL,
 		    "more than %u subschema applications", SCHEMA_MAX_STEPS);
+	/* {"anyOf": [{"$ref": "#/$defs/text"}, {"$ref": "#/$defs/span"}]}:
+	 * nothing else to test (the order below is unchanged) */
+	if (flags == SF_ANYOF)
+		return check_any_of(x, n, v);
+	ld.done = false; /* not `= {0}`: this runs for every value */
+	ld.shortened = -1;
+	/* set only when `type` does not list v's type */
 	if (flags & SF_TYPE) {
-		unsigned bit = type_bits[v->type];
+		bool range = true;
 
-		if (!(n->types & bit)) {
-			bool range = true;
-
-			if (!(bit == SCHEMA_TY_NUMBER &&
-			        (n->types & SCHEMA_TY_INTEGER) &&
-			        is_integer(v, &ld, &range))) {
-				/* 1e99999999999999 against {"type":
-				 * "integer"} */
-				if (!range)
-					return STOP(x, SCHEMA_LIMIT, "type",
-					    "number out of range");
-				return FAIL(x, "type",
-				    "not of the type "
-				    "allowed");
-			}
+		if (!(v->type == JSON_T_NUMBER &&
+		        (n->types & SCHEMA_TY_INTEGER) &&
+		        is_integer(v, &ld, &range))) {
+			/* 1e99999999999999 against {"type": "integer"} */
+			if (!range)
+				return STOP(x, SCHEMA_LIMIT, "type",
+				    "number out of range");
+			return FAIL(x, "type", "not of the type allowed");
 		}
 	}
 	if ((flags & SF_ENUM) && !enum_has(n, v))
 		return FAIL(x, "enum", "not one of the enum values");
 	if ((flags & SF_CONST) && !fast_equal(n->const_value, v))
 		return FAIL(x, "const", "not the const value");
-	switch (v->type) {
-	case JSON_T_NUMBER:
-		if ((flags & SF_NUMBER_MASK) &&
-		    (r = check_number(x, n, v, &ld)) != SCHEMA_OK)
+	/* need[] holds the keywords of v's own type only: at most one of
+	 * these masks is set, and no switch on the type is needed */
+	if (flags & SF_OBJECT_MASK) {
+		if ((r = check_object(x, n, v)) != SCHEMA_OK)
 			return r;
-		break;
-	case JSON_T_STRING:
-		if ((flags & SF_STRING_MASK) &&
-		    (r = check_string(x, n, v)) != SCHEMA_OK)
+	} else if (flags & SF_ARRAY_MASK) {
+		if ((r = check_array(x, n, v)) != SCHEMA_OK)
 			return r;
-		break;
-	case JSON_T_ARRAY:
-		if ((flags & SF_ARRAY_MASK) &&
-		    (r = check_array(x, n, v)) != SCHEMA_OK)
+	} else if (flags & SF_STRING_MASK) {
+		if ((r = check_string(x, n, v)) != SCHEMA_OK)
 			return r;
-		break;
-	case JSON_T_OBJECT:
-		if ((flags & SF_OBJECT_MASK) &&
-		    (r = check_object(x, n, v)) != SCHEMA_OK)
+	} else if (flags & SF_NUMBER_MASK) {
+		if ((r = check_number(x, n, v, &ld)) != SCHEMA_OK)
 			return r;
-		break;
-	default:
-		break;
 	}
 	if (flags & SF_INPLACE_MASK)
 		return check_inplace(x, n, v);
@@ -929,5 +961,6 @@ schema_validate(const struct schema *s, const struct json_value *instance,
 	x.depth = 0;
 	x.quiet = 0;
 	x.nframes = 0;
+	re_budget_init(&x.re_budget);
 	return apply(&x, s->root, instance, "false");
 }

@@ -228,6 +228,54 @@ START_TEST(re_search_stops_catastrophic_backtracking)
 }
 END_TEST
 
+/*
+ * Fill s (room for 32 bytes) with "aa...a!", as many a's as ^(a+)+$ can
+ * refuse under the match limit: a match that backtracks for long and
+ * still answers.  Its length.
+ */
+static size_t
+slow_subject(const struct re *re, char *s)
+{
+	size_t n, best = 8;
+
+	for (n = 8; n < 30; n++) {
+		memset(s, 'a', n);
+		s[n] = '!';
+		if (re_search(re, s, n + 1) != RE_NOMATCH)
+			break;
+		best = n;
+	}
+	memset(s, 'a', best);
+	s[best] = '!';
+	return best + 1;
+}
+
+START_TEST(re_budget_stops_an_act_of_many_slow_matches)
+{
+	const struct re *re = compile_ok("^(a+)+$");
+	struct re_budget b;
+	char s[32];
+	size_t len = slow_subject(re, s);
+	enum re_result r = RE_NOMATCH;
+	unsigned i;
+
+	re_budget_init(&b);
+	/* the first search of an act always runs */
+	ck_assert_int_eq(re_search_budget(re, s, len, &b), RE_NOMATCH);
+	/* each search finishes under the match limit, yet the act ends:
+	 * RE_ACT_MS of such searches, however many that is */
+	for (i = 0; i < 1000000 && r == RE_NOMATCH; i++)
+		r = re_search_budget(re, s, len, &b);
+	ck_assert_msg(r == RE_BUDGET, "\"%.*s\" x %u: got %d", (int)len, s,
+	    i, (int)r);
+	/* spent stays spent; a new act starts afresh */
+	ck_assert_int_eq(re_search_budget(re, "aaa", 3, &b), RE_BUDGET);
+	re_budget_init(&b);
+	ck_assert_int_eq(re_search_budget(re, "aaa", 3, &b), RE_MATCH);
+	ck_assert_int_eq(re_search_budget(re, "aa!", 3, &b), RE_NOMATCH);
+}
+END_TEST
+
 START_TEST(re_patterns_may_contain_nul_and_subjects_may_be_empty)
 {
 	char err[128];
@@ -272,6 +320,7 @@ suite_re(void)
 	tcase_add_test(tc, re_empty_classes_and_unset_groups_follow_ecma262);
 	tcase_add_test(tc, re_compile_refuses_invalid_patterns_with_a_message);
 	tcase_add_test(tc, re_search_stops_catastrophic_backtracking);
+	tcase_add_test(tc, re_budget_stops_an_act_of_many_slow_matches);
 	tcase_add_test(tc, re_patterns_may_contain_nul_and_subjects_may_be_empty);
 	tcase_add_test(tc, re_compiled_code_lives_until_the_arena_resets);
 	suite_add_tcase(s, tc);

@@ -405,6 +405,88 @@ START_TEST(compile_memoizes_each_schema_location_once)
 }
 END_TEST
 
+/* What the compiler plans for the root of a form: the types it accepts
+ * outright (bit per enum json_type) and the string lengths it accepts
+ * without being applied (lo > hi: none). */
+struct pcase {
+	const char *schema;
+	uint32_t accepts;
+	size_t lo, hi;
+};
+
+#define T(t) (1u << (t))
+#define ALL ((1u << SCHEMA_NJSON_TYPES) - 1)
+#define ALL_BUT(t) (ALL & ~T(t))
+
+static void
+expect_plan(const struct pcase *c)
+{
+	struct arena a;
+	const struct schema *s;
+	const struct schema_node *n;
+
+	arena_init(&a, 1 << 20);
+	s = compile_text(&a, c->schema, NULL);
+	n = s->root;
+	ck_assert_msg(n->accepts == c->accepts,
+	    "%s: accepts types 0x%x, expected 0x%x", c->schema,
+	    (unsigned)n->accepts, (unsigned)c->accepts);
+	if (c->lo > c->hi)
+		ck_assert_msg(n->accept_min > n->accept_max,
+		    "%s: accepts strings of %zu to %zu code points, expected "
+		    "none",
+		    c->schema, n->accept_min, n->accept_max);
+	else
+		ck_assert_msg(n->accept_min == c->lo && n->accept_max == c->hi,
+		    "%s: accepts strings of %zu to %zu code points, expected "
+		    "%zu to %zu",
+		    c->schema, n->accept_min, n->accept_max, c->lo, c->hi);
+	arena_free(&a);
+}
+
+START_TEST(compile_plans_what_each_node_accepts_without_work)
+{
+	static const struct pcase t[] = {
+	    {"true", ALL, 0, SIZE_MAX},
+	    {"{}", ALL, 0, SIZE_MAX},
+	    {"false", 0, 1, 0},
+	    {"{\"type\":\"string\"}", T(JSON_T_STRING), 0, SIZE_MAX},
+	    {"{\"minimum\":0}", ALL_BUT(JSON_T_NUMBER), 0, SIZE_MAX},
+	    {"{\"type\":\"integer\"}", 0, 1, 0},
+	    {"{\"type\":\"string\",\"minLength\":2,\"maxLength\":5}", 0,
+	        2, 5},
+	    {"{\"maxLength\":5}", ALL_BUT(JSON_T_STRING), 0, 5},
+	    {"{\"type\":\"string\",\"pattern\":\"^a\"}", 0, 1, 0},
+	    {"{\"enum\":[\"a\"]}", 0, 1, 0},
+	    /* anyOf: the first branch admitting the type decides */
+	    {"{\"anyOf\":[{\"$ref\":\"#/$defs/t\"},{\"type\":\"object\","
+	     "\"required\":[\"a\"]}],\"$defs\":{\"t\":{\"type\":\"string\","
+	     "\"maxLength\":3}}}",
+	        0, 0, 3},
+	    {"{\"anyOf\":[{\"type\":\"object\"},{\"type\":\"string\"}]}",
+	        T(JSON_T_OBJECT) | T(JSON_T_STRING), 0, SIZE_MAX},
+	    {"{\"anyOf\":[{\"type\":\"string\",\"pattern\":\"^a\"},"
+	     "{\"type\":\"string\"}]}",
+	        0, 1, 0},
+	    {"{\"anyOf\":[false,{\"type\":\"null\"}]}", T(JSON_T_NULL), 1,
+	        0},
+	    /* allOf and $ref narrow, own lengths too */
+	    {"{\"allOf\":[{\"maxLength\":4},{\"minLength\":2}]}",
+	        ALL_BUT(JSON_T_STRING), 2, 4},
+	    {"{\"$ref\":\"#/$defs/t\",\"minLength\":1,\"$defs\":{\"t\":"
+	     "{\"maxLength\":3}}}",
+	        ALL_BUT(JSON_T_STRING), 1, 3},
+	    /* oneOf, not and if are never seen through */
+	    {"{\"oneOf\":[{\"type\":\"string\"}]}", 0, 1, 0},
+	    {"{\"not\":{\"type\":\"number\"}}", 0, 1, 0},
+	};
+	size_t i;
+
+	for (i = 0; i < GPT_ARRAY_LEN(t); i++)
+		expect_plan(&t[i]);
+}
+END_TEST
+
 static Suite *
 suite_schema_compile(void)
 {
@@ -422,6 +504,7 @@ suite_schema_compile(void)
 	tcase_add_test(k, compile_refuses_forms_nested_past_the_depth_limit);
 	tcase_add_test(k, compile_reports_nomem_when_the_arena_refuses);
 	tcase_add_test(k, compile_memoizes_each_schema_location_once);
+	tcase_add_test(k, compile_plans_what_each_node_accepts_without_work);
 	suite_add_tcase(s, k);
 	return s;
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "check_schema.h"
+#include "re.h"
 
 START_TEST(type_accepts_its_names_and_integer_by_value)
 {
@@ -460,6 +461,68 @@ START_TEST(applicators_combine_per_2020_12)
 }
 END_TEST
 
+START_TEST(shortcuts_give_the_answers_and_reports_of_the_full_walk)
+{
+	/* The compiler's shortcuts skip applying a subschema only where it
+	 * would accept; anything else reports as the full walk does. */
+	static const char text_or_span[] =
+	    "{\"items\":{\"anyOf\":[{\"$ref\":\"#/$defs/text\"},"
+	    "{\"$ref\":\"#/$defs/span\"}]},\"$defs\":{"
+	    "\"text\":{\"type\":\"string\",\"maxLength\":3},"
+	    "\"span\":{\"type\":\"object\",\"required\":[\"s\"],"
+	    "\"properties\":{\"s\":{\"enum\":[\"b\",\"i\",\"u\",\"em\"]}}}}}";
+	static const struct vcase t[] = {
+	    {text_or_span, "[\"abc\",\"\",{\"s\":\"em\"}]", NULL, NULL},
+	    {text_or_span, "[\"abc\",\"abcd\"]", "anyOf", "/1"},
+	    {text_or_span, "[{\"s\":\"x\"}]", "anyOf", "/0"},
+	    {text_or_span, "[{}]", "anyOf", "/0"},
+	    {text_or_span, "[1]", "anyOf", "/0"},
+	    {"{\"properties\":{\"s\":{\"enum\":[\"b\",\"i\",\"u\",\"em\"]}}}",
+	        "{\"s\":\"x\"}", "enum", "/s"},
+	    {"{\"properties\":{\"s\":{\"type\":\"string\",\"enum\":[\"b\","
+	     "\"i\",\"u\",\"em\"]}}}",
+	        "{\"s\":1}", "type", "/s"},
+	    {"{\"allOf\":[{\"maxLength\":3},{\"minLength\":2}]}", "\"a\"",
+	        "minLength", ""},
+	    {"{\"allOf\":[{\"maxLength\":3},{\"minLength\":2}]}", "\"abcd\"",
+	        "maxLength", ""},
+	    {"{\"allOf\":[{\"maxLength\":3},{\"minLength\":2}]}", "\"ab\"",
+	        NULL, NULL},
+	    {"{\"$ref\":\"#/$defs/t\",\"minLength\":2,\"$defs\":{\"t\":"
+	     "{\"maxLength\":3}}}",
+	        "\"a\"", "minLength", ""},
+	    {"{\"$ref\":\"#/$defs/t\",\"minLength\":2,\"$defs\":{\"t\":"
+	     "{\"maxLength\":3}}}",
+	        "\"abcd\"", "maxLength", ""},
+	    {"{\"anyOf\":[{\"type\":\"string\",\"pattern\":\"^a\"},"
+	     "{\"maxLength\":2}]}",
+	        "\"bc\"", NULL, NULL},
+	    {"{\"anyOf\":[{\"type\":\"string\",\"pattern\":\"^a\"},"
+	     "{\"maxLength\":2}]}",
+	        "\"bcd\"", "anyOf", ""},
+	    {"{\"anyOf\":[false,{\"type\":\"string\"}]}", "\"x\"", NULL,
+	        NULL},
+	    {"{\"anyOf\":[false,{\"type\":\"string\"}]}", "1", "anyOf", ""},
+	    {"{\"oneOf\":[{\"type\":\"string\"},{\"maxLength\":3}]}",
+	        "\"ab\"", "oneOf", ""},
+	    {"{\"oneOf\":[{\"type\":\"string\"},{\"maxLength\":3}]}", "1",
+	        NULL, NULL},
+	    {"{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"string\"}]}",
+	        "2.0", NULL, NULL},
+	    {"{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"string\"}]}",
+	        "2.5", "anyOf", ""},
+	    {"{\"propertyNames\":{\"maxLength\":2}}", "{\"ab\":1}", NULL,
+	        NULL},
+	    {"{\"propertyNames\":{\"maxLength\":2}}", "{\"ab\":1,\"abc\":2}",
+	        "maxLength", "/abc"},
+	    {"{\"items\":{\"maxLength\":1}}", "[1,\"\\u00e9\",\"ab\"]",
+	        "maxLength", "/2"},
+	};
+
+	RUN_VCASES(t);
+}
+END_TEST
+
 START_TEST(refs_resolve_to_compiled_nodes)
 {
 	static const struct vcase t[] = {
@@ -613,6 +676,67 @@ START_TEST(catastrophic_pattern_is_rejected_not_hung)
 }
 END_TEST
 
+/* The most a's before "!" that ^(a+)+$ still refuses under the match
+ * limit: each such search backtracks for long, and answers. */
+static size_t
+slow_run_length(void)
+{
+	struct arena a;
+	char err[128], s[32];
+	const struct re *re;
+	size_t n, best = 8;
+
+	arena_init(&a, 1 << 20);
+	re = re_compile("^(a+)+$", 7, &a, err, sizeof(err));
+	ck_assert_msg(re != NULL, "^(a+)+$ refused: %s", err);
+	for (n = 8; n < 30; n++) {
+		memset(s, 'a', n);
+		s[n] = '!';
+		if (re_search(re, s, n + 1) != RE_NOMATCH)
+			break;
+		best = n;
+	}
+	arena_free(&a);
+	return best;
+}
+
+START_TEST(many_slow_patterns_stop_at_the_act_budget)
+{
+	/* Every item passes (the pattern refuses it, `not` accepts), and
+	 * every search stays under the per-match limit; only the act's
+	 * pattern time ends it.  Unbounded, 20,000 of them take seconds. */
+	static const char schema[] =
+	    "{\"items\":{\"not\":{\"pattern\":\"^(a+)+$\"}}}";
+	size_t run = slow_run_length(), count = 20000, i, o = 0;
+	char *body = malloc(count * (run + 4) + 2);
+	struct schema_err err;
+	enum schema_result r;
+
+	ck_assert_ptr_nonnull(body);
+	body[o++] = '[';
+	for (i = 0; i < count; i++) {
+		if (i > 0)
+			body[o++] = ',';
+		body[o++] = '"';
+		memset(body + o, 'a', run);
+		o += run;
+		memcpy(body + o, "!\"", 2);
+		o += 2;
+	}
+	memcpy(body + o, "]", 2);
+	r = run_validate(schema, body, &err);
+	ck_assert_msg(r == SCHEMA_LIMIT, "%zu x \"a{%zu}!\": result %d (%s)",
+	    count, run, (int)r, err.reason);
+	ck_assert_str_eq(err.keyword, "pattern");
+	ck_assert_msg(strstr(err.reason, "time") != NULL, "reason: %s",
+	    err.reason);
+	/* stopped part way, after more than one search */
+	ck_assert_str_ne(err.pointer.buf, "/0");
+	ck_assert_str_ne(err.pointer.buf, "");
+	free(body);
+}
+END_TEST
+
 START_TEST(validation_takes_no_scratch_memory_on_the_common_path)
 {
 	struct arena form, req;
@@ -711,6 +835,7 @@ suite_schema_validate(void)
 	tcase_add_test(k, object_keywords_follow_2020_12);
 	tcase_add_test(k, required_works_past_the_stack_bitmap);
 	tcase_add_test(k, applicators_combine_per_2020_12);
+	tcase_add_test(k, shortcuts_give_the_answers_and_reports_of_the_full_walk);
 	tcase_add_test(k, refs_resolve_to_compiled_nodes);
 	tcase_add_test(k, recursive_forms_validate_trees);
 	tcase_add_test(
@@ -725,6 +850,7 @@ suite_schema_validate(void)
 	tcase_add_test(l, exponential_forms_stop_at_the_step_budget);
 	tcase_add_test(l, deep_recursion_stops_at_the_depth_limit);
 	tcase_add_test(l, catastrophic_pattern_is_rejected_not_hung);
+	tcase_add_test(l, many_slow_patterns_stop_at_the_act_budget);
 	tcase_set_timeout(l, 120);
 	suite_add_tcase(s, l);
 	return s;
