@@ -1,12 +1,16 @@
 /*
  * floor.c: the least a FastCGI responder can do, the floor the responder
- * benchmark measures gpt.fcgi against.  It reads one file at start (the
- * bytes gpt.fcgi serves on GET), then, for every request: a POST has its
- * body drained and is answered 204; anything else gets the file's bytes
- * behind the same headers gpt.fcgi sends.  No parsing, no validation, no
- * address: only libfcgi and the loop.
+ * benchmark measures gpt.fcgi against.  It reads its files at start (the
+ * bytes gpt.fcgi serves on GET, and the line gpt.fcgi logs when it rejects
+ * the benchmark's act), then, for every request: a POST has its body
+ * drained, the line written to the request's error stream (the contract
+ * wants the reason of every rejection in the web server's log) and is
+ * answered 204; anything else gets the file's bytes behind the same
+ * headers gpt.fcgi sends.  No parsing, no validation, no address: only
+ * libfcgi and the loop.  A request carrying FLOOR_SILENT (any value) is
+ * answered without the line, to show what the log line costs.
  *
- *   floor FILE        (run under spawn-fcgi, or as CGI for one request)
+ *   floor FILE [LINE-FILE]   (run under spawn-fcgi)
  */
 #include "config.h"
 
@@ -39,15 +43,17 @@ main(int argc, char **argv)
 {
 	static const char no_content[] = "Status: 204 No Content\r\n\r\n";
 	FCGX_Request req;
-	char *body, *answer, drain[65536];
-	size_t blen;
+	char *body, *answer, *line = NULL, drain[65536];
+	size_t blen, llen = 0;
 	int alen;
 
-	if (argc != 2) {
-		fputs("usage: floor FILE\n", stderr);
+	if (argc != 2 && argc != 3) {
+		fputs("usage: floor FILE [LINE-FILE]\n", stderr);
 		return 2;
 	}
 	body = floor_slurp(argv[1], &blen);
+	if (argc == 3)
+		line = floor_slurp(argv[2], &llen);
 	if ((answer = malloc(blen + 512)) == NULL)
 		return 1;
 	alen = snprintf(answer, 512,
@@ -65,8 +71,11 @@ main(int argc, char **argv)
 		if (m != NULL && strcmp(m, "POST") == 0) {
 			while (FCGX_GetStr(drain, sizeof(drain), req.in) > 0)
 				;
-			FCGX_PutStr(no_content, sizeof(no_content) - 1,
-			    req.out);
+			if (llen > 0 &&
+			    FCGX_GetParam("FLOOR_SILENT", req.envp) == NULL)
+				FCGX_PutStr(line, (int)llen, req.err);
+			FCGX_PutStr(
+			    no_content, sizeof(no_content) - 1, req.out);
 		} else {
 			FCGX_PutStr(answer, alen, req.out);
 		}

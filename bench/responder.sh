@@ -9,8 +9,12 @@
 #   static        nginx serving the arrival document's bytes as a file
 #   floor GET     bench/floor (libfcgi, precomputed bytes), GET
 #   gpt GET       gpt.fcgi, GET (the same bytes)
-#   floor POST    bench/floor draining a small body, 204
+#   floor POST    bench/floor draining the rejected act's body, writing
+#                 the line gpt.fcgi logs for it to the error stream, 204
+#                 (both then read and write the same bytes)
 #   gpt rejected  gpt.fcgi, a small act that fails the form: 204
+#   floor POST silent  the same without the log line (context: what the
+#                 line costs the web server)
 #   gpt accepted  gpt.fcgi, a small act and a 200 KB act; the hook is a
 #                 copy of cat (stdin to stdout)
 #   fastify       fastify + ajv, the same acts and the same hook (wrk
@@ -20,24 +24,26 @@
 # Each run also records the CPU time the FastCGI processes spent per
 # request (/proc/PID/schedstat), which other work on the machine sways
 # much less than requests per second.
-# Then the CGI path: one GET through gpt.fcgi run as a CGI program against
+# Then the system calls per request of each application (strace -c), and
+# the CGI path: one GET through gpt.fcgi run as a CGI program against
 # bench/cgi_floor printing the same bytes (hyperfine, many runs).
 #
 # Environment: GPT_FCGI, GPT_SRCDIR, GPT_BUILDDIR (set by make bench);
-# ROUNDS (5), DURATION (2s), CONNS (16), PROCS (FastCGI processes per
-# application, 2), DIRECT_COUNT (10000), CGI_ROUNDS (10) of CGI_RUNS
-# (100) runs.
+# ROUNDS (7), DURATION (2s), CONNS (16), PROCS (FastCGI processes per
+# application, 2), DIRECT_COUNT (10000), STRACE_COUNT (2000), CGI_ROUNDS
+# (10) of CGI_RUNS (100) runs.
 set -u
 GPT_FCGI=${GPT_FCGI:-./gpt.fcgi}
 GPT_SRCDIR=${GPT_SRCDIR:-.}
 GPT_BUILDDIR=${GPT_BUILDDIR:-.}
-ROUNDS=${ROUNDS:-5}
+ROUNDS=${ROUNDS:-7}
 DURATION=${DURATION:-2s}
 CONNS=${CONNS:-16}
 PROCS=${PROCS:-2}
 CGI_RUNS=${CGI_RUNS:-100}
 CGI_ROUNDS=${CGI_ROUNDS:-10}
 DIRECT_COUNT=${DIRECT_COUNT:-10000}
+STRACE_COUNT=${STRACE_COUNT:-2000}
 CLIENT=$GPT_BUILDDIR/tests/fcgi_client
 
 for tool in nginx spawn-fcgi wrk curl jq; do
@@ -123,6 +129,17 @@ head -c 200000 /dev/zero | tr '\0' x >>"$T/large.json"
 printf '"}' >>"$T/large.json"
 printf '{"name":"Ada","topic":"rant","text":"This topic is not in the enum."}' \
     >"$T/reject.json"
+# The line gpt.fcgi logs when it rejects that act (its CGI stderr is the
+# same line its FastCGI error stream carries): the floor writes it too.
+env -i REQUEST_METHOD=POST CONTENT_TYPE=application/json \
+    CONTENT_LENGTH="$(wc -c <"$T/reject.json" | tr -d ' ')" \
+    GPT_ADDRESS="$addr" "$GPT_FCGI" <"$T/reject.json" >/dev/null \
+    2>"$T/reject.line"
+if ! grep -q 'act rejected' "$T/reject.line" ||
+    [ "$(wc -l <"$T/reject.line")" -ne 1 ]; then
+	echo "responder.sh: gpt.fcgi does not log one rejection line" >&2
+	exit 1
+fi
 
 cat >"$T/post.lua" <<'EOF'
 wrk.method = "POST"
@@ -143,7 +160,8 @@ spawn() { # spawn SOCKET PROGRAM ARGS...: PROCS FastCGI processes
 	pids="$pids $spawned"
 	rm -f "$T/pids.$$"
 }
-spawn "$T/floor.sock" "$GPT_BUILDDIR/bench/floor" "$T/doc.json" &&
+spawn "$T/floor.sock" "$GPT_BUILDDIR/bench/floor" "$T/doc.json" \
+    "$T/reject.line" &&
     floor_pids=$spawned &&
     spawn "$T/gpt.sock" "$GPT_FCGI" && gpt_pids=$spawned || {
 	echo "responder.sh: spawn-fcgi failed: $(cat "$T/spawn.err")" >&2
@@ -179,6 +197,11 @@ http {
 		}
 		location = /floor {
 			include /etc/nginx/fastcgi_params;
+			fastcgi_pass unix:$T/floor.sock;
+		}
+		location = /floor_silent {
+			include /etc/nginx/fastcgi_params;
+			fastcgi_param FLOOR_SILENT 1;
 			fastcgi_pass unix:$T/floor.sock;
 		}
 		location = /gpt {
@@ -228,8 +251,9 @@ fi
 cases="static|$base/static|-|200
 floor_get|$base/floor|-|200
 gpt_get|$base/gpt|-|200
-floor_post|$base/floor|$T/small.json|204
+floor_post|$base/floor|$T/reject.json|204
 gpt_rejected|$base/gpt|$T/reject.json|204
+floor_post_silent|$base/floor_silent|$T/reject.json|204
 gpt_accepted|$base/gpt|$T/small.json|200
 gpt_accepted_200k|$base/gpt|$T/large.json|200"
 if [ -n "$fastify_port" ]; then
@@ -353,6 +377,7 @@ run_direct() { # run_direct ROUND NAME SOCKET PLAN
 round=1
 while [ $round -le "$ROUNDS" ]; do
 	run_case $round static
+	run_case $round floor_post_silent
 	for pair in $pairs; do
 		run_case $round "${pair%%:*}"
 		run_case $round "${pair##*:}"
@@ -406,6 +431,7 @@ echo "responder ratios (req/s, within each round):"
 ratio "gpt GET / floor GET" gpt_get floor_get ">= 0.95x"
 ratio "gpt rejected POST / floor POST" gpt_rejected floor_post ">= 0.95x"
 ratio "floor GET / nginx static" floor_get static "context"
+ratio "gpt rejected / floor POST silent" gpt_rejected floor_post_silent "context"
 ratio "direct: gpt GET / floor GET" direct_gpt_get direct_floor_get ">= 0.95x"
 ratio "direct: gpt rejected / floor POST" direct_gpt_post direct_floor_post ">= 0.95x"
 ratio "gpt accepted / fastify+ajv" gpt_accepted fastify_accepted ">= 2x"
@@ -416,6 +442,39 @@ ratio "GET via nginx" gpt_get floor_get "<= 1.05x" 6
 ratio "rejected POST via nginx" gpt_rejected floor_post "<= 1.05x" 6
 ratio "GET direct" direct_gpt_get direct_floor_get "<= 1.05x" 6
 ratio "rejected POST direct" direct_gpt_post direct_floor_post "<= 1.05x" 6
+
+# --- system calls per request ------------------------------------------------------
+# strace -c on one FastCGI process of each application while the client
+# sends STRACE_COUNT requests of one kind: the calls per request (the
+# process's own; the hook's are not counted).
+echo
+if command -v strace >/dev/null 2>&1; then
+	echo "responder system calls per request (strace -c, $STRACE_COUNT requests each):"
+	for what in get:get.plan post:reject.plan; do
+		for app in floor gpt; do
+			pargs=
+			for p in $(app_pids "${app}_x"); do
+				pargs="$pargs -p $p"
+			done
+			# shellcheck disable=SC2086
+			timeout 120 strace -c -f $pargs -o "$T/strace.out" 2>/dev/null &
+			spid=$!
+			sleep 0.5
+			"$CLIENT" -s "$T/$app.sock" -n "$STRACE_COUNT" \
+			    "$T/${what#*:}" >/dev/null 2>&1
+			sleep 0.2
+			kill -INT "$spid" 2>/dev/null
+			wait "$spid" 2>/dev/null
+			awk -v n="$STRACE_COUNT" -v l="$app ${what%%:*}" '
+			$NF ~ /^[a-z_0-9]+$/ && $(NF - 1) ~ /^[0-9]+$/ && $NF != "total" {
+				c[$NF] = $(NF - 1) / n; t += $(NF - 1) / n }
+			END { s = ""; for (k in c) if (c[k] >= 0.01) s = s sprintf(" %s %.2f", k, c[k])
+				printf "  %-12s %5.2f:%s\n", l, t, s }' "$T/strace.out"
+		done
+	done
+else
+	echo "responder.sh: strace is missing: system calls are not counted"
+fi
 
 # --- the CGI path -----------------------------------------------------------------
 # Rounds of hyperfine, alternating which command goes first, each round a

@@ -4,8 +4,9 @@
  *
  * Owns: the cache table (static, ADDR_CACHE_MAX entries) and each entry's
  * arena; the arrival schema, compiled once per process.  The request path
- * costs one clock read, and at most once a second per address two stat
- * calls and two realpath calls; everything GET answers was built at load.
+ * costs one clock read (no system call), and at most once a second per
+ * address two stat calls and two realpath calls; everything GET answers
+ * was built at load.
  * Refuses: names outside the grammar, encoded slashes, symlinks out of the
  * root (404); forms that do not parse, are not an arrival document, or
  * whose s does not compile, and bad address.conf files (500, reason in
@@ -30,6 +31,14 @@ static struct arena addr_arrival_arena;
 static const struct schema *addr_arrival;
 static bool addr_arrival_tried;
 static char addr_arrival_err[ADDR_ERR_MAX];
+
+/* The recheck needs seconds, not nanoseconds: the coarse clock (the
+ * kernel's last tick, read without a syscall) is enough where it exists. */
+#ifdef CLOCK_MONOTONIC_COARSE
+#define ADDR_CLOCK CLOCK_MONOTONIC_COARSE
+#else
+#define ADDR_CLOCK CLOCK_MONOTONIC
+#endif
 
 static struct addr addr_cache[ADDR_CACHE_MAX];
 static bool addr_cache_used[ADDR_CACHE_MAX];
@@ -72,12 +81,20 @@ addr_has_encoded_slash(const char *uri)
 	return false;
 }
 
+/* ref->dir = a b c, or -1 when it does not fit. */
 static int
 addr_join(struct addr_ref *ref, const char *a, const char *b, const char *c)
 {
-	int n = snprintf(ref->dir, sizeof(ref->dir), "%s%s%s", a, b, c);
+	size_t la = strlen(a), lb = strlen(b), lc = strlen(c);
 
-	return n < 0 || (size_t)n >= sizeof(ref->dir) ? -1 : 0;
+	/* hits on a GPT_ROOT of PATH_MAX bytes */
+	if (la >= sizeof(ref->dir) || lb >= sizeof(ref->dir) - la ||
+	    lc >= sizeof(ref->dir) - la - lb)
+		return -1;
+	memcpy(ref->dir, a, la);
+	memcpy(ref->dir + la, b, lb);
+	memcpy(ref->dir + la + lb, c, lc + 1);
+	return 0;
 }
 
 int
@@ -490,7 +507,7 @@ addr_lookup(const struct addr_ref *ref, const char **why)
 	size_t i, slot = ADDR_CACHE_MAX;
 
 	*why = NULL;
-	clock_gettime(CLOCK_MONOTONIC, &now);
+	clock_gettime(ADDR_CLOCK, &now);
 	for (i = 0; i < ADDR_CACHE_MAX; i++)
 		if (addr_cache_used[i] &&
 		    strcmp(addr_cache[i].dir, ref->dir) == 0)

@@ -86,7 +86,7 @@ struct addr {
 	struct addr_answer html_304;
 	bool has_hook; /* an executable regular "hook" */
 	struct addr_stamp form_st, conf_st;
-	struct timespec checked; /* CLOCK_MONOTONIC of the last stat */
+	struct timespec checked; /* monotonic time of the last stat */
 	uint64_t used;           /* LRU clock */
 };
 

@@ -56,14 +56,70 @@ http_parse_length(const char *s, struct http_req *req)
 	req->content_length = v;
 }
 
+/*
+ * Where the variable named e[0..n) goes in req (length, the CONTENT_LENGTH
+ * text), or NULL when http_parse_env does not read it.  A switch on the
+ * name's length, then the few names of that length: a web server sends
+ * twenty or more variables, and most are settled by their length alone.
+ */
+static const char **
+http_slot(struct http_req *req, const char **length, const char *e, size_t n)
+{
+#define HTTP_IS(lit) (memcmp(e, lit, sizeof(lit) - 1) == 0)
+	switch (n) {
+	case 8:
+		return HTTP_IS("GPT_ROOT") ? &req->gpt_root : NULL;
+	case 9:
+		return HTTP_IS("PATH_INFO") ? &req->path_info : NULL;
+	case 11:
+		if (HTTP_IS("HTTP_ACCEPT"))
+			return &req->accept;
+		if (HTTP_IS("REMOTE_ADDR"))
+			return &req->remote_addr;
+		if (HTTP_IS("REQUEST_URI"))
+			return &req->request_uri;
+		return HTTP_IS("GPT_ADDRESS") ? &req->gpt_address : NULL;
+	case 12:
+		return HTTP_IS("CONTENT_TYPE") ? &req->content_type : NULL;
+	case 13:
+		return HTTP_IS("HTTP_IF_MATCH") ? &req->if_match : NULL;
+	case 14:
+		if (HTTP_IS("REQUEST_METHOD"))
+			return &req->method_name;
+		if (HTTP_IS("CONTENT_LENGTH"))
+			return length;
+		return HTTP_IS("HTTP_GPT_ACTOR") ? &req->actor : NULL;
+	case 15:
+		return HTTP_IS("SCRIPT_FILENAME") ? &req->script_filename
+		                                  : NULL;
+	case 18:
+		return HTTP_IS("HTTP_IF_NONE_MATCH") ? &req->if_none_match
+		                                     : NULL;
+	}
+	return NULL;
+#undef HTTP_IS
+}
+
 void
 http_parse_env(char *const *envp, char *const *fallback, struct http_req *req)
 {
-	const char *m;
+	const char *m, *length = NULL;
+	size_t i;
 
 	memset(req, 0, sizeof(*req));
-	m = http_getenv(envp, "REQUEST_METHOD");
-	req->method_name = m;
+	/* One pass over the request's variables; the first entry of a name
+	 * wins, as in http_getenv.  Bounded by the array's NULL. */
+	for (i = 0; envp != NULL && envp[i] != NULL; i++) {
+		const char *e = envp[i], *eq = strchr(e, '=');
+		const char **slot;
+
+		if (eq == NULL)
+			continue; /* hits on an entry "NAME" alone */
+		slot = http_slot(req, &length, e, (size_t)(eq - e));
+		if (slot != NULL && *slot == NULL)
+			*slot = eq + 1;
+	}
+	m = req->method_name;
 	if (m == NULL)
 		req->method = HTTP_M_OTHER;
 	else if (strcmp(m, "GET") == 0)
@@ -74,20 +130,11 @@ http_parse_env(char *const *envp, char *const *fallback, struct http_req *req)
 		req->method = HTTP_M_POST;
 	else
 		req->method = HTTP_M_OTHER;
-	req->accept = http_getenv(envp, "HTTP_ACCEPT");
-	req->if_none_match = http_getenv(envp, "HTTP_IF_NONE_MATCH");
-	req->if_match = http_getenv(envp, "HTTP_IF_MATCH");
-	req->content_type = http_getenv(envp, "CONTENT_TYPE");
-	req->actor = http_getenv(envp, "HTTP_GPT_ACTOR");
-	req->remote_addr = http_getenv(envp, "REMOTE_ADDR");
-	req->path_info = http_getenv(envp, "PATH_INFO");
-	req->request_uri = http_getenv(envp, "REQUEST_URI");
-	req->script_filename = http_getenv(envp, "SCRIPT_FILENAME");
-	if ((req->gpt_address = http_getenv(envp, "GPT_ADDRESS")) == NULL)
+	if (req->gpt_address == NULL)
 		req->gpt_address = http_getenv(fallback, "GPT_ADDRESS");
-	if ((req->gpt_root = http_getenv(envp, "GPT_ROOT")) == NULL)
+	if (req->gpt_root == NULL)
 		req->gpt_root = http_getenv(fallback, "GPT_ROOT");
-	http_parse_length(http_getenv(envp, "CONTENT_LENGTH"), req);
+	http_parse_length(length, req);
 }
 
 /* --- small lexers over header values (RFC 9110 section 5.6) ---------- */
@@ -493,22 +540,17 @@ http_head_not_modified(struct buf *out, const char *etag)
 	    etag);
 }
 
-static int
-http_write_str(struct http_writer *w, const char *s)
-{
-	return w->write(w->ctx, s, strlen(s));
-}
-
 int
 http_reply(struct http_writer *w, enum http_outcome o)
 {
+	/* RFC 9110 section 15.3.5: a 204 has no body and no Content-Length,
+	 * so one constant string answers every rejection. */
+	static const char no_content[] = "Status: 204 No Content\r\n\r\n";
 	char head[128];
 	int status = http_status(o), n;
 
-	/* RFC 9110 section 15.3.5: a 204 has no body and no Content-Length,
-	 * so one constant string answers every rejection. */
 	if (o == HTTP_O_REJECTED)
-		return http_write_str(w, "Status: 204 No Content\r\n\r\n");
+		return w->write(w->ctx, no_content, sizeof(no_content) - 1);
 	n = snprintf(head, sizeof(head), "Status: %d %s\r\n%s%s", status,
 	    http_status_text(status),
 	    o == HTTP_O_METHOD ? "Allow: GET, HEAD, POST\r\n" : "",
@@ -568,39 +610,84 @@ done:
 	return text;
 }
 
+/* Append s to the NUL-terminated line of *n bytes in cap; what does not
+ * fit is dropped (log_ cuts lines at LOG_LINE_MAX anyway). */
+static void
+http_line_add(char *line, size_t cap, size_t *n, const char *s)
+{
+	size_t k = strlen(s);
+
+	if (k > cap - 1 - *n)
+		k = cap - 1 - *n;
+	memcpy(line + *n, s, k);
+	*n += k;
+	line[*n] = '\0';
+}
+
+/* The decimal digits of v. */
+static void
+http_line_add_size(char *line, size_t cap, size_t *n, size_t v)
+{
+	char digits[24];
+	size_t i = sizeof(digits) - 1;
+
+	digits[i] = '\0';
+	do {
+		digits[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v > 0 && i > 0);
+	http_line_add(line, cap, n, digits + i);
+}
+
 int
 http_reject(struct http_writer *w, const struct http_rejection *r,
     const char *actor, bool explain)
 {
-	char head[160], offset[32] = "";
+	char head[160], line[LOG_LINE_MAX];
 	char *body;
-	size_t len;
-	int n, rc = -1;
+	size_t len, n = 0;
+	int hn, rc = -1;
 
-	if (r->has_offset)
-		snprintf(offset, sizeof(offset), " at byte %zu", r->offset);
-	log_info("act rejected: %s%s%s%s%s%s%s%s%s (actor \"%s\")",
-	    r->reason != NULL ? r->reason : "rejected",
-	    r->detail != NULL ? ": " : "", r->detail != NULL ? r->detail : "",
-	    offset, r->pointer != NULL ? " at \"" : "",
-	    r->pointer != NULL ? r->pointer : "",
-	    r->pointer != NULL ? "\"" : "",
-	    r->keyword != NULL ? ", keyword " : "",
-	    r->keyword != NULL ? r->keyword : "", actor != NULL ? actor : "");
+	/* The log line is assembled by copying, not formatted: a rejection
+	 * costs its one line and the constant 204, nothing more. */
+	line[0] = '\0';
+	http_line_add(
+	    line, sizeof(line), &n, r->reason != NULL ? r->reason : "rejected");
+	if (r->detail != NULL) {
+		http_line_add(line, sizeof(line), &n, ": ");
+		http_line_add(line, sizeof(line), &n, r->detail);
+	}
+	if (r->has_offset) {
+		http_line_add(line, sizeof(line), &n, " at byte ");
+		http_line_add_size(line, sizeof(line), &n, r->offset);
+	}
+	if (r->pointer != NULL) {
+		http_line_add(line, sizeof(line), &n, " at \"");
+		http_line_add(line, sizeof(line), &n, r->pointer);
+		http_line_add(line, sizeof(line), &n, "\"");
+	}
+	if (r->keyword != NULL) {
+		http_line_add(line, sizeof(line), &n, ", keyword ");
+		http_line_add(line, sizeof(line), &n, r->keyword);
+	}
+	http_line_add(line, sizeof(line), &n, " (actor \"");
+	http_line_add(line, sizeof(line), &n, actor != NULL ? actor : "");
+	http_line_add(line, sizeof(line), &n, "\")");
+	log_info("act rejected: %s", line);
 	if (!explain)
 		return http_reply(w, HTTP_O_REJECTED);
 	if ((body = http_explain_body(r)) == NULL)
 		return -1;
 	len = strlen(body);
-	n = snprintf(head, sizeof(head),
+	hn = snprintf(head, sizeof(head),
 	    "Status: 422 Unprocessable Content\r\n"
 	    "Content-Type: application/json\r\n"
 	    "Content-Length: %zu\r\n"
 	    "\r\n",
 	    len);
-	if (n < 0 || (size_t)n >= sizeof(head))
+	if (hn < 0 || (size_t)hn >= sizeof(head))
 		goto done;
-	if (w->write(w->ctx, head, (size_t)n) == -1 ||
+	if (w->write(w->ctx, head, (size_t)hn) == -1 ||
 	    w->write(w->ctx, body, len) == -1)
 		goto done;
 	rc = 0;

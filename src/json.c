@@ -781,9 +781,11 @@ close_container(struct json_parser *p, struct json_value *root, size_t pos)
 
 	n = (is_object ? p->nmems : p->nvals) - f->start;
 	size = is_object ? sizeof(*p->mems) : sizeof(*p->vals);
-	from = is_object ? (const void *)(p->mems + f->start)
-			 : (const void *)(p->vals + f->start);
 	if (n > 0) {
+		/* Only now: the stack of the other kind may still be NULL, and
+		 * NULL + 0 is undefined. */
+		from = is_object ? (const void *)(p->mems + f->start)
+				 : (const void *)(p->vals + f->start);
 		if (!gpt_mul_size(n, size, &bytes))
 			return fail(p, JSON_E_TOO_BIG, pos, NULL);
 		if ((dst = arena_alloc(p->a, bytes)) == NULL)

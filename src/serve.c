@@ -3,21 +3,25 @@
  * feeds requests to it (libfcgi's FCGX_Accept_r for FastCGI; one pass over
  * stdin/stdout/environ for CGI, which libfcgi's FCGX_ layer cannot serve).
  *
- * Owns: the request arena and the two buffers of struct serve_state; the
- * FCGX_Request of the loop.  Refuses: nothing itself; every decision is
- * http_'s (statuses, negotiation) or addr_'s (which directory).
+ * Owns: the request arena and the buffers of struct serve_state; the
+ * FCGX_Request of the loop.  libfcgi accepts and reads; the FastCGI
+ * records of each answer are written here, one write(2) per answer (see
+ * "FastCGI answers").  Refuses: nothing itself; every decision is http_'s
+ * (statuses, negotiation) or addr_'s (which directory).
  *
  * A FastCGI process never ends because of input: a client that hangs up
  * mid-answer is logged (SIGPIPE is ignored), an out-of-memory answers 500,
  * and only a failing accept (the web server is gone) ends the loop.
  */
 #include <errno.h>
+#include <fastcgi.h>
 #include <fcgiapp.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "address.h"
@@ -29,12 +33,18 @@
 
 extern char **environ;
 
+/* FastCGI records (see "FastCGI answers" below). */
+#define SERVE_REC_CHUNK 65528 /* content per record: <= 0xffff, 8-aligned */
+#define SERVE_WIRE_DIRECT ((size_t)16 * 1024) /* written where it lies */
+#define SERVE_WIRE_MAX ((size_t)64 * 1024)    /* st->wire never holds more */
+
 void
 serve_state_init(struct serve_state *st)
 {
 	arena_init(&st->req, SERVE_ARENA_BASE);
 	buf_init(&st->body, 0);
 	buf_init(&st->output, 0);
+	buf_init(&st->wire, SERVE_WIRE_MAX);
 }
 
 void
@@ -43,6 +53,7 @@ serve_state_free(struct serve_state *st)
 	arena_free(&st->req);
 	buf_free(&st->body);
 	buf_free(&st->output);
+	buf_free(&st->wire);
 }
 
 /* Forget one request; keep memory unless a rare big act made it grow. */
@@ -183,6 +194,12 @@ serve_hook(struct serve_io *io, struct serve_state *st,
 	const struct json_value *v;
 	struct json_err jerr;
 
+	/* The web server's connection must not reach the hook (nor what it
+	 * starts).  Set here, not at accept: only an act that passed the form
+	 * pays for it, and F_SETFD alone suffices (FD_CLOEXEC is the only fd
+	 * flag). */
+	if (io->conn_fd >= 0)
+		(void)fcntl(io->conn_fd, F_SETFD, FD_CLOEXEC);
 	switch (hook_run(&hr, &st->output, &res)) {
 	case HOOK_OK:
 		break;
@@ -357,26 +374,220 @@ serve_fcgx_read(void *ctx, void *p, size_t n)
 	return got;
 }
 
+/* --- FastCGI answers: records built here, one write per answer ------- */
+
+/*
+ * libfcgi's error and output streams flush from two buffers, so an answer
+ * that logs a line (every rejection) costs two write(2) calls and wakes
+ * the web server twice.  Here the records of one answer (STDERR and
+ * STDOUT, in the order they were produced, then the closing ones) gather
+ * in st->wire and leave in one write when the request ends.  A record of
+ * SERVE_WIRE_DIRECT bytes or more (a large hook output) is written from
+ * where it lies, after what waits, so the buffer stays small.
+ *
+ * libfcgi still accepts, reads the parameters and the body, and closes
+ * the connection; its two writers are marked closed before FCGX_Finish_r
+ * (FCGX_FClose then writes nothing), so it adds no record of its own.
+ */
+
+struct serve_wire {
+	struct buf *buf; /* borrowed: st->wire */
+	int fd;          /* borrowed: libfcgi's connection */
+	int id;          /* the request id of every record */
+	bool had_err;    /* a STDERR record went out: end that stream too */
+	bool failed;     /* a write failed: the web server is gone */
+};
+
+/* Write all iov[0..n) to fd (n <= 3), through short writes and EINTR. */
 static int
-serve_fcgx_write(void *ctx, const void *p, size_t n)
+serve_writev_all(int fd, struct iovec *iov, int n)
 {
-	FCGX_Stream *out = ctx;
-
+	/* each pass writes at least one byte or fails: bounded by the bytes */
 	while (n > 0) {
-		int chunk = n > INT_MAX ? INT_MAX : (int)n;
+		ssize_t w = writev(fd, iov, n);
 
-		if (FCGX_PutStr(p, chunk, out) != chunk)
+		if (w == -1 && errno == EINTR)
+			continue;
+		if (w <= 0)
 			return -1;
-		p = (const char *)p + chunk;
-		n -= (size_t)chunk;
+		while (n > 0 && (size_t)w >= iov->iov_len) {
+			w -= (ssize_t)iov->iov_len;
+			iov++;
+			n--;
+		}
+		if (n > 0) {
+			iov->iov_base = (char *)iov->iov_base + w;
+			iov->iov_len -= (size_t)w;
+		}
 	}
 	return 0;
 }
 
-static void
-serve_fcgx_log(void *ctx, const char *line, size_t len)
+static int
+serve_wire_flush(struct serve_wire *w)
 {
-	(void)FCGX_PutStr(line, (int)len, ctx);
+	struct iovec iov;
+
+	if (w->failed)
+		return -1;
+	if (w->buf->len == 0)
+		return 0;
+	iov.iov_base = w->buf->data;
+	iov.iov_len = w->buf->len;
+	if (serve_writev_all(w->fd, &iov, 1) == -1)
+		w->failed = true;
+	buf_reset(w->buf);
+	return w->failed ? -1 : 0;
+}
+
+/* A record header: version, type, request id, content length, padding. */
+static void
+serve_wire_header(
+    unsigned char h[FCGI_HEADER_LEN], int type, int id, size_t n, size_t pad)
+{
+	h[0] = FCGI_VERSION_1;
+	h[1] = (unsigned char)type;
+	h[2] = (unsigned char)((id >> 8) & 0xff);
+	h[3] = (unsigned char)(id & 0xff);
+	h[4] = (unsigned char)((n >> 8) & 0xff);
+	h[5] = (unsigned char)(n & 0xff);
+	h[6] = (unsigned char)pad;
+	h[7] = 0;
+}
+
+/* One record of n <= SERVE_REC_CHUNK content bytes, padded to 8. */
+static int
+serve_wire_record(struct serve_wire *w, int type, const void *p, size_t n)
+{
+	static const unsigned char zeros[8];
+	unsigned char h[FCGI_HEADER_LEN];
+	size_t pad = (8 - n % 8) % 8;
+	struct iovec iov[3];
+	char *dst;
+
+	if (w->failed)
+		return -1;
+	serve_wire_header(h, type, w->id, n, pad);
+	if (n < SERVE_WIRE_DIRECT &&
+	    (dst = buf_reserve(w->buf, sizeof(h) + n + pad)) != NULL) {
+		memcpy(dst, h, sizeof(h));
+		if (n > 0)
+			memcpy(dst + sizeof(h), p, n);
+		memset(dst + sizeof(h) + n, 0, pad);
+		w->buf->len += sizeof(h) + n + pad;
+		return w->buf->len >= SERVE_WIRE_DIRECT ? serve_wire_flush(w)
+		                                        : 0;
+	}
+	/* large, or no memory to gather it: what waits, then this record */
+	if (serve_wire_flush(w) == -1)
+		return -1;
+	iov[0].iov_base = h;
+	iov[0].iov_len = sizeof(h);
+	iov[1].iov_base = (void *)(uintptr_t)p;
+	iov[1].iov_len = n;
+	iov[2].iov_base = (void *)(uintptr_t)zeros;
+	iov[2].iov_len = pad;
+	if (serve_writev_all(w->fd, iov, 3) == -1) {
+		w->failed = true;
+		return -1;
+	}
+	return 0;
+}
+
+/* Stream bytes as records of at most SERVE_REC_CHUNK bytes each. */
+static int
+serve_wire_stream(struct serve_wire *w, int type, const void *p, size_t n)
+{
+	const char *c = p;
+
+	/* bounded by n: each pass takes up to SERVE_REC_CHUNK bytes */
+	while (n > 0) {
+		size_t k = n < SERVE_REC_CHUNK ? n : SERVE_REC_CHUNK;
+
+		if (serve_wire_record(w, type, c, k) == -1)
+			return -1;
+		c += k;
+		n -= k;
+	}
+	return 0;
+}
+
+static int
+serve_wire_write(void *ctx, const void *p, size_t n)
+{
+	return serve_wire_stream(ctx, FCGI_STDOUT, p, n);
+}
+
+/* The log sink while a request runs: its error stream, so the line
+ * reaches the web server's log; once the connection is gone, stderr. */
+static void
+serve_wire_log(void *ctx, const char *line, size_t len)
+{
+	struct serve_wire *w = ctx;
+
+	if (!w->failed && serve_wire_stream(w, FCGI_STDERR, line, len) == 0) {
+		w->had_err = true;
+		return;
+	}
+	if (write(STDERR_FILENO, line, len) < 0)
+		return;
+}
+
+/* The end of the answer (FastCGI 1.0 specification, sections 5.3 and
+ * 5.5): an empty STDERR when one was sent, an empty STDOUT, END_REQUEST
+ * (application status 0, request complete); then everything in one
+ * write, this tail with what waits when it fits. */
+static void
+serve_wire_end(struct serve_wire *w)
+{
+	unsigned char tail[4 * FCGI_HEADER_LEN], *t = tail;
+	struct iovec iov[2];
+	char *dst;
+
+	if (w->failed)
+		return;
+	if (w->had_err) {
+		serve_wire_header(t, FCGI_STDERR, w->id, 0, 0);
+		t += FCGI_HEADER_LEN;
+	}
+	serve_wire_header(t, FCGI_STDOUT, w->id, 0, 0);
+	t += FCGI_HEADER_LEN;
+	serve_wire_header(t, FCGI_END_REQUEST, w->id, FCGI_HEADER_LEN, 0);
+	t += FCGI_HEADER_LEN;
+	memset(t, 0, FCGI_HEADER_LEN); /* appStatus 0, reserved */
+	t[4] = FCGI_REQUEST_COMPLETE;
+	t += FCGI_HEADER_LEN;
+	if ((dst = buf_reserve(w->buf, (size_t)(t - tail))) != NULL) {
+		memcpy(dst, tail, (size_t)(t - tail));
+		w->buf->len += (size_t)(t - tail);
+		(void)serve_wire_flush(w);
+		return;
+	}
+	/* no memory for 32 more bytes: the same, from two places */
+	iov[0].iov_base = w->buf->data;
+	iov[0].iov_len = w->buf->len;
+	iov[1].iov_base = tail;
+	iov[1].iov_len = (size_t)(t - tail);
+	if (serve_writev_all(w->fd, iov, 2) == -1)
+		w->failed = true;
+	buf_reset(w->buf);
+}
+
+/*
+ * libfcgi's writers have nothing to add: the records above ended them.
+ * After a failed write the connection is broken: an error on the output
+ * stream makes FCGX_Finish_r close it even when the web server asked to
+ * keep it.
+ */
+static void
+serve_fcgx_writers_done(FCGX_Request *r, const struct serve_wire *w)
+{
+	r->out->wasFCloseCalled = 1;
+	r->out->isClosed = 1;
+	r->err->wasFCloseCalled = 1;
+	r->err->isClosed = 1;
+	if (w->failed && r->out->FCGI_errno == 0)
+		r->out->FCGI_errno = EPIPE;
 }
 
 static long
@@ -408,15 +619,6 @@ serve_fd_write(void *ctx, const void *p, size_t n)
 	return 0;
 }
 
-static void
-serve_set_cloexec(int fd)
-{
-	int flags = fcntl(fd, F_GETFD);
-
-	if (flags != -1)
-		(void)fcntl(fd, F_SETFD, flags | FD_CLOEXEC);
-}
-
 static int
 serve_cgi(struct serve_state *st)
 {
@@ -425,6 +627,7 @@ serve_cgi(struct serve_state *st)
 	    .fallback = NULL,
 	    .read = serve_fd_read,
 	    .out = {serve_fd_write, NULL},
+	    .conn_fd = -1,
 	};
 
 	if (http_getenv(environ, "REQUEST_METHOD") == NULL &&
@@ -437,13 +640,40 @@ serve_cgi(struct serve_state *st)
 	return 0;
 }
 
+/*
+ * The process environment does not change while the loop runs, and the
+ * fallback is read for two names only (http_parse_env): keep just those
+ * entries, so no request scans the whole environment for them.
+ */
+static void
+serve_fallback_env(char *keep[3])
+{
+	static const char *const names[] = {"GPT_ADDRESS=", "GPT_ROOT="};
+	size_t i, j, n = 0;
+
+	for (i = 0; i < GPT_ARRAY_LEN(names); i++) {
+		/* the first entry of a name wins, as in http_getenv */
+		for (j = 0; environ[j] != NULL; j++) {
+			if (strncmp(environ[j], names[i], strlen(names[i])) ==
+			    0) {
+				keep[n++] = environ[j];
+				break;
+			}
+		}
+	}
+	keep[n] = NULL;
+}
+
 static int
 serve_fastcgi(struct serve_state *st)
 {
 	FCGX_Request r;
+	char *fallback[3];
 
-	/* The listening socket must not reach a hook (nor its children). */
-	serve_set_cloexec(0);
+	/* The listening socket must not reach a hook (nor its children);
+	 * FD_CLOEXEC is the only fd flag, so no F_GETFD first. */
+	(void)fcntl(0, F_SETFD, FD_CLOEXEC);
+	serve_fallback_env(fallback);
 	if (FCGX_InitRequest(&r, 0, 0) != 0) {
 		log_error("cannot set up the FastCGI request");
 		return 1;
@@ -451,19 +681,26 @@ serve_fastcgi(struct serve_state *st)
 	/* Bounded by the web server: each pass answers one request, and a
 	 * failing accept (the server closed the socket) ends the process. */
 	while (FCGX_Accept_r(&r) >= 0) {
+		struct serve_wire w = {
+		    .buf = &st->wire,
+		    .fd = r.ipcFd,
+		    .id = r.requestId,
+		};
 		struct serve_io io = {
 		    .envp = r.envp,
-		    .fallback = environ,
+		    .fallback = fallback,
 		    .read = serve_fcgx_read,
 		    .read_ctx = r.in,
-		    .out = {serve_fcgx_write, r.out},
+		    .out = {serve_wire_write, &w},
+		    .conn_fd = r.ipcFd,
 		};
 
-		if (r.ipcFd >= 0)
-			serve_set_cloexec(r.ipcFd);
-		log_set_sink(serve_fcgx_log, r.err);
+		buf_reset(&st->wire);
+		log_set_sink(serve_wire_log, &w);
 		(void)serve_request(&io, st);
+		serve_wire_end(&w);
 		log_set_sink(NULL, NULL);
+		serve_fcgx_writers_done(&r, &w);
 		FCGX_Finish_r(&r);
 	}
 	FCGX_Free(&r, 1);

@@ -11,8 +11,9 @@
  * Memory: a request arena (reset after every request) holds the parsed act
  * and the validator's scratch; the body and the hook's output are buffers
  * kept across requests but released when a rare large one made them grow
- * past SERVE_KEEP_MAX.  Nothing else survives a request but the address
- * cache.
+ * past SERVE_KEEP_MAX; the FastCGI answer gathers in a small buffer of its
+ * own (64 KB at most; larger records go out from where they lie).
+ * Nothing else survives a request but the address cache.
  */
 #ifndef GPT_SERVE_H
 #define GPT_SERVE_H
@@ -38,6 +39,8 @@ struct serve_io {
 	serve_read_fn read;     /* the body */
 	void *read_ctx;         /* borrowed */
 	struct http_writer out; /* the answer */
+	int conn_fd;            /* the web server's connection, made CLOEXEC
+	                           before a hook runs; -1 when none (CGI) */
 };
 
 /* State kept across the requests of one process. */
@@ -45,6 +48,7 @@ struct serve_state {
 	struct arena req;  /* owned: reset after every request */
 	struct buf body;   /* owned: the act's bytes */
 	struct buf output; /* owned: the hook's stdout */
+	struct buf wire;   /* owned: FastCGI records not yet written */
 };
 
 void serve_state_init(struct serve_state *st);

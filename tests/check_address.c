@@ -186,6 +186,57 @@ START_TEST(addr_resolve_refuses_unclean_paths)
 }
 END_TEST
 
+/* The joined directory fills PATH_MAX - 1 bytes at most, never cut. */
+START_TEST(addr_resolve_refuses_a_directory_past_path_max)
+{
+	static char name[PATH_MAX + 2];
+	struct http_req r = {0};
+	size_t n;
+
+	memset(name, 'a', sizeof(name) - 1);
+	name[0] = '/';
+	/* GPT_ADDRESS alone: PATH_MAX - 1 bytes fit, PATH_MAX do not */
+	name[PATH_MAX - 1] = '\0';
+	r.gpt_address = name;
+	expect_resolve(&r, name, 0);
+	name[PATH_MAX - 1] = 'a';
+	name[PATH_MAX] = '\0';
+	expect_resolve_fail(&r);
+	/* GPT_ROOT + "/x": the root's length plus two */
+	r.gpt_address = NULL;
+	r.path_info = "/x";
+	n = PATH_MAX - 3;
+	name[n] = '\0';
+	r.gpt_root = name;
+	{
+		struct addr_ref ref;
+		const char *why;
+
+		ck_assert_int_eq(addr_resolve(&r, &ref, &why), 0);
+		ck_assert_uint_eq(strlen(ref.dir), PATH_MAX - 1);
+		ck_assert_uint_eq(ref.root_len, n);
+		ck_assert(memcmp(ref.dir + n, "/x", 3) == 0);
+	}
+	r.path_info = "/xy";
+	expect_resolve_fail(&r);
+	/* the shared-hosting default: SCRIPT_FILENAME + ".d" */
+	r.gpt_root = NULL;
+	r.path_info = NULL;
+	r.script_filename = name;
+	name[n] = 'a';
+	name[PATH_MAX - 2] = '\0';
+	expect_resolve_fail(&r);
+	name[PATH_MAX - 3] = '\0';
+	{
+		struct addr_ref ref;
+		const char *why;
+
+		ck_assert_int_eq(addr_resolve(&r, &ref, &why), 0);
+		ck_assert_uint_eq(strlen(ref.dir), PATH_MAX - 1);
+	}
+}
+END_TEST
+
 /* --- addr_load -------------------------------------------------------- */
 
 static void
@@ -435,6 +486,7 @@ suite_address(void)
 	tcase_add_test(
 	    tc, addr_resolve_prefers_gpt_address_then_root_then_default);
 	tcase_add_test(tc, addr_resolve_refuses_unclean_paths);
+	tcase_add_test(tc, addr_resolve_refuses_a_directory_past_path_max);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("addr_load");
 	tcase_add_test(tc, addr_load_refuses_bad_addresses);

@@ -8,6 +8,7 @@
 #include "buf.h"
 #include "check_main.h"
 #include "http.h"
+#include "log.h"
 
 /* --- http_parse_env --------------------------------------------------- */
 
@@ -64,6 +65,29 @@ START_TEST(http_parse_env_maps_methods)
 		ck_assert_msg(r.method == cases[i].m, "%s gave %d",
 		    cases[i].var, (int)r.method);
 	}
+}
+END_TEST
+
+/* Names are whole: a longer or shorter name, or a bare entry, is not one
+ * of ours; the first of two entries with one name wins (as http_getenv). */
+START_TEST(http_parse_env_matches_whole_names_and_keeps_the_first)
+{
+	char *env[] = {"PATH_INFOX=/wrong", "PATH_INF=/wrong", "PATH_INFO",
+	    "HTTP_ACCEPT_LANGUAGE=de", "HTTP_IF_MATCH_X=\"no\"",
+	    "CONTENT_LENGTH=7", "PATH_INFO=/right", "PATH_INFO=/second",
+	    "HTTP_ACCEPT=text/html", "HTTP_ACCEPT=application/json",
+	    "CONTENT_LENGTH=x", "=/empty-name", NULL};
+	struct http_req r;
+
+	http_parse_env(env, NULL, &r);
+	ck_assert_str_eq(r.path_info, "/right");
+	ck_assert_str_eq(r.accept, "text/html");
+	ck_assert_ptr_null(r.if_match);
+	ck_assert_ptr_null(r.method_name);
+	ck_assert_int_eq(r.method, HTTP_M_OTHER);
+	ck_assert(r.has_length && !r.bad_length);
+	ck_assert_uint_eq(r.content_length, 7);
+	ck_assert_str_eq(http_getenv(env, "PATH_INFO"), r.path_info);
 }
 END_TEST
 
@@ -384,6 +408,68 @@ START_TEST(http_reject_is_the_same_204_whatever_the_reason)
 }
 END_TEST
 
+static void
+capture_line(void *ctx, const char *line, size_t len)
+{
+	ck_assert_int_eq(buf_append(ctx, line, len), 0);
+}
+
+/* The one log line of a rejection names every known part, in order. */
+START_TEST(http_reject_logs_one_line_with_the_reason)
+{
+	static const struct {
+		struct http_rejection r;
+		const char *actor;
+		const char *line;
+	} cases[] = {
+	    {{.reason = "larger than max_body"}, NULL,
+	        "gpt.fcgi: info: act rejected: larger than max_body "
+	        "(actor \"\")\n"},
+	    {{.reason = "not strict JSON",
+	         .detail = "bytes after the value",
+	         .has_offset = true,
+	         .offset = 1234567},
+	        "a",
+	        "gpt.fcgi: info: act rejected: not strict JSON: bytes "
+	        "after the value at byte 1234567 (actor \"a\")\n"},
+	    {{.reason = "not strict JSON", .has_offset = true, .offset = 0},
+	        "b",
+	        "gpt.fcgi: info: act rejected: not strict JSON at byte 0 "
+	        "(actor \"b\")\n"},
+	    {{.reason = "fails the form",
+	         .detail = "too short",
+	         .pointer = "/note",
+	         .keyword = "minLength"},
+	        "x\ny",
+	        "gpt.fcgi: info: act rejected: fails the form: too "
+	        "short at \"/note\", keyword minLength (actor "
+	        "\"x?y\")\n"},
+	    {{0}, NULL,
+	        "gpt.fcgi: info: act rejected: rejected (actor \"\")\n"},
+	};
+	struct http_writer w;
+	struct buf out, log;
+	size_t i;
+
+	buf_init(&out, 4096);
+	buf_init(&log, 4096);
+	http_writer_buf(&w, &out);
+	log_set_sink(capture_line, &log);
+	for (i = 0; i < GPT_ARRAY_LEN(cases); i++) {
+		buf_reset(&log);
+		ck_assert_int_eq(
+		    http_reject(&w, &cases[i].r, cases[i].actor, false), 0);
+		ck_assert_msg(
+		    log.data != NULL && strcmp(log.data, cases[i].line) == 0,
+		    "case %zu logged \"%s\", expected \"%s\"", i,
+		    log.data != NULL ? log.data : "", cases[i].line);
+	}
+	log_set_sink(NULL, NULL);
+	buf_free(&out);
+	buf_free(&log);
+}
+END_TEST
+
 START_TEST(http_reject_explains_with_a_422_json_body)
 {
 	struct http_rejection r = {.reason = "fails the form",
@@ -517,6 +603,8 @@ suite_http(void)
 	tcase_add_test(tc, http_parse_env_reads_the_request_variables);
 	tcase_add_test(tc, http_parse_env_maps_methods);
 	tcase_add_test(
+	    tc, http_parse_env_matches_whole_names_and_keeps_the_first);
+	tcase_add_test(
 	    tc, http_parse_env_takes_gpt_variables_from_the_fallback);
 	tcase_add_test(tc, http_parse_env_checks_content_length);
 	suite_add_tcase(s, tc);
@@ -536,6 +624,7 @@ suite_http(void)
 	tcase_add_test(tc, http_reply_writes_answers_without_body);
 	tcase_add_test(tc, http_reject_is_the_same_204_whatever_the_reason);
 	tcase_add_test(tc, http_reject_explains_with_a_422_json_body);
+	tcase_add_test(tc, http_reject_logs_one_line_with_the_reason);
 	tcase_add_test(tc, http_head_blocks_carry_the_documented_headers);
 	tcase_add_test(tc, http_reply_json_sends_the_body_as_it_is);
 	tcase_add_test(tc, http_writer_failure_is_reported);

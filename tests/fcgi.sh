@@ -199,6 +199,139 @@ if [ "$rss2" -le $((rss1 + 1024)) ]; then pass; else
 fi
 expect_alive "at the end"
 
+# The answer's records, checked by a client of our own over one kept
+# connection (FCGI_KEEP_CONN, as lighttpd and Apache's mod_proxy_fcgi keep
+# it): every answer is STDERR records (when it logs), STDOUT records, an
+# empty STDERR after any STDERR, an empty STDOUT, then END_REQUEST, all
+# with the request's id; nothing follows END_REQUEST but the next answer,
+# and the connection serves request after request.
+cat >"$TEST_TMP/keep.pl" <<'EOF'
+use strict;
+use warnings;
+use Socket;
+my ($path, @reqs) = @ARGV;
+$SIG{ALRM} = sub { print "timeout\n"; exit 1 };
+alarm 20;
+socket(my $s, PF_UNIX, SOCK_STREAM, 0) or die "socket: $!";
+connect($s, pack_sockaddr_un($path)) or die "connect: $!";
+binmode $s;
+sub rec {
+	my ($type, $id, $c) = @_;
+	my $pad = (8 - length($c) % 8) % 8;
+	return pack('CCnnCC', 1, $type, $id, length $c, $pad, 0) . $c . ("\0" x $pad);
+}
+sub len { my $n = length shift; return $n < 128 ? pack('C', $n) : pack('N', $n | 0x80000000) }
+sub nv { my ($n, $v) = @_; return len($n) . len($v) . $n . $v }
+sub readn {
+	my $n = shift;
+	my $b = '';
+	while (length $b < $n) {
+		my $got = sysread($s, $b, $n - length $b, length $b);
+		return $b if !$got;
+	}
+	return $b;
+}
+my $i = 0;
+for my $r (@reqs) {
+	my ($m, $pi, $body) = split /\|/, $r, 3;
+	my $id = ++$i;
+	my $p = nv('REQUEST_METHOD', $m) . nv('PATH_INFO', $pi)
+	    . nv('REQUEST_URI', "/gpt$pi") . nv('SERVER_PROTOCOL', 'HTTP/1.1');
+	$p .= nv('CONTENT_TYPE', 'application/json')
+	    . nv('CONTENT_LENGTH', length $body) if $m eq 'POST';
+	my $out = rec(1, $id, pack('nCx5', 1, 1)) . rec(4, $id, $p) . rec(4, $id, '')
+	    . ($m eq 'POST' && length $body ? rec(5, $id, $body) : '') . rec(5, $id, '');
+	syswrite($s, $out) == length $out or die "write: $!";
+	my ($stdout, $stderr, $seq) = ('', '', '');
+	for (;;) {
+		my $h = readn(8);
+		if (length $h < 8) { print "request $id: connection closed early\n"; exit 1 }
+		my ($v, $type, $rid, $clen, $pad) = unpack('CCnnC', $h);
+		my $c = substr(readn($clen + $pad), 0, $clen);
+		if ($v != 1 || $rid != $id) { print "request $id: record v$v id $rid\n"; exit 1 }
+		if ($type == 6) { $seq .= $clen ? 'O' : 'o'; $stdout .= $c }
+		elsif ($type == 7) { $seq .= $clen ? 'E' : 'e'; $stderr .= $c }
+		elsif ($type == 3) { $seq .= 'X'; last }
+		else { $seq .= "?$type" }
+	}
+	$seq =~ s/O+/O/g;
+	$seq =~ s/E+/E/g;
+	my ($status) = $stdout =~ /^Status: (\d+)/;
+	my $log = $stderr =~ /(act \w+)/ ? $1 : '-';
+	my $blen = length($stdout) - (index($stdout, "\r\n\r\n") + 4);
+	print "request $id: ", $status // '?', " $seq $log $blen\n";
+}
+shutdown($s, 1);
+my $rest = readn(1);
+print length $rest ? "bytes after the last answer\n" : "clean end\n";
+EOF
+get_len=$(wc -c <"$TEST_TMP/get1" | tr -d ' ')
+echo_act='{"mode":"echo","note":"k"}'
+timeout 30 perl "$TEST_TMP/keep.pl" "$SOCK" 'POST|/modes|{"mode":"nope"}' \
+    'GET|/modes|' "POST|/modes|$echo_act" \
+    'POST|/explain|{"note":""}' 'GET|/modes|' >"$TEST_TMP/keep.out" 2>&1
+explain_len=$(sed -n 's/^request 4: 422 EOeoX act rejected \([1-9][0-9]*\)$/\1/p' \
+    "$TEST_TMP/keep.out")
+printf '%s\n' "request 1: 204 EOeoX act rejected 0" \
+    "request 2: 200 OoX - $get_len" \
+    "request 3: 200 EOeoX act accepted ${#echo_act}" \
+    "request 4: 422 EOeoX act rejected ${explain_len:-?}" \
+    "request 5: 200 OoX - $get_len" "clean end" >"$TEST_TMP/keep.want"
+if cmp -s "$TEST_TMP/keep.want" "$TEST_TMP/keep.out"; then pass; else
+	fail "answers over one kept connection: $(cat "$TEST_TMP/keep.out")"
+fi
+expect_alive "after a kept connection"
+
+# Answers larger than one FastCGI record (65535 bytes): a large form's GET
+# and a large act echoed by its hook arrive whole, byte for byte what the
+# same binary answers as CGI.
+mkdir "$ROOT/large"
+{
+	printf '{"p": "'
+	head -c 150000 /dev/zero | tr '\0' p
+	printf '", "m": [], "s": {"type": "object", "properties": '
+	printf '{"t": {"type": "string"}, "fds": {"const": true}}}}'
+} >"$ROOT/large/form.json"
+printf 'max_body = 400000\nhook_max_output = 400000\n' \
+    >"$ROOT/large/address.conf"
+# The hook echoes the act, or counts the sockets it holds (the web
+# server's connection must not reach it).
+cat >"$ROOT/large/hook" <<'EOF'
+#!/bin/sh
+body=$(cat)
+case $body in
+*'"fds"'*) printf '{"sockets": %d}\n' "$(ls -l /proc/self/fd | grep -c socket)" ;;
+*) printf '%s' "$body" ;;
+esac
+EOF
+chmod 755 "$ROOT/large/hook"
+env -i REQUEST_METHOD=GET GPT_ADDRESS="$ROOT/large" "$GPT_FCGI" \
+    </dev/null >"$TEST_TMP/large.cgi" 2>/dev/null
+fcgi GET /large "$TEST_TMP/empty"
+if [ "$code" = 200 ] && cmp -s "$TEST_TMP/large.cgi" "$TEST_TMP/resp"; then
+	pass
+else
+	fail "a 150 KB GET over FastCGI: status '$code'," \
+	    "$(wc -c <"$TEST_TMP/resp") bytes, CGI gives $(wc -c <"$TEST_TMP/large.cgi")"
+fi
+{
+	printf '{"t": "'
+	head -c 200000 /dev/zero | tr '\0' t
+	printf '"}'
+} >"$TEST_TMP/large.act"
+fcgi POST /large "$TEST_TMP/large.act" CONTENT_TYPE=application/json \
+    CONTENT_LENGTH="$(wc -c <"$TEST_TMP/large.act" | tr -d ' ')"
+if [ "$code" = 200 ] && cmp -s "$TEST_TMP/large.act" "$TEST_TMP/body"; then
+	pass
+else
+	fail "a 200 KB act echoed over FastCGI: status '$code'," \
+	    "$(wc -c <"$TEST_TMP/body") bytes"
+fi
+post /large '{"fds": true}'
+if [ "$code" = 200 ] && grep -q '"sockets": 0' "$TEST_TMP/body"; then pass; else
+	fail "the hook holds no socket: status '$code', $(cat "$TEST_TMP/body")"
+fi
+
 # A process whose web server is gone (accept fails: here fd 0 is a socket
 # that never listened) exits cleanly instead of spinning.
 timeout 10 perl -e 'use Socket;
