@@ -590,16 +590,54 @@ serve_fcgx_writers_done(FCGX_Request *r, const struct serve_wire *w)
 		r->out->FCGI_errno = EPIPE;
 }
 
+/* Bytes of the body a CGI request has read from stdin so far. */
+struct serve_cgi_in {
+	size_t got;
+};
+
 static long
 serve_fd_read(void *ctx, void *p, size_t n)
 {
+	struct serve_cgi_in *in = ctx;
 	ssize_t got;
 
-	(void)ctx;
 	do
 		got = read(STDIN_FILENO, p, n);
 	while (got == -1 && errno == EINTR);
+	if (got > 0)
+		in->got += (size_t)got;
 	return got;
+}
+
+/*
+ * After the answer, read and discard what the web server still has to send
+ * of the body (a 405, or a rejection decided before reading, leaves it
+ * unread).  A gateway that hands the body over a socket (Apache's mod_cgid)
+ * otherwise sees the connection reset when we exit with bytes unread, and
+ * may lose the answer we already wrote.  Bounded by CONTENT_LENGTH and by
+ * SERVE_CGI_DRAIN_MAX: a larger body is left to the web server's limits.
+ */
+static void
+serve_cgi_drain(struct serve_cgi_in *in)
+{
+	struct http_req req;
+	char sink[16384];
+	size_t left;
+
+	http_parse_env(environ, NULL, &req);
+	if (!req.has_length || req.bad_length || req.content_length <= in->got)
+		return;
+	left = req.content_length - in->got;
+	if (left > SERVE_CGI_DRAIN_MAX)
+		return;
+	while (left > 0) {
+		long n = serve_fd_read(in, sink,
+		    left < sizeof(sink) ? left : sizeof(sink));
+
+		if (n <= 0)
+			return;
+		left -= (size_t)n;
+	}
 }
 
 static int
@@ -622,10 +660,12 @@ serve_fd_write(void *ctx, const void *p, size_t n)
 static int
 serve_cgi(struct serve_state *st)
 {
+	struct serve_cgi_in in = {0};
 	struct serve_io io = {
 	    .envp = environ,
 	    .fallback = NULL,
 	    .read = serve_fd_read,
+	    .read_ctx = &in,
 	    .out = {serve_fd_write, NULL},
 	    .conn_fd = -1,
 	};
@@ -637,6 +677,7 @@ serve_cgi(struct serve_state *st)
 		return 2;
 	}
 	(void)serve_request(&io, st);
+	serve_cgi_drain(&in);
 	return 0;
 }
 

@@ -26,6 +26,8 @@
 /* Request arena: a tree is at most this many times its body's bytes. */
 #define SERVE_TREE_FACTOR 64
 #define SERVE_ARENA_BASE ((size_t)16 * 1024 * 1024)
+/* CGI: unread body bytes discarded after the answer, at most (see serve.c). */
+#define SERVE_CGI_DRAIN_MAX ((size_t)16 * 1024 * 1024)
 /* A buffer that grew past this is freed after its request. */
 #define SERVE_KEEP_MAX ((size_t)4 * 1024 * 1024)
 
