@@ -7,6 +7,10 @@
 # FastCGI processes started by spawn-fcgi on unix sockets; wrk loads them.
 # Cases, in ROUNDS rounds of DURATION runs; each comparison runs A B B A:
 #   static        nginx serving the arrival document's bytes as a file
+#   gpt cached GET  nginx with the arrival cache of
+#                 examples/servers/nginx-cache.conf (as shipped, its own
+#                 nginx process) in front of gpt.fcgi, GET of the form:
+#                 all but about one request a second are cache hits
 #   floor GET     bench/floor (libfcgi, precomputed bytes), GET
 #   gpt GET       gpt.fcgi, GET (the same bytes)
 #   floor POST    bench/floor draining the rejected act's body, writing
@@ -150,20 +154,28 @@ f:close()
 EOF
 
 # --- servers -------------------------------------------------------------------
-spawn() { # spawn SOCKET PROGRAM ARGS...: PROCS FastCGI processes
+spawn() { # spawn SOCKET GPT_ADDRESS PROGRAM ARGS...: PROCS FastCGI processes
 	_sock=$1
-	shift
-	env -i PATH=/usr/bin:/bin GPT_ADDRESS="$addr" \
+	_addr=$2
+	shift 2
+	env -i PATH=/usr/bin:/bin GPT_ADDRESS="$_addr" \
 	    spawn-fcgi -F "$PROCS" -P "$T/pids.$$" -s "$_sock" -- "$@" \
 	    >/dev/null 2>>"$T/spawn.err" || return 1
 	spawned=$(cat "$T/pids.$$")
 	pids="$pids $spawned"
 	rm -f "$T/pids.$$"
 }
-spawn "$T/floor.sock" "$GPT_BUILDDIR/bench/floor" "$T/doc.json" \
+# The cache template names the address by GPT_ROOT and PATH_INFO, which
+# a GPT_ADDRESS in the environment would override: its gpt.fcgi processes
+# (the same program, as many) have an empty one and a copy of the address
+# under a root of their own (a symlink leaving the root is refused).
+mkdir -p "$T/cache/root"
+cp -R "$addr" "$T/cache/root/note"
+spawn "$T/floor.sock" "$addr" "$GPT_BUILDDIR/bench/floor" "$T/doc.json" \
     "$T/reject.line" &&
     floor_pids=$spawned &&
-    spawn "$T/gpt.sock" "$GPT_FCGI" && gpt_pids=$spawned || {
+    spawn "$T/gpt.sock" "$addr" "$GPT_FCGI" && gpt_pids=$spawned &&
+    spawn "$T/cache/gpt.sock" "" "$GPT_FCGI" && cached_pids=$spawned || {
 	echo "responder.sh: spawn-fcgi failed: $(cat "$T/spawn.err")" >&2
 	exit 1
 }
@@ -214,6 +226,23 @@ EOF
 nginx -p "$T/nginx" -c "$T/nginx.conf" -g 'daemon off;' 2>>"$T/nginx/error.log" &
 pids="$pids $!"
 
+# The shipped cache configuration, its placeholders filled as
+# tests/servers-nginx.sh fills them (it says daemon off itself); only the
+# user line is added, for the reason above.
+cache_port=$(free_port)
+{
+	[ -n "$user_line" ] && echo "$user_line"
+	sed -e "s|@PORT@|$cache_port|g" -e "s|@ROOT@|$T/cache/root|g" \
+	    -e "s|@TMP@|$T/cache|g" "$GPT_SRCDIR/examples/servers/nginx-cache.conf"
+} >"$T/cache/nginx.conf"
+if grep -n '@[A-Z]*@' "$T/cache/nginx.conf" >&2; then
+	echo "responder.sh: nginx-cache.conf: placeholders left" >&2
+	exit 1
+fi
+nginx -p "$T/cache" -e "$T/cache/nginx-error.log" -c "$T/cache/nginx.conf" \
+    >"$T/cache/nginx.out" 2>&1 &
+pids="$pids $!"
+
 fastify_port=
 fdir=$GPT_BUILDDIR/bench/fastify
 mkdir -p "$fdir"
@@ -232,10 +261,13 @@ else
 fi
 
 base=http://127.0.0.1:$port
-i=0
-until curl -fsS -o /dev/null "$base/static" 2>/dev/null || [ $i -ge 100 ]; do
-	sleep 0.1
-	i=$((i + 1))
+cached=http://127.0.0.1:$cache_port/gpt/note
+for url in "$base/static" "$cached"; do
+	i=0
+	until curl -fsS -o /dev/null "$url" 2>/dev/null || [ $i -ge 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
 done
 if [ -n "$fastify_port" ]; then
 	i=0
@@ -249,6 +281,7 @@ fi
 # --- cases ----------------------------------------------------------------------
 # name|url|body file or -|expected status
 cases="static|$base/static|-|200
+gpt_cached_get|$cached|-|200
 floor_get|$base/floor|-|200
 gpt_get|$base/gpt|-|200
 floor_post|$base/floor|$T/reject.json|204
@@ -281,8 +314,18 @@ echo "$cases" | while IFS='|' read -r name url body want; do
 		exit 1
 	fi
 done || bad=1
+# The cached case times hits of the very bytes gpt.fcgi serves.
+if [ $bad -eq 0 ]; then
+	curl -sS -o "$T/check.out" -D "$T/check.hdr" "$cached"
+	if ! grep -qi '^X-Cache: HIT' "$T/check.hdr" ||
+	    ! cmp -s "$T/check.out" "$T/doc.json"; then
+		echo "responder.sh: gpt_cached_get is no cache hit of the form" >&2
+		bad=1
+	fi
+fi
 if [ $bad -ne 0 ]; then
-	tail -n 5 "$T/nginx/error.log" "$T/node.err" 2>/dev/null >&2
+	tail -n 5 "$T/nginx/error.log" "$T/cache/nginx-error.log" "$T/cache/nginx.out" \
+	    "$T/node.err" 2>/dev/null >&2
 	exit 1
 fi
 
@@ -308,6 +351,7 @@ cpu_ns() { # cpu_ns PIDS...
 }
 app_pids() { # app_pids CASE: the FastCGI processes that serve it
 	case $1 in
+	gpt_cached_*) echo "$cached_pids" ;;
 	floor_* | direct_floor_*) echo "$floor_pids" ;;
 	gpt_* | direct_gpt_*) echo "$gpt_pids" ;;
 	esac
@@ -346,7 +390,7 @@ run_case() { # run_case ROUND NAME: one wrk run, one line in $results
 
 # Each comparison is a pair (baseline, gpt.fcgi) run A B B A within a
 # round, so a drift of the machine's speed during the round cancels out.
-pairs="floor_get:gpt_get floor_post:gpt_rejected"
+pairs="static:gpt_cached_get floor_get:gpt_get floor_post:gpt_rejected"
 [ -n "$fastify_port" ] &&
     pairs="$pairs fastify_accepted:gpt_accepted fastify_accepted_200k:gpt_accepted_200k"
 echo "responder: wrk -t1 -c$CONNS -d$DURATION, $ROUNDS rounds of A B B A pairs," \
@@ -376,7 +420,6 @@ run_direct() { # run_direct ROUND NAME SOCKET PLAN
 
 round=1
 while [ $round -le "$ROUNDS" ]; do
-	run_case $round static
 	run_case $round floor_post_silent
 	for pair in $pairs; do
 		run_case $round "${pair%%:*}"
@@ -430,6 +473,7 @@ echo
 echo "responder ratios (req/s, within each round):"
 ratio "gpt GET / floor GET" gpt_get floor_get ">= 0.95x"
 ratio "gpt rejected POST / floor POST" gpt_rejected floor_post ">= 0.95x"
+ratio "gpt cached GET / nginx static" gpt_cached_get static ">= 0.8x"
 ratio "floor GET / nginx static" floor_get static "context"
 ratio "gpt rejected / floor POST silent" gpt_rejected floor_post_silent "context"
 ratio "direct: gpt GET / floor GET" direct_gpt_get direct_floor_get ">= 0.95x"
