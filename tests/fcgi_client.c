@@ -39,6 +39,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "common.h"
 
 #define FC_VERSION 1
 #define FC_BEGIN_REQUEST 1
@@ -75,18 +76,6 @@ struct fc_answer {
 
 static int fc_timeout_ms = 30000;
 
-static int
-fc_hex(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* %XX-decode s in place; returns the decoded length, or -1 ("%zz"). */
 static long
 fc_unescape(char *s)
@@ -95,9 +84,10 @@ fc_unescape(char *s)
 
 	for (i = 0; s[i] != '\0'; i++) {
 		if (s[i] == '%') {
-			int hi = fc_hex((unsigned char)s[i + 1]), lo;
+			int hi = gpt_hex_value((unsigned char)s[i + 1]), lo;
 
-			if (hi < 0 || (lo = fc_hex((unsigned char)s[i + 2])) < 0)
+			if (hi < 0 ||
+			    (lo = gpt_hex_value((unsigned char)s[i + 2])) < 0)
 				return -1;
 			s[o++] = (char)(hi * 16 + lo);
 			i += 2;
