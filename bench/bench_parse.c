@@ -24,30 +24,13 @@
 #include <cjson/cJSON.h>
 
 #include "arena.h"
+#include "bench_common.h"
 #include "buf.h"
 #include "json.h"
 
 #define ROUNDS 9
 #define ROUND_SECONDS 0.25
 #define BATCH_SECONDS 0.01
-
-static uint32_t rng = 2463534242u;
-
-static uint32_t
-next_rand(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 17;
-	rng ^= rng << 5;
-	return rng;
-}
-
-static void
-put(struct buf *b, const char *s)
-{
-	if (buf_puts(b, s) == -1)
-		abort();
-}
 
 static const char *names[] = {"Ada Lovelace", "Zo\xC3\xAB \\\"Z\\\" Martin",
     "\xE5\xB1\xB1\xE7\x94\xB0 \xE5\xA4\xAA\xE9\x83\x8E", "Jos\\u00e9 Garc\xC3\xAD\x61",
@@ -107,15 +90,6 @@ make_body(size_t target, size_t *len)
 
 /* CPU time of this process: other work on the machine (this one has two
  * cores shared with builds and tests) then slows the clock much less. */
-static double
-now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static struct arena arena;
 
 static void
@@ -149,14 +123,6 @@ run_cjson(const char *body, size_t len, unsigned iters)
 		}
 		cJSON_Delete(c);
 	}
-}
-
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
 }
 
 /*

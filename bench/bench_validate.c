@@ -23,6 +23,7 @@
 #include <time.h>
 
 #include "arena.h"
+#include "bench_common.h"
 #include "buf.h"
 #include "cli.h"
 #include "json.h"
@@ -32,24 +33,6 @@
 #define ROUND_SECONDS 0.15
 #define SMALL 300
 #define LARGE ((size_t)1 << 20)
-
-static uint32_t rng = 2463534242u;
-
-static uint32_t
-next_rand(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 17;
-	rng ^= rng << 5;
-	return rng;
-}
-
-static void
-put(struct buf *b, const char *s)
-{
-	if (buf_puts(b, s) == -1)
-		abort();
-}
 
 static const char *const words[] = {
     "Hello, ", "world", " and ", "caf\xC3\xA9 ", "\\\"quoted\\\" ",
@@ -104,7 +87,7 @@ make_body(size_t target, size_t *len)
 	struct buf b;
 	bool first = true;
 
-	rng = 2463534242u; /* the same bytes for a size, whatever ran before */
+	rng = BENCH_RAND_SEED; /* the same bytes for a size, whatever ran before */
 	buf_init(&b, (size_t)64 << 20);
 	put(&b, "{\"title\":\"Benchmark\",\"nodes\":[");
 	while (b.len + 60 < target || first) {
@@ -115,15 +98,6 @@ make_body(size_t target, size_t *len)
 	}
 	put(&b, "]}");
 	return buf_take(&b, len);
-}
-
-static double
-now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 static struct arena req;
@@ -151,14 +125,6 @@ run(const char *body, size_t len, unsigned iters, bool validate)
 		}
 		arena_reset(&req);
 	}
-}
-
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
 }
 
 /* Iterations for a round of about ROUND_SECONDS of parse + validate. */
