@@ -110,6 +110,17 @@ req GET "$base/probe"
 expect_body_match '"Edited form\."' "nginx-cache: the edit shows after 3.5 s"
 req GET "$base/probe" -H 'Accept: text/html'
 expect_body_match 'Edited form\.' "nginx-cache: the edit shows in HTML too"
+# A form that no longer loads is not hidden by the cache: once the entry
+# expired, a request alone reaches gpt.fcgi and gets its 500.
+req GET "$base/probe"
+expect_header X-Cache 'HIT' "nginx-cache: the edited form is cached"
+cp "$form" "$TEST_TMP/form.good"
+printf '{"p": "broken", "m": [], "s": {"type": "object", "nope": 1}}' >"$form"
+chmod a+r "$form"
+sleep 3.5
+req GET "$base/probe"
+expect_code 500 "nginx-cache: a broken form answers 500 after the validity"
+cp "$TEST_TMP/form.good" "$form"
 stop_started
 n=$(pgrep -f "^$TEST_TMP/" | wc -l)
 expect_true "nginx: no process left after stopping (got $n)" test "$n" -eq 0
