@@ -45,13 +45,20 @@ now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* qsort order for doubles, for medians. */
 static inline int
 cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 
 	return x < y ? -1 : x > y;
+}
+
+/* The median of x[0..n) (n odd); sorts x. */
+static inline double
+median(double *x, size_t n)
+{
+	qsort(x, n, sizeof(*x), cmp_double);
+	return x[n / 2];
 }
 
 #endif /* GPT_BENCH_COMMON_H */

@@ -197,7 +197,7 @@ worker_stop(struct worker *w)
 static void
 bench_body(const char *label, size_t target)
 {
-	double gpt[ROUNDS], cj[ROUNDS], t, tg, tc, mb;
+	double gpt[ROUNDS], cj[ROUNDS], t, tg, tc, mb, mg, mc;
 	unsigned batch = 1, batches, r, k;
 	struct worker wg, wc;
 	size_t len;
@@ -228,10 +228,10 @@ bench_body(const char *label, size_t target)
 	}
 	worker_stop(&wg);
 	worker_stop(&wc);
-	qsort(gpt, ROUNDS, sizeof(double), cmp_double);
-	qsort(cj, ROUNDS, sizeof(double), cmp_double);
-	printf("%-6s %8zu B %10.1f %10.1f %7.2fx\n", label, len,
-	    gpt[ROUNDS / 2], cj[ROUNDS / 2], gpt[ROUNDS / 2] / cj[ROUNDS / 2]);
+	mg = median(gpt, ROUNDS);
+	mc = median(cj, ROUNDS);
+	printf("%-6s %8zu B %10.1f %10.1f %7.2fx\n", label, len, mg, mc,
+	    mg / mc);
 	free(body);
 }
 

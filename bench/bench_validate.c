@@ -144,55 +144,57 @@ calibrate(const char *body, size_t len)
 	return (unsigned)(iters * (ROUND_SECONDS / t)) + 1;
 }
 
+/* MB/s of one batch of iters parses (and validations) of body. */
+static double
+batch_mbps(const char *body, size_t len, unsigned iters, bool validate)
+{
+	double t = now();
+
+	run(body, len, iters, validate);
+	return (double)len * iters / 1e6 / (now() - t);
+}
+
 static void
 bench_body(const char *label, size_t target)
 {
-	double parse[ROUNDS], both[ROUNDS], t, mb;
+	double parse[ROUNDS], both[ROUNDS], mp, mb;
 	unsigned iters, r;
 	size_t len;
 	char *body = make_body(target, &len);
 
 	iters = calibrate(body, len);
-	mb = (double)len * iters / 1e6;
 	for (r = 0; r < ROUNDS; r++) {
+		/* Which goes first alternates, so a drift of the machine's
+		 * speed within a round favours neither. */
 		if (r % 2 == 0) {
-			t = now(), run(body, len, iters, false);
-			parse[r] = mb / (now() - t);
-			t = now(), run(body, len, iters, true);
-			both[r] = mb / (now() - t);
+			parse[r] = batch_mbps(body, len, iters, false);
+			both[r] = batch_mbps(body, len, iters, true);
 		} else {
-			t = now(), run(body, len, iters, true);
-			both[r] = mb / (now() - t);
-			t = now(), run(body, len, iters, false);
-			parse[r] = mb / (now() - t);
+			both[r] = batch_mbps(body, len, iters, true);
+			parse[r] = batch_mbps(body, len, iters, false);
 		}
 	}
-	qsort(parse, ROUNDS, sizeof(double), cmp_double);
-	qsort(both, ROUNDS, sizeof(double), cmp_double);
+	mp = median(parse, ROUNDS);
+	mb = median(both, ROUNDS);
 	/* Time per byte: validation adds (1/both - 1/parse) to 1/parse. */
-	printf("%-6s %8zu B %12.1f %14.1f %+9.0f%%\n", label, len,
-	    parse[ROUNDS / 2], both[ROUNDS / 2],
-	    (parse[ROUNDS / 2] / both[ROUNDS / 2] - 1) * 100);
+	printf("%-6s %8zu B %12.1f %14.1f %+9.0f%%\n", label, len, mp, mb,
+	    (mp / mb - 1) * 100);
 	free(body);
 }
 
 static double
 median_mbps(size_t target)
 {
-	double both[ROUNDS], t, mb;
+	double both[ROUNDS];
 	unsigned iters, r;
 	size_t len;
 	char *body = make_body(target, &len);
 
 	iters = calibrate(body, len);
-	mb = (double)len * iters / 1e6;
-	for (r = 0; r < ROUNDS; r++) {
-		t = now(), run(body, len, iters, true);
-		both[r] = mb / (now() - t);
-	}
-	qsort(both, ROUNDS, sizeof(double), cmp_double);
+	for (r = 0; r < ROUNDS; r++)
+		both[r] = batch_mbps(body, len, iters, true);
 	free(body);
-	return both[ROUNDS / 2];
+	return median(both, ROUNDS);
 }
 
 static int

@@ -8,6 +8,7 @@
 #include "arena.h"
 #include "buf.h"
 #include "check_main.h"
+#include "check_parse.h"
 #include "html.h"
 #include "json.h"
 #include "schema.h"
@@ -27,17 +28,10 @@ teardown(void)
 	arena_free(&test_arena);
 }
 
-/* Parse a trusted test text; the test fails if it is not strict JSON. */
 static const struct json_value *
 parse(const char *text)
 {
-	const struct json_value *v = NULL;
-	struct json_err err;
-
-	ck_assert_msg(json_parse(text, strlen(text), &test_arena, 0, &v,
-			  &err) == JSON_OK,
-	    "test input does not parse (%s): %s", err.msg, text);
-	return v;
+	return test_parse(&test_arena, text, 0);
 }
 
 static size_t

@@ -4,6 +4,7 @@
 
 #include "arena.h"
 #include "check_main.h"
+#include "check_parse.h"
 #include "json.h"
 
 static struct arena test_arena;
@@ -23,13 +24,7 @@ teardown(void)
 static const struct json_value *
 parse(const char *text)
 {
-	const struct json_value *v = NULL;
-	struct json_err err;
-
-	ck_assert_msg(json_parse(text, strlen(text), &test_arena, 0, &v,
-			  &err) == JSON_OK,
-	    "cannot parse %s: %s", text, err.msg);
-	return v;
+	return test_parse(&test_arena, text, 0);
 }
 
 static void

@@ -11,6 +11,7 @@
 
 #include "arena.h"
 #include "check_main.h"
+#include "check_parse.h"
 #include "json.h"
 #include "schema.h"
 
@@ -34,14 +35,7 @@ collect_warning(void *ctx, const char *pointer, const char *message)
 static const struct json_value *
 parse_text(struct arena *a, const char *text)
 {
-	const struct json_value *v = NULL;
-	struct json_err e;
-
-	ck_assert_msg(json_parse(text, strlen(text), a, TEST_PARSE_DEPTH, &v,
-	                  &e) == JSON_OK,
-	    "test input does not parse (%s at %zu): %.200s", e.msg, e.offset,
-	    text);
-	return v;
+	return test_parse(a, text, TEST_PARSE_DEPTH);
 }
 
 /* Compile schema, which must be accepted.  The form lives in a. */

@@ -31,14 +31,7 @@ GPT_ROOT=$ROOT GPT_TEST_MARKER=leaked \
     spawn-fcgi -s "$SOCK" -n -- "$GPT_FCGI" 2>"$TEST_TMP/server-err" &
 pid=$!
 stop() {
-	kill "$pid" 2>/dev/null
-	# bounded wait: 50 x 0.1 s, then SIGKILL
-	i=0
-	while kill -0 "$pid" 2>/dev/null && [ $i -lt 50 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	kill -9 "$pid" 2>/dev/null
+	stop_pid "$pid"
 	rm -rf "$TEST_TMP"
 }
 trap stop EXIT

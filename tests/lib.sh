@@ -43,6 +43,28 @@ expect_stderr_match() {
 	fi
 }
 
+# alive PID: true while PID runs (a zombie counts as gone).  The state is
+# the first field after the command name's closing parenthesis.
+alive() {
+	_st=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null) || return 1
+	case $_st in "" | Z*) return 1 ;; esac
+	return 0
+}
+
+# stop_pid PID: TERM, wait at most 5 s, then KILL.
+stop_pid() {
+	kill "$1" 2>/dev/null || return 0
+	_i=0
+	while alive "$1" && [ "$_i" -lt 50 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	if alive "$1"; then
+		kill -9 "$1" 2>/dev/null
+	fi
+	return 0
+}
+
 finish() {
 	echo "$passed passed, $failed failed"
 	[ "$failed" -eq 0 ]

@@ -18,27 +18,6 @@ started_pids=
 # directory and read the binary, forms and hooks in it.
 chmod 755 "$TEST_TMP"
 
-# alive PID: true while PID runs (a zombie counts as gone).
-alive() {
-	_st=$(ps -o stat= -p "$1" 2>/dev/null) || return 1
-	case $_st in Z*) return 1 ;; esac
-	return 0
-}
-
-# stop_pid PID: TERM, wait at most 5 s, then KILL.
-stop_pid() {
-	kill "$1" 2>/dev/null || return 0
-	_i=0
-	while alive "$1" && [ "$_i" -lt 50 ]; do
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-	if alive "$1"; then
-		kill -9 "$1" 2>/dev/null
-	fi
-	return 0
-}
-
 # started PID...: remember processes to stop at exit (or by stop_started).
 started() {
 	started_pids="$started_pids $*"

@@ -19,13 +19,7 @@ server_pid=
 
 stop_server() {
 	[ -n "$server_pid" ] || return 0
-	kill "$server_pid" 2>/dev/null
-	i=0
-	while kill -0 "$server_pid" 2>/dev/null && [ $i -lt 50 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	kill -9 "$server_pid" 2>/dev/null
+	stop_pid "$server_pid"
 	wait "$server_pid" 2>/dev/null
 	server_pid=
 }
