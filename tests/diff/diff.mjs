@@ -465,6 +465,7 @@ function pickSome(a, lo, hi) {
 
 const NAMES = ["a", "b", "c", "aa", "ab", "ba", "1", "", "a/b", "~0", "é",
 	"😀", "x y", "%25"];
+const MANY = [...NAMES, ...Array.from({ length: 40 }, (_, i) => `p${i}`)];
 const STRINGS = ["", "a", "b", "c", "ab", "abc", "aaaa", "ba", "aa", "é",
 	"😀", "a😀", "😀😀", "\n", "a\n", "\u2028", "A1", "_", "0", "12", "x y",
 	"ß", "\u0000", "aé", "1a", "abcde", "ab.c", "\t", "Ω"];
@@ -599,17 +600,21 @@ class Gen {
 			put(k, chance(0.6) ? pick(TYPES) : pickSome(TYPES, 1, 3));
 			break;
 		case "enum":
-			put(k, Array.from({ length: int(1, 4) }, () =>
+			// Long enums are hashed by the validator: respelled numbers
+			// and reordered members must still be found.
+			put(k, Array.from({ length: chance(0.1) ? int(12, 40) : int(1, 4) }, () =>
 			    chance(0.7) ? this.value(3) : this.value(1)));
 			break;
 		case "const":
 			put(k, this.value(chance(0.7) ? 3 : 1));
 			break;
 		case "properties":
-			put(k, O(pickSome(NAMES, 1, 3).map((p) => [p, this.down(depth)])));
+			// Many members: the validator's hashed member tables.
+			put(k, O(pickSome(chance(0.05) ? MANY : NAMES, 1, chance(0.1) ? 30 : 3)
+			    .map((p) => [p, this.down(depth)])));
 			break;
 		case "required":
-			put(k, pickSome(NAMES, 1, 3));
+			put(k, pickSome(chance(0.05) ? MANY : NAMES, 1, chance(0.1) ? 30 : 3));
 			break;
 		case "additionalProperties":
 			put(k, chance(0.5) ? chance(0.6) ? false : true : this.down(depth));
@@ -761,6 +766,8 @@ function aim(g, root, s, depth) {
 			for (const [k] of props.entries)
 				if (chance(0.6)) names.add(k);
 		if (chance(0.3)) names.add(pick(NAMES));
+		if (chance(0.05))
+			for (const k of pickSome(MANY, 10, 40)) names.add(k);
 		const dep = s.get("dependentRequired") ?? s.get("dependencies");
 		if (dep instanceof Obj)
 			for (const [k, v] of dep.entries)
@@ -782,6 +789,27 @@ function aim(g, root, s, depth) {
 		    ? s.get("additionalItems") ?? true : s.get("items") ?? true;
 		const out = pre.filter(() => chance(0.9))
 		    .map((x) => aim(g, root, x, depth + 1));
+		// Long arrays: uniqueItems hashes them instead of comparing pairs.
+		if (chance(0.1)) {
+			const len = int(16, 60);
+			if (chance(0.5)) {
+				const pool = Array.from({ length: int(2, 8) }, () =>
+				    aim(g, root, rest, depth + 1));
+				for (let i = len; i > 0; i--)
+					out.push(respell(pick(pool)));
+				return out;
+			}
+			// Distinct values, and maybe one respelled duplicate.
+			const kind = int(0, 3);
+			for (let i = 0; i < len; i++)
+				out.push(kind === 0 ? N(spell(dec(`${i}e${int(-2, 2)}`)))
+				    : kind === 1 ? `s${i}`
+				    : kind === 2 ? O([["a", N(String(i))], ["b", i % 2 === 0]])
+				    : [N(String(i % 7)), `${Math.floor(i / 7)}`]);
+			if (chance(0.5))
+				out.splice(int(0, out.length), 0, respell(pick(out)));
+			return out;
+		}
 		const n = Math.max(count("minItems", 0), int(0, 3));
 		while (out.length < n)
 			out.push(aim(g, root, s.has("contains") && chance(0.5)
@@ -808,6 +836,16 @@ function aim(g, root, s, depth) {
 		return N(spell(d));
 	}
 	}
+}
+
+// The same value, spelled anew: numbers respelled, members reordered.
+function respell(x) {
+	if (x instanceof Num) return N(spell(dec(x.text)));
+	if (Array.isArray(x)) return x.map(respell);
+	if (x instanceof Obj)
+		return O([...x.entries].sort(() => rnd() - 0.5)
+		    .map(([k, v]) => [k, respell(v)]));
+	return x;
 }
 
 // A decimal a tiny step, or a unit, away.
