@@ -15,6 +15,19 @@
  * of its exit with waitid(WNOWAIT) (woken by a pidfd where the kernel has
  * one), kill the group, and only then reap with waitpid(pid).
  *
+ * Why every other child is killed too: the responder makes itself a child
+ * subreaper (hook_adopt_orphans), so a process the hook started that left
+ * its group (setsid(), a double fork) and lost its parent becomes our
+ * child instead of init's.  The process runs one hook at a time and has
+ * no other children, so once the hook has exited, every child but the
+ * hook's zombie is something the hook left behind: each is SIGKILLed, with
+ * the process group it leads, as soon as the hook exits or is killed, and
+ * reaped once the hook's own status is in (never waitpid(-1) before: that
+ * could take the hook's status).  A descendant whose parent still lives
+ * is not ours yet; it becomes ours when the kill reaches that parent, so
+ * the sweep repeats until waitpid(-1) says ECHILD, within
+ * HOOK_STRAY_ROUNDS passes and HOOK_STRAY_MS.
+ *
  * Refuses nothing in the request's strings: they are C strings and go into
  * the environment as they are.  Allocates the environment block and the
  * loop's state (both freed before returning) and grows the caller's output
@@ -31,6 +44,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -57,6 +72,9 @@
 
 #define HOOK_ENV_COUNT 6 /* five variables and the NULL */
 
+/* Children listed per pass over /proc/self/task/<tid>/children. */
+#define HOOK_STRAYS_MAX 256
+
 struct hook_state {
 	const struct hook_req *req; /* borrowed */
 	struct buf *out;	    /* borrowed: the caller's */
@@ -72,6 +90,9 @@ struct hook_state {
 	bool lost;		    /* reaped by someone else: pid is stale */
 	bool over;		    /* more than max_output on stdout */
 	bool timed_out;
+	bool ran_at_timeout;	    /* the hook itself was running then */
+	bool term_sent;		    /* SIGTERM sent to the group at timeout */
+	bool kill_needed;	    /* still running after the grace */
 	int io_errno;		    /* our failure, when io_what != NULL */
 	const char *io_what;
 	uint64_t start_ms;
@@ -379,6 +400,130 @@ kill_group(struct hook_state *st, int sig)
 		st->group_killed = true;
 }
 
+int
+hook_adopt_orphans(void)
+{
+	return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0 ? 0 : -1;
+}
+
+/*
+ * A SIGCHLD set to SIG_IGN (or SA_NOCLDWAIT) lets the kernel reap our
+ * children at once: a pid read from /proc could then belong to a stranger
+ * by the time we signal it.  The sweep is skipped then.
+ */
+static bool
+children_autoreaped(void)
+{
+	struct sigaction sa;
+
+	if (sigaction(SIGCHLD, NULL, &sa) != 0)
+		return true;
+	return sa.sa_handler == SIG_IGN || (sa.sa_flags & SA_NOCLDWAIT) != 0;
+}
+
+/* Append the pids of one /proc/self/task/<tid>/children file to pids. */
+static void
+strays_read_task(const char *tid, pid_t *pids, size_t *n)
+{
+	char path[64], text[4096];
+	char *p, *end;
+	ssize_t got;
+	int fd;
+
+	if (snprintf(path, sizeof(path), "/proc/self/task/%s/children", tid) >=
+	    (int)sizeof(path))
+		return;
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return;
+	do
+		got = read(fd, text, sizeof(text) - 1);
+	while (got < 0 && errno == EINTR);
+	close(fd);
+	if (got <= 0)
+		return;
+	text[got] = '\0';
+	/* "123 456 ": bounded by the text; a pid cut at the end of a full
+	 * buffer is dropped, and the next pass sees it. */
+	for (p = text; *n < HOOK_STRAYS_MAX;) {
+		long v = strtol(p, &end, 10);
+
+		if (end == p || (*end != ' ' && *end != '\0'))
+			break;
+		if (*end == '\0' && got == (ssize_t)sizeof(text) - 1)
+			break;
+		if (v > 1)
+			pids[(*n)++] = (pid_t)v;
+		p = end;
+	}
+}
+
+/*
+ * SIGKILL every child of this process but `except`, and the process group
+ * each one leads.  Our children stay ours (at worst zombies) until we reap
+ * them, so none of these pids can name a stranger; a child's pid is also
+ * a group id only if that child made it one (setsid, setpgid).  Returns
+ * how many children were found.
+ */
+static size_t
+strays_kill(pid_t except)
+{
+	pid_t pids[HOOK_STRAYS_MAX];
+	struct dirent *e;
+	size_t n = 0, i;
+	DIR *d;
+
+	if (children_autoreaped())
+		return 0;
+	if ((d = opendir("/proc/self/task")) == NULL)
+		return 0;
+	/* one entry per thread of ours: bounded by the process */
+	while ((e = readdir(d)) != NULL && n < HOOK_STRAYS_MAX)
+		if (e->d_name[0] != '.')
+			strays_read_task(e->d_name, pids, &n);
+	closedir(d);
+	for (i = 0; i < n; i++) {
+		if (pids[i] == except)
+			continue;
+		(void)kill(-pids[i], SIGKILL);
+		(void)kill(pids[i], SIGKILL);
+	}
+	return n;
+}
+
+/*
+ * After the hook is reaped: kill and reap every child left (see the file
+ * head), until none is left or the bounds run out.  Returns how many were
+ * reaped; *left is true when children remained at the end.
+ */
+static unsigned
+strays_reap(bool *left)
+{
+	uint64_t end = now_ms() + HOOK_STRAY_MS;
+	unsigned reaped = 0, round;
+	pid_t r;
+
+	*left = false;
+	if (children_autoreaped())
+		return 0;
+	for (round = 0; round < HOOK_STRAY_ROUNDS; round++) {
+		(void)strays_kill(0);
+		/* each pass reaps one zombie or stops: bounded by our
+		 * children */
+		while ((r = waitpid(-1, NULL, WNOHANG)) > 0)
+			reaped++;
+		if (r < 0 && errno == ECHILD)
+			return reaped;
+		if (r < 0 && errno != EINTR)
+			break;
+		if (now_ms() >= end)
+			break;
+		/* SIGKILL is asynchronous: give the dying a moment */
+		(void)poll(NULL, 0, HOOK_POLL_FALLBACK_MS);
+	}
+	*left = waitpid(-1, NULL, WNOHANG) >= 0;
+	return reaped;
+}
+
 static void
 feed_stdin(struct hook_state *st)
 {
@@ -480,6 +625,7 @@ pump(struct hook_state *st)
 {
 	struct pollfd p[4];
 	int np, idx_in, idx_out, idx_err, wait;
+	bool strays = false;
 	uint64_t now;
 
 	for (;;) {
@@ -488,6 +634,11 @@ pump(struct hook_state *st)
 			kill_group(st, SIGKILL);
 			close_fd(&st->in_fd);
 		}
+		/* What left the group holds a pipe: kill it as it becomes
+		 * ours (each kill may orphan more), looking every
+		 * HOOK_POLL_FALLBACK_MS until the pipes close. */
+		if (st->exited && !st->lost && strays_kill(st->pid) > 1)
+			strays = true;
 		if (st->over || st->io_what != NULL)
 			return;
 		if (st->exited && st->out_fd < 0 && st->err_fd < 0)
@@ -521,7 +672,8 @@ pump(struct hook_state *st)
 			p[np].fd = st->pid_fd;
 			p[np].events = POLLIN;
 			np++;
-		} else if (!st->exited && wait > HOOK_POLL_FALLBACK_MS) {
+		} else if ((!st->exited || strays) &&
+		    wait > HOOK_POLL_FALLBACK_MS) {
 			wait = HOOK_POLL_FALLBACK_MS;
 		}
 		if (poll(p, (nfds_t)np, wait) < 0) {
@@ -606,13 +758,30 @@ decide(struct hook_state *st)
 		res->status = HOOK_E_OUTPUT;
 		set_reason(res, "wrote more than %zu bytes on stdout: killed",
 		    req->max_output);
-	} else if (st->timed_out && !st->exited) {
-		/* hits on a hook `sleep 60` */
+	} else if (st->ran_at_timeout) {
+		/* hits on a hook `sleep 60`, `while :; do :; done`, and
+		 * (KILL) on `trap '' TERM; sleep 60` */
 		res->status = HOOK_E_TIMEOUT;
-		set_reason(res, "still running after %u s: killed",
-		    req->timeout_sec);
+		if (st->kill_needed)
+			set_reason(res, "timed out after %u s: ignored "
+					"SIGTERM for %d ms, ended by SIGKILL",
+			    req->timeout_sec, HOOK_KILL_GRACE_MS);
+		else if (res->signal == SIGTERM)
+			set_reason(res, "timed out after %u s: ended by "
+					"SIGTERM",
+			    req->timeout_sec);
+		else if (res->signal != 0)
+			set_reason(res, "timed out after %u s: ended by "
+					"signal %d after SIGTERM",
+			    req->timeout_sec, res->signal);
+		else
+			set_reason(res, "timed out after %u s: exited with "
+					"status %d on SIGTERM",
+			    req->timeout_sec, res->exit_code);
 	} else if (st->timed_out) {
-		/* Reached by a hook whose setsid() child keeps stdout open. */
+		/* Reached when the hook exited but what it started keeps
+		 * stdout open and could not be killed: the process is not a
+		 * subreaper (hook_adopt_orphans) and it left the group. */
 		res->status = HOOK_E_TIMEOUT;
 		set_reason(res, "exited, but its stdout was still open after "
 				"%u s", req->timeout_sec);
@@ -681,14 +850,34 @@ hook_run(const struct hook_req *req, struct buf *out, struct hook_result *res)
 	close_fd(&st->in_fd);
 	if (!st->exited && st->timed_out) {
 		/* CONTRACT.md: killed, with all it started, at hook_timeout.
-		 * TERM first so a hook may clean up, then KILL regardless. */
+		 * TERM first so a hook may clean up, then KILL regardless.
+		 * Noted before child_wait() marks it exited, for decide(). */
+		st->ran_at_timeout = true;
+		st->term_sent = true;
 		kill_group(st, SIGTERM);
-		(void)child_wait(st, HOOK_KILL_GRACE_MS);
+		st->kill_needed = !child_wait(st, HOOK_KILL_GRACE_MS);
 	}
 	/* Always, even after a clean exit: a grandchild started in the
 	 * background may still run (or have appeared since the last kill). */
 	kill_group(st, SIGKILL);
+	if (!st->lost)
+		(void)strays_kill(st->pid);
 	reap(st);
+	/* Only now, with the hook's status taken: reap what it left. */
+	if (!st->lost) {
+		bool left;
+		unsigned n = strays_reap(&left);
+
+		if (left)
+			log_warn("hook %s: processes it started are still "
+				 "running after SIGKILL and %d ms",
+			    req->address != NULL ? req->address : "",
+			    HOOK_STRAY_MS);
+		else if (n > 0)
+			log_info("hook %s: killed %u processes it left "
+				 "running",
+			    req->address != NULL ? req->address : "", n);
+	}
 	close_fd(&st->out_fd);
 	close_fd(&st->err_fd);
 	close_fd(&st->pid_fd);

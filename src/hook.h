@@ -24,8 +24,11 @@
  * SIGTERM, HOOK_KILL_GRACE_MS later SIGKILL.  When the hook exits by
  * itself, whatever it left running in its group is SIGKILLed, so a
  * background grandchild does not outlive the act.  A process that leaves
- * the group (setsid(), setpgid()) escapes this; that is the hook author's
- * choice and business.
+ * the group (setsid(), setpgid(), a double fork) is caught too once the
+ * caller is a child subreaper (hook_adopt_orphans()): when the hook ends
+ * or is killed, every other child of the calling process is SIGKILLed
+ * with the group it leads and reaped, repeatedly, until none is left
+ * (bounded by HOOK_STRAY_ROUNDS and HOOK_STRAY_MS).
  *
  * stderr: the first HOOK_STDERR_MAX bytes are forwarded to log_warn(), one
  * log line per hook line, prefixed "hook <address>: "; the rest is read and
@@ -34,9 +37,12 @@
  * Process-wide requirements on the caller: SIGPIPE is ignored (a hook that
  * exits without reading its stdin must not kill us), and SIGCHLD is not
  * ignored (that would reap the hook behind our back: its exit status is
- * then unknown, and hook_run() answers HOOK_E_IO).  hook_run() waits only
- * for its own child's pid, never wait(-1), so other children of the process
- * are left alone.  Not thread-safe against other threads forking.
+ * then unknown, and hook_run() answers HOOK_E_IO; the sweep of strays is
+ * then skipped, since their pids could be reused).  hook_run() takes its
+ * own child's status with waitpid(pid) first; only then does it reap
+ * others with waitpid(-1).  The caller must have no children of its own
+ * besides the hooks it runs: hook_run() kills them all.  Not thread-safe
+ * against other threads forking.
  */
 #ifndef GPT_HOOK_H
 #define GPT_HOOK_H
@@ -52,6 +58,10 @@
 
 /* Between SIGTERM and SIGKILL at the timeout. */
 #define HOOK_KILL_GRACE_MS 200
+
+/* Killing and reaping what the hook left: passes and time, at most. */
+#define HOOK_STRAY_ROUNDS 100
+#define HOOK_STRAY_MS 1000
 
 /* Size of hook_result.reason, NUL included. */
 #define HOOK_REASON_MAX 256
@@ -106,6 +116,14 @@ struct hook_result {
  */
 enum hook_status hook_run(const struct hook_req *req, struct buf *out,
     struct hook_result *res) GPT_MUSTCHECK;
+
+/*
+ * Make the calling process a child subreaper (Linux prctl
+ * PR_SET_CHILD_SUBREAPER): orphaned descendants of its hooks come back to
+ * it instead of init, so hook_run() can kill them.  Call once at start;
+ * children spawned later do not inherit it.  0, or -1 with errno set.
+ */
+int hook_adopt_orphans(void) GPT_MUSTCHECK;
 
 /* A static name for a status ("ok", "timeout", ...); never NULL. */
 const char *hook_strstatus(enum hook_status st);

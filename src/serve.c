@@ -760,6 +760,13 @@ serve_main(void)
 	/* hook_run reaps its own child; an inherited SIG_IGN would let the
 	 * kernel reap it first. */
 	signal(SIGCHLD, SIG_DFL);
+	/* What a hook starts outside its process group (setsid, a double
+	 * fork) comes back to us when orphaned, so hook_run can kill it
+	 * (CONTRACT "The hook": killed "with all it started"). */
+	if (hook_adopt_orphans() == -1)
+		log_warn("cannot become a child subreaper (%s): what a hook "
+		         "starts outside its process group may outlive the act",
+		    strerror(errno));
 	if (FCGX_Init() != 0) {
 		log_error("libfcgi failed to initialize");
 		return 1;

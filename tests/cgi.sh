@@ -302,6 +302,46 @@ expect_err 'accepts no acts' "a missing hook is logged"
 post /noexec "$TEST_TMP/in"
 expect_code 502 "a hook that is not executable"
 
+# --- what the hook starts outside its group dies with the act -----------
+# The hook double-forks a setsid'd shell (another session, parent gone)
+# that would write a marker 2 s later, then answers ({"mode":"exit"}) or
+# sleeps past hook_timeout ({"mode":"timeout"}).  Neither marker may ever
+# appear, and no escaped process may live once gpt.fcgi has exited.
+mkdir "$ROOT/escaper"
+cp "$ROOT/nohook/form.json" "$ROOT/escaper/form.json"
+printf 'hook_timeout = 1\n' >"$ROOT/escaper/address.conf"
+cat >"$ROOT/escaper/hook" <<'EOF'
+#!/bin/sh
+case $(cat) in *timeout*) m=timeout ;; *) m=exit ;; esac
+setsid sh -c "sh -c 'echo \$\$ >$m.pid; sleep 2; echo late >$m.marker' \
+    >/dev/null 2>&1 &"
+while [ ! -s $m.pid ]; do sleep 0.05; done
+[ $m = exit ] || sleep 60
+echo '{}'
+EOF
+chmod 755 "$ROOT/escaper/hook"
+body '{"mode":"exit"}'
+post /escaper "$TEST_TMP/in"
+expect_code 200 "a hook that leaves an escaped process behind"
+body '{"mode":"timeout"}'
+post /escaper "$TEST_TMP/in"
+expect_code 504 "a hook that leaves an escaped process and times out"
+expect_err 'timed out after 1 s: ended by SIGTERM' \
+    "the timeout is logged as one, with the signal that ended it"
+for m in exit timeout; do
+	p=$(cat "$ROOT/escaper/$m.pid" 2>/dev/null)
+	if [ -n "$p" ] && ! alive "$p"; then pass; else
+		fail "$m: the escaped process ${p:-?} outlived gpt.fcgi"
+		[ -z "$p" ] || kill -9 "$p" 2>/dev/null
+	fi
+done
+sleep 2.5
+for m in exit timeout; do
+	if [ ! -e "$ROOT/escaper/$m.marker" ]; then pass; else
+		fail "$m: the escaped process wrote its marker"
+	fi
+done
+
 # --- explain mode -------------------------------------------------------
 body '{"note":""}'
 post /explain "$TEST_TMP/in"

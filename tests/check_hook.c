@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -77,8 +78,10 @@ setup(void)
 {
 	int n;
 
-	/* The responder ignores SIGPIPE at start; hook.h requires it. */
+	/* The responder ignores SIGPIPE and becomes a child subreaper at
+	 * start; hook.h requires the one and relies on the other. */
 	signal(SIGPIPE, SIG_IGN);
+	ck_assert_int_eq(hook_adopt_orphans(), 0);
 	n = snprintf(dir, sizeof(dir), "%s/addr.XXXXXX", root);
 	ck_assert(n > 0 && (size_t)n < sizeof(dir));
 	ck_assert_ptr_nonnull(mkdtemp(dir));
@@ -467,24 +470,38 @@ END_TEST
 
 START_TEST(hook_run_kills_a_slow_hook_and_its_grandchild_at_timeout)
 {
-	static const char *const scripts[] = {
+	static const struct {
+		const char *script, *reason;
+	} cases[] = {
 	    /* A child in the background, the hook asleep. */
-	    "sleep 60 & echo $! > gc.pid; sleep 60",
+	    {"sleep 60 & echo $! > gc.pid; sleep 60",
+		"timed out after 1 s: ended by SIGTERM"},
 	    /* Both ignore SIGTERM: SIGKILL follows the grace. */
-	    "trap '' TERM; sleep 60 & echo $! > gc.pid; sleep 60",
+	    {"trap '' TERM; sleep 60 & echo $! > gc.pid; sleep 60",
+		"timed out after 1 s: ignored SIGTERM for 200 ms, ended by "
+		"SIGKILL"},
 	    /* Busy, never sleeping. */
-	    "sleep 60 & echo $! > gc.pid; while :; do :; done",
+	    {"sleep 60 & echo $! > gc.pid; while :; do :; done",
+		"timed out after 1 s: ended by SIGTERM"},
+	    /* It cleans up on SIGTERM and exits 0: still a timeout. */
+	    {"trap 'exit 0' TERM; sleep 60 & echo $! > gc.pid; "
+	     "while :; do :; done",
+		"timed out after 1 s: exited with status 0 on SIGTERM"},
 	};
 	size_t i;
 
-	for (i = 0; i < GPT_ARRAY_LEN(scripts); i++) {
+	for (i = 0; i < GPT_ARRAY_LEN(cases); i++) {
 		pid_t gc;
 
-		expect_run_fail(scripts[i], "{}", 2, 1, MB, HOOK_E_TIMEOUT);
+		expect_run_fail(cases[i].script, "{}", 2, 1, MB,
+		    HOOK_E_TIMEOUT);
 		ck_assert_uint_ge(res.elapsed_ms, 1000);
+		ck_assert_msg(strcmp(res.reason, cases[i].reason) == 0,
+		    "hook `%s`: reason \"%s\", want \"%s\"", cases[i].script,
+		    res.reason, cases[i].reason);
 		gc = read_pid("gc.pid");
 		ck_assert_msg(pid_dead(gc), "hook `%s`: grandchild %ld lives",
-		    scripts[i], (long)gc);
+		    cases[i].script, (long)gc);
 	}
 }
 END_TEST
@@ -509,16 +526,102 @@ START_TEST(hook_run_kills_what_a_finished_hook_left_running)
 }
 END_TEST
 
-START_TEST(hook_run_times_out_when_an_escaped_child_holds_stdout)
+/* No child of ours is left: every stray was killed and reaped. */
+static void
+expect_no_children(const char *what)
+{
+	pid_t r;
+
+	errno = 0;
+	r = waitpid(-1, NULL, WNOHANG);
+	ck_assert_msg(r == -1 && errno == ECHILD,
+	    "%s: a child is left (waitpid gives %ld)", what, (long)r);
+}
+
+/* Wait past the moment the escaped process would have written marker
+ * (2 s after it started, so 3 s after the hook did). */
+static void
+expect_no_marker(const char *what)
+{
+	char path[PATH_MAX];
+
+	if (res.elapsed_ms < 3000)
+		usleep((3000 - res.elapsed_ms) * 1000);
+	in_dir(path, sizeof(path), "marker");
+	ck_assert_msg(access(path, F_OK) != 0, "%s: the marker appeared",
+	    what);
+}
+
+/*
+ * Double fork and setsid: the inner shell is in another session, its
+ * parent is gone, so neither the group kill nor the hook's exit reaches
+ * it.  It writes its pid, sleeps 2 s (a child of its own), then would
+ * write the marker.
+ */
+#define ESCAPE(redirect)                                                     \
+	"setsid sh -c 'sh -c \"echo \\$\\$ > gc.pid; sleep 2; "              \
+	"echo late > marker\" " redirect " &'; "                               \
+	"while [ ! -s gc.pid ]; do sleep 0.05; done; "
+
+START_TEST(hook_run_kills_what_escaped_the_group_when_the_hook_exits)
+{
+	static const char *const scripts[] = {
+	    /* It lets go of our pipes. */
+	    ESCAPE(">/dev/null 2>&1") "echo '{}'",
+	    /* It holds stdout open: killed, so the pipe closes at once. */
+	    ESCAPE("") "echo '{}'",
+	};
+	size_t i;
+
+	for (i = 0; i < GPT_ARRAY_LEN(scripts); i++) {
+		pid_t gc;
+
+		expect_run(scripts[i], "{}", 2, "{}\n", 3);
+		gc = read_pid("gc.pid");
+		ck_assert_msg(pid_dead(gc), "hook `%s`: escaped %ld lives",
+		    scripts[i], (long)gc);
+		expect_no_children(scripts[i]);
+		expect_no_marker(scripts[i]);
+	}
+}
+END_TEST
+
+START_TEST(hook_run_kills_what_escaped_the_group_at_timeout)
+{
+	static const char *const scripts[] = {
+	    ESCAPE(">/dev/null 2>&1") "sleep 60",
+	    ESCAPE("") "while :; do :; done",
+	};
+	size_t i;
+
+	for (i = 0; i < GPT_ARRAY_LEN(scripts); i++) {
+		pid_t gc;
+
+		expect_run_fail(scripts[i], "{}", 2, 1, MB, HOOK_E_TIMEOUT);
+		ck_assert_str_eq(res.reason,
+		    "timed out after 1 s: ended by SIGTERM");
+		gc = read_pid("gc.pid");
+		ck_assert_msg(pid_dead(gc), "hook `%s`: escaped %ld lives",
+		    scripts[i], (long)gc);
+		expect_no_children(scripts[i]);
+		expect_no_marker(scripts[i]);
+	}
+}
+END_TEST
+
+START_TEST(hook_run_times_out_on_an_escaped_child_when_not_a_subreaper)
 {
 	pid_t gc;
 
-	/* setsid() leaves the group, as documented in hook.h: we cannot
+	/* Without the subreaper the escaped process is init's: we cannot
 	 * kill it, but we do not wait past the timeout for its pipe. */
+	ck_assert_int_eq(prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0), 0);
 	expect_run_fail("setsid sh -c 'echo $$ > gc.pid; exec sleep 5' & "
 			"while [ ! -s gc.pid ]; do sleep 0.05; done; echo '{}'",
 	    "{}", 2, 1, MB, HOOK_E_TIMEOUT);
 	ck_assert_int_eq(res.exit_code, 0);
+	ck_assert_str_eq(res.reason,
+	    "exited, but its stdout was still open after 1 s");
 	gc = read_pid("gc.pid");
 	ck_assert_int_eq(kill(gc, SIGKILL), 0);
 }
@@ -774,7 +877,10 @@ suite_hook(void)
 	    hook_run_kills_a_slow_hook_and_its_grandchild_at_timeout);
 	tcase_add_test(run, hook_run_kills_what_a_finished_hook_left_running);
 	tcase_add_test(run,
-	    hook_run_times_out_when_an_escaped_child_holds_stdout);
+	    hook_run_kills_what_escaped_the_group_when_the_hook_exits);
+	tcase_add_test(run, hook_run_kills_what_escaped_the_group_at_timeout);
+	tcase_add_test(run,
+	    hook_run_times_out_on_an_escaped_child_when_not_a_subreaper);
 	tcase_add_test(run, hook_run_starts_the_hook_in_its_own_process_group);
 	tcase_add_test(run, hook_run_gives_only_the_whitelisted_environment);
 	tcase_add_test(run, hook_run_works_in_the_address_directory);
