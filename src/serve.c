@@ -11,17 +11,74 @@
  *
  * A FastCGI process never ends because of input: a client that hangs up
  * mid-answer is logged (SIGPIPE is ignored), an out-of-memory answers 500,
- * and only a failing accept (the web server is gone) ends the loop.
+ * and only a failing accept (the web server is gone) or SIGTERM/SIGUSR1
+ * (between requests) ends the loop.
+ *
+ * Stalled connections.  The process serves one connection at a time, and
+ * libfcgi reads with no timeout: a peer that sends half a record header
+ * and waits would hold it for good.  Two bounds, from the process
+ * environment (GPT_FCGI_IDLE_TIMEOUT, GPT_FCGI_REQUEST_TIMEOUT; see
+ * gpt.fcgi(8)), drop such a connection and go on to the next:
+ *
+ *   idle     no byte for this long while a request is expected or read;
+ *   request  the whole request (its head, the BEGIN_REQUEST and PARAMS
+ *            records, and its body) read within this long.
+ *
+ * How, given that FCGX_Accept_r() accepts AND reads the head before it
+ * returns, and that we keep to libfcgi's public API:
+ *
+ *  - Waiting is ours: the listening socket is made non-blocking, and the
+ *    loop poll()s it (no bound: an idle process costs nothing), or polls
+ *    a kept connection (FCGI_KEEP_CONN) for at most the idle time, and
+ *    closes that connection when nothing comes.  accept() inside libfcgi
+ *    then never blocks (EAGAIN, when a sibling of a spawn-fcgi pool took
+ *    the connection, brings us back here), so no timer runs while no
+ *    connection is held.  Accepted sockets do not inherit O_NONBLOCK.
+ *  - The head is read by libfcgi under a one-shot timer (timer_create,
+ *    SIGALRM, handler without SA_RESTART) of min(idle, request): a web
+ *    server writes the head at once, so not having it then is stalling.
+ *    libfcgi's read() does not retry EINTR; the handler also shuts the
+ *    connection down (shutdown(2) is async-signal-safe), so a read that
+ *    was not blocked at that instant meets EOF.  Either way libfcgi drops
+ *    the connection and tries to accept the next.  Its close drains what
+ *    the peer still sends (poll + read until quiet): a peer trickling a
+ *    byte a second would hold that drain, so the handler re-arms the
+ *    timer, and the next expiry interrupts the drain too (and bounds a
+ *    connection libfcgi accepts on the way, with a budget of its own).
+ *    Why not SO_RCVTIMEO on the listening socket: accepted AF_UNIX
+ *    sockets do not inherit it (TCP ones do), and accept() itself would
+ *    time out with EAGAIN, which libfcgi's OS_Accept reports as a failed
+ *    accept.  Why not poll() on the accepted socket: FCGX_Accept_r does
+ *    not return between the accept and the reads.
+ *  - The body is read through serve_fcgx_read(), which sets SO_RCVTIMEO
+ *    (the idle time) on the connection before its first read, and runs
+ *    each read under the same timer, armed for what is left of the
+ *    request's time.  Hits on a client sending a byte a second.
+ *  - Writes: serve_writev_all() never blocks in the kernel (MSG_DONTWAIT)
+ *    and waits for room in poll() for at most the idle time, so a web
+ *    server that stops reading the answer cannot hold the process either.
+ *
+ * The timer runs only while libfcgi reads for us: not while the hook
+ * runs, nor while an answer is computed, so a SIGALRM never reaches the
+ * hook's waits (which retry EINTR anyway).  The handler reads the
+ * connection's fd from the loop's FCGX_Request (ipcFd, a field of the
+ * public struct that serve.c already reads).
  */
+#include "config.h"
+
 #include <errno.h>
 #include <fastcgi.h>
 #include <fcgiapp.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "address.h"
@@ -362,16 +419,118 @@ done:
 
 /* --- transports ------------------------------------------------------- */
 
-static long
-serve_fcgx_read(void *ctx, void *p, size_t n)
+static uint64_t
+serve_now_ms(void)
 {
-	FCGX_Stream *in = ctx;
-	int got;
+	struct timespec ts;
 
-	got = FCGX_GetStr(p, n > INT_MAX ? INT_MAX : (int)n, in);
-	if (got < 0 || (got == 0 && FCGX_GetError(in) != 0))
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/*
+ * The watch on the connection libfcgi reads (see "Stalled connections"
+ * at the top).  One per process: the loop serves one request at a time.
+ */
+static struct {
+	FCGX_Request *req;   /* borrowed: the loop's request */
+	timer_t timer;       /* SIGALRM at expiry */
+	struct itimerspec again; /* re-armed with this at expiry, or zero */
+	volatile sig_atomic_t fired;
+} serve_watch;
+
+/* Set by SIGTERM and SIGUSR1: end the loop once the request is done. */
+static volatile sig_atomic_t serve_stop;
+
+static void
+serve_watch_expired(int sig)
+{
+	int saved = errno;
+	int fd = serve_watch.req != NULL ? serve_watch.req->ipcFd : -1;
+
+	(void)sig;
+	serve_watch.fired = 1;
+	/* Async-signal-safe, both (POSIX.1-2008 section 2.4.3).  A stale fd
+	 * (libfcgi closed it but has not cleared ipcFd yet) only gets
+	 * EBADF: nothing opens an fd in that window. */
+	if (fd >= 0)
+		(void)shutdown(fd, SHUT_RDWR);
+	if (serve_watch.again.it_value.tv_sec != 0 ||
+	    serve_watch.again.it_value.tv_nsec != 0)
+		(void)timer_settime(serve_watch.timer, 0, &serve_watch.again,
+		    NULL);
+	errno = saved;
+}
+
+static void
+serve_stop_requested(int sig)
+{
+	(void)sig;
+	serve_stop = 1;
+}
+
+static struct itimerspec
+serve_ms_spec(uint64_t ms)
+{
+	struct itimerspec its = {{0, 0}, {0, 0}};
+
+	its.it_value.tv_sec = (time_t)(ms / 1000);
+	its.it_value.tv_nsec = (long)(ms % 1000) * 1000000;
+	return its;
+}
+
+/* Arm the watch for ms (> 0); again: re-arm with ms at each expiry. */
+static void
+serve_watch_arm(uint64_t ms, bool again)
+{
+	struct itimerspec its = serve_ms_spec(ms > 0 ? ms : 1);
+	static const struct itimerspec none;
+
+	serve_watch.fired = 0;
+	serve_watch.again = again ? its : none;
+	(void)timer_settime(serve_watch.timer, 0, &its, NULL);
+}
+
+static void
+serve_watch_disarm(void)
+{
+	static const struct itimerspec none;
+
+	serve_watch.again = none;
+	(void)timer_settime(serve_watch.timer, 0, &none, NULL);
+}
+
+/*
+ * The handlers and the timer, once per process.  SIGALRM interrupts (no
+ * SA_RESTART): that is how a blocked read or poll comes back to us.
+ * 0, or -1 with errno set.
+ */
+static int
+serve_watch_init(FCGX_Request *r)
+{
+	struct sigevent sev;
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sigfillset(&sa.sa_mask);
+	sa.sa_handler = serve_watch_expired;
+	if (sigaction(SIGALRM, &sa, NULL) != 0)
 		return -1;
-	return got;
+	/* libfcgi's own handlers for these (FCGX_Init) stop accept() only;
+	 * ours end the wait in poll() (never restarted), and SA_RESTART
+	 * lets the request in progress finish first. */
+	sa.sa_handler = serve_stop_requested;
+	sa.sa_flags = SA_RESTART;
+	if (sigaction(SIGTERM, &sa, NULL) != 0 ||
+	    sigaction(SIGUSR1, &sa, NULL) != 0)
+		return -1;
+	memset(&sev, 0, sizeof(sev));
+	sev.sigev_notify = SIGEV_SIGNAL;
+	sev.sigev_signo = SIGALRM;
+	if (timer_create(CLOCK_MONOTONIC, &sev, &serve_watch.timer) != 0)
+		return -1;
+	serve_watch.req = r;
+	return 0;
 }
 
 /* --- FastCGI answers: records built here, one write per answer ------- */
@@ -394,20 +553,46 @@ struct serve_wire {
 	struct buf *buf; /* borrowed: st->wire */
 	int fd;          /* borrowed: libfcgi's connection */
 	int id;          /* the request id of every record */
+	int idle_ms;     /* longest wait for room to write */
 	bool had_err;    /* a STDERR record went out: end that stream too */
 	bool failed;     /* a write failed: the web server is gone */
 };
 
-/* Write all iov[0..n) to fd (n <= 3), through short writes and EINTR. */
+/*
+ * Write all iov[0..n) to the connection (n <= 3), through short writes and
+ * EINTR.  The socket stays blocking for libfcgi; each send here is
+ * MSG_DONTWAIT, and a full socket is waited for in poll() for at most
+ * w->idle_ms: a peer that stops reading fails the write.
+ */
 static int
-serve_writev_all(int fd, struct iovec *iov, int n)
+serve_writev_all(const struct serve_wire *wr, struct iovec *iov, int n)
 {
-	/* each pass writes at least one byte or fails: bounded by the bytes */
+	/* each pass writes at least one byte, or waits at most idle_ms and
+	 * fails: bounded by the bytes */
 	while (n > 0) {
-		ssize_t w = writev(fd, iov, n);
+		struct msghdr msg;
+		ssize_t w;
 
+		memset(&msg, 0, sizeof(msg));
+		msg.msg_iov = iov;
+		msg.msg_iovlen = (size_t)n;
+		w = sendmsg(wr->fd, &msg, MSG_DONTWAIT | MSG_NOSIGNAL);
 		if (w == -1 && errno == EINTR)
 			continue;
+		if (w == -1 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+			struct pollfd p = {wr->fd, POLLOUT, 0};
+			int rc;
+
+			do
+				rc = poll(&p, 1, wr->idle_ms);
+			while (rc == -1 && errno == EINTR);
+			if (rc <= 0) {
+				/* hits on a peer that never reads a large
+				 * answer */
+				return -1;
+			}
+			continue;
+		}
 		if (w <= 0)
 			return -1;
 		while (n > 0 && (size_t)w >= iov->iov_len) {
@@ -434,7 +619,7 @@ serve_wire_flush(struct serve_wire *w)
 		return 0;
 	iov.iov_base = w->buf->data;
 	iov.iov_len = w->buf->len;
-	if (serve_writev_all(w->fd, &iov, 1) == -1)
+	if (serve_writev_all(w, &iov, 1) == -1)
 		w->failed = true;
 	buf_reset(w->buf);
 	return w->failed ? -1 : 0;
@@ -487,7 +672,7 @@ serve_wire_record(struct serve_wire *w, int type, const void *p, size_t n)
 	iov[1].iov_len = n;
 	iov[2].iov_base = (void *)(uintptr_t)zeros;
 	iov[2].iov_len = pad;
-	if (serve_writev_all(w->fd, iov, 3) == -1) {
+	if (serve_writev_all(w, iov, 3) == -1) {
 		w->failed = true;
 		return -1;
 	}
@@ -568,7 +753,7 @@ serve_wire_end(struct serve_wire *w)
 	iov[0].iov_len = w->buf->len;
 	iov[1].iov_base = tail;
 	iov[1].iov_len = (size_t)(t - tail);
-	if (serve_writev_all(w->fd, iov, 2) == -1)
+	if (serve_writev_all(w, iov, 2) == -1)
 		w->failed = true;
 	buf_reset(w->buf);
 }
@@ -588,6 +773,73 @@ serve_fcgx_writers_done(FCGX_Request *r, const struct serve_wire *w)
 	r->err->isClosed = 1;
 	if (w->failed && r->out->FCGI_errno == 0)
 		r->out->FCGI_errno = EPIPE;
+}
+
+/* The body's reader: libfcgi's stream, under the request's bounds. */
+struct serve_fcgx_in {
+	FCGX_Stream *in;       /* borrowed: the request's */
+	int fd;                /* borrowed: the connection */
+	struct serve_wire *w;  /* borrowed: the answer, failed when dropped */
+	bool idle_set;         /* SO_RCVTIMEO is on the connection */
+	unsigned idle_sec;
+	uint64_t deadline_ms;  /* the request's whole time ends here */
+	unsigned request_sec;
+};
+
+/* A dropped connection gets no answer; the log line goes to stderr. */
+static void
+serve_fcgx_drop(struct serve_fcgx_in *rd)
+{
+	rd->w->failed = true;
+	(void)shutdown(rd->fd, SHUT_RDWR);
+}
+
+static long
+serve_fcgx_read(void *ctx, void *p, size_t n)
+{
+	struct serve_fcgx_in *rd = ctx;
+	uint64_t now = serve_now_ms();
+	int got, err;
+
+	if (!rd->idle_set) {
+		/* Each read() libfcgi makes waits at most the idle time:
+		 * EAGAIN then, which ends the stream. */
+		struct timeval tv = {(time_t)rd->idle_sec, 0};
+
+		(void)setsockopt(
+		    rd->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+		rd->idle_set = true;
+	}
+	if (now >= rd->deadline_ms) {
+		/* hits on a body trickled a byte a second */
+		serve_fcgx_drop(rd);
+		log_error("the web server did not send the whole request "
+		          "within %u s: connection dropped",
+		    rd->request_sec);
+		return -1;
+	}
+	serve_watch_arm(rd->deadline_ms - now, false);
+	got = FCGX_GetStr(p, n > INT_MAX ? INT_MAX : (int)n, rd->in);
+	serve_watch_disarm();
+	if (serve_watch.fired) {
+		serve_fcgx_drop(rd);
+		log_error("the web server did not send the whole request "
+		          "within %u s: connection dropped",
+		    rd->request_sec);
+		return -1;
+	}
+	err = FCGX_GetError(rd->in);
+	if (got < 0 || (got == 0 && err != 0)) {
+		if (err == EAGAIN || err == EWOULDBLOCK) {
+			/* hits on a body that stops half way */
+			serve_fcgx_drop(rd);
+			log_error("the web server sent nothing for %u s: "
+			          "connection dropped",
+			    rd->idle_sec);
+		}
+		return -1;
+	}
+	return got;
 }
 
 /* Bytes of the body a CGI request has read from stdin so far. */
@@ -705,45 +957,184 @@ serve_fallback_env(char *keep[3])
 	keep[n] = NULL;
 }
 
+/*
+ * A timeout from the process environment: GPT_FCGI_IDLE_TIMEOUT or
+ * GPT_FCGI_REQUEST_TIMEOUT, whole seconds SERVE_TIMEOUT_MIN..MAX, digits
+ * only.  Unset or empty: the default.  0, or -1 after logging why (the
+ * process then refuses to start: a typo must not silently mean the
+ * default).
+ */
+static int
+serve_timeout_env(const char *name, unsigned def, unsigned *out)
+{
+	const char *v = getenv(name);
+	unsigned long n = 0;
+	size_t i;
+
+	if (v == NULL || *v == '\0') {
+		*out = def;
+		return 0;
+	}
+	/* bounded: at most 5 digits are looked at before the range check
+	 * fails */
+	for (i = 0; v[i] != '\0'; i++) {
+		if (v[i] < '0' || v[i] > '9' || i >= 5 ||
+		    (i == 0 && v[i] == '0')) {
+			/* hits on "5s", " 5", "-1", "05", "0", "1e3" */
+			n = 0;
+			break;
+		}
+		n = n * 10 + (unsigned long)(v[i] - '0');
+	}
+	if (n < SERVE_TIMEOUT_MIN || n > SERVE_TIMEOUT_MAX) {
+		/* hits on "0", "99999", "abc" */
+		log_error("%s=\"%.40s\": not a whole number of seconds from "
+		          "%u to %u; not starting",
+		    name, v, SERVE_TIMEOUT_MIN, SERVE_TIMEOUT_MAX);
+		return -1;
+	}
+	*out = (unsigned)n;
+	return 0;
+}
+
+/*
+ * Before the next request, with no timer running: a kept connection is
+ * given the idle time to send its next request, and closed when it sends
+ * none; without one, the listening socket is polled for as long as it
+ * takes.  0 when FCGX_Accept_r may go (something is there, or the
+ * listener's state is for accept() to report), -1 on a stop signal.
+ */
+static int
+serve_wait(FCGX_Request *r, unsigned idle_sec)
+{
+	struct pollfd p;
+	int rc;
+
+	if (r->ipcFd >= 0) {
+		uint64_t end = serve_now_ms() + (uint64_t)idle_sec * 1000;
+
+		p.fd = r->ipcFd;
+		p.events = POLLIN;
+		/* EINTR from a stray signal: wait out what is left */
+		for (;;) {
+			uint64_t now = serve_now_ms();
+
+			if (serve_stop)
+				return -1;
+			rc = poll(&p, 1, now < end ? (int)(end - now) : 0);
+			if (rc != -1 || errno != EINTR)
+				break;
+		}
+		if (rc != 0)
+			return 0;
+		/* FCGI_KEEP_CONN, then nothing: the web server reconnects
+		 * when it needs to.  shutdown first, so libfcgi's close finds
+		 * EOF at once instead of draining for 2 s. */
+		log_info("closed a kept FastCGI connection idle for %u s",
+		    idle_sec);
+		(void)shutdown(r->ipcFd, SHUT_RDWR);
+		FCGX_Free(r, 1);
+	}
+	p.fd = 0; /* FCGI_LISTENSOCK_FILENO */
+	p.events = POLLIN;
+	do {
+		if (serve_stop)
+			return -1;
+		rc = poll(&p, 1, -1);
+	} while (rc == -1 && errno == EINTR);
+	return 0;
+}
+
 static int
 serve_fastcgi(struct serve_state *st)
 {
 	FCGX_Request r;
 	char *fallback[3];
+	unsigned idle, request;
+	int fl;
 
+	if (serve_timeout_env("GPT_FCGI_IDLE_TIMEOUT",
+	        SERVE_IDLE_TIMEOUT_DEFAULT, &idle) == -1 ||
+	    serve_timeout_env("GPT_FCGI_REQUEST_TIMEOUT",
+	        SERVE_REQUEST_TIMEOUT_DEFAULT, &request) == -1)
+		return 1;
 	/* The listening socket must not reach a hook (nor its children);
 	 * FD_CLOEXEC is the only fd flag, so no F_GETFD first. */
 	(void)fcntl(0, F_SETFD, FD_CLOEXEC);
+	/* Non-blocking, so that libfcgi's accept() never waits under a
+	 * request's timer (see "Stalled connections" at the top). */
+	if ((fl = fcntl(0, F_GETFL)) == -1 ||
+	    fcntl(0, F_SETFL, fl | O_NONBLOCK) == -1) {
+		log_error("cannot make the listening socket non-blocking: %s",
+		    strerror(errno));
+		return 1;
+	}
 	serve_fallback_env(fallback);
 	if (FCGX_InitRequest(&r, 0, 0) != 0) {
 		log_error("cannot set up the FastCGI request");
 		return 1;
 	}
-	/* Bounded by the web server: each pass answers one request, and a
-	 * failing accept (the server closed the socket) ends the process. */
-	while (FCGX_Accept_r(&r) >= 0) {
-		struct serve_wire w = {
-		    .buf = &st->wire,
-		    .fd = r.ipcFd,
-		    .id = r.requestId,
-		};
-		struct serve_io io = {
-		    .envp = r.envp,
-		    .fallback = fallback,
-		    .read = serve_fcgx_read,
-		    .read_ctx = r.in,
-		    .out = {serve_wire_write, &w},
-		    .conn_fd = r.ipcFd,
-		};
+	if (serve_watch_init(&r) == -1) {
+		log_error("cannot set up the connection timer: %s",
+		    strerror(errno));
+		FCGX_Free(&r, 1);
+		return 1;
+	}
+	/* Bounded by the web server: each pass answers one request or drops
+	 * one stalled connection; a failing accept (the server closed the
+	 * socket) or a stop signal ends the process. */
+	while (serve_wait(&r, idle) == 0) {
+		uint64_t start = serve_now_ms();
+		uint64_t head = (uint64_t)(idle < request ? idle : request);
+		int rc;
 
-		buf_reset(&st->wire);
-		log_set_sink(serve_wire_log, &w);
-		(void)serve_request(&io, st);
-		serve_wire_end(&w);
-		log_set_sink(NULL, NULL);
-		serve_fcgx_writers_done(&r, &w);
+		serve_watch_arm(head * 1000, true);
+		rc = FCGX_Accept_r(&r);
+		serve_watch_disarm();
+		if (serve_watch.fired)
+			/* hits on half a record header, then silence */
+			log_error("dropped a FastCGI connection that sent no "
+			          "whole request head within %u s",
+			    (unsigned)head);
+		if (rc == -EAGAIN || rc == -EWOULDBLOCK || rc == -EINTR)
+			continue; /* no request after all: wait again */
+		if (rc < 0)
+			break;
+		{
+			struct serve_wire w = {
+			    .buf = &st->wire,
+			    .fd = r.ipcFd,
+			    .id = r.requestId,
+			    .idle_ms = (int)idle * 1000,
+			};
+			struct serve_fcgx_in rd = {
+			    .in = r.in,
+			    .fd = r.ipcFd,
+			    .w = &w,
+			    .idle_sec = idle,
+			    .deadline_ms = start + (uint64_t)request * 1000,
+			    .request_sec = request,
+			};
+			struct serve_io io = {
+			    .envp = r.envp,
+			    .fallback = fallback,
+			    .read = serve_fcgx_read,
+			    .read_ctx = &rd,
+			    .out = {serve_wire_write, &w},
+			    .conn_fd = r.ipcFd,
+			};
+
+			buf_reset(&st->wire);
+			log_set_sink(serve_wire_log, &w);
+			(void)serve_request(&io, st);
+			serve_wire_end(&w);
+			log_set_sink(NULL, NULL);
+			serve_fcgx_writers_done(&r, &w);
+		}
 		FCGX_Finish_r(&r);
 	}
+	serve_watch_disarm();
+	serve_watch.req = NULL;
 	FCGX_Free(&r, 1);
 	return 0;
 }

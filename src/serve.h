@@ -28,6 +28,12 @@
 #define SERVE_ARENA_BASE ((size_t)16 * 1024 * 1024)
 /* CGI: unread body bytes discarded after the answer, at most (see serve.c). */
 #define SERVE_CGI_DRAIN_MAX ((size_t)16 * 1024 * 1024)
+/* FastCGI: stalled connections are dropped (see serve.c and gpt.fcgi(8)):
+ * GPT_FCGI_IDLE_TIMEOUT and GPT_FCGI_REQUEST_TIMEOUT, in seconds. */
+#define SERVE_IDLE_TIMEOUT_DEFAULT 5u
+#define SERVE_REQUEST_TIMEOUT_DEFAULT 30u
+#define SERVE_TIMEOUT_MIN 1u
+#define SERVE_TIMEOUT_MAX 3600u
 /* A buffer that grew past this is freed after its request. */
 #define SERVE_KEEP_MAX ((size_t)4 * 1024 * 1024)
 

@@ -30,8 +30,10 @@ export ASAN_OPTIONS
 GPT_ROOT=$ROOT GPT_TEST_MARKER=leaked \
     spawn-fcgi -s "$SOCK" -n -- "$GPT_FCGI" 2>"$TEST_TMP/server-err" &
 pid=$!
+pid2=
 stop() {
 	stop_pid "$pid"
+	[ -z "$pid2" ] || stop_pid "$pid2"
 	rm -rf "$TEST_TMP"
 }
 trap stop EXIT
@@ -324,6 +326,150 @@ post /large '{"fds": true}'
 if [ "$code" = 200 ] && grep -q '"sockets": 0' "$TEST_TMP/body"; then pass; else
 	fail "the hook holds no socket: status '$code', $(cat "$TEST_TMP/body")"
 fi
+
+# Stalled connections (GPT_FCGI_IDLE_TIMEOUT 2 s, GPT_FCGI_REQUEST_TIMEOUT
+# 4 s, on a process of their own): one client keeps its connection
+# (FCGI_KEEP_CONN) after an answer and goes quiet, one sends half a record
+# header and waits, one sends nothing, one sends a request head and
+# trickles its body a byte every half second.  Each must be dropped by the
+# process (the client sees EOF before its own limit), and a GET sent after
+# them all must be answered: one process serves one connection at a time,
+# so it is answered only if every stalled one was dropped.
+cat >"$TEST_TMP/stall.pl" <<'EOF'
+use strict;
+use warnings;
+use Socket;
+use Time::HiRes qw(time);
+my ($role, $path) = @ARGV;
+my $t0 = time;
+$SIG{ALRM} = sub { printf "%s: no answer, still open after %.1f s\n", $role, time - $t0; exit 1 };
+alarm 25;
+$SIG{PIPE} = 'IGNORE';
+socket(my $s, PF_UNIX, SOCK_STREAM, 0) or die "socket: $!";
+connect($s, pack_sockaddr_un($path)) or die "connect: $!";
+binmode $s;
+sub rec {
+	my ($type, $c) = @_;
+	return pack('CCnnCC', 1, $type, 1, length $c, 0, 0) . $c;
+}
+sub nv { my ($n, $v) = @_; return pack('CC', length $n, length $v) . $n . $v }
+sub head {
+	my ($m, $keep, @p) = @_;
+	my $p = nv('REQUEST_METHOD', $m) . nv('PATH_INFO', '/modes')
+	    . nv('REQUEST_URI', '/gpt/modes') . nv('SERVER_PROTOCOL', 'HTTP/1.1');
+	$p .= nv(shift @p, shift @p) while @p;
+	return rec(1, pack('nCx5', 1, $keep)) . rec(4, $p) . rec(4, '');
+}
+# Read to EOF or END_REQUEST: 'eof', or the answer's status.
+sub answer {
+	my $out = '';
+	for (;;) {
+		my $h = '';
+		while (length $h < 8) {
+			my $n = sysread($s, $h, 8 - length $h, length $h);
+			return 'eof' if !$n;
+		}
+		my ($v, $type, $id, $len, $pad) = unpack('CCnnC', $h);
+		my $c = '';
+		while (length $c < $len + $pad) {
+			my $n = sysread($s, $c, $len + $pad - length $c, length $c);
+			return 'eof' if !$n;
+		}
+		$out .= substr($c, 0, $len) if $type == 6;
+		return $out =~ /^Status: (\d+)/ ? $1 : '?' if $type == 3;
+	}
+}
+sub closed { print "$role: closed by the process\n"; exit 0 }
+if ($role eq 'half') {
+	syswrite($s, "\x01\x01\x00");
+	closed() if answer() eq 'eof';
+} elsif ($role eq 'silent') {
+	closed() if answer() eq 'eof';
+} elsif ($role eq 'trickle') {
+	my $body = '{"mode":"echo","note":"trickled, byte by byte"}';
+	syswrite($s, head('POST', 0, 'CONTENT_TYPE', 'application/json',
+	    'CONTENT_LENGTH', length $body)
+	    . pack('CCnnCC', 1, 5, 1, length $body, 0, 0));
+	for my $i (0 .. length($body) - 1) {
+		my $rin = '';
+		vec($rin, fileno $s, 1) = 1;
+		closed() if select(my $r = $rin, undef, undef, 0.5) &&
+		    answer() eq 'eof';
+		closed() if !defined syswrite($s, substr($body, $i, 1));
+	}
+	print "trickle: the whole body went through\n";
+	exit 1;
+} elsif ($role eq 'keep') {
+	syswrite($s, head('GET', 1) . rec(5, ''));
+	my $st = answer();
+	if ($st ne '200') { print "keep: first answer $st\n"; exit 1 }
+	closed() if answer() eq 'eof';
+} elsif ($role eq 'get') {
+	syswrite($s, head('GET', 0) . rec(5, ''));
+	my $st = answer();
+	print "get: answered $st\n";
+	exit($st eq '200' ? 0 : 1);
+}
+print "$role: bytes where EOF was expected\n";
+exit 1;
+EOF
+SOCK2=$TEST_TMP/stall.sock
+GPT_ROOT=$ROOT GPT_FCGI_IDLE_TIMEOUT=2 GPT_FCGI_REQUEST_TIMEOUT=4 \
+    spawn-fcgi -s "$SOCK2" -n -- "$GPT_FCGI" 2>"$TEST_TMP/stall-err" &
+pid2=$!
+i=0
+while [ ! -S "$SOCK2" ] && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+# In accept order: each client connects once the one before is queued.
+for role in keep half silent trickle get; do
+	timeout 30 perl "$TEST_TMP/stall.pl" $role "$SOCK2" \
+	    >"$TEST_TMP/stall.$role" 2>&1 &
+	eval "spid_$role=\$!"
+	sleep 0.3
+done
+for role in keep half silent trickle get; do
+	eval "wait \$spid_$role"
+	rc=$?
+	case $role in get) want="get: answered 200" ;;
+	*) want="$role: closed by the process" ;; esac
+	if [ $rc -eq 0 ] && [ "$(cat "$TEST_TMP/stall.$role")" = "$want" ]; then
+		pass
+	else
+		fail "stalled connections: $(cat "$TEST_TMP/stall.$role")" \
+		    "(exit $rc), expected '$want'"
+	fi
+done
+for line in 'closed a kept FastCGI connection idle for 2 s' \
+    'dropped a FastCGI connection that sent no whole request head within 2 s' \
+    'did not send the whole request within 4 s'; do
+	if grep -q "$line" "$TEST_TMP/stall-err"; then pass; else
+		fail "stalled connections: no log line '$line':" \
+		    "$(head -c 600 "$TEST_TMP/stall-err")"
+	fi
+done
+if kill -0 "$pid2" 2>/dev/null; then pass; else
+	fail "the process is gone after stalled connections"; fi
+stop_pid "$pid2"
+
+# A bad timeout refuses to start, with the reason.
+for v in 0 5s " 5" 05 -1 3601 99999999999; do
+	GPT_FCGI_IDLE_TIMEOUT=$v timeout 10 perl -e 'use Socket;
+	socket(my $s, PF_UNIX, SOCK_STREAM, 0) or die "socket: $!";
+	bind($s, pack_sockaddr_un(shift)) or die "bind: $!";
+	listen($s, 5) or die "listen: $!";
+	open(STDIN, "<&", $s) or die "dup: $!"; exec @ARGV or die' \
+	    "$TEST_TMP/bad.sock" "$GPT_FCGI" 2>"$TEST_TMP/err"
+	status=$?
+	rm -f "$TEST_TMP/bad.sock"
+	if [ "$status" -eq 1 ] &&
+	    grep -q 'GPT_FCGI_IDLE_TIMEOUT=.*not a whole number of seconds' \
+	    "$TEST_TMP/err"; then pass; else
+		fail "GPT_FCGI_IDLE_TIMEOUT='$v': exit $status," \
+		    "$(head -c 300 "$TEST_TMP/err")"
+	fi
+done
 
 # A process whose web server is gone (accept fails: here fd 0 is a socket
 # that never listened) exits cleanly instead of spinning.
