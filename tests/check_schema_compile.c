@@ -238,7 +238,20 @@ START_TEST(compile_refuses_remote_dangling_and_malformed_refs)
 	     "\"$defs\":{}}",
 	        "/properties/a/$ref", "names nothing"},
 	    {"{\"$ref\":\"#/$defs/a%zz\",\"$defs\":{}}", "/$ref",
-	        "names nothing"},
+	        "malformed escape"},
+	    {"{\"$ref\":\"#/$defs/a%2\",\"$defs\":{}}", "/$ref",
+	        "malformed escape"},
+	    {"{\"$ref\":\"#/$defs/a~2\",\"$defs\":{}}", "/$ref",
+	        "malformed escape"},
+	    {"{\"$ref\":\"#/$defs/a%7E\",\"$defs\":{}}", "/$ref",
+	        "malformed escape"},
+	    {"{\"$ref\":\"#%41\"}", "/$ref", "local"},
+	    /* RFC 6901 section 6: %2F is a separator, not a "/" in a name */
+	    {"{\"$ref\":\"#/$defs/x%2Fnot\",\"$defs\":{\"x/not\":true}}",
+	        "/$ref", "names nothing"},
+	    /* Messages about a target name its decoded pointer. */
+	    {"{\"$ref\":\"#/$defs/x%2Fminimum\",\"$defs\":{\"x\":{\"minimum\":1}}}",
+	        "/$defs/x/minimum", "object or a boolean"},
 	    {"{\"$ref\":\"#/items/01\",\"items\":true}", "/$ref",
 	        "names nothing"},
 	    {"{\"$ref\":\"#/required\",\"required\":[]}", "/required",
@@ -250,6 +263,40 @@ START_TEST(compile_refuses_remote_dangling_and_malformed_refs)
 	};
 
 	RUN_RCASES(t);
+}
+END_TEST
+
+/*
+ * A $ref's fragment is percent-decoded, then read as a JSON Pointer (RFC
+ * 6901 section 6), then each token's ~1 and ~0 unescaped: x%2Fnot is
+ * $defs.x.not (the `not` of x), x~1not is $defs["x/not"].
+ */
+START_TEST(compile_resolves_refs_by_the_percent_decoded_pointer)
+{
+#define DEFS                                                                   \
+	"{\"$defs\":{\"x\":{\"not\":{\"type\":\"string\"}},"                     \
+	"\"x/not\":{\"type\":\"integer\"},\"%\":{\"type\":\"boolean\"},"         \
+	"\"~1\":{\"type\":\"null\"}},\"properties\":{"                          \
+	"\"a\":{\"$ref\":\"#/$defs/x%2Fnot\"},\"b\":{\"$ref\":\"#/$defs/x~1not\"},"\
+	"\"c\":{\"$ref\":\"#/$defs/%25\"},\"d\":{\"$ref\":\"#/$defs/x%7E1not\"},"   \
+	"\"e\":{\"$ref\":\"#/$defs/%7E01\"},\"f\":{\"$ref\":\"#%2F$defs%2Fx/not\"}}}"
+	static const struct vcase t[] = {
+	    {DEFS, "{\"a\":\"s\"}", NULL, NULL},
+	    {DEFS, "{\"a\":1}", "type", "/a"},
+	    {DEFS, "{\"b\":1}", NULL, NULL},
+	    {DEFS, "{\"b\":\"s\"}", "type", "/b"},
+	    {DEFS, "{\"c\":true}", NULL, NULL},
+	    {DEFS, "{\"c\":1}", "type", "/c"},
+	    {DEFS, "{\"d\":1}", NULL, NULL},
+	    {DEFS, "{\"d\":\"s\"}", "type", "/d"},
+	    {DEFS, "{\"e\":null}", NULL, NULL},
+	    {DEFS, "{\"e\":1}", "type", "/e"},
+	    {DEFS, "{\"f\":\"s\"}", NULL, NULL},
+	    {DEFS, "{\"f\":1}", "type", "/f"},
+	};
+#undef DEFS
+
+	RUN_VCASES(t);
 }
 END_TEST
 
@@ -499,6 +546,7 @@ suite_schema_compile(void)
 	tcase_add_test(k, compile_reports_a_keyword_holding_nul_by_length);
 	tcase_add_test(k, compile_refuses_other_dialects_ids_and_formats);
 	tcase_add_test(k, compile_refuses_remote_dangling_and_malformed_refs);
+	tcase_add_test(k, compile_resolves_refs_by_the_percent_decoded_pointer);
 	tcase_add_test(k, compile_refuses_ref_cycles_that_make_no_progress);
 	tcase_add_test(k, compile_warns_about_recursion_through_the_instance);
 	tcase_add_test(k, compile_refuses_forms_nested_past_the_depth_limit);
