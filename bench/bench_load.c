@@ -10,7 +10,8 @@
  * SLOW_SECONDS, so the quadratic cases of older code still finish).
  *
  *   bench_load          the table
- *   bench_load SCALE    every size times SCALE (e.g. 0.1 for a quick look)
+ *   bench_load SCALE    every size times SCALE (e.g. 0.1 for a quick look;
+ *                       past about 1.5 a form outgrows ADDR_FORM_MAX)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -182,7 +183,7 @@ write_form(const char *dir, const struct buf *b)
 	}
 }
 
-/* CPU seconds of one load of dir; exits when the form is refused. */
+/* CPU seconds of one load of dir, or -1 when the form is refused. */
 static double
 load_once(const char *dir)
 {
@@ -191,7 +192,8 @@ load_once(const char *dir)
 
 	if (addr_load(dir, &a, NULL, NULL) == -1) {
 		fprintf(stderr, "bench_load: %s\n", a.err);
-		exit(2);
+		addr_free(&a);
+		return -1;
 	}
 	t = now() - t0;
 	addr_free(&a);
@@ -223,6 +225,7 @@ main(int argc, char **argv)
 	double scale = argc > 1 ? atof(argv[1]) : 1.0;
 	double load[ROUNDS], parse[ROUNDS];
 	size_t i, r, n;
+	int rc = 0;
 
 	snprintf(dir, sizeof(dir), "%s/gpt-bench-load.XXXXXX",
 	    tmp != NULL && *tmp != '\0' ? tmp : "/tmp");
@@ -232,7 +235,7 @@ main(int argc, char **argv)
 	}
 	printf("%-26s %8s %9s %10s %10s %9s\n", "form", "n", "bytes",
 	    "parse ms", "load ms", "load/parse");
-	for (i = 0; i < GPT_ARRAY_LEN(cases); i++) {
+	for (i = 0; i < GPT_ARRAY_LEN(cases) && rc == 0; i++) {
 		struct buf b;
 		size_t rounds = ROUNDS;
 
@@ -242,9 +245,16 @@ main(int argc, char **argv)
 		write_form(dir, &b);
 		for (r = 0; r < rounds; r++) {
 			parse[r] = parse_once(&b);
-			load[r] = load_once(dir);
+			if ((load[r] = load_once(dir)) < 0) {
+				rc = 2;
+				break;
+			}
 			if (r == 0 && load[0] > SLOW_SECONDS)
 				rounds = 1;
+		}
+		if (rc != 0) {
+			buf_free(&b);
+			break;
 		}
 		printf("%-26s %8zu %9zu %10.2f %10.2f %9.1fx\n", cases[i].name, n,
 		    b.len, median(parse, rounds) * 1e3,
@@ -256,8 +266,9 @@ main(int argc, char **argv)
 	snprintf(path, sizeof(path), "%s/form.json", dir);
 	unlink(path);
 	rmdir(dir);
-	printf("(CPU time, median of %d loads, or 1 when a load takes over "
-	       "%.0f s)\n",
-	    ROUNDS, SLOW_SECONDS);
-	return 0;
+	if (rc == 0)
+		printf("(CPU time, median of %d loads, or 1 when a load takes "
+		       "over %.0f s)\n",
+		    ROUNDS, SLOW_SECONDS);
+	return rc;
 }
