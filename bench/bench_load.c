@@ -41,8 +41,8 @@ names(struct buf *b, size_t from, size_t to, const char *after)
 	size_t i;
 
 	for (i = from; i < to; i++) {
-		snprintf(name, sizeof(name), "%s\"n%zu\"%s", i > from ? "," : "",
-		    i, after);
+		snprintf(name, sizeof(name), "%s\"n%zu\"%s",
+		    i > from ? "," : "", i, after);
 		put(b, name);
 	}
 }
@@ -102,8 +102,8 @@ form_ref_chain(struct buf *b, size_t n)
 	head(b);
 	put(b, "{\"$ref\":\"#/$defs/d0\",\"$defs\":{");
 	for (i = 0; i < n; i++) {
-		snprintf(def, sizeof(def), "\"d%zu\":{\"$ref\":\"#/$defs/d%zu\"},",
-		    i, i + 1);
+		snprintf(def, sizeof(def),
+		    "\"d%zu\":{\"$ref\":\"#/$defs/d%zu\"},", i, i + 1);
 		put(b, def);
 	}
 	snprintf(def, sizeof(def), "\"d%zu\":{\"type\":\"string\"}}}}", n);
@@ -256,8 +256,8 @@ main(int argc, char **argv)
 			buf_free(&b);
 			break;
 		}
-		printf("%-26s %8zu %9zu %10.2f %10.2f %9.1fx\n", cases[i].name, n,
-		    b.len, median(parse, rounds) * 1e3,
+		printf("%-26s %8zu %9zu %10.2f %10.2f %9.1fx\n", cases[i].name,
+		    n, b.len, median(parse, rounds) * 1e3,
 		    median(load, rounds) * 1e3,
 		    median(load, rounds) / median(parse, rounds));
 		fflush(stdout);

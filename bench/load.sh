@@ -4,6 +4,9 @@
 # it alone, on forms shaped to expose superlinear work at load.
 set -eu
 exe="${GPT_BUILDDIR:-.}/bench/bench_load"
-[ -x "$exe" ] || { echo "bench/load.sh: build $exe first (make bench)" >&2; exit 2; }
+[ -x "$exe" ] || {
+	echo "bench/load.sh: build $exe first (make bench)" >&2
+	exit 2
+}
 echo "== form load"
 "$exe" "$@"

@@ -198,7 +198,7 @@ jptr_from_fragment(struct jptr *p, const char *ref, size_t len)
 		tilde = !tilde && c == '~';
 		if (out.truncated)
 			continue; /* cut: only checking what is left */
-		/* An escape is kept whole: a '~' only with room for its digit. */
+		/* An escape is kept whole: a '~' only with room for its 0/1. */
 		if (out.len + (tilde ? 2 : 1) > JPTR_ROOM) {
 			cut(&out);
 			continue;

@@ -3,8 +3,9 @@
  *
  * Resolution accepts the URI-fragment form used by $ref ("#", "#/a/b":
  * the fragment is percent-decoded first, then split on '/' and each token
- * ~1/~0-unescaped, RFC 6901 section 6) and the plain form ("/a/b").  Building appends escaped tokens to a fixed-size buffer; a
- * pointer that does not fit is cut and ends in "..." (reports stay bounded).
+ * ~1/~0-unescaped, RFC 6901 section 6) and the plain form ("/a/b").
+ * Building appends escaped tokens to a fixed-size buffer; a pointer that
+ * does not fit is cut and ends in "..." (reports stay bounded).
  */
 #ifndef GPT_JPTR_H
 #define GPT_JPTR_H

@@ -1264,8 +1264,8 @@ resolve_refs(struct cctx *c)
 		/* {"$ref": "#/$defs/a%zz"}, {"$ref": "#/a~2"} */
 		if (jptr_from_fragment(&place, p->ref, p->len) == -1)
 			return refuse(c, "$ref",
-			           "$ref has a malformed escape (a %% takes two "
-			           "hex digits, a ~ takes 0 or 1): \"%s\"",
+			           "$ref has a malformed escape (a %% takes "
+			           "two hex digits, a ~ takes 0 or 1): \"%s\"",
 			           ref),
 			       -1;
 		/* {"$ref": "#anchor"}, {"$ref": "#%41"} */

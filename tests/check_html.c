@@ -234,8 +234,8 @@ put_names(struct buf *b, const char *prefix, size_t from, size_t to,
 	size_t i;
 
 	for (i = from; i < to; i++) {
-		snprintf(name, sizeof(name), "%s\"%s%zu\"%s", i > from ? "," : "",
-		    prefix, i % 4000, after);
+		snprintf(name, sizeof(name), "%s\"%s%zu\"%s",
+		    i > from ? "," : "", prefix, i % 4000, after);
 		put_text(b, name);
 	}
 }

@@ -317,7 +317,8 @@ suite_jptr(void)
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, jptr_resolve_follows_rfc6901_examples);
-	tcase_add_test(tc, jptr_resolve_decodes_the_fragment_before_splitting_it);
+	tcase_add_test(
+	    tc, jptr_resolve_decodes_the_fragment_before_splitting_it);
 	tcase_add_test(tc, jptr_from_fragment_gives_the_decoded_pointer);
 	tcase_add_test(tc, jptr_resolve_reads_canonical_array_indices);
 	tcase_add_test(tc, jptr_resolve_refuses_malformed_references);

@@ -252,7 +252,8 @@ START_TEST(compile_refuses_remote_dangling_and_malformed_refs)
 	    {"{\"$ref\":\"#/$defs/x%2Fnot\",\"$defs\":{\"x/not\":true}}",
 	        "/$ref", "names nothing"},
 	    /* Messages about a target name its decoded pointer. */
-	    {"{\"$ref\":\"#/$defs/x%2Fminimum\",\"$defs\":{\"x\":{\"minimum\":1}}}",
+	    {"{\"$ref\":\"#/$defs/x%2Fminimum\","
+	     "\"$defs\":{\"x\":{\"minimum\":1}}}",
 	        "/$defs/x/minimum", "object or a boolean"},
 	    {"{\"$ref\":\"#/items/01\",\"items\":true}", "/$ref",
 	        "names nothing"},
@@ -275,28 +276,30 @@ END_TEST
  */
 START_TEST(compile_resolves_refs_by_the_percent_decoded_pointer)
 {
-#define DEFS                                                                   \
-	"{\"$defs\":{\"x\":{\"not\":{\"type\":\"string\"}},"                     \
-	"\"x/not\":{\"type\":\"integer\"},\"%\":{\"type\":\"boolean\"},"         \
-	"\"~1\":{\"type\":\"null\"}},\"properties\":{"                          \
-	"\"a\":{\"$ref\":\"#/$defs/x%2Fnot\"},\"b\":{\"$ref\":\"#/$defs/x~1not\"},"\
-	"\"c\":{\"$ref\":\"#/$defs/%25\"},\"d\":{\"$ref\":\"#/$defs/x%7E1not\"},"   \
-	"\"e\":{\"$ref\":\"#/$defs/%7E01\"},\"f\":{\"$ref\":\"#%2F$defs%2Fx/not\"}}}"
+static const char defs[] =
+	    "{\"$defs\":{\"x\":{\"not\":{\"type\":\"string\"}},"
+	    "\"x/not\":{\"type\":\"integer\"},\"%\":{\"type\":\"boolean\"},"
+	    "\"~1\":{\"type\":\"null\"}},\"properties\":{"
+	    "\"a\":{\"$ref\":\"#/$defs/x%2Fnot\"},"
+	    "\"b\":{\"$ref\":\"#/$defs/x~1not\"},"
+	    "\"c\":{\"$ref\":\"#/$defs/%25\"},"
+	    "\"d\":{\"$ref\":\"#/$defs/x%7E1not\"},"
+	    "\"e\":{\"$ref\":\"#/$defs/%7E01\"},"
+	    "\"f\":{\"$ref\":\"#%2F$defs%2Fx/not\"}}}";
 	static const struct vcase t[] = {
-	    {DEFS, "{\"a\":\"s\"}", NULL, NULL},
-	    {DEFS, "{\"a\":1}", "type", "/a"},
-	    {DEFS, "{\"b\":1}", NULL, NULL},
-	    {DEFS, "{\"b\":\"s\"}", "type", "/b"},
-	    {DEFS, "{\"c\":true}", NULL, NULL},
-	    {DEFS, "{\"c\":1}", "type", "/c"},
-	    {DEFS, "{\"d\":1}", NULL, NULL},
-	    {DEFS, "{\"d\":\"s\"}", "type", "/d"},
-	    {DEFS, "{\"e\":null}", NULL, NULL},
-	    {DEFS, "{\"e\":1}", "type", "/e"},
-	    {DEFS, "{\"f\":\"s\"}", NULL, NULL},
-	    {DEFS, "{\"f\":1}", "type", "/f"},
+	    {defs, "{\"a\":\"s\"}", NULL, NULL},
+	    {defs, "{\"a\":1}", "type", "/a"},
+	    {defs, "{\"b\":1}", NULL, NULL},
+	    {defs, "{\"b\":\"s\"}", "type", "/b"},
+	    {defs, "{\"c\":true}", NULL, NULL},
+	    {defs, "{\"c\":1}", "type", "/c"},
+	    {defs, "{\"d\":1}", NULL, NULL},
+	    {defs, "{\"d\":\"s\"}", "type", "/d"},
+	    {defs, "{\"e\":null}", NULL, NULL},
+	    {defs, "{\"e\":1}", "type", "/e"},
+	    {defs, "{\"f\":\"s\"}", NULL, NULL},
+	    {defs, "{\"f\":1}", "type", "/f"},
 	};
-#undef DEFS
 
 	RUN_VCASES(t);
 }
@@ -467,7 +470,8 @@ ref_chain(size_t n)
 	size_t i;
 
 	buf_init(&b, (size_t)64 << 20);
-	ck_assert_int_eq(buf_puts(&b, "{\"$ref\":\"#/$defs/d0\",\"$defs\":{"), 0);
+	ck_assert_int_eq(
+	    buf_puts(&b, "{\"$ref\":\"#/$defs/d0\",\"$defs\":{"), 0);
 	for (i = 0; i < n; i++) {
 		snprintf(piece, sizeof(piece),
 		    "\"d%zu\":{\"$ref\":\"#/$defs/d%zu\"},", i, i + 1);
@@ -477,8 +481,9 @@ ref_chain(size_t n)
 	    "\"d%zu\":{\"type\":\"string\"}},\"properties\":{", n);
 	ck_assert_int_eq(buf_puts(&b, piece), 0);
 	for (i = 0; i < n; i++) {
-		snprintf(piece, sizeof(piece), "%s\"p%zu\":{\"$ref\":\"#/$defs/d%zu\"}",
-		    i > 0 ? "," : "", i, i);
+		snprintf(piece, sizeof(piece),
+		    "%s\"p%zu\":{\"$ref\":\"#/$defs/d%zu\"}", i > 0 ? "," : "",
+		    i, i);
 		ck_assert_int_eq(buf_puts(&b, piece), 0);
 	}
 	ck_assert_int_eq(buf_puts(&b, "}}"), 0);
