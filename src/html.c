@@ -1,12 +1,16 @@
 /*
  * html.c: the human page (see html.h).
  *
- * Owns nothing past a call: the page is appended to the caller's buffer,
- * and the only scratch is a second buffer freed before returning.
+ * Owns nothing past a call: the page is appended to the caller's buffer;
+ * the scratch (a second buffer, and per object of the skeleton its
+ * `required` names sorted) is freed before returning.
  *
  * Limits: the act skeleton descends at most HTML_SKELETON_DEPTH schema
- * levels and writes at most HTML_SKELETON_NODES values, so a recursive or
- * wildly branching form still gives a small page; the <title> shows at most
+ * levels, writes at most HTML_SKELETON_NODES values in full and resolves
+ * at most HTML_SKELETON_REF_BYTES of $ref text in all, so a recursive,
+ * wildly branching or long-referenced form still gives a small page, in
+ * time linear in the form (`required` and `properties` are matched by
+ * binary search, not by scanning); the <title> shows at most
  * HTML_TITLE_MAX code points of p.
  *
  * Refuses nothing: the document was checked when the form was loaded; a
@@ -15,6 +19,7 @@
  * every byte taken from the document goes through html_escape(), and no
  * document byte is written inside <script> or <style>.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "buf.h"
@@ -27,6 +32,14 @@
 #define HTML_SKELETON_NODES 2000
 /* The page is small; the scratch buffers never need more than this. */
 #define HTML_SCRATCH_MAX ((size_t)16 * 1024 * 1024)
+
+#ifdef GPT_TEST
+size_t html_test_name_compares;
+size_t html_test_ref_bytes;
+#define HTML_COUNT(counter, n) ((counter) += (n))
+#else
+#define HTML_COUNT(counter, n) ((void)0)
+#endif
 
 /* U+FFFD REPLACEMENT CHARACTER, written for what HTML text cannot carry. */
 static const char html_fffd[] = "\xEF\xBF\xBD";
@@ -159,7 +172,34 @@ struct html_skel {
 	const struct json_value *root; /* borrowed: the form, for $ref */
 	struct buf *out;	       /* borrowed */
 	unsigned nodes;		       /* values still to write in full */
+	size_t ref_bytes;	       /* $ref text still to resolve */
 };
+
+/*
+ * The schema that $ref value v names within the form, or NULL: v is not a
+ * string, names nothing, or the page's budget of $ref text is spent (then
+ * for good, so the skeleton does not depend on which refs are short).
+ * Every member's starting value may look through HTML_SKELETON_DEPTH refs:
+ * without the budget, 50,000 required members sharing a chain of 8 KB
+ * references read 5e9 bytes of pointers (5 s at load).
+ */
+static const struct json_value *
+html_ref(struct html_skel *k, const struct json_value *v)
+{
+	size_t cost;
+
+	if (v == NULL || v->type != JSON_T_STRING)
+		return NULL;
+	/* "" costs something too: every hop is charged */
+	cost = v->u.str.len + 1;
+	if (cost > k->ref_bytes) {
+		k->ref_bytes = 0;
+		return NULL;
+	}
+	k->ref_bytes -= cost;
+	HTML_COUNT(html_test_ref_bytes, cost);
+	return jptr_resolve(k->root, v->u.str.ptr, v->u.str.len);
+}
 
 static const struct json_value *
 html_get(const struct json_value *obj, const char *key)
@@ -323,19 +363,99 @@ html_skel_number(struct buf *out, const struct json_value *s)
 static int html_skel_value(struct html_skel *k, const struct json_value *s,
     unsigned depth, unsigned level);
 
-/* Is name listed in `required` before position `before`? */
+/* --- the names of one `required` ------------------------------------- */
+
+/*
+ * An object's `required` strings, sorted once by name (then by place, so
+ * the first of equal names comes first): "is this name required?" and
+ * "did an earlier entry name it?" then cost a binary search and a flag,
+ * where scanning the list for each entry and each property made 60,000
+ * names cost 3 to 5 s at load.
+ */
+struct html_required {
+	const struct json_value *items;	  /* borrowed: required's entries */
+	const struct json_value **sorted; /* owned: its strings, sorted */
+	bool *repeat; /* owned: per entry, an earlier entry has its name */
+	size_t n;     /* strings in sorted */
+};
+
+static int
+html_name_cmp(const struct json_string *a, const struct json_string *b)
+{
+	size_t n = a->len < b->len ? a->len : b->len;
+	int c = n == 0 ? 0 : memcmp(a->ptr, b->ptr, n);
+
+	HTML_COUNT(html_test_name_compares, 1);
+	if (c != 0)
+		return c;
+	return a->len < b->len ? -1 : a->len > b->len;
+}
+
+static int
+html_entry_cmp(const void *pa, const void *pb)
+{
+	const struct json_value *a = *(const struct json_value *const *)pa;
+	const struct json_value *b = *(const struct json_value *const *)pb;
+	int c = html_name_cmp(&a->u.str, &b->u.str);
+
+	if (c != 0)
+		return c;
+	/* Entries of one array: the address gives their order. */
+	return a < b ? -1 : a > b;
+}
+
+static void
+html_required_free(struct html_required *r)
+{
+	free(r->sorted);
+	free(r->repeat);
+}
+
+/* Sort req's strings (req may be NULL).  0, or -1 out of memory. */
+static int
+html_required_init(struct html_required *r, const struct json_value *req)
+{
+	size_t count = req != NULL ? req->u.arr.count : 0, i, bytes;
+
+	memset(r, 0, sizeof(*r));
+	if (count == 0)
+		return 0;
+	r->items = req->u.arr.items;
+	if (!gpt_mul_size(count, sizeof(*r->sorted), &bytes) ||
+	    (r->sorted = malloc(bytes)) == NULL ||
+	    (r->repeat = calloc(count, sizeof(*r->repeat))) == NULL) {
+		html_required_free(r);
+		return -1;
+	}
+	for (i = 0; i < count; i++)
+		if (r->items[i].type == JSON_T_STRING)
+			r->sorted[r->n++] = &r->items[i];
+	qsort(r->sorted, r->n, sizeof(*r->sorted), html_entry_cmp);
+	/* {"required": ["a", "b", "a"]}: the second "a" is written once */
+	for (i = 1; i < r->n; i++)
+		if (html_name_cmp(&r->sorted[i - 1]->u.str,
+			&r->sorted[i]->u.str) == 0)
+			r->repeat[r->sorted[i] - r->items] = true;
+	return 0;
+}
+
+/* Is name one of the required names? */
 static bool
-html_required_before(const struct json_value *req, size_t before,
+html_required_has(const struct html_required *r,
     const struct json_string *name)
 {
-	size_t i;
+	size_t lo = 0, hi = r->n;
 
-	for (i = 0; i < before && i < req->u.arr.count; i++) {
-		const struct json_value *r = &req->u.arr.items[i];
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = html_name_cmp(name, &r->sorted[mid]->u.str);
 
-		if (r->type == JSON_T_STRING && r->u.str.len == name->len &&
-		    memcmp(r->u.str.ptr, name->ptr, name->len) == 0)
+		if (c == 0)
 			return true;
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
 	}
 	return false;
 }
@@ -363,8 +483,10 @@ html_skel_object(struct html_skel *k, const struct json_value *s,
 	const struct json_value *props = html_get(s, "properties");
 	const struct json_value *req = html_get(s, "required");
 	const struct json_value *extra = html_get(s, "additionalProperties");
+	struct html_required names;
 	bool first = true;
 	size_t i, nreq;
+	int rc = -1;
 
 	if (props != NULL && props->type != JSON_T_OBJECT)
 		props = NULL;
@@ -373,15 +495,16 @@ html_skel_object(struct html_skel *k, const struct json_value *s,
 	if (extra != NULL && extra->type != JSON_T_OBJECT)
 		extra = NULL;
 	nreq = req != NULL ? req->u.arr.count : 0;
-	if (buf_putc(k->out, '{') == -1)
+	if (html_required_init(&names, req) == -1)
 		return -1;
+	if (buf_putc(k->out, '{') == -1)
+		goto done;
 	/* Required members first, in the order the form requires them. */
 	for (i = 0; i < nreq; i++) {
 		const struct json_value *r = &req->u.arr.items[i];
 		const struct json_value *sub;
 
-		if (r->type != JSON_T_STRING ||
-		    html_required_before(req, i, &r->u.str))
+		if (r->type != JSON_T_STRING || names.repeat[i])
 			continue;
 		sub = props != NULL
 		    ? json_object_get(props, r->u.str.ptr, r->u.str.len)
@@ -390,7 +513,7 @@ html_skel_object(struct html_skel *k, const struct json_value *s,
 			sub = extra;
 		if (html_skel_member(k, &r->u.str, sub, depth, level, &first) ==
 		    -1)
-			return -1;
+			goto done;
 	}
 	/*
 	 * Then the optional ones, unless the bounds are reached: leaving them
@@ -401,15 +524,18 @@ html_skel_object(struct html_skel *k, const struct json_value *s,
 
 		if (depth + 1 >= HTML_SKELETON_DEPTH || k->nodes == 0)
 			break;
-		if (req != NULL && html_required_before(req, nreq, &m->key))
+		if (html_required_has(&names, &m->key))
 			continue;
 		if (html_skel_member(k, &m->key, &m->value, depth, level,
 			&first) == -1)
-			return -1;
+			goto done;
 	}
 	if (!first && html_indent(k->out, level) == -1)
-		return -1;
-	return buf_putc(k->out, '}');
+		goto done;
+	rc = buf_putc(k->out, '}');
+done:
+	html_required_free(&names);
+	return rc;
 }
 
 static int
@@ -472,7 +598,7 @@ html_first_alternative(const struct json_value *s)
  * ({"$defs": {"a": {"$ref": "#/$defs/a"}}}) ends as HTML_K_NONE.
  */
 static enum html_kind
-html_kind_deep(const struct html_skel *k, const struct json_value *s)
+html_kind_deep(struct html_skel *k, const struct json_value *s)
 {
 	unsigned hops;
 
@@ -484,9 +610,8 @@ html_kind_deep(const struct html_skel *k, const struct json_value *s)
 			return HTML_K_NULL;
 		if ((kind = html_kind_of(s)) != HTML_K_NONE)
 			return kind;
-		v = html_get(s, "$ref");
-		if (v != NULL && v->type == JSON_T_STRING)
-			next = jptr_resolve(k->root, v->u.str.ptr, v->u.str.len);
+		if ((v = html_get(s, "$ref")) != NULL)
+			next = html_ref(k, v);
 		if (next == NULL)
 			next = html_first_alternative(s);
 		if (next == NULL)
@@ -522,10 +647,8 @@ html_skel_value(struct html_skel *k, const struct json_value *s,
 	if (depth >= HTML_SKELETON_DEPTH || k->nodes == 0)
 		return html_skel_empty(k->out, html_kind_deep(k, s));
 	k->nodes--;
-	v = html_get(s, "$ref");
-	if (v != NULL && v->type == JSON_T_STRING) {
-		const struct json_value *target =
-		    jptr_resolve(k->root, v->u.str.ptr, v->u.str.len);
+	if ((v = html_get(s, "$ref")) != NULL) {
+		const struct json_value *target = html_ref(k, v);
 
 		if (target != NULL)
 			return html_skel_value(k, target, depth + 1, level);
@@ -555,6 +678,7 @@ html_skeleton(const struct json_value *schema, struct buf *out)
 	k.root = schema;
 	k.out = out;
 	k.nodes = HTML_SKELETON_NODES;
+	k.ref_bytes = HTML_SKELETON_REF_BYTES;
 	if (html_skel_value(&k, schema, 0, 0) == -1) {
 		html_rollback(out, start);
 		return -1;

@@ -21,6 +21,16 @@ struct json_value;
 #define HTML_TITLE_MAX 80      /* code points of p shown in <title> */
 #define HTML_SKELETON_DEPTH 12 /* schema levels the act skeleton descends */
 #define HTML_SKELETON_ITEMS 8  /* array items the skeleton fills for minItems */
+/* $ref text the skeleton resolves, in all: past it, refs are not followed */
+#define HTML_SKELETON_REF_BYTES ((size_t)8 << 20)
+
+#ifdef GPT_TEST
+/* Work counters of a test build (tests/check_html builds html.c with
+ * -DGPT_TEST): name comparisons made matching `required`, and $ref bytes
+ * resolved.  Tests bound load work by them, never by a clock. */
+extern size_t html_test_name_compares;
+extern size_t html_test_ref_bytes;
+#endif
 
 /*
  * Append to out a complete UTF-8 HTML5 page for doc, the arrival document
@@ -40,8 +50,10 @@ int html_page(const struct json_value *doc, struct buf *out) GPT_MUSTCHECK;
  * first enum value, then default win over the type; $ref (within schema),
  * anyOf, oneOf and allOf follow their first alternative.  The walk stops at
  * HTML_SKELETON_DEPTH, where the emptiest value of the type is written, so
- * a recursive form ends.  Indented by two spaces per level.  0, or -1 when
- * out refuses (out then left as it was).
+ * a recursive form ends; once HTML_SKELETON_REF_BYTES of $ref text have
+ * been resolved, further $refs are not followed (the rest of the schema
+ * speaks, or null).  Indented by two spaces per level.  0, or -1 when out
+ * refuses or memory runs out (out then left as it was).
  */
 int html_skeleton(const struct json_value *schema, struct buf *out)
     GPT_MUSTCHECK;

@@ -1,10 +1,11 @@
 /*
  * jptr.h: JSON Pointer (RFC 6901) for $ref resolution and error reports.
  *
- * Resolution accepts the URI-fragment form used by $ref ("#", "#/a/b",
- * with %XX percent-decoding then ~0/~1 unescaping) and the plain form
- * ("/a/b").  Building appends escaped tokens to a fixed-size buffer; a
- * pointer that does not fit is cut and ends in "..." (reports stay bounded).
+ * Resolution accepts the URI-fragment form used by $ref ("#", "#/a/b":
+ * the fragment is percent-decoded first, then split on '/' and each token
+ * ~1/~0-unescaped, RFC 6901 section 6) and the plain form ("/a/b").
+ * Building appends escaped tokens to a fixed-size buffer; a pointer that
+ * does not fit is cut and ends in "..." (reports stay bounded).
  */
 #ifndef GPT_JPTR_H
 #define GPT_JPTR_H
@@ -30,6 +31,18 @@ struct jptr {
 	size_t len;	/* bytes in buf, NUL excluded */
 	bool truncated; /* some token did not fit */
 };
+
+/*
+ * Set *p to the JSON Pointer that the URI fragment reference ref (len
+ * bytes, "#" then the fragment) stands for: the fragment percent-decoded
+ * (RFC 6901 section 6), its ~0 and ~1 escapes kept, cut with "..." past
+ * JPTR_MAX like a built pointer.  0; or -1, *p untouched, when ref does
+ * not start with '#', a '%' lacks two hex digits after it, or a '~' a 0 or
+ * 1.  A pointer is then empty ("#") or starts with '/'; anything else
+ * ("#anchor", "#%41") is a name, not a pointer.
+ */
+int jptr_from_fragment(struct jptr *p, const char *ref, size_t len)
+    GPT_MUSTCHECK;
 
 void jptr_init(struct jptr *p);
 

@@ -14,7 +14,8 @@ static const struct json_value *doc;
 static const char doc_text[] =
     "{\"foo\": [\"bar\", \"baz\"], \"\": 0, \"a/b\": 1, \"c%d\": 2,"
     " \"e^f\": 3, \"g|h\": 4, \"i\\\\j\": 5, \"k\\\"l\": 6, \" \": 7,"
-    " \"m~n\": 8, \"~1\": 9, \"%25\": 10,"
+    " \"m~n\": 8, \"~1\": 9, \"%25\": 10, \"x\": {\"not\": 30},"
+    " \"x/not\": 31, \"%\": 32,"
     " \"$defs\": {\"node\": {\"items\": [10, 11, 12, 13, 14, 15, 16, 17,"
     " 18, 19, 20, 21]}}, \"caf\xc3\xa9\": 22}";
 
@@ -91,6 +92,100 @@ START_TEST(jptr_resolve_follows_rfc6901_examples)
 	expect_resolve("/%25", "10");
 	expect_resolve("#/caf%C3%A9", "22");
 	expect_resolve("#/caf\xc3\xa9", "22");
+}
+END_TEST
+
+/*
+ * RFC 6901 section 6: a fragment is percent-decoded before it is read as
+ * a pointer, so an encoded '/' separates tokens, and '~' escapes are read
+ * after the decoding.
+ */
+START_TEST(jptr_resolve_decodes_the_fragment_before_splitting_it)
+{
+	static const struct {
+		const char *ref, *want;
+	} ok[] = {
+	    {"#/x%2Fnot", "30"},   /* /x/not: member "not" of "x" */
+	    {"#/x%2fnot", "30"},   /* hex digits in either case */
+	    {"#%2Fx%2Fnot", "30"}, /* the first '/' encoded too */
+	    {"#/x~1not", "31"},	   /* "x/not", one member */
+	    {"#/x%7E1not", "31"},  /* %7E1 is ~1, then "/" */
+	    {"#/x%7e1not", "31"},
+	    {"#/x~%31not", "31"},  /* ~ then %31 ("1") */
+	    {"#/%25", "32"},	   /* "%", not decoded twice */
+	    {"#/%2525", "10"},	   /* "%25" */
+	    {"/x~1not", "31"},	   /* the plain form has no %XX */
+	};
+	static const char *const bad[] = {
+	    "#/x%2",	  /* truncated */
+	    "#/x%",	  /* truncated */
+	    "#/x%G0not",  /* not hex */
+	    "#/x%2Fnot%", /* truncated at the end */
+	    "#/%%41",	  /* "%%" is no escape */
+	    "#/x%7E2not", /* ~2 after decoding */
+	    "#/x~%2Fnot", /* ~/ after decoding */
+	    "#/x%7E",	  /* ~ at the end after decoding */
+	    "/x%2Fnot",	  /* the plain form: member "x%2Fnot" */
+	    "#%41",	  /* "A": a name, not a pointer */
+	};
+	size_t i;
+
+	for (i = 0; i < GPT_ARRAY_LEN(ok); i++)
+		expect_resolve(ok[i].ref, ok[i].want);
+	for (i = 0; i < GPT_ARRAY_LEN(bad); i++)
+		expect_resolve_fail(bad[i]);
+}
+END_TEST
+
+static void
+expect_fragment(const char *ref, const char *want)
+{
+	struct jptr p;
+
+	ck_assert_msg(jptr_from_fragment(&p, ref, strlen(ref)) == 0,
+	    "%s refused", ref);
+	ck_assert_msg(strcmp(p.buf, want) == 0 && p.len == strlen(want),
+	    "%s gave \"%s\", expected \"%s\"", ref, p.buf, want);
+}
+
+START_TEST(jptr_from_fragment_gives_the_decoded_pointer)
+{
+	static const char *const bad[] = {
+	    "", "/a", "a#/b", "#/a%zz", "#/a%2", "#/a~2", "#/a~", "#/a%7E",
+	};
+	struct jptr p;
+	char longref[3 * JPTR_MAX];
+	size_t i;
+
+	expect_fragment("#", "");
+	expect_fragment("#/$defs/x%2Fnot", "/$defs/x/not");
+	expect_fragment("#/$defs/x~1not", "/$defs/x~1not");
+	expect_fragment("#/a%7E1b%25", "/a~1b%");
+	expect_fragment("#anchor", "anchor");
+	/* Refused leaves *p as it was. */
+	jptr_init(&p);
+	(void)jptr_push(&p, "kept", 4);
+	for (i = 0; i < GPT_ARRAY_LEN(bad); i++) {
+		ck_assert_msg(jptr_from_fragment(&p, bad[i], strlen(bad[i])) ==
+			-1,
+		    "%s accepted", bad[i]);
+		ck_assert_str_eq(p.buf, "/kept");
+	}
+	/* Cut like a built pointer, never inside an escape; what is past
+	 * the cut is still checked. */
+	longref[0] = '#';
+	for (i = 1; i + 1 < sizeof(longref); i += 2)
+		memcpy(longref + i, "~1", 2);
+	longref[i] = '\0';
+	ck_assert_int_eq(jptr_from_fragment(&p, longref, strlen(longref)), 0);
+	ck_assert(p.truncated);
+	ck_assert_uint_lt(p.len, JPTR_MAX);
+	ck_assert_str_eq(p.buf + p.len - 3, "...");
+	for (i = 0; i + 3 < p.len; i += 2)
+		ck_assert_msg(p.buf[i] == '~' && p.buf[i + 1] == '1',
+		    "escape split at %zu", i);
+	longref[i = strlen(longref) - 1] = '2';
+	ck_assert_int_eq(jptr_from_fragment(&p, longref, i + 1), -1);
 }
 END_TEST
 
@@ -222,6 +317,9 @@ suite_jptr(void)
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, jptr_resolve_follows_rfc6901_examples);
+	tcase_add_test(
+	    tc, jptr_resolve_decodes_the_fragment_before_splitting_it);
+	tcase_add_test(tc, jptr_from_fragment_gives_the_decoded_pointer);
 	tcase_add_test(tc, jptr_resolve_reads_canonical_array_indices);
 	tcase_add_test(tc, jptr_resolve_refuses_malformed_references);
 	tcase_add_test(tc, jptr_push_escapes_tokens_and_pop_undoes_them);
