@@ -2,9 +2,10 @@
  * re.h: the `pattern` keyword (and patternProperties, propertyNames'
  * pattern) on PCRE2.
  *
- * Patterns are compiled once, when a form is loaded, in UTF mode with
- * options that bring PCRE2 close to ECMA-262 (see the dialect notes in
- * re.c and the man page), JIT-compiled where available.  Matching runs
+ * Patterns are ECMA-262 with the "u" flag, parsed and translated to an
+ * equivalent PCRE2 pattern (re.c says how, and what is refused because
+ * PCRE2 cannot match it alike), compiled once when a form is loaded, in
+ * UTF mode, JIT-compiled where available.  Matching runs
  * under a match limit and a depth limit, so every pattern finishes in
  * bounded time on every input; hitting a limit is RE_LIMIT, which the
  * validator treats as a rejection (fail closed) and logs.
@@ -57,9 +58,12 @@ struct re_budget {
 };
 
 /*
- * Compile pattern (len bytes of UTF-8, ECMA-262 syntax).  The compiled
- * pattern lives until arena a is reset or freed.  NULL on failure, with a
- * message in errbuf (errlen bytes, NUL-terminated).
+ * Compile pattern (len bytes of UTF-8, ECMA-262 syntax, "u" flag).  The
+ * compiled pattern lives until arena a is reset or freed.  NULL on
+ * failure, with a message in errbuf (errlen bytes, NUL-terminated):
+ * "invalid pattern at offset N: why" for a syntax error, "unsupported
+ * pattern...: why" for valid ECMA-262 that PCRE2 cannot match exactly,
+ * or "out of memory".
  */
 struct re *re_compile(const char *pattern, size_t len, struct arena *a,
     char *errbuf, size_t errlen) GPT_MUSTCHECK;

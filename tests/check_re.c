@@ -359,6 +359,24 @@ START_TEST(re_answers_where_pcre2_optimizations_would_not)
 }
 END_TEST
 
+START_TEST(re_compile_bounds_nesting)
+{
+	char p[2 * 300 + 1];
+	size_t i;
+
+	for (i = 0; i < 300; i++) {
+		p[i] = '(';
+		p[300 + i] = ')';
+	}
+	p[600] = '\0';
+	expect_unsupported(p, "nested too deeply");
+	p[150] = '\0'; /* 150 open groups: missing ")" */
+	expect_refused(p);
+	memmove(p + 150, p + 450, 151); /* 150 nested, closed */
+	expect_match(p, "");
+}
+END_TEST
+
 START_TEST(re_compile_refuses_invalid_patterns_with_a_message)
 {
 	/* ECMA-262 "u" mode syntax errors (no Annex B), PCRE2-only syntax */
@@ -506,6 +524,7 @@ suite_re(void)
 	tcase_add_test(tc, re_surrogate_escapes_follow_unicode_mode);
 	tcase_add_test(tc, re_escapes_and_classes_follow_unicode_mode);
 	tcase_add_test(tc, re_answers_where_pcre2_optimizations_would_not);
+	tcase_add_test(tc, re_compile_bounds_nesting);
 	tcase_add_test(tc, re_compile_refuses_invalid_patterns_with_a_message);
 	tcase_add_test(tc, re_search_stops_catastrophic_backtracking);
 	tcase_add_test(tc, re_budget_stops_an_act_of_many_slow_matches);
