@@ -395,6 +395,12 @@ addr_load(const char *dir, struct addr *a, schema_warn_fn warn, void *warn_ctx)
 		goto done;
 	}
 	buf_reset(&body);
+	if (http_head_precondition(&body, a->etag, a->conf.explain) == -1 ||
+	    addr_keep(a, &a->precondition, &body, body.len) == -1) {
+		addr_fail(a, "%s: out of memory", path);
+		goto done;
+	}
+	buf_reset(&body);
 	if (html_page(doc, &body) == -1 ||
 	    addr_answers(a, "text/html; charset=utf-8", &body, a->html_etag,
 	        &a->html, &a->html_304) == -1) {

@@ -18,7 +18,8 @@
  * parser, checked against the arrival schema (p, m, s), s compiled; then
  * the GET bytes (json_write of the parsed document: what is published is
  * what is enforced), strong ETags, and complete CGI answers for 200, HEAD
- * and 304, for JSON and for the human page.  All of it lives in the
+ * and 304, for JSON and for the human page, and the 412 of a stale
+ * If-Match.  All of it lives in the
  * address's own arena until the address is reloaded or evicted.
  *
  * The cache: up to ADDR_CACHE_MAX addresses side by side, least recently
@@ -84,6 +85,7 @@ struct addr {
 	struct addr_answer json_304;
 	struct addr_answer html; /* 200 text/html */
 	struct addr_answer html_304;
+	struct addr_answer precondition; /* 412 with the JSON ETag */
 	bool has_hook; /* an executable regular "hook" */
 	struct addr_stamp form_st, conf_st;
 	struct timespec checked; /* monotonic time of the last stat */

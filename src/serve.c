@@ -309,7 +309,7 @@ serve_hook(struct serve_io *io, struct serve_state *st,
 	return http_reply_json(&io->out, st->output.data, st->output.len);
 }
 
-/* CONTRACT "Act": size, Content-Type, parse, form, If-Match, hook. */
+/* CONTRACT "Act": size, Content-Type, If-Match, parse, form, hook. */
 static int
 serve_act(struct serve_io *io, struct serve_state *st,
     const struct http_req *req, const struct addr *a, int *status)
@@ -331,6 +331,8 @@ serve_act(struct serve_io *io, struct serve_state *st,
 		r.reason = "Content-Type is not application/json";
 		return serve_reject(io, req, a, &r, status);
 	}
+	/* Read before If-Match: without CONTENT_LENGTH the size is known
+	 * only by reading, and size comes first. */
 	switch (serve_read_body(io, req, a->conf.max_body, &st->body)) {
 	case SERVE_READ_OK:
 		break;
@@ -346,6 +348,19 @@ serve_act(struct serve_io *io, struct serve_state *st,
 		log_error("reading the act body failed");
 		return serve_reply(io, HTTP_O_SERVER, status);
 	}
+	/* RFC 9110 section 13.1.1: If-Match uses strong comparison.  Before
+	 * the body is parsed or judged: an act written for an older form must
+	 * learn that the form changed even when the new form would accept it
+	 * (or refuse it), and the ETag is public, so the 412 reveals nothing
+	 * about the body. */
+	if (req->if_match != NULL &&
+	    !http_etag_match(req->if_match, a->etag, false)) {
+		/* hits on If-Match: "stale" */
+		log_info("act at %s: If-Match does not match %s (actor \"%s\")",
+		    a->dir, a->etag, req->actor != NULL ? req->actor : "");
+		*status = http_status(HTTP_O_PRECONDITION);
+		return serve_write_answer(io, &a->precondition, false);
+	}
 	st->req.cap = serve_arena_cap(a->conf.max_body,
 	    SERVE_VALIDATE_BYTES_PER_INPUT_BYTE, SERVE_ARENA_BASE);
 	switch (json_parse(st->body.data != NULL ? st->body.data : "",
@@ -353,6 +368,7 @@ serve_act(struct serve_io *io, struct serve_state *st,
 	case JSON_OK:
 		break;
 	case JSON_E_NOMEM:
+		/* only when malloc fails: the cap admits every body */
 		log_error("out of memory parsing an act");
 		return serve_reply(io, HTTP_O_SERVER, status);
 	default:
@@ -374,15 +390,9 @@ serve_act(struct serve_io *io, struct serve_state *st,
 		r.reason = "fails the form";
 		r.detail = serr.reason;
 		r.pointer = serr.pointer.buf;
+		r.pointer_len = serr.pointer.len;
 		r.keyword = serr.keyword;
 		return serve_reject(io, req, a, &r, status);
-	}
-	/* RFC 9110 section 13.1.1: If-Match uses strong comparison. */
-	if (req->if_match != NULL &&
-	    !http_etag_match(req->if_match, a->etag, false)) {
-		log_info("act at %s: If-Match does not match %s (actor \"%s\")",
-		    a->dir, a->etag, req->actor != NULL ? req->actor : "");
-		return serve_reply(io, HTTP_O_PRECONDITION, status);
 	}
 	return serve_hook(io, st, req, a, status);
 }

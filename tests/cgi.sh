@@ -212,6 +212,51 @@ expect_code 200 "If-Match with the current ETag"
 post /modes "$TEST_TMP/in" HTTP_IF_MATCH='*'
 expect_code 200 "If-Match: *"
 
+# If-Match is decided before the body is parsed or judged: an act written
+# for the old form, sent with the old ETag, learns that the form changed
+# (412 with the current ETag), even when the new form refuses the act (it
+# would get 204) or the body is not even JSON.
+chg=$ROOT/changing
+mkdir "$chg"
+printf '%s\n' '{"p": "Version one.", "m": [],' \
+    ' "s": {"type": "object", "properties": {"v": {"const": 1}}}}' \
+    >"$chg/form.json"
+printf '#!/bin/sh\nexec cat\n' >"$chg/hook"
+chmod 755 "$chg/hook"
+cgi GET /changing "$TEST_TMP/empty"
+old_etag=$(sed -n 's/^ETag: //p' "$TEST_TMP/head")
+sed 's/one/two/; s/"const": 1/"const": 2/' "$chg/form.json" >"$chg/form.new"
+mv "$chg/form.new" "$chg/form.json"
+cgi GET /changing "$TEST_TMP/empty"
+new_etag=$(sed -n 's/^ETag: //p' "$TEST_TMP/head")
+if [ -n "$old_etag" ] && [ "$old_etag" != "$new_etag" ]; then pass; else
+	fail "the changed form has a new ETag ($old_etag, $new_etag)"; fi
+body '{"v":1}'
+post /changing "$TEST_TMP/in" HTTP_IF_MATCH="$old_etag"
+expect_code 412 "an act only the old form accepts, with the old ETag"
+expect_head "^ETag: $new_etag\$" "the 412 carries the current ETag"
+expect_empty_body "a silent 412"
+body '{"v":1,}'
+post /changing "$TEST_TMP/in" HTTP_IF_MATCH="$old_etag"
+expect_code 412 "a body that is not strict JSON, with the old ETag"
+body '{"v":1}'
+post /changing "$TEST_TMP/in"
+expect_code 204 "the same act without If-Match fails the new form"
+body '{"v":2}'
+post /changing "$TEST_TMP/in" HTTP_IF_MATCH="$new_etag"
+expect_code 200 "the act for the new form, with its ETag"
+printf 'failures = explain\n' >"$chg/address.conf"
+body '{"v":1}'
+post /changing "$TEST_TMP/in" HTTP_IF_MATCH="$old_etag"
+expect_code 412 "explain: a stale If-Match"
+expect_head "^ETag: $new_etag\$" "explain: the 412 carries the current ETag"
+expect_head '^Content-Type: application/json$' "explain: the 412 is JSON"
+expect_strict_json "explain: the 412 body"
+if jq -e --arg e "$new_etag" '.etag == $e and (.detail | test("form changed"))' \
+    "$TEST_TMP/body" >/dev/null; then pass; else
+	fail "explain: the 412 says the form changed: $(cat "$TEST_TMP/body")"
+fi
+
 # --- act: rejections, all the same bytes --------------------------------
 n=0
 reject() { # LABEL: the last answer must be the one 204
@@ -355,6 +400,7 @@ done
 body '{"note":""}'
 post /explain "$TEST_TMP/in"
 expect_code 422 "explain: fails the form"
+expect_strict_json "explain: fails the form"
 if jq -e '.pointer == "/note" and .keyword == "minLength"' \
     "$TEST_TMP/body" >/dev/null; then pass; else
 	fail "explain names pointer and keyword: $(cat "$TEST_TMP/body")"
@@ -362,12 +408,42 @@ fi
 body '{"note":"a",}'
 post /explain "$TEST_TMP/in"
 expect_code 422 "explain: a parse error"
+expect_strict_json "explain: a parse error"
 if jq -e '.offset == 12' "$TEST_TMP/body" >/dev/null; then pass; else
 	fail "explain gives the parse offset: $(cat "$TEST_TMP/body")"
 fi
 body '{"note":"ok"}'
 post /explain "$TEST_TMP/in"
 expect_code 200 "explain: an accepted act"
+# Member names are the pointer's tokens: U+0000 in a name, and a name so
+# long that the pointer's bounded buffer cuts it inside a UTF-8 sequence,
+# still give a 422 our strict parser accepts, with the whole characters.
+anyn=$ROOT/explain-names
+mkdir "$anyn"
+printf '%s\n' '{"p": "Any names, string values.", "m": [],' \
+    ' "s": {"type": "object", "additionalProperties": {"type": "string"}}}' \
+    >"$anyn/form.json"
+printf 'failures = explain\n' >"$anyn/address.conf"
+body '{"a\\u0000b": 1}'
+post /explain-names "$TEST_TMP/in"
+expect_code 422 "explain: a member name holding U+0000"
+expect_strict_json "explain: the pointer through U+0000"
+if jq -e '.pointer == "/a\u0000b" and .keyword == "type"' \
+    "$TEST_TMP/body" >/dev/null; then pass; else
+	fail "explain: the pointer keeps U+0000: $(cat "$TEST_TMP/body")"
+fi
+{
+	printf '{"x'
+	awk 'BEGIN { for (i = 0; i < 400; i++) printf "\342\202\254" }'
+	printf '": 1}'
+} >"$TEST_TMP/in"
+post /explain-names "$TEST_TMP/in"
+expect_code 422 "explain: a member name longer than the pointer's buffer"
+expect_strict_json "explain: the cut pointer"
+if jq -e '(.pointer | test("^/x(\u20ac)+[.][.][.]$"))' \
+    "$TEST_TMP/body" >/dev/null; then pass; else
+	fail "explain: the pointer is cut on a character: $(head -c 200 "$TEST_TMP/body")"
+fi
 
 # --- memory: every body of at most max_body bytes that parses is parsed --
 # The request arena's cap comes from the parser's worst case per input

@@ -74,6 +74,15 @@ expect_code() {
 	fi
 }
 
+# expect_strict_json LABEL: the answer's body passes our own strict parser.
+expect_strict_json() {
+	if "$GPT_FCGI" --parse "$TEST_TMP/body" 2>"$TEST_TMP/parse-err"; then
+		pass; else
+		fail "$1: the body is not strict JSON ($(cat "$TEST_TMP/parse-err")):" \
+		    "$(head -c 300 "$TEST_TMP/body")"
+	fi
+}
+
 expect_alive() {
 	if kill -0 "$pid" 2>/dev/null; then pass; else
 		fail "$1: the FastCGI process $pid is gone"
@@ -119,6 +128,7 @@ for round in 1 2 3; do
 	expect_code 204 "round $round: a body failing the form"
 	post /explain '{"note":""}'
 	expect_code 422 "round $round: explain at another address"
+	expect_strict_json "round $round: the 422 body"
 	post /modes '{"mode":"echo"}' HTTP_IF_MATCH='"stale"'
 	expect_code 412 "round $round: a stale If-Match"
 done
