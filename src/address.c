@@ -2,8 +2,9 @@
  * address.c: resolve the address a request names, load it once, keep it
  * in a small cache, and reload it when its files change.
  *
- * Owns: the cache table (static, ADDR_CACHE_MAX entries) and each entry's
- * arena; the arrival schema, compiled once per process.  The request path
+ * Owns: the cache (a hash table of entries under a byte budget, see
+ * below) and each entry's arena; the arrival schema, compiled once per
+ * process.  The request path
  * costs one clock read (no system call), and at most once a second per
  * address two stat calls and two realpath calls; everything GET answers
  * was built at load.
@@ -25,6 +26,7 @@
 #include "buf.h"
 #include "html.h"
 #include "json.h"
+#include "log.h"
 
 /* The arrival schema, compiled once for the whole process. */
 static struct arena addr_arrival_arena;
@@ -40,9 +42,31 @@ static char addr_arrival_err[ADDR_ERR_MAX];
 #define ADDR_CLOCK CLOCK_MONOTONIC
 #endif
 
-static struct addr addr_cache[ADDR_CACHE_MAX];
-static bool addr_cache_used[ADDR_CACHE_MAX];
-static uint64_t addr_clock;
+/*
+ * The cache: entries in a hash table by directory (chained), and on a list
+ * from the most to the least recently used.  Every entry counts its own
+ * size and its arena's blocks; after each lookup the least recently used
+ * are evicted until the total fits the budget (the one just looked up
+ * always stays).  All of it is process memory (malloc), outside any
+ * request.
+ */
+struct addr_entry {
+	struct addr a;              /* first: lookups hand out &e->a */
+	struct addr_entry *chain;   /* borrowed: next in the same bucket */
+	struct addr_entry *newer;   /* borrowed: LRU list */
+	struct addr_entry *older;   /* borrowed */
+	uint64_t hash;              /* of a.dir */
+	size_t bytes;               /* counted against the budget */
+};
+
+static struct addr_entry **addr_buckets; /* owned: addr_nbuckets heads */
+static size_t addr_nbuckets;             /* a power of two, or 0 */
+static size_t addr_count;                /* entries */
+static size_t addr_bytes;                /* their bytes together */
+static size_t addr_budget;               /* 0 until read from the env */
+static struct addr_entry *addr_newest, *addr_oldest; /* owned: every entry */
+/* What a lookup answers when memory for an entry runs out (a 500). */
+static struct addr addr_nomem;
 
 bool
 addr_name_ok(const char *name)
@@ -183,6 +207,7 @@ addr_stamp(const char *path, struct addr_stamp *st)
 	st->ino = sb.st_ino;
 	st->size = sb.st_size;
 	st->mtime = sb.st_mtim;
+	st->ctime = sb.st_ctim;
 }
 
 static bool
@@ -190,7 +215,17 @@ addr_stamp_same(const struct addr_stamp *x, const struct addr_stamp *y)
 {
 	return x->exists == y->exists && x->dev == y->dev && x->ino == y->ino &&
 	       x->size == y->size && x->mtime.tv_sec == y->mtime.tv_sec &&
-	       x->mtime.tv_nsec == y->mtime.tv_nsec;
+	       x->mtime.tv_nsec == y->mtime.tv_nsec &&
+	       x->ctime.tv_sec == y->ctime.tv_sec &&
+	       x->ctime.tv_nsec == y->ctime.tv_nsec;
+}
+
+/* Is the file's last change so recent that a change in the same clock
+ * tick could follow unseen (the stamp would not move)? */
+static bool
+addr_stamp_racy(const struct addr_stamp *st, const struct timespec *now)
+{
+	return st->exists && now->tv_sec - st->ctime.tv_sec <= ADDR_RACY_SEC;
 }
 
 /* Compile the embedded arrival schema once; NULL with the reason kept. */
@@ -316,8 +351,11 @@ done:
 	return rc;
 }
 
-int
-addr_load(const char *dir, struct addr *a, schema_warn_fn warn, void *warn_ctx)
+/* One attempt of addr_load: the stamps are taken before each file is
+ * read, for addr_load to compare after. */
+static int
+addr_load_once(
+    const char *dir, struct addr *a, schema_warn_fn warn, void *warn_ctx)
 {
 	char path[PATH_MAX + 32], cerr[CONF_ERR_MAX];
 	const struct json_value *doc, *s;
@@ -341,6 +379,10 @@ addr_load(const char *dir, struct addr *a, schema_warn_fn warn, void *warn_ctx)
 		addr_fail(a, "address path too long");
 		goto done;
 	}
+	/* Both stamps first: a load that stops at address.conf compares
+	 * form.json's too. */
+	snprintf(path, sizeof(path), "%s/form.json", dir);
+	addr_stamp(path, &a->form_st);
 	snprintf(path, sizeof(path), "%s/address.conf", dir);
 	addr_stamp(path, &a->conf_st);
 	if (conf_load(path, &a->conf, cerr, sizeof(cerr)) == -1) {
@@ -349,7 +391,6 @@ addr_load(const char *dir, struct addr *a, schema_warn_fn warn, void *warn_ctx)
 		goto done;
 	}
 	snprintf(path, sizeof(path), "%s/form.json", dir);
-	addr_stamp(path, &a->form_st);
 	if (addr_read_form(a, path, &text, &len) == -1)
 		goto done;
 	if (json_parse(text, len, &a->arena, 0, &doc, &jerr) != JSON_OK) {
@@ -395,6 +436,12 @@ addr_load(const char *dir, struct addr *a, schema_warn_fn warn, void *warn_ctx)
 		goto done;
 	}
 	buf_reset(&body);
+	if (http_head_precondition(&body, a->etag, a->conf.explain) == -1 ||
+	    addr_keep(a, &a->precondition, &body, body.len) == -1) {
+		addr_fail(a, "%s: out of memory", path);
+		goto done;
+	}
+	buf_reset(&body);
 	if (html_page(doc, &body) == -1 ||
 	    addr_answers(a, "text/html; charset=utf-8", &body, a->html_etag,
 	        &a->html, &a->html_304) == -1) {
@@ -415,6 +462,52 @@ done:
 		a->doc = NULL;
 		a->schema = NULL;
 	}
+	return rc;
+}
+
+/* Do the files still carry the stamps taken before they were read? */
+static bool
+addr_stamps_hold(const struct addr *a)
+{
+	char path[PATH_MAX + 32];
+	struct addr_stamp st;
+
+	snprintf(path, sizeof(path), "%s/address.conf", a->dir);
+	addr_stamp(path, &st);
+	if (!addr_stamp_same(&st, &a->conf_st))
+		return false;
+	snprintf(path, sizeof(path), "%s/form.json", a->dir);
+	addr_stamp(path, &st);
+	return addr_stamp_same(&st, &a->form_st);
+}
+
+int
+addr_load(const char *dir, struct addr *a, schema_warn_fn warn, void *warn_ctx)
+{
+	struct timespec now;
+	unsigned try;
+	int rc;
+
+	/* A file rewritten in place while it was read may have given half of
+	 * the old bytes and half of the new: read again, a few times at most
+	 * (an editor saves once; a file that keeps changing is refused until
+	 * the next check). */
+	for (try = 0; try < ADDR_LOAD_TRIES; try++) {
+		rc = addr_load_once(dir, a, warn, warn_ctx);
+		if (strlen(dir) >= sizeof(a->dir) || addr_stamps_hold(a))
+			break;
+		addr_free(a);
+		rc = -1;
+		addr_fail(a, "%s: form.json or address.conf changed while "
+		             "being read, %u times",
+		    dir, ADDR_LOAD_TRIES);
+	}
+	/* Racy: a change within the same tick of the file system's clock as
+	 * the one just read would leave every stamp as it is; check again by
+	 * reading, not by stamps, until the files are older than that. */
+	clock_gettime(CLOCK_REALTIME, &now);
+	a->racy = addr_stamp_racy(&a->form_st, &now) ||
+	          addr_stamp_racy(&a->conf_st, &now);
 	return rc;
 }
 
@@ -492,80 +585,258 @@ addr_changed(const struct addr *a)
 	return !addr_stamp_same(&st, &a->conf_st);
 }
 
-static void
-addr_evict(size_t i)
+/* FNV-1a over the directory: the names are the operator's directories
+ * that exist (a missing one never enters), so no key is needed. */
+static uint64_t
+addr_hash(const char *dir)
 {
-	addr_free(&addr_cache[i]);
-	addr_cache_used[i] = false;
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (; *dir != '\0'; dir++)
+		h = (h ^ (unsigned char)*dir) * 0x100000001b3ULL;
+	return h;
+}
+
+/*
+ * GPT_CACHE_BYTES from the process environment, read once: decimal bytes
+ * with an optional K, M or G (binary multiples).  Unset: the default;
+ * malformed or out of range: the default, and one log line says so.
+ */
+static size_t
+addr_cache_budget(void)
+{
+	const char *v;
+	char *end;
+	unsigned long long n;
+	size_t mul = 1, bytes;
+
+	if (addr_budget != 0)
+		return addr_budget;
+	addr_budget = ADDR_CACHE_BYTES_DEFAULT;
+	if ((v = getenv("GPT_CACHE_BYTES")) == NULL || *v == '\0')
+		return addr_budget;
+	errno = 0;
+	n = strtoull(v, &end, 10);
+	if (*end == 'K' || *end == 'M' || *end == 'G') {
+		mul = *end == 'K' ? 1024 : *end == 'M' ? 1024 * 1024
+		                                      : 1024 * 1024 * 1024;
+		end++;
+	}
+	/* hits on "64MB", "-1", "0", "" after a digit-less "x" */
+	if (errno != 0 || end == v || *end != '\0' || v[0] < '0' ||
+	    v[0] > '9' || n == 0 || n > SIZE_MAX ||
+	    !gpt_mul_size((size_t)n, mul, &bytes)) {
+		log_error("GPT_CACHE_BYTES=%s is not a size in bytes "
+		          "(such as 67108864 or 64M): using %zu",
+		    v, addr_budget);
+		return addr_budget;
+	}
+	addr_budget = bytes;
+	return addr_budget;
+}
+
+static void
+addr_lru_unlink(struct addr_entry *e)
+{
+	if (e->newer != NULL)
+		e->newer->older = e->older;
+	else
+		addr_newest = e->older;
+	if (e->older != NULL)
+		e->older->newer = e->newer;
+	else
+		addr_oldest = e->newer;
+	e->newer = e->older = NULL;
+}
+
+static void
+addr_lru_push(struct addr_entry *e)
+{
+	e->older = addr_newest;
+	e->newer = NULL;
+	if (addr_newest != NULL)
+		addr_newest->newer = e;
+	addr_newest = e;
+	if (addr_oldest == NULL)
+		addr_oldest = e;
+}
+
+/* Count what e holds now (after a load) against the budget. */
+static void
+addr_account(struct addr_entry *e)
+{
+	addr_bytes -= e->bytes;
+	e->bytes = sizeof(*e) + e->a.arena.held;
+	addr_bytes += e->bytes;
+}
+
+static void
+addr_evict(struct addr_entry *e)
+{
+	struct addr_entry **pp = &addr_buckets[e->hash & (addr_nbuckets - 1)];
+
+	/* bounded by the chain: entries in one bucket */
+	while (*pp != e)
+		pp = &(*pp)->chain;
+	*pp = e->chain;
+	addr_lru_unlink(e);
+	addr_bytes -= e->bytes;
+	addr_count--;
+	addr_free(&e->a);
+	free(e);
+}
+
+/* Double the bucket table (or make its first); -1 when out of memory, the
+ * table then as it was. */
+static int
+addr_grow_buckets(void)
+{
+	size_t n = addr_nbuckets == 0 ? 64 : addr_nbuckets * 2, i;
+	struct addr_entry **nb, *e, *next;
+
+	if (n > SIZE_MAX / sizeof(*nb) || (nb = calloc(n, sizeof(*nb))) == NULL)
+		return -1;
+	for (i = 0; i < addr_nbuckets; i++) {
+		for (e = addr_buckets[i]; e != NULL; e = next) {
+			next = e->chain;
+			e->chain = nb[e->hash & (n - 1)];
+			nb[e->hash & (n - 1)] = e;
+		}
+	}
+	free(addr_buckets);
+	addr_buckets = nb;
+	addr_nbuckets = n;
+	return 0;
+}
+
+static struct addr_entry *
+addr_find(const char *dir, uint64_t h)
+{
+	struct addr_entry *e;
+
+	if (addr_nbuckets == 0)
+		return NULL;
+	for (e = addr_buckets[h & (addr_nbuckets - 1)]; e != NULL; e = e->chain)
+		if (e->hash == h && strcmp(e->a.dir, dir) == 0)
+			return e;
+	return NULL;
+}
+
+/* A new entry, in the table and newest on the list, not loaded. */
+static struct addr_entry *
+addr_insert(uint64_t h)
+{
+	struct addr_entry *e;
+	size_t b;
+
+	if ((addr_count >= addr_nbuckets && addr_grow_buckets() == -1) ||
+	    (e = calloc(1, sizeof(*e))) == NULL)
+		return NULL;
+	e->hash = h;
+	b = h & (addr_nbuckets - 1);
+	e->chain = addr_buckets[b];
+	addr_buckets[b] = e;
+	addr_lru_push(e);
+	addr_count++;
+	return e;
+}
+
+/* Load (or reload) e from ref; a refusal is kept in e->a.err. */
+static void
+addr_fill(struct addr_entry *e, const struct addr_ref *ref,
+    const struct timespec *now)
+{
+	struct addr *a = &e->a;
+
+	/* the caller logs a refusal at each request */
+	if (addr_load(ref->dir, a, NULL, NULL) == -1 && a->err[0] == '\0')
+		snprintf(a->err, sizeof(a->err), "refused");
+	/* the cache key, whatever addr_load left there */
+	snprintf(a->dir, sizeof(a->dir), "%s", ref->dir);
+	a->root_len = ref->root_len;
+	a->checked = *now;
+	addr_account(e);
+}
+
+/* Evict the least recently used until the budget holds; keep keep. */
+static void
+addr_trim(const struct addr_entry *keep)
+{
+	size_t budget = addr_cache_budget();
+
+	/* bounded by addr_count: each pass evicts one */
+	while (addr_bytes > budget && addr_oldest != NULL &&
+	       addr_oldest != keep)
+		addr_evict(addr_oldest);
 }
 
 const struct addr *
 addr_lookup(const struct addr_ref *ref, const char **why)
 {
 	struct timespec now;
-	struct addr *a;
-	size_t i, slot = ADDR_CACHE_MAX;
+	struct addr_entry *e;
+	uint64_t h = addr_hash(ref->dir);
 
 	*why = NULL;
 	clock_gettime(ADDR_CLOCK, &now);
-	for (i = 0; i < ADDR_CACHE_MAX; i++)
-		if (addr_cache_used[i] &&
-		    strcmp(addr_cache[i].dir, ref->dir) == 0)
-			break;
-	if (i < ADDR_CACHE_MAX) {
-		a = &addr_cache[i];
-		a->used = ++addr_clock;
-		if (!addr_due(&a->checked, &now))
-			return a;
-		a->checked = now;
+	if ((e = addr_find(ref->dir, h)) != NULL) {
+		if (e != addr_newest) {
+			addr_lru_unlink(e);
+			addr_lru_push(e);
+		}
+		if (!addr_due(&e->a.checked, &now))
+			return &e->a;
+		e->a.checked = now;
 		if (addr_check_dir(ref->dir, ref->root_len, why) == -1) {
 			/* the directory went away, or now leaves its root */
-			addr_evict(i);
+			addr_evict(e);
 			return NULL;
 		}
 		/* a refused address is retried at every check: its cause may
-		 * have been passing (out of memory) */
-		if (a->ok && !addr_changed(a))
-			return a;
-		addr_evict(i);
-		slot = i;
-	} else if (addr_check_dir(ref->dir, ref->root_len, why) == -1)
-		return NULL;
-	if (slot == ADDR_CACHE_MAX) {
-		uint64_t oldest = UINT64_MAX;
-
-		for (i = 0; i < ADDR_CACHE_MAX; i++) {
-			if (!addr_cache_used[i]) {
-				slot = i;
-				break;
-			}
-			if (addr_cache[i].used < oldest) {
-				oldest = addr_cache[i].used;
-				slot = i;
-			}
+		 * have been passing (out of memory); a racy one is read again
+		 * whatever its stamps say */
+		if (e->a.ok && !e->a.racy && !addr_changed(&e->a))
+			return &e->a;
+		addr_free(&e->a);
+	} else {
+		if (addr_check_dir(ref->dir, ref->root_len, why) == -1)
+			return NULL;
+		if ((e = addr_insert(h)) == NULL) {
+			memset(&addr_nomem, 0, sizeof(addr_nomem));
+			snprintf(addr_nomem.dir, sizeof(addr_nomem.dir), "%s",
+			    ref->dir);
+			snprintf(addr_nomem.err, sizeof(addr_nomem.err),
+			    "out of memory for the address cache");
+			return &addr_nomem;
 		}
-		if (addr_cache_used[slot])
-			addr_evict(slot);
 	}
-	a = &addr_cache[slot];
-	/* a refusal is kept in a->err; the caller logs it at each request */
-	if (addr_load(ref->dir, a, NULL, NULL) == -1 && a->err[0] == '\0')
-		snprintf(a->err, sizeof(a->err), "refused");
-	a->root_len = ref->root_len;
-	a->checked = now;
-	a->used = ++addr_clock;
-	addr_cache_used[slot] = true;
-	return a;
+	addr_fill(e, ref, &now);
+	addr_trim(e);
+	return &e->a;
+}
+
+size_t
+addr_cache_bytes(void)
+{
+	return addr_bytes;
+}
+
+size_t
+addr_cache_count(void)
+{
+	return addr_count;
 }
 
 void
 addr_cache_clear(void)
 {
-	size_t i;
-
-	for (i = 0; i < ADDR_CACHE_MAX; i++)
-		if (addr_cache_used[i])
-			addr_evict(i);
+	/* bounded by addr_count: each pass evicts one */
+	while (addr_oldest != NULL)
+		addr_evict(addr_oldest);
+	free(addr_buckets);
+	addr_buckets = NULL;
+	addr_nbuckets = 0;
+	addr_budget = 0;
 	if (addr_arrival_tried)
 		arena_free(&addr_arrival_arena);
 	addr_arrival = NULL;

@@ -18,13 +18,27 @@
  * parser, checked against the arrival schema (p, m, s), s compiled; then
  * the GET bytes (json_write of the parsed document: what is published is
  * what is enforced), strong ETags, and complete CGI answers for 200, HEAD
- * and 304, for JSON and for the human page.  All of it lives in the
+ * and 304, for JSON and for the human page, and the 412 of a stale
+ * If-Match.  All of it lives in the
  * address's own arena until the address is reloaded or evicted.
  *
- * The cache: up to ADDR_CACHE_MAX addresses side by side, least recently
- * used evicted first.  An address is checked against the disk at most once
- * every ADDR_RECHECK_SEC seconds (form.json and address.conf: inode, size,
- * mtime in ns) and reloaded when either changed.  Not thread-safe.
+ * The cache: every address looked up stays loaded while the loaded ones
+ * together (their arenas and entries) fit in GPT_CACHE_BYTES bytes of the
+ * process environment [ADDR_CACHE_BYTES_DEFAULT]; past it the least
+ * recently used are evicted (the one in use always stays).  Finding an
+ * address is one hash and one string compare, however many are loaded.
+ * An address is checked against the disk at most once every
+ * ADDR_RECHECK_SEC seconds (form.json and address.conf: device, inode,
+ * size, mtime and ctime in ns) and reloaded when either changed.  ctime
+ * moves on every write even when a tool puts mtime back (touch -d, tar,
+ * rsync -t).  The stamps are taken before a file is read and compared
+ * after the load; a file that moved meanwhile is read again (at most
+ * ADDR_LOAD_TRIES times).  A file changed within ADDR_RACY_SEC seconds of
+ * its load is read again at the next check whatever its stamps say: a
+ * second change in the same tick of the file system's clock leaves them
+ * all as they were.  Operators replace form.json by rename (write a new
+ * file, `gpt.fcgi --check` it, mv it over): an in-place write is seen in
+ * its middle by any reader.  Not thread-safe.
  */
 #ifndef GPT_ADDRESS_H
 #define GPT_ADDRESS_H
@@ -39,8 +53,10 @@
 #include "http.h"
 #include "schema.h"
 
-#define ADDR_CACHE_MAX 16
+#define ADDR_CACHE_BYTES_DEFAULT ((size_t)64 * 1024 * 1024)
 #define ADDR_RECHECK_SEC 1
+#define ADDR_LOAD_TRIES 3
+#define ADDR_RACY_SEC 2
 #define ADDR_NAME_MAX 255                       /* bytes of a PATH_INFO name */
 #define ADDR_FORM_MAX ((size_t)4 * 1024 * 1024) /* bytes of form.json */
 #define ADDR_ARENA_MAX ((size_t)256 * 1024 * 1024) /* one loaded form */
@@ -67,6 +83,7 @@ struct addr_stamp {
 	ino_t ino;
 	off_t size;
 	struct timespec mtime;
+	struct timespec ctime; /* moves on every write, chmod, touch -d */
 };
 
 struct addr {
@@ -84,10 +101,12 @@ struct addr {
 	struct addr_answer json_304;
 	struct addr_answer html; /* 200 text/html */
 	struct addr_answer html_304;
+	struct addr_answer precondition; /* 412 with the JSON ETag */
 	bool has_hook; /* an executable regular "hook" */
-	struct addr_stamp form_st, conf_st;
+	struct addr_stamp form_st, conf_st; /* taken before reading */
+	bool racy; /* a file changed within ADDR_RACY_SEC of its reading:
+	              the next check reloads whatever the stamps say */
 	struct timespec checked; /* monotonic time of the last stat */
-	uint64_t used;           /* LRU clock */
 };
 
 /*
@@ -125,7 +144,12 @@ void addr_free(struct addr *a);
  */
 const struct addr *addr_lookup(const struct addr_ref *ref, const char **why);
 
-/* Free every cached address (at exit, and between tests). */
+/* The bytes the cache holds (entries and arenas), and its entries. */
+size_t addr_cache_bytes(void);
+size_t addr_cache_count(void);
+
+/* Free every cached address (at exit, and between tests); the budget is
+ * read from the environment again at the next lookup. */
 void addr_cache_clear(void);
 
 #endif /* GPT_ADDRESS_H */

@@ -16,6 +16,21 @@
 #define ARENA_ALIGN 16
 #define ARENA_BLOCK_MIN ((size_t)16 * 1024)
 
+/*
+ * An arena whose callers have asked for U bytes in all (each request
+ * rounded up to ARENA_ALIGN, the one being made included) never refuses
+ * for want of room while its cap is at least ARENA_WORST_FACTOR * U.
+ * Why: a block is added only for a request r that did not fit in the
+ * newest block's free space f, so the space stranded in every older block
+ * is smaller than the request that followed it, and those requests are
+ * part of U: held < 2 * U_before + f.  A request fails only when r > f
+ * and r > cap - held, so cap < 2 * U_before + f + r < 2 * (U_before + r).
+ * (Rewinding gives back whole newer blocks and makes room in the newest:
+ * the argument holds after it too.)  Callers that size a cap from a worst
+ * case multiply that worst case by this.
+ */
+#define ARENA_WORST_FACTOR 2
+
 struct arena_block;
 struct arena_cleanup;
 

@@ -6,10 +6,11 @@
  * parser here walks a NUL-terminated string once, forward, with no
  * backtracking and no allocation; a malformed value is refused (Accept
  * ranges are skipped, an ETag list stops matching, a Content-Type
- * refuses).  The explain body (422) is built with cJSON from strings that
- * already passed the strict parser.
+ * refuses).  The explain bodies (422, and 412 in explain mode) are written
+ * here, every string escaped by http_json_string: a pointer may hold any
+ * code point of a member name, U+0000 included, and may have been cut by
+ * its bounded buffer in the middle of a UTF-8 sequence.
  */
-#include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 #include "buf.h"
 #include "http.h"
 #include "log.h"
+#include "utf8.h"
 
 const char *
 http_getenv(char *const *envp, const char *name)
@@ -580,34 +582,112 @@ http_reply_json(struct http_writer *w, const char *body, size_t len)
 	return len > 0 ? w->write(w->ctx, body, len) : 0;
 }
 
-/* The 422 body; cJSON sees only our phrases and strictly parsed text. */
-static char *
-http_explain_body(const struct http_rejection *r)
+/*
+ * Append n bytes of p to b as a JSON string (RFC 8259 section 7): '"' and
+ * '\\' escaped, control characters as short escapes or \u00XX (U+0000
+ * included: strings here carry a length, not a NUL), every other valid
+ * UTF-8 sequence as it is.  A byte that does not start a valid sequence
+ * is dropped: a bounded buffer cut a name there (jptr's "..." follows), so
+ * the string then ends on the last whole character before the cut.
+ */
+static int
+http_json_string(struct buf *b, const char *p, size_t n)
 {
-	cJSON *o;
-	char *text = NULL;
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *u = (const unsigned char *)p;
+	size_t i = 0, k;
+	uint32_t cp;
 
-	if ((o = cJSON_CreateObject()) == NULL)
-		return NULL;
-	if (cJSON_AddStringToObject(
-	        o, "error", r->reason != NULL ? r->reason : "rejected") == NULL)
-		goto done;
+	if (buf_putc(b, '"') == -1)
+		return -1;
+	/* bounded by n: each pass consumes at least one byte */
+	while (i < n) {
+		unsigned char c = u[i];
+		char esc[7] = {'\\', 'u', '0', '0', 0, 0, 0};
+		const char *short_esc = NULL;
+
+		if (c >= 0x80) {
+			/* hits on a pointer cut after E2 82 of U+20AC */
+			if ((k = utf8_decode(u + i, n - i, &cp)) == 0) {
+				i++;
+				continue;
+			}
+			if (buf_append(b, u + i, k) == -1)
+				return -1;
+			i += k;
+			continue;
+		}
+		switch (c) {
+		case '"':
+			short_esc = "\\\"";
+			break;
+		case '\\':
+			short_esc = "\\\\";
+			break;
+		case '\b':
+			short_esc = "\\b";
+			break;
+		case '\f':
+			short_esc = "\\f";
+			break;
+		case '\n':
+			short_esc = "\\n";
+			break;
+		case '\r':
+			short_esc = "\\r";
+			break;
+		case '\t':
+			short_esc = "\\t";
+			break;
+		}
+		if (short_esc != NULL) {
+			if (buf_append(b, short_esc, 2) == -1)
+				return -1;
+		} else if (c < 0x20) {
+			esc[4] = hex[c >> 4];
+			esc[5] = hex[c & 15];
+			if (buf_append(b, esc, 6) == -1)
+				return -1;
+		} else if (buf_putc(b, (char)c) == -1)
+			return -1;
+		i++;
+	}
+	return buf_putc(b, '"');
+}
+
+/* Append ,"name":"value" (or {"name":... first). */
+static int
+http_json_member(struct buf *b, const char *name, const char *v, size_t n)
+{
+	if (buf_putc(b, b->len == 0 ? '{' : ',') == -1 ||
+	    http_json_string(b, name, strlen(name)) == -1 ||
+	    buf_putc(b, ':') == -1)
+		return -1;
+	return http_json_string(b, v, n);
+}
+
+/* The 422 body: {"error", "detail", "pointer", "keyword", "offset"}. */
+static int
+http_explain_body(const struct http_rejection *r, struct buf *b)
+{
+	const char *reason = r->reason != NULL ? r->reason : "rejected";
+
+	if (http_json_member(b, "error", reason, strlen(reason)) == -1)
+		return -1;
 	if (r->detail != NULL &&
-	    cJSON_AddStringToObject(o, "detail", r->detail) == NULL)
-		goto done;
+	    http_json_member(b, "detail", r->detail, strlen(r->detail)) == -1)
+		return -1;
 	if (r->pointer != NULL &&
-	    cJSON_AddStringToObject(o, "pointer", r->pointer) == NULL)
-		goto done;
+	    http_json_member(b, "pointer", r->pointer,
+	        r->pointer_len > 0 ? r->pointer_len : strlen(r->pointer)) == -1)
+		return -1;
 	if (r->keyword != NULL &&
-	    cJSON_AddStringToObject(o, "keyword", r->keyword) == NULL)
-		goto done;
-	if (r->has_offset &&
-	    cJSON_AddNumberToObject(o, "offset", (double)r->offset) == NULL)
-		goto done;
-	text = cJSON_PrintUnformatted(o);
-done:
-	cJSON_Delete(o);
-	return text;
+	    http_json_member(b, "keyword", r->keyword, strlen(r->keyword)) ==
+	        -1)
+		return -1;
+	if (r->has_offset && buf_printf(b, ",\"offset\":%zu", r->offset) == -1)
+		return -1;
+	return buf_putc(b, '}');
 }
 
 /* Append s to the NUL-terminated line of *n bytes in cap; what does not
@@ -621,6 +701,36 @@ http_line_add(char *line, size_t cap, size_t *n, const char *s)
 		k = cap - 1 - *n;
 	memcpy(line + *n, s, k);
 	*n += k;
+	line[*n] = '\0';
+}
+
+/* As http_line_add for k bytes that may hold NUL (a pointer): each NUL
+ * shows as '?', as log_ shows other control bytes, and a UTF-8 sequence
+ * cut by the pointer's buffer is left out (as in http_json_string). */
+static void
+http_line_add_n(char *line, size_t cap, size_t *n, const char *s, size_t k)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0, c;
+	uint32_t cp;
+
+	/* bounded by k: each pass consumes at least one byte */
+	while (i < k && *n < cap - 1) {
+		if (u[i] < 0x80) {
+			line[(*n)++] = u[i] != 0 ? (char)u[i] : '?';
+			i++;
+			continue;
+		}
+		if ((c = utf8_decode(u + i, k - i, &cp)) == 0) {
+			i++;
+			continue;
+		}
+		if (c > cap - 1 - *n)
+			break;
+		memcpy(line + *n, u + i, c);
+		*n += c;
+		i += c;
+	}
 	line[*n] = '\0';
 }
 
@@ -644,8 +754,8 @@ http_reject(struct http_writer *w, const struct http_rejection *r,
     const char *actor, bool explain)
 {
 	char head[160], line[LOG_LINE_MAX];
-	char *body;
-	size_t len, n = 0;
+	struct buf body;
+	size_t n = 0;
 	int hn, rc = -1;
 
 	/* The log line is assembled by copying, not formatted: a rejection
@@ -663,7 +773,8 @@ http_reject(struct http_writer *w, const struct http_rejection *r,
 	}
 	if (r->pointer != NULL) {
 		http_line_add(line, sizeof(line), &n, " at \"");
-		http_line_add(line, sizeof(line), &n, r->pointer);
+		http_line_add_n(line, sizeof(line), &n, r->pointer,
+		    r->pointer_len > 0 ? r->pointer_len : strlen(r->pointer));
 		http_line_add(line, sizeof(line), &n, "\"");
 	}
 	if (r->keyword != NULL) {
@@ -676,23 +787,60 @@ http_reject(struct http_writer *w, const struct http_rejection *r,
 	log_info("act rejected: %s", line);
 	if (!explain)
 		return http_reply(w, HTTP_O_REJECTED);
-	if ((body = http_explain_body(r)) == NULL)
-		return -1;
-	len = strlen(body);
+	buf_init(&body, HTTP_EXPLAIN_MAX);
+	if (http_explain_body(r, &body) == -1)
+		goto done;
 	hn = snprintf(head, sizeof(head),
 	    "Status: 422 Unprocessable Content\r\n"
 	    "Content-Type: application/json\r\n"
 	    "Content-Length: %zu\r\n"
 	    "\r\n",
-	    len);
+	    body.len);
 	if (hn < 0 || (size_t)hn >= sizeof(head))
 		goto done;
 	if (w->write(w->ctx, head, (size_t)hn) == -1 ||
-	    w->write(w->ctx, body, len) == -1)
+	    w->write(w->ctx, body.data, body.len) == -1)
 		goto done;
 	rc = 0;
 done:
-	cJSON_free(body);
+	buf_free(&body);
+	return rc;
+}
+
+int
+http_head_precondition(struct buf *out, const char *etag, bool explain)
+{
+	static const char what[] = "the form changed since this ETag: GET "
+	                           "it again, then act on the new form";
+	struct buf body;
+	int rc = -1;
+
+	if (!explain)
+		return buf_printf(out,
+		    "Status: 412 Precondition Failed\r\n"
+		    "ETag: %s\r\n"
+		    "Content-Length: 0\r\n"
+		    "\r\n",
+		    etag);
+	buf_init(&body, HTTP_EXPLAIN_MAX);
+	if (http_json_member(&body, "error", "If-Match does not match",
+	        sizeof("If-Match does not match") - 1) == -1 ||
+	    http_json_member(&body, "detail", what, sizeof(what) - 1) == -1 ||
+	    http_json_member(&body, "etag", etag, strlen(etag)) == -1 ||
+	    buf_putc(&body, '}') == -1)
+		goto done;
+	if (buf_printf(out,
+	        "Status: 412 Precondition Failed\r\n"
+	        "ETag: %s\r\n"
+	        "Content-Type: application/json\r\n"
+	        "Content-Length: %zu\r\n"
+	        "\r\n",
+	        etag, body.len) == -1 ||
+	    buf_append(out, body.data, body.len) == -1)
+		goto done;
+	rc = 0;
+done:
+	buf_free(&body);
 	return rc;
 }
 

@@ -153,21 +153,37 @@ struct http_rejection {
 	const char *reason;  /* short English phrase: "not strict JSON" */
 	const char *detail;  /* the parser's or validator's message */
 	const char *pointer; /* JSON Pointer of the failing value */
+	size_t pointer_len;  /* its bytes (a member name may hold U+0000);
+	                        0: up to its NUL */
 	const char *keyword; /* the failing keyword */
 	bool has_offset;     /* a parse error: offset is its byte */
 	size_t offset;
 };
 
+/* Bytes of an explain body (422, 412) at most: a pointer of JPTR_MAX
+ * bytes escaped (6 per control byte) and the short phrases around it. */
+#define HTTP_EXPLAIN_MAX ((size_t)8 * 1024)
+
 /*
  * The one path of every body rejection (CONTRACT "Act"): log one line with
  * the reason and the actor (log_ sanitizes both), then answer.  explain ==
  * false: the same 204 whatever the reason.  explain == true: 422 with
- * {"error", "detail", "pointer", "keyword", "offset"} (those known).
- * 0, or -1 when the writer fails or the 422 body cannot be built (the
+ * {"error", "detail", "pointer", "keyword", "offset"} (those known),
+ * every string valid UTF-8 escaped as RFC 8259 asks (a pointer cut by its
+ * bounded buffer ends on a whole character).  0, or -1 when the writer fails or the 422 body cannot be built (the
  * caller then answers 500).
  */
 int http_reject(struct http_writer *w, const struct http_rejection *r,
     const char *actor, bool explain) GPT_MUSTCHECK;
+
+/*
+ * Append to out the whole 412 answer for an If-Match that does not match
+ * (CONTRACT "Act"): Status, the current ETag etag, and no body; with
+ * explain, a JSON body {"error", "detail", "etag"} saying that the form
+ * changed.  Built once at load.  0, or -1 as http_head_ok.
+ */
+int http_head_precondition(
+    struct buf *out, const char *etag, bool explain) GPT_MUSTCHECK;
 
 /*
  * A strong ETag for len bytes: '"' + 32 lowercase hex digits + '"' (two

@@ -23,6 +23,40 @@ struct buf;
 /* Default nesting limit: `[` or `{` opened and not closed at one time. */
 #define JSON_MAX_DEPTH 128
 
+/*
+ * The most arena bytes json_parse asks for (arena_alloc requests, each
+ * rounded up to 16) per byte of input, plus JSON_PARSE_BYTES_FIXED once,
+ * whatever the input; the arena's own slack (ARENA_WORST_FACTOR) comes on
+ * top.  A caller that sizes its arena from these never sees JSON_E_NOMEM
+ * for an input that parses.  Derived from json.c on LP64 (sizeof value 40,
+ * member 64); change it with json.c's allocation:
+ *  - Items: an array item takes at least 2 bytes (its first byte and the
+ *    ',' or ']' after it), so an input of L bytes has T <= L / 2 items.
+ *    Each waits on the value scratch stack, which doubles from 64 slots
+ *    and abandons the old copy: at most 2 * capacity slots were ever
+ *    allocated, and the capacity is below twice the most items pending
+ *    at once (or 64): 4 * 40 bytes per item.  When its array closes, the
+ *    item is copied once into the array's own block (40), which is
+ *    rounded up by at most 15 bytes (at most one block per item): 16.
+ *    (160 + 40 + 16) / 2 = 108 bytes per input byte: `[1,1,...]`.
+ *  - Members: a member takes at least 5 bytes (`"":0` and a separator):
+ *    4 * 64 scratch, 64 + 16 copied, and the name index of objects over 8
+ *    members (32-bit slots at most half full, rebuilt doubling: under 64
+ *    bytes per member) make 400 / 5 = 80 per byte, fewer than items; the
+ *    two share the input's bytes, so the worst is all items.
+ *  - Strings with an escape are unescaped into a copy no longer than
+ *    their text, rounded up by at most 15 per string of at least 4 bytes
+ *    ("\n" and a separator make 5): under 4 bytes per input byte, on top.
+ *  - Fixed: the first 64 slots of both scratch stacks (twice, with their
+ *    first copy), the container stack (16 to 128 frames of 32 bytes,
+ *    doubling) and the root: under 32 KiB.
+ * 108 + 4 = 112.  Measured (the smallest cap that parses, arena slack
+ * included): `[1,1,...]` of 524,293 bytes needs 124 bytes per byte;
+ * 1 MiB of it 84; `[[],[],...]` 77; `{"a":1,...}` 58; `["\u0000",...]` 20.
+ */
+#define JSON_PARSE_BYTES_PER_INPUT_BYTE 112
+#define JSON_PARSE_BYTES_FIXED ((size_t)32 * 1024)
+
 enum json_type {
 	JSON_T_NULL,
 	JSON_T_FALSE,

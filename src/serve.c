@@ -99,6 +99,7 @@ void
 serve_state_init(struct serve_state *st)
 {
 	arena_init(&st->req, SERVE_ARENA_BASE);
+	arena_init(&st->hook, SERVE_ARENA_BASE);
 	buf_init(&st->body, 0);
 	buf_init(&st->output, 0);
 	buf_init(&st->wire, SERVE_WIRE_MAX);
@@ -108,6 +109,7 @@ void
 serve_state_free(struct serve_state *st)
 {
 	arena_free(&st->req);
+	arena_free(&st->hook);
 	buf_free(&st->body);
 	buf_free(&st->output);
 	buf_free(&st->wire);
@@ -118,6 +120,7 @@ static void
 serve_state_reset(struct serve_state *st)
 {
 	arena_reset(&st->req);
+	arena_reset(&st->hook);
 	if (st->body.size > SERVE_KEEP_MAX)
 		buf_free(&st->body);
 	if (st->output.size > SERVE_KEEP_MAX)
@@ -126,14 +129,21 @@ serve_state_reset(struct serve_state *st)
 	buf_reset(&st->output);
 }
 
-/* The request's parsing room: SERVE_TREE_FACTOR times the largest body. */
+/*
+ * Room to parse any strict JSON text of at most max_len bytes, plus
+ * per_byte more bytes per byte of it (the validator's scratch) and base
+ * (what does not grow with the text): see SERVE_ARENA_BASE in serve.h.
+ */
 static size_t
-serve_arena_cap(size_t max_body)
+serve_arena_cap(size_t max_len, size_t per_byte, size_t base)
 {
 	size_t cap;
 
-	if (!gpt_mul_size(max_body, SERVE_TREE_FACTOR, &cap) ||
-	    !gpt_add_size(cap, SERVE_ARENA_BASE, &cap))
+	if (!gpt_mul_size(max_len, JSON_PARSE_BYTES_PER_INPUT_BYTE + per_byte,
+	        &cap) ||
+	    !gpt_add_size(cap, JSON_PARSE_BYTES_FIXED, &cap) ||
+	    !gpt_mul_size(cap, ARENA_WORST_FACTOR, &cap) ||
+	    !gpt_add_size(cap, base, &cap))
 		return SIZE_MAX;
 	return cap;
 }
@@ -280,9 +290,14 @@ serve_hook(struct serve_io *io, struct serve_state *st,
 	}
 	/* The hook's answer goes out as it is, so it must be one strict JSON
 	 * value with nothing after it. */
+	/* Into an arena of its own, sized from hook_max_output: the act's
+	 * tree still fills the request arena, and a failure for want of room
+	 * here would come after the hook's side effect. */
+	st->hook.cap = serve_arena_cap(a->conf.hook_max_output, 0, 0);
 	if (json_parse(st->output.data != NULL ? st->output.data : "",
-	        st->output.len, &st->req, 0, &v, &jerr) != JSON_OK) {
-		/* hits on a hook printing "ok", or "{} x" */
+	        st->output.len, &st->hook, 0, &v, &jerr) != JSON_OK) {
+		/* hits on a hook printing "ok", or "{} x"; out of memory only
+		 * when malloc itself fails (the cap admits any output) */
 		log_error("hook of %s: output is not one strict JSON value: "
 		          "byte %zu: %s",
 		    a->dir, jerr.offset, jerr.msg);
@@ -294,7 +309,7 @@ serve_hook(struct serve_io *io, struct serve_state *st,
 	return http_reply_json(&io->out, st->output.data, st->output.len);
 }
 
-/* CONTRACT "Act": size, Content-Type, parse, form, If-Match, hook. */
+/* CONTRACT "Act": size, Content-Type, If-Match, parse, form, hook. */
 static int
 serve_act(struct serve_io *io, struct serve_state *st,
     const struct http_req *req, const struct addr *a, int *status)
@@ -316,6 +331,8 @@ serve_act(struct serve_io *io, struct serve_state *st,
 		r.reason = "Content-Type is not application/json";
 		return serve_reject(io, req, a, &r, status);
 	}
+	/* Read before If-Match: without CONTENT_LENGTH the size is known
+	 * only by reading, and size comes first. */
 	switch (serve_read_body(io, req, a->conf.max_body, &st->body)) {
 	case SERVE_READ_OK:
 		break;
@@ -331,12 +348,27 @@ serve_act(struct serve_io *io, struct serve_state *st,
 		log_error("reading the act body failed");
 		return serve_reply(io, HTTP_O_SERVER, status);
 	}
-	st->req.cap = serve_arena_cap(a->conf.max_body);
+	/* RFC 9110 section 13.1.1: If-Match uses strong comparison.  Before
+	 * the body is parsed or judged: an act written for an older form must
+	 * learn that the form changed even when the new form would accept it
+	 * (or refuse it), and the ETag is public, so the 412 reveals nothing
+	 * about the body. */
+	if (req->if_match != NULL &&
+	    !http_etag_match(req->if_match, a->etag, false)) {
+		/* hits on If-Match: "stale" */
+		log_info("act at %s: If-Match does not match %s (actor \"%s\")",
+		    a->dir, a->etag, req->actor != NULL ? req->actor : "");
+		*status = http_status(HTTP_O_PRECONDITION);
+		return serve_write_answer(io, &a->precondition, false);
+	}
+	st->req.cap = serve_arena_cap(a->conf.max_body,
+	    SERVE_VALIDATE_BYTES_PER_INPUT_BYTE, SERVE_ARENA_BASE);
 	switch (json_parse(st->body.data != NULL ? st->body.data : "",
 	    st->body.len, &st->req, 0, &v, &jerr)) {
 	case JSON_OK:
 		break;
 	case JSON_E_NOMEM:
+		/* only when malloc fails: the cap admits every body */
 		log_error("out of memory parsing an act");
 		return serve_reply(io, HTTP_O_SERVER, status);
 	default:
@@ -358,15 +390,9 @@ serve_act(struct serve_io *io, struct serve_state *st,
 		r.reason = "fails the form";
 		r.detail = serr.reason;
 		r.pointer = serr.pointer.buf;
+		r.pointer_len = serr.pointer.len;
 		r.keyword = serr.keyword;
 		return serve_reject(io, req, a, &r, status);
-	}
-	/* RFC 9110 section 13.1.1: If-Match uses strong comparison. */
-	if (req->if_match != NULL &&
-	    !http_etag_match(req->if_match, a->etag, false)) {
-		log_info("act at %s: If-Match does not match %s (actor \"%s\")",
-		    a->dir, a->etag, req->actor != NULL ? req->actor : "");
-		return serve_reply(io, HTTP_O_PRECONDITION, status);
 	}
 	return serve_hook(io, st, req, a, status);
 }

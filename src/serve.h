@@ -4,16 +4,21 @@
  *
  * The flow (CONTRACT "Arrival", "Act"): resolve the address (404), the
  * address loads (500), the method (405); GET/HEAD write precomputed bytes;
- * POST checks size, Content-Type, strict parse, the form, If-Match (412),
+ * POST checks size, Content-Type, If-Match (412), strict parse, the form,
  * then runs the hook (200, 502, 504).  Every body rejection goes through
  * http_reject.
  *
- * Memory: a request arena (reset after every request) holds the parsed act
- * and the validator's scratch; the body and the hook's output are buffers
- * kept across requests but released when a rare large one made them grow
- * past SERVE_KEEP_MAX; the FastCGI answer gathers in a small buffer of its
- * own (64 KB at most; larger records go out from where they lie).
- * Nothing else survives a request but the address cache.
+ * Memory, in the three lifetimes of the design: the process (the address
+ * cache, address.h); the request (an arena reset after every request,
+ * holding the parsed act and the validator's scratch, its cap derived
+ * from max_body so that every body of at most max_body bytes that parses
+ * is parsed and validated); the hook's output (an arena of its own, its
+ * cap derived from hook_max_output, so that nothing the act used can make
+ * the output fail after the hook's side effect happened).  The body and
+ * the hook's output are buffers kept across requests but released when a
+ * rare large one made them grow past SERVE_KEEP_MAX; the FastCGI answer
+ * gathers in a small buffer of its own (64 KB at most; larger records go
+ * out from where they lie).
  */
 #ifndef GPT_SERVE_H
 #define GPT_SERVE_H
@@ -23,8 +28,24 @@
 #include "common.h"
 #include "http.h"
 
-/* Request arena: a tree is at most this many times its body's bytes. */
-#define SERVE_TREE_FACTOR 64
+/*
+ * The request arena's cap for an address (serve.c serve_arena_cap):
+ *   ARENA_WORST_FACTOR * ((JSON_PARSE_BYTES_PER_INPUT_BYTE +
+ *       SERVE_VALIDATE_BYTES_PER_INPUT_BYTE) * max_body +
+ *       JSON_PARSE_BYTES_FIXED) + SERVE_ARENA_BASE,
+ * 2 * 124 * max_body + 16 MiB: 264 MiB for the default 1 MiB.  A cap, not
+ * a reservation: `[1,1,...]` of 1 MiB uses 84 MiB of it, a small act
+ * one block.
+ *
+ * The validator's scratch per byte of the act (schema_validate.c): a
+ * uniqueItems check over T <= L / 2 items takes a table of 32-bit slots
+ * (fewer than 4 T) and a 64-bit hash per item: 24 T = 12 per byte, and
+ * gives it back before the next check; nothing else it allocates grows
+ * with the act.  What grows with the form instead (the seen-member
+ * bitmaps of the objects open at once, a bit per property, 128 levels at
+ * most) fits in SERVE_ARENA_BASE.
+ */
+#define SERVE_VALIDATE_BYTES_PER_INPUT_BYTE 12
 #define SERVE_ARENA_BASE ((size_t)16 * 1024 * 1024)
 /* CGI: unread body bytes discarded after the answer, at most (see serve.c). */
 #define SERVE_CGI_DRAIN_MAX ((size_t)16 * 1024 * 1024)
@@ -54,6 +75,7 @@ struct serve_io {
 /* State kept across the requests of one process. */
 struct serve_state {
 	struct arena req;  /* owned: reset after every request */
+	struct arena hook; /* owned: the hook's parsed output; reset too */
 	struct buf body;   /* owned: the act's bytes */
 	struct buf output; /* owned: the hook's stdout */
 	struct buf wire;   /* owned: FastCGI records not yet written */

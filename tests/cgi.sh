@@ -80,6 +80,15 @@ expect_err() {
 	fi
 }
 
+# expect_strict_json LABEL: the answer's body passes our own strict parser.
+expect_strict_json() {
+	if "$GPT_FCGI" --parse "$TEST_TMP/body" 2>"$TEST_TMP/parse-err"; then
+		pass; else
+		fail "$1: the body is not strict JSON ($(cat "$TEST_TMP/parse-err")):" \
+		    "$(head -c 300 "$TEST_TMP/body")"
+	fi
+}
+
 expect_same() { # FILE1 FILE2 LABEL
 	if cmp -s "$1" "$2"; then pass; else
 		fail "$3: $1 and $2 differ"
@@ -202,6 +211,51 @@ post /modes "$TEST_TMP/in" HTTP_IF_MATCH="$etag"
 expect_code 200 "If-Match with the current ETag"
 post /modes "$TEST_TMP/in" HTTP_IF_MATCH='*'
 expect_code 200 "If-Match: *"
+
+# If-Match is decided before the body is parsed or judged: an act written
+# for the old form, sent with the old ETag, learns that the form changed
+# (412 with the current ETag), even when the new form refuses the act (it
+# would get 204) or the body is not even JSON.
+chg=$ROOT/changing
+mkdir "$chg"
+printf '%s\n' '{"p": "Version one.", "m": [],' \
+    ' "s": {"type": "object", "properties": {"v": {"const": 1}}}}' \
+    >"$chg/form.json"
+printf '#!/bin/sh\nexec cat\n' >"$chg/hook"
+chmod 755 "$chg/hook"
+cgi GET /changing "$TEST_TMP/empty"
+old_etag=$(sed -n 's/^ETag: //p' "$TEST_TMP/head")
+sed 's/one/two/; s/"const": 1/"const": 2/' "$chg/form.json" >"$chg/form.new"
+mv "$chg/form.new" "$chg/form.json"
+cgi GET /changing "$TEST_TMP/empty"
+new_etag=$(sed -n 's/^ETag: //p' "$TEST_TMP/head")
+if [ -n "$old_etag" ] && [ "$old_etag" != "$new_etag" ]; then pass; else
+	fail "the changed form has a new ETag ($old_etag, $new_etag)"; fi
+body '{"v":1}'
+post /changing "$TEST_TMP/in" HTTP_IF_MATCH="$old_etag"
+expect_code 412 "an act only the old form accepts, with the old ETag"
+expect_head "^ETag: $new_etag\$" "the 412 carries the current ETag"
+expect_empty_body "a silent 412"
+body '{"v":1,}'
+post /changing "$TEST_TMP/in" HTTP_IF_MATCH="$old_etag"
+expect_code 412 "a body that is not strict JSON, with the old ETag"
+body '{"v":1}'
+post /changing "$TEST_TMP/in"
+expect_code 204 "the same act without If-Match fails the new form"
+body '{"v":2}'
+post /changing "$TEST_TMP/in" HTTP_IF_MATCH="$new_etag"
+expect_code 200 "the act for the new form, with its ETag"
+printf 'failures = explain\n' >"$chg/address.conf"
+body '{"v":1}'
+post /changing "$TEST_TMP/in" HTTP_IF_MATCH="$old_etag"
+expect_code 412 "explain: a stale If-Match"
+expect_head "^ETag: $new_etag\$" "explain: the 412 carries the current ETag"
+expect_head '^Content-Type: application/json$' "explain: the 412 is JSON"
+expect_strict_json "explain: the 412 body"
+if jq -e --arg e "$new_etag" '.etag == $e and (.detail | test("form changed"))' \
+    "$TEST_TMP/body" >/dev/null; then pass; else
+	fail "explain: the 412 says the form changed: $(cat "$TEST_TMP/body")"
+fi
 
 # --- act: rejections, all the same bytes --------------------------------
 n=0
@@ -346,6 +400,7 @@ done
 body '{"note":""}'
 post /explain "$TEST_TMP/in"
 expect_code 422 "explain: fails the form"
+expect_strict_json "explain: fails the form"
 if jq -e '.pointer == "/note" and .keyword == "minLength"' \
     "$TEST_TMP/body" >/dev/null; then pass; else
 	fail "explain names pointer and keyword: $(cat "$TEST_TMP/body")"
@@ -353,12 +408,138 @@ fi
 body '{"note":"a",}'
 post /explain "$TEST_TMP/in"
 expect_code 422 "explain: a parse error"
+expect_strict_json "explain: a parse error"
 if jq -e '.offset == 12' "$TEST_TMP/body" >/dev/null; then pass; else
 	fail "explain gives the parse offset: $(cat "$TEST_TMP/body")"
 fi
 body '{"note":"ok"}'
 post /explain "$TEST_TMP/in"
 expect_code 200 "explain: an accepted act"
+# Member names are the pointer's tokens: U+0000 in a name, and a name so
+# long that the pointer's bounded buffer cuts it inside a UTF-8 sequence,
+# still give a 422 our strict parser accepts, with the whole characters.
+anyn=$ROOT/explain-names
+mkdir "$anyn"
+printf '%s\n' '{"p": "Any names, string values.", "m": [],' \
+    ' "s": {"type": "object", "additionalProperties": {"type": "string"}}}' \
+    >"$anyn/form.json"
+printf 'failures = explain\n' >"$anyn/address.conf"
+body '{"a\\u0000b": 1}'
+post /explain-names "$TEST_TMP/in"
+expect_code 422 "explain: a member name holding U+0000"
+expect_strict_json "explain: the pointer through U+0000"
+if jq -e '.pointer == "/a\u0000b" and .keyword == "type"' \
+    "$TEST_TMP/body" >/dev/null; then pass; else
+	fail "explain: the pointer keeps U+0000: $(cat "$TEST_TMP/body")"
+fi
+{
+	printf '{"x'
+	awk 'BEGIN { for (i = 0; i < 400; i++) printf "\342\202\254" }'
+	printf '": 1}'
+} >"$TEST_TMP/in"
+post /explain-names "$TEST_TMP/in"
+expect_code 422 "explain: a member name longer than the pointer's buffer"
+expect_strict_json "explain: the cut pointer"
+if jq -e '(.pointer | test("^/x(\u20ac)+[.][.][.]$"))' \
+    "$TEST_TMP/body" >/dev/null; then pass; else
+	fail "explain: the pointer is cut on a character: $(head -c 200 "$TEST_TMP/body")"
+fi
+
+# --- memory: every body of at most max_body bytes that parses is parsed --
+# The request arena's cap comes from the parser's worst case per input
+# byte (json.h), so the shapes that need the most memory per byte, at
+# max_body, are parsed, validated and handed to the hook; the hook's
+# output is parsed into memory of its own, so a large act cannot make a
+# hook that already ran answer 502.
+# items ITEM COUNT PAD: "[" ITEM ("," ITEM)* "]", spaces up to PAD bytes.
+items() {
+	awk -v it="$1" -v n="$2" -v pad="$3" 'BEGIN {
+		printf "["; l = 1
+		for (i = 0; i < n; i++) {
+			if (i) { printf ","; l++ }
+			printf "%s", it; l += length(it)
+		}
+		printf "]"; l++
+		for (; l < pad; l++) printf " "
+	}'
+}
+# members PAD: {"0":1,"1":1,...} with the shortest distinct names, up to
+# PAD bytes.
+members() {
+	awk -v pad="$1" 'BEGIN {
+		al = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		printf "{"; l = 1
+		for (k = 0; ; k++) {
+			x = k; nm = ""
+			do { nm = substr(al, x % 62 + 1, 1) nm; x = int(x / 62) } while (x > 0)
+			if (l + length(nm) + 6 > pad) break
+			if (k) { printf ","; l++ }
+			printf "\"%s\":1", nm; l += length(nm) + 4
+		}
+		printf "}"; l++
+		for (; l < pad; l++) printf " "
+	}'
+}
+wide=$ROOT/wide
+mkdir "$wide"
+printf '%s\n' '{"p": "Takes any array, object or string.", "m": [],' \
+    ' "s": {"type": ["array", "object", "string"]}}' >"$wide/form.json"
+# The largest worst case: 524,289 items, one past a doubling of the
+# parser's scratch stack (64 * 2^13), in exactly max_body bytes.
+printf 'max_body = 1048579\n' >"$wide/address.conf"
+printf '%s\n' '#!/bin/sh' 'n=$(wc -c | tr -d " ")' \
+    'echo "{\"bytes\": $n}"' >"$wide/hook"
+chmod 755 "$wide/hook"
+items 1 524289 0 >"$TEST_TMP/wide-ones"
+items '[]' 349526 1048579 >"$TEST_TMP/wide-empties"
+items '"\\u0000"' 116508 1048579 >"$TEST_TMP/wide-nuls"
+members 1048579 >"$TEST_TMP/wide-members"
+{
+	printf '"'
+	awk 'BEGIN { for (i = 0; i < 174762; i++) printf "\\u0000" }'
+	printf '"'
+} >"$TEST_TMP/wide-string"
+for shape in ones empties nuls members string; do
+	f=$TEST_TMP/wide-$shape
+	len=$(wc -c <"$f" | tr -d ' ')
+	if [ "$len" -le 1048579 ] && [ "$len" -gt 1048000 ] &&
+	    "$GPT_FCGI" --parse "$f" 2>/dev/null; then pass; else
+		fail "the $shape body is strict JSON of max_body bytes ($len)"
+	fi
+	post /wide "$f"
+	expect_code 200 "the $shape body of max_body bytes reaches the hook"
+	if grep -q "\"bytes\": $len" "$TEST_TMP/body"; then pass; else
+		fail "the hook got all of the $shape body: $(cat "$TEST_TMP/body")"
+	fi
+done
+# uniqueItems adds the validator's table to the tree: still decided, not
+# a 500.
+uniq=$ROOT/wide-unique
+mkdir "$uniq"
+printf '%s\n' '{"p": "Distinct items.", "m": [],' \
+    ' "s": {"type": "array", "uniqueItems": true}}' >"$uniq/form.json"
+printf 'max_body = 1048579\nfailures = explain\n' >"$uniq/address.conf"
+cp "$wide/hook" "$uniq/hook"
+post /wide-unique "$TEST_TMP/wide-ones"
+expect_code 422 "uniqueItems over the widest array is decided"
+expect_strict_json "the uniqueItems rejection"
+if jq -e '.keyword == "uniqueItems"' "$TEST_TMP/body" >/dev/null; then
+	pass; else fail "uniqueItems names its keyword: $(cat "$TEST_TMP/body")"; fi
+# The issue's case: a body of 524,291 bytes filled the request arena, and
+# the hook's output, parsed into the same arena, answered 502 after the
+# hook ran.  Here the hook prints nearly hook_max_output (1 MiB) bytes of
+# the same shape.
+hooked=$ROOT/wide-hook
+mkdir "$hooked"
+cp "$wide/form.json" "$hooked/form.json"
+items 1 524287 0 >"$hooked/output.json"
+printf '#!/bin/sh\ncat >/dev/null\nexec cat output.json\n' >"$hooked/hook"
+chmod 755 "$hooked/hook"
+items 1 262145 0 >"$TEST_TMP/half-ones"
+post /wide-hook "$TEST_TMP/half-ones"
+expect_code 200 "a hook printing nearly hook_max_output after a large act"
+expect_same "$hooked/output.json" "$TEST_TMP/body" \
+    "the large act's hook answers its output"
 
 # --- addresses that do not load: 500, reason on stderr only -------------
 for a in broken-json broken-conf broken-form not-arrival; do

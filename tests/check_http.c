@@ -2,12 +2,14 @@
  * check_http.c: CGI variables, Accept negotiation, ETag lists, the act's
  * Content-Type, the status map, and the bytes of every kind of answer.
  */
-#include <cjson/cJSON.h>
 #include <string.h>
 
+#include "arena.h"
 #include "buf.h"
 #include "check_main.h"
 #include "http.h"
+#include "jptr.h"
+#include "json.h"
 #include "log.h"
 
 /* --- http_parse_env --------------------------------------------------- */
@@ -470,6 +472,53 @@ START_TEST(http_reject_logs_one_line_with_the_reason)
 }
 END_TEST
 
+/*
+ * The body of the answer in b (after the blank line), parsed with our own
+ * strict parser into a: every explain body must pass it.
+ */
+static const struct json_value *
+strict_body(const struct buf *b, struct arena *a)
+{
+	const struct json_value *v = NULL;
+	const char *body;
+	struct json_err e;
+
+	ck_assert_ptr_nonnull(b->data);
+	body = strstr(b->data, "\r\n\r\n");
+	ck_assert_ptr_nonnull(body);
+	body += 4;
+	ck_assert_msg(json_parse(body, b->len - (size_t)(body - b->data), a, 0,
+	                  &v, &e) == JSON_OK,
+	    "explain body is not strict JSON (%s at %zu): %.300s", e.msg,
+	    e.offset, body);
+	ck_assert_int_eq(v->type, JSON_T_OBJECT);
+	return v;
+}
+
+/* The string member name of the parsed body o, or NULL. */
+static const struct json_string *
+member_string(const struct json_value *o, const char *name)
+{
+	const struct json_value *m = json_object_get(o, name, strlen(name));
+
+	if (m == NULL)
+		return NULL;
+	ck_assert_int_eq(m->type, JSON_T_STRING);
+	return &m->u.str;
+}
+
+static void
+expect_member(const struct json_value *o, const char *name, const char *want,
+    size_t want_len)
+{
+	const struct json_string *s = member_string(o, name);
+
+	ck_assert_msg(s != NULL, "no member %s", name);
+	ck_assert_msg(s->len == want_len && memcmp(s->ptr, want, want_len) == 0,
+	    "member %s is \"%.*s\" (%zu bytes), expected %zu bytes", name,
+	    (int)s->len, s->ptr, s->len, want_len);
+}
+
 START_TEST(http_reject_explains_with_a_422_json_body)
 {
 	struct http_rejection r = {.reason = "fails the form",
@@ -480,37 +529,144 @@ START_TEST(http_reject_explains_with_a_422_json_body)
 	    .detail = "bytes after the value",
 	    .has_offset = true,
 	    .offset = 2};
+	const struct json_value *v, *off;
 	struct http_writer w;
+	struct arena a;
 	struct buf b;
-	const char *body;
-	cJSON *j;
 
-	buf_init(&b, 4096);
+	arena_init(&a, (size_t)1 << 20);
+	buf_init(&b, 16384);
 	http_writer_buf(&w, &b);
 	ck_assert_int_eq(http_reject(&w, &r, NULL, true), 0);
 	ck_assert_ptr_nonnull(
 	    strstr(b.data, "Status: 422 Unprocessable Content\r\n"
 	                   "Content-Type: application/json\r\n"));
-	body = strstr(b.data, "\r\n\r\n") + 4;
-	j = cJSON_Parse(body);
-	ck_assert_ptr_nonnull(j);
-	ck_assert_str_eq(
-	    cJSON_GetObjectItem(j, "error")->valuestring, "fails the form");
-	ck_assert_str_eq(
-	    cJSON_GetObjectItem(j, "pointer")->valuestring, "/note");
-	ck_assert_str_eq(
-	    cJSON_GetObjectItem(j, "keyword")->valuestring, "minLength");
-	ck_assert_ptr_null(cJSON_GetObjectItem(j, "offset"));
-	cJSON_Delete(j);
+	v = strict_body(&b, &a);
+	expect_member(v, "error", "fails the form", 14);
+	expect_member(v, "pointer", "/note", 5);
+	expect_member(v, "keyword", "minLength", 9);
+	ck_assert_ptr_null(json_object_get(v, "offset", 6));
 	buf_reset(&b);
 	ck_assert_int_eq(http_reject(&w, &p, "x", true), 0);
-	body = strstr(b.data, "\r\n\r\n") + 4;
-	j = cJSON_Parse(body);
-	ck_assert_ptr_nonnull(j);
-	ck_assert_int_eq(cJSON_GetObjectItem(j, "offset")->valueint, 2);
-	ck_assert_ptr_null(cJSON_GetObjectItem(j, "pointer"));
-	cJSON_Delete(j);
+	v = strict_body(&b, &a);
+	off = json_object_get(v, "offset", 6);
+	ck_assert_ptr_nonnull(off);
+	ck_assert(off->u.num.is_small_int && off->u.num.i == 2);
+	ck_assert_ptr_null(json_object_get(v, "pointer", 7));
 	buf_free(&b);
+	arena_free(&a);
+}
+END_TEST
+
+/*
+ * A pointer is bytes of member names: any code point, U+0000 and control
+ * characters included, and a bounded buffer may cut it inside a UTF-8
+ * sequence.  The 422 body stays strict JSON and carries every whole
+ * character: escaped where RFC 8259 asks, a cut sequence left out.
+ */
+START_TEST(http_reject_escapes_every_pointer_and_cuts_on_a_character)
+{
+	static const struct {
+		const char *ptr;
+		size_t len;
+		const char *want; /* the pointer the body must give back */
+		size_t want_len;
+	} cases[] = {
+	    {"/a\0b", 4, "/a\0b", 4},
+	    {"/\0", 2, "/\0", 2},
+	    {"/q\"b\\s", 6, "/q\"b\\s", 6},
+	    {"/\x01\x1f\n\t\x7f", 6, "/\x01\x1f\n\t\x7f", 6},
+	    {"/caf\xc3\xa9/\xe2\x82\xac/\xf0\x9f\x98\x80", 15,
+	        "/caf\xc3\xa9/\xe2\x82\xac/\xf0\x9f\x98\x80", 15},
+	    /* cut after two of the three bytes of U+20AC, then "..." */
+	    {"/x\xe2\x82...", 7, "/x...", 5},
+	    /* cut after the lead byte of a four-byte sequence */
+	    {"/x\xf0...", 6, "/x...", 5},
+	    {"/\x80\xbf", 3, "/", 1},
+	};
+	struct http_rejection r = {.reason = "fails the form",
+	    .keyword = "const"};
+	struct http_writer w;
+	struct arena a;
+	struct buf b;
+	size_t i;
+
+	arena_init(&a, (size_t)1 << 20);
+	buf_init(&b, 16384);
+	http_writer_buf(&w, &b);
+	for (i = 0; i < GPT_ARRAY_LEN(cases); i++) {
+		buf_reset(&b);
+		r.pointer = cases[i].ptr;
+		r.pointer_len = cases[i].len;
+		ck_assert_int_eq(http_reject(&w, &r, NULL, true), 0);
+		expect_member(strict_body(&b, &a), "pointer", cases[i].want,
+		    cases[i].want_len);
+	}
+	buf_free(&b);
+	arena_free(&a);
+}
+END_TEST
+
+/* The longest pointer jptr builds, made of three-byte characters that
+ * JPTR_MAX cuts in the middle of one, gives a strict body. */
+START_TEST(http_reject_explains_a_cut_jptr_pointer)
+{
+	char token[3 * 400];
+	struct http_rejection r = {.reason = "fails the form"};
+	const struct json_string *got;
+	struct http_writer w;
+	struct jptr ptr;
+	struct arena a;
+	struct buf b;
+	size_t i;
+
+	for (i = 0; i < sizeof(token); i += 3)
+		memcpy(token + i, "\xe2\x82\xac", 3);
+	jptr_init(&ptr);
+	jptr_push(&ptr, "a\0b", 3);
+	jptr_push(&ptr, token, sizeof(token));
+	ck_assert(ptr.truncated);
+	arena_init(&a, (size_t)1 << 20);
+	buf_init(&b, 16384);
+	http_writer_buf(&w, &b);
+	r.pointer = ptr.buf;
+	r.pointer_len = ptr.len;
+	ck_assert_int_eq(http_reject(&w, &r, NULL, true), 0);
+	got = member_string(strict_body(&b, &a), "pointer");
+	ck_assert_ptr_nonnull(got);
+	ck_assert_uint_ge(got->len, 5 + 3);
+	ck_assert(memcmp(got->ptr, "/a\0b/", 5) == 0);
+	ck_assert(memcmp(got->ptr + got->len - 3, "...", 3) == 0);
+	ck_assert_uint_eq((got->len - 5 - 3) % 3, 0);
+	buf_free(&b);
+	arena_free(&a);
+}
+END_TEST
+
+START_TEST(http_head_precondition_carries_the_current_etag)
+{
+	const struct json_value *v;
+	struct arena a;
+	struct buf b;
+
+	arena_init(&a, (size_t)1 << 20);
+	buf_init(&b, 16384);
+	ck_assert_int_eq(http_head_precondition(&b, "\"e1\"", false), 0);
+	ck_assert_str_eq(b.data, "Status: 412 Precondition Failed\r\n"
+	                         "ETag: \"e1\"\r\n"
+	                         "Content-Length: 0\r\n"
+	                         "\r\n");
+	buf_reset(&b);
+	ck_assert_int_eq(http_head_precondition(&b, "\"e1\"", true), 0);
+	ck_assert_ptr_nonnull(strstr(b.data, "Status: 412 Precondition Failed\r\n"
+	                                     "ETag: \"e1\"\r\n"
+	                                     "Content-Type: application/json\r\n"));
+	v = strict_body(&b, &a);
+	expect_member(v, "etag", "\"e1\"", 4);
+	ck_assert_ptr_nonnull(strstr(
+	    member_string(v, "detail")->ptr, "the form changed"));
+	buf_free(&b);
+	arena_free(&a);
 }
 END_TEST
 
@@ -624,6 +780,10 @@ suite_http(void)
 	tcase_add_test(tc, http_reply_writes_answers_without_body);
 	tcase_add_test(tc, http_reject_is_the_same_204_whatever_the_reason);
 	tcase_add_test(tc, http_reject_explains_with_a_422_json_body);
+	tcase_add_test(
+	    tc, http_reject_escapes_every_pointer_and_cuts_on_a_character);
+	tcase_add_test(tc, http_reject_explains_a_cut_jptr_pointer);
+	tcase_add_test(tc, http_head_precondition_carries_the_current_etag);
 	tcase_add_test(tc, http_reject_logs_one_line_with_the_reason);
 	tcase_add_test(tc, http_head_blocks_carry_the_documented_headers);
 	tcase_add_test(tc, http_reply_json_sends_the_body_as_it_is);
