@@ -598,23 +598,23 @@ addr_hash(const char *dir)
 }
 
 /*
- * GPT_CACHE_BYTES from the process environment, read once: decimal bytes
- * with an optional K, M or G (binary multiples).  Unset: the default;
- * malformed or out of range: the default, and one log line says so.
+ * GPT_CACHE_BYTES from the process environment: decimal bytes with an
+ * optional K, M or G (binary multiples).  Unset or empty: the default.
+ * Sets addr_budget and returns 0, or logs why and returns -1 with
+ * addr_budget at the default (the responder then refuses to start, as
+ * for its timeouts: a typo must not silently mean the default).
  */
-static size_t
-addr_cache_budget(void)
+static int
+addr_cache_budget_env(void)
 {
 	const char *v;
 	char *end;
 	unsigned long long n;
 	size_t mul = 1, bytes;
 
-	if (addr_budget != 0)
-		return addr_budget;
 	addr_budget = ADDR_CACHE_BYTES_DEFAULT;
 	if ((v = getenv("GPT_CACHE_BYTES")) == NULL || *v == '\0')
-		return addr_budget;
+		return 0;
 	errno = 0;
 	n = strtoull(v, &end, 10);
 	if (*end == 'K' || *end == 'M' || *end == 'G') {
@@ -626,12 +626,28 @@ addr_cache_budget(void)
 	if (errno != 0 || end == v || *end != '\0' || v[0] < '0' ||
 	    v[0] > '9' || n == 0 || n > SIZE_MAX ||
 	    !gpt_mul_size((size_t)n, mul, &bytes)) {
-		log_error("GPT_CACHE_BYTES=%s is not a size in bytes "
-		          "(such as 67108864 or 64M): using %zu",
-		    v, addr_budget);
-		return addr_budget;
+		log_error("GPT_CACHE_BYTES=\"%.40s\": not a size in bytes "
+		          "(such as 67108864 or 64M); not starting",
+		    v);
+		return -1;
 	}
 	addr_budget = bytes;
+	return 0;
+}
+
+int
+addr_cache_configure(void)
+{
+	return addr_cache_budget_env();
+}
+
+/* The budget, read from the environment at first use when the responder
+ * did not call addr_cache_configure (the command line, tests). */
+static size_t
+addr_cache_budget(void)
+{
+	if (addr_budget == 0)
+		(void)addr_cache_budget_env();
 	return addr_budget;
 }
 

@@ -144,6 +144,14 @@ void addr_free(struct addr *a);
  */
 const struct addr *addr_lookup(const struct addr_ref *ref, const char **why);
 
+/*
+ * Read the cache's byte budget from GPT_CACHE_BYTES (see gpt.fcgi(8)): 0,
+ * or -1 after logging why when the value is malformed (the responder then
+ * refuses to start).  Without this call the first lookup reads it and
+ * uses the default for a malformed value.
+ */
+int addr_cache_configure(void) GPT_MUSTCHECK;
+
 /* The bytes the cache holds (entries and arenas), and its entries. */
 size_t addr_cache_bytes(void);
 size_t addr_cache_count(void);

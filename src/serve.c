@@ -1082,7 +1082,8 @@ serve_fastcgi(struct serve_state *st)
 	if (serve_timeout_env("GPT_FCGI_IDLE_TIMEOUT",
 	        SERVE_IDLE_TIMEOUT_DEFAULT, &idle) == -1 ||
 	    serve_timeout_env("GPT_FCGI_REQUEST_TIMEOUT",
-	        SERVE_REQUEST_TIMEOUT_DEFAULT, &request) == -1)
+	        SERVE_REQUEST_TIMEOUT_DEFAULT, &request) == -1 ||
+	    addr_cache_configure() == -1)
 		return 1;
 	/* The listening socket must not reach a hook (nor its children);
 	 * FD_CLOEXEC is the only fd flag, so no F_GETFD first. */

@@ -500,6 +500,24 @@ for v in 0 5s " 5" 05 -1 3601 99999999999; do
 	fi
 done
 
+# So does a malformed cache budget.
+for v in 64MB 0 -1 x 99999999999999999999G; do
+	GPT_CACHE_BYTES=$v timeout 10 perl -e 'use Socket;
+	socket(my $s, PF_UNIX, SOCK_STREAM, 0) or die "socket: $!";
+	bind($s, pack_sockaddr_un(shift)) or die "bind: $!";
+	listen($s, 5) or die "listen: $!";
+	open(STDIN, "<&", $s) or die "dup: $!"; exec @ARGV or die' \
+	    "$TEST_TMP/bad.sock" "$GPT_FCGI" 2>"$TEST_TMP/err"
+	status=$?
+	rm -f "$TEST_TMP/bad.sock"
+	if [ "$status" -eq 1 ] &&
+	    grep -q 'GPT_CACHE_BYTES=.*not a size in bytes' "$TEST_TMP/err"
+	then pass; else
+		fail "GPT_CACHE_BYTES='$v': exit $status," \
+		    "$(head -c 300 "$TEST_TMP/err")"
+	fi
+done
+
 # A process whose web server is gone (accept fails: here fd 0 is a socket
 # that never listened) exits cleanly instead of spinning.
 timeout 10 perl -e 'use Socket;
