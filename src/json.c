@@ -19,6 +19,19 @@
  * object (the index stores 32-bit positions).  Every byte access checks the
  * length first; the input need not be NUL-terminated.
  *
+ * Member index, and its worst case whatever the names: objects over
+ * JSON_SMALL_OBJECT members get an open-addressing table (at most half
+ * full, linear probing) hashed with the keyed SipHash of hash.h, so names
+ * cannot be chosen offline to collide.  No insertion may take more than
+ * JSON_PROBE_MAX probes: one that would (the key leaked, or a chance of
+ * about 1e-17 per name) moves that object to an AA tree ordered by
+ * (length, bytes), O(log n) comparisons per name from then on.  So an
+ * object of n names costs at most JSON_PROBE_MAX probes per insertion
+ * (rebuilds on growth re-insert fewer than 2n names) or 2 log2(n + 1)
+ * comparisons per name, and a lookup the same; with random keys about 2
+ * probes per name.  Comparisons read the names, so the time is bounded by
+ * the name bytes times that factor.
+ *
  * Refuses everything RFC 8259 does not allow, plus (by our rule) duplicate
  * member names, invalid UTF-8 and unpaired \u surrogates (section 8.2 leaves
  * them to the implementation).
@@ -26,6 +39,7 @@
 #include <string.h>
 
 #include "arena.h"
+#include "hash.h"
 #include "json.h"
 #include "utf8.h"
 
@@ -40,13 +54,33 @@
 #define JSON_SCRATCH_MIN 64
 #define JSON_FRAMES_MIN 16
 
-/* Open addressing over member positions; slot[] holds position + 1, 0 is
- * empty.  The table is kept at most half full, so probes stay short. */
-struct json_index {
-	uint32_t mask;
-	uint32_t slot[];
+/* The longest probe sequence an insertion into a member table may take;
+ * past it the object moves to a tree.  Random keys: the longest in a
+ * million-name object is about 50. */
+#define JSON_PROBE_MAX 128
+/* An AA tree of 2^30 nodes is at most 2 log2(n + 1) = 60 levels deep. */
+#define JSON_TREE_MAX_HEIGHT 64
+
+/* A tree node, by member position: children as position + 1, 0 = none. */
+struct json_tnode {
+	uint32_t left, right;
+	uint32_t level; /* AA level: 1 for leaves */
 };
 
+/*
+ * A member index.  Hash mode (tree == NULL): open addressing over member
+ * positions, slot[] holds position + 1, 0 is empty, at most half full;
+ * no name took more than maxprobe probes to place, so a lookup stops
+ * there.  Tree mode: the AA tree over the positions, slot[] unused.
+ */
+struct json_index {
+	uint32_t mask;
+	uint32_t maxprobe;
+	struct json_tnode *tree; /* arena; tcap nodes */
+	uint32_t root;		 /* position + 1, 0 = empty */
+	uint32_t tcap;
+	uint32_t slot[];
+};
 /* One open container. */
 struct json_frame {
 	struct json_index *ix; /* arena; NULL for arrays and small objects */
@@ -170,17 +204,22 @@ is_digit(unsigned char c)
 
 /* --- hashing (duplicate detection and json_object_get share it) ----------- */
 
+#ifdef GPT_TEST
+uint64_t json_index_probes;
+uint64_t (*json_test_key_hash)(const char *s, size_t n);
+#define PROBED() (json_index_probes++)
+#else
+#define PROBED() ((void)0)
+#endif
+
 static inline uint32_t
 key_hash(const char *s, size_t n)
 {
-	uint32_t h = 2166136261u; /* FNV-1a */
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 16777619u;
-	}
-	return h ^ (h >> 15);
+#ifdef GPT_TEST
+	if (json_test_key_hash != NULL)
+		return (uint32_t)json_test_key_hash(s, n);
+#endif
+	return (uint32_t)hash_bytes(s, n);
 }
 
 /* A 6-bit signature of a name (its length and end bytes), for a quick
@@ -258,26 +297,198 @@ array_slot(struct json_parser *p, size_t pos)
 
 /* --- objects: member names and their index ---------------------------------- */
 
-/* Insert member position idx (whose key is k) into ix, which has room. */
-static void
-index_put(struct json_index *ix, const struct json_string *k, uint32_t idx)
+/* The order of the tree: by length, then bytes. */
+static inline int
+key_cmp(const char *s, size_t n, const struct json_string *k)
 {
-	uint32_t h = key_hash(k->ptr, k->len) & ix->mask;
+	if (n != k->len)
+		return n < k->len ? -1 : 1;
+	return n == 0 ? 0 : memcmp(s, k->ptr, n);
+}
 
-	while (ix->slot[h] != 0)
-		h = (h + 1) & ix->mask;
-	ix->slot[h] = idx + 1;
+/* AA tree rotations (Andersson 1993) on node x (position + 1); each
+ * returns the node now at x's place. */
+static uint32_t
+tree_skew(struct json_tnode *t, uint32_t x)
+{
+	uint32_t l = t[x - 1].left;
+
+	if (l == 0 || t[l - 1].level != t[x - 1].level)
+		return x;
+	t[x - 1].left = t[l - 1].right;
+	t[l - 1].right = x;
+	return l;
+}
+
+static uint32_t
+tree_split(struct json_tnode *t, uint32_t x)
+{
+	uint32_t r = t[x - 1].right;
+
+	if (r == 0 || t[r - 1].right == 0 ||
+	    t[t[r - 1].right - 1].level != t[x - 1].level)
+		return x;
+	t[x - 1].right = t[r - 1].left;
+	t[r - 1].left = x;
+	t[r - 1].level++;
+	return r;
 }
 
 /*
- * A new index for the n members at m with room for at least `need`
- * entries at half load.  NULL when the arena refuses.
+ * Insert member position idx (ix->tcap > idx) unless a member with its
+ * name is in the tree already: true when one is (a duplicate).  No
+ * recursion: the path down is kept, then rebalanced bottom-up.
+ */
+static bool
+tree_insert(struct json_index *ix, const struct json_member *m, uint32_t idx)
+{
+	struct json_tnode *t = ix->tree;
+	const struct json_string *k = &m[idx].key;
+	uint32_t path[JSON_TREE_MAX_HEIGHT], cur = ix->root, top, up;
+	size_t d = 0, i;
+	int c = 0;
+
+	while (cur != 0) {
+		PROBED();
+		if ((c = key_cmp(k->ptr, k->len, &m[cur - 1].key)) == 0)
+			return true;
+		path[d++] = cur;
+		cur = c < 0 ? t[cur - 1].left : t[cur - 1].right;
+	}
+	t[idx].left = t[idx].right = 0;
+	t[idx].level = 1;
+	if (d == 0) {
+		ix->root = idx + 1;
+		return false;
+	}
+	if (c < 0)
+		t[path[d - 1] - 1].left = idx + 1;
+	else
+		t[path[d - 1] - 1].right = idx + 1;
+	for (i = d; i-- > 0;) {
+		top = tree_split(t, tree_skew(t, path[i]));
+		if (i == 0) {
+			ix->root = top;
+		} else if (top != path[i]) {
+			up = path[i - 1];
+			if (t[up - 1].left == path[i])
+				t[up - 1].left = top;
+			else
+				t[up - 1].right = top;
+		}
+	}
+	return false;
+}
+
+/* Room in ix's tree for positions below need.  0, or -1 when the arena
+ * refuses (the tree is then unchanged). */
+static int
+tree_reserve(struct arena *a, struct json_index *ix, size_t need)
+{
+	struct json_tnode *t;
+	size_t cap = ix->tcap < 16 ? 16 : ix->tcap, bytes;
+
+	if (need <= ix->tcap)
+		return 0;
+	while (cap < need)
+		cap *= 2;
+	if (cap > JSON_MAX_MEMBERS)
+		cap = JSON_MAX_MEMBERS;
+	if (!gpt_mul_size(cap, sizeof(*t), &bytes) ||
+	    (t = arena_alloc(a, bytes)) == NULL)
+		return -1;
+	if (ix->tcap > 0)
+		memcpy(t, ix->tree, ix->tcap * sizeof(*t));
+	ix->tree = t;
+	ix->tcap = (uint32_t)cap;
+	return 0;
+}
+
+/* A tree index of the n members at m (distinct names), with room for
+ * `need`.  NULL when the arena refuses. */
+static struct json_index *
+tree_build(struct arena *a, const struct json_member *m, size_t n,
+    size_t need)
+{
+	struct json_index *ix;
+	size_t i;
+
+	if ((ix = arena_alloc(a, sizeof(*ix))) == NULL)
+		return NULL;
+	memset(ix, 0, sizeof(*ix));
+	if (tree_reserve(a, ix, need) == -1)
+		return NULL;
+	for (i = 0; i < n; i++)
+		(void)tree_insert(ix, m, (uint32_t)i);
+	return ix;
+}
+
+/*
+ * Find the member named (s, n) in a hash-mode ix, or the empty slot where
+ * it would go.  The slot's index in *at and true when found; false with
+ * *at the empty slot (*probes: the slots that placing it there takes), or
+ * with *at = UINT32_MAX when more than limit probes would be needed.
+ */
+static bool
+table_probe(const struct json_index *ix, const struct json_member *m,
+    const char *s, size_t n, uint32_t limit, uint32_t *at, uint32_t *probes)
+{
+	uint32_t h = key_hash(s, n) & ix->mask, seen = 0, k;
+
+	while ((k = ix->slot[h]) != 0) {
+		PROBED();
+		if (key_eq(&m[k - 1].key, s, n)) {
+			*at = h;
+			return true;
+		}
+		if (++seen >= limit) {
+			*at = UINT32_MAX;
+			return false;
+		}
+		h = (h + 1) & ix->mask;
+	}
+	PROBED();
+	*at = h;
+	*probes = seen + 1;
+	return false;
+}
+
+/* Place member position idx at the empty slot `at` that took `probes`. */
+static inline void
+table_place(struct json_index *ix, uint32_t at, uint32_t probes, uint32_t idx)
+{
+	if (probes > ix->maxprobe)
+		ix->maxprobe = probes;
+	ix->slot[at] = idx + 1;
+}
+
+/* Place member position idx (name unique in ix) in the hash-mode ix:
+ * false when it would take more than JSON_PROBE_MAX probes. */
+static bool
+table_put(struct json_index *ix, const struct json_member *m, uint32_t idx)
+{
+	uint32_t at, probes = 0;
+
+	(void)table_probe(ix, m, m[idx].key.ptr, m[idx].key.len,
+	    JSON_PROBE_MAX, &at, &probes);
+	if (at == UINT32_MAX)
+		return false;
+	table_place(ix, at, probes, idx);
+	return true;
+}
+
+/*
+ * A new index for the n members at m (distinct names) with room for at
+ * least `need` entries: a table at half load, or the tree when a name
+ * would take more than JSON_PROBE_MAX probes.  NULL when the arena
+ * refuses.
  */
 static struct json_index *
 index_build(struct arena *a, const struct json_member *m, size_t n,
     size_t need)
 {
 	struct json_index *ix;
+	struct arena_mark mark = arena_mark(a);
 	size_t cap = 32, bytes, i;
 
 	while (cap < need * 2)
@@ -286,11 +497,48 @@ index_build(struct arena *a, const struct json_member *m, size_t n,
 	    !gpt_add_size(bytes, sizeof(*ix), &bytes) ||
 	    (ix = arena_alloc(a, bytes)) == NULL)
 		return NULL;
+	memset(ix, 0, sizeof(*ix));
 	ix->mask = (uint32_t)(cap - 1);
 	memset(ix->slot, 0, cap * sizeof(uint32_t));
 	for (i = 0; i < n; i++)
-		index_put(ix, &m[i].key, (uint32_t)i);
+		if (!table_put(ix, m, (uint32_t)i)) {
+			/* the table is dropped: give its memory back */
+			arena_rewind(a, mark);
+			return tree_build(a, m, n, need);
+		}
 	return ix;
+}
+
+/*
+ * Admit member position idx (the newest) to *ixp, which has room for it
+ * in hash mode: 1 when an earlier member has its name, 0 when added, -1
+ * when the arena refuses.  An insertion past JSON_PROBE_MAX moves the
+ * object to the tree (*ixp replaced).
+ */
+static int
+index_add(struct arena *a, struct json_index **ixp, const struct json_member *m,
+    uint32_t idx)
+{
+	struct json_index *ix = *ixp;
+	const struct json_string *k = &m[idx].key;
+	uint32_t at, probes = 0;
+
+	if (ix->tree == NULL) {
+		if (table_probe(
+			ix, m, k->ptr, k->len, JSON_PROBE_MAX, &at, &probes))
+			return 1;
+		if (at != UINT32_MAX) {
+			table_place(ix, at, probes, idx);
+			return 0;
+		}
+		/* hits on names that all take one slot (a known key) */
+		if ((ix = tree_build(a, m, idx, (size_t)idx + 1)) == NULL)
+			return -1;
+		*ixp = ix;
+	}
+	if (tree_reserve(a, ix, (size_t)idx + 1) == -1)
+		return -1;
+	return tree_insert(ix, m, idx) ? 1 : 0;
 }
 
 /* Position of the member named (s, n) among m via ix, or -1. */
@@ -298,14 +546,18 @@ static long long
 index_find(const struct json_index *ix, const struct json_member *m,
     const char *s, size_t n)
 {
-	uint32_t h = key_hash(s, n) & ix->mask;
+	uint32_t at, probes, cur;
+	int c;
 
-	while (ix->slot[h] != 0) {
-		uint32_t idx = ix->slot[h] - 1;
-
-		if (key_eq(&m[idx].key, s, n))
-			return idx;
-		h = (h + 1) & ix->mask;
+	if (ix->tree == NULL)
+		return table_probe(ix, m, s, n, ix->maxprobe, &at, &probes)
+		    ? (long long)ix->slot[at] - 1
+		    : -1;
+	for (cur = ix->root; cur != 0;) {
+		PROBED();
+		if ((c = key_cmp(s, n, &m[cur - 1].key)) == 0)
+			return (long long)cur - 1;
+		cur = c < 0 ? ix->tree[cur - 1].left : ix->tree[cur - 1].right;
 	}
 	return -1;
 }
@@ -362,15 +614,21 @@ check_member(struct json_parser *p, size_t key_off)
 				return fail(p, JSON_E_DUPLICATE, key_off, NULL);
 		return JSON_OK;
 	}
-	if (f->ix == NULL || (n + 1) * 2 > (size_t)f->ix->mask + 1) {
+	if (f->ix == NULL ||
+	    (f->ix->tree == NULL && (n + 1) * 2 > (size_t)f->ix->mask + 1)) {
 		if ((f->ix = index_build(p->a, m, n, n + 1)) == NULL)
 			return fail(p, JSON_E_NOMEM, key_off, NULL);
 	}
-	/* hits on a 10,000-member object whose last name is its first */
-	if (index_find(f->ix, m, k->ptr, k->len) >= 0)
+	switch (index_add(p->a, &f->ix, m, (uint32_t)n)) {
+	case 0:
+		return JSON_OK;
+	case 1:
+		/* hits on a 10,000-member object whose last name is its
+		 * first */
 		return fail(p, JSON_E_DUPLICATE, key_off, NULL);
-	index_put(f->ix, k, (uint32_t)n);
-	return JSON_OK;
+	default:
+		return fail(p, JSON_E_NOMEM, key_off, NULL);
+	}
 }
 
 /* --- strings ------------------------------------------------------------------ */

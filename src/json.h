@@ -146,7 +146,8 @@ enum json_errcode json_parse(const char *in, size_t len, struct arena *a,
     GPT_MUSTCHECK;
 
 /* Member named key (len bytes) of obj, or NULL (also when obj is not an
- * object).  O(1) expected for large objects, a short scan for small ones. */
+ * object).  A short scan for small objects; for large ones at most
+ * 128 probes of the keyed table, or O(log n) comparisons (json.c). */
 const struct json_value *json_object_get(const struct json_value *obj,
     const char *key, size_t key_len);
 
@@ -189,5 +190,12 @@ const char *json_type_name(enum json_type t);
 
 /* A fixed English phrase for code. */
 const char *json_errstr(enum json_errcode code);
+
+#ifdef GPT_TEST
+/* Test builds of json.c: every slot or tree node the member index looks
+ * at, and a replacement for its keyed hash (NULL: the keyed hash). */
+extern uint64_t json_index_probes;
+extern uint64_t (*json_test_key_hash)(const char *s, size_t n);
+#endif
 
 #endif /* GPT_JSON_H */

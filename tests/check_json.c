@@ -12,6 +12,7 @@
 #include "arena.h"
 #include "buf.h"
 #include "check_main.h"
+#include "flood.h"
 #include "json.h"
 
 /* A literal with its length (inputs may hold NUL bytes). */
@@ -751,6 +752,122 @@ START_TEST(json_parse_handles_a_hundred_thousand_members)
 }
 END_TEST
 
+/* --- json_parse: the member index under floods ----------------------------- */
+
+#define FLOOD_NAMES 4096
+#define FLOOD_LEN 8
+
+/* {"<name 0>":0,"<name 1>":1,...} from count names of len bytes at names,
+ * then the first name again when dup. */
+static char *
+object_of(const char *names, size_t count, size_t len, bool dup, size_t *n)
+{
+	size_t cap = (count + 1) * (len + 16) + 2, o = 0, i;
+	char *s = malloc(cap);
+
+	ck_assert_ptr_nonnull(s);
+	s[o++] = '{';
+	for (i = 0; i < count + (dup ? 1 : 0); i++) {
+		o += (size_t)snprintf(s + o, cap - o, "%s\"%.*s\":%zu",
+		    i ? "," : "", (int)len, names + (i % count) * len, i);
+	}
+	s[o++] = '}';
+	*n = o;
+	return s;
+}
+
+/* Every name of the object found by json_object_get, with its value. */
+static void
+expect_all_found(const struct json_value *v, const char *names,
+    size_t count, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < count; i++) {
+		const struct json_value *m =
+		    json_object_get(v, names + i * len, len);
+
+		ck_assert_ptr_nonnull(m);
+		ck_assert_int_eq(m->u.num.i, (int64_t)i);
+	}
+	ck_assert_ptr_null(json_object_get(v, "absent!!", 8));
+}
+
+START_TEST(names_colliding_under_the_old_hash_cost_linear_probes)
+{
+	/* 4096 names in the first 16 slots of every table up to 2^14 under
+	 * the old unkeyed FNV-1a: about 8 million probes before */
+	char *names = flood_names(
+	    flood_old_member_hash, 4, 14, FLOOD_NAMES, FLOOD_LEN);
+	size_t n;
+	char *s;
+	struct parsed p;
+
+	ck_assert_ptr_nonnull(names);
+	s = object_of(names, FLOOD_NAMES, FLOOD_LEN, false, &n);
+	json_index_probes = 0;
+	parse_into(&p, s, n, 0);
+	ck_assert_int_eq(p.rc, JSON_OK);
+	ck_assert_msg(json_index_probes <= 4 * FLOOD_NAMES,
+	    "%llu probes for %d names",
+	    (unsigned long long)json_index_probes, FLOOD_NAMES);
+	json_index_probes = 0;
+	expect_all_found(p.v, names, FLOOD_NAMES, FLOOD_LEN);
+	ck_assert_msg(json_index_probes <= 4 * FLOOD_NAMES,
+	    "%llu probes for %d lookups",
+	    (unsigned long long)json_index_probes, FLOOD_NAMES);
+	parsed_free(&p);
+	free(s);
+	free(names);
+}
+END_TEST
+
+/* A hash an attacker knows completely: every name one slot. */
+static uint64_t
+one_slot(const char *s, size_t n)
+{
+	(void)s;
+	(void)n;
+	return 7;
+}
+
+START_TEST(names_colliding_under_the_keyed_hash_move_the_object_to_a_tree)
+{
+	/* the worst case whatever the hash: at most 128 probes per
+	 * insertion before the tree, then 2 log2(n + 1) comparisons */
+	char *names = flood_names(NULL, 0, 0, FLOOD_NAMES, FLOOD_LEN);
+	const uint64_t bound = (uint64_t)FLOOD_NAMES * 2 * 13 + 128 * 256;
+	size_t n, dup_at;
+	char *s;
+	struct parsed p;
+
+	ck_assert_ptr_nonnull(names);
+	json_test_key_hash = one_slot;
+	s = object_of(names, FLOOD_NAMES, FLOOD_LEN, false, &n);
+	json_index_probes = 0;
+	parse_into(&p, s, n, 0);
+	ck_assert_int_eq(p.rc, JSON_OK);
+	ck_assert_msg(json_index_probes <= bound, "%llu probes",
+	    (unsigned long long)json_index_probes);
+	json_index_probes = 0;
+	expect_all_found(p.v, names, FLOOD_NAMES, FLOOD_LEN);
+	ck_assert_msg(json_index_probes <= (uint64_t)FLOOD_NAMES * 2 * 13,
+	    "%llu probes for lookups", (unsigned long long)json_index_probes);
+	parsed_free(&p);
+	free(s);
+	/* a duplicate is still found, at the same offset */
+	s = object_of(names, FLOOD_NAMES, FLOOD_LEN, true, &n);
+	dup_at = (size_t)(strrchr(s, ',') - s) + 1;
+	parse_into(&p, s, n, 0);
+	ck_assert_int_eq(p.rc, JSON_E_DUPLICATE);
+	ck_assert_uint_eq(p.err.offset, dup_at);
+	parsed_free(&p);
+	json_test_key_hash = NULL;
+	free(s);
+	free(names);
+}
+END_TEST
+
 /* --- json_parse: depth ------------------------------------------------------ */
 
 /* n '[' then (balanced) n ']' */
@@ -1093,6 +1210,10 @@ suite_json(void)
 	tcase_add_test(limits,
 	    json_parse_rejects_a_duplicate_among_ten_thousand_members);
 	tcase_add_test(limits, json_parse_handles_a_hundred_thousand_members);
+	tcase_add_test(limits,
+	    names_colliding_under_the_old_hash_cost_linear_probes);
+	tcase_add_test(limits,
+	    names_colliding_under_the_keyed_hash_move_the_object_to_a_tree);
 	tcase_add_test(limits,
 	    json_parse_accepts_depth_at_the_limit_and_rejects_one_past);
 	tcase_add_test(limits,
