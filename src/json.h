@@ -166,10 +166,23 @@ bool json_equal(const struct json_value *a, const struct json_value *b);
 /*
  * A 64-bit hash consistent with json_equal: equal values hash equal
  * (numbers by their exact value, objects whatever their member order), for
- * uniqueItems and enum tables.  Not keyed: do not use it where an attacker
- * choosing colliding values could cost more than a linear scan.
+ * uniqueItems and enum tables.  Keyed per process (hash.h), so values
+ * cannot be chosen offline to collide; a string hashes as
+ * hash_bytes(ptr, len).  Values differ from process to process.
  */
 uint64_t json_hash(const struct json_value *v);
+
+/*
+ * v's canonical encoding, in *out (len bytes, in arena a): two values are
+ * json_equal exactly when their encodings are the same bytes, so ordering
+ * encodings bytewise is a total order consistent with json_equal (for the
+ * sort uniqueItems falls back to).  Objects are encoded with members in
+ * name order, O(m log m) per object of m members; a value takes at most
+ * 18 bytes more than its text (json_equal.c).  0, or -1 when the arena
+ * refuses or the size would overflow (*out untouched).
+ */
+int json_canon(const struct json_value *v, struct arena *a,
+    const unsigned char **out, size_t *len) GPT_MUSTCHECK;
 
 /*
  * Append the compact serialization of v to out: no whitespace, numbers as

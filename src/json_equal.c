@@ -1,5 +1,6 @@
 /*
- * json_equal.c: JSON equality and a hash consistent with it, for const,
+ * json_equal.c: JSON equality, a keyed hash consistent with it, and a
+ * canonical encoding that orders values consistently with it, for const,
  * enum and uniqueItems (JSON Schema 2020-12, Core section 4.2.2).
  *
  * Equal means: the same type, where integers and other numbers are one
@@ -8,54 +9,38 @@
  * code point; arrays element by element; objects with the same member
  * names and equal values, in any order.
  *
- * Owns nothing, allocates nothing.  Recursion follows the values, whose
- * nesting the parser bounds (JSON_MAX_DEPTH); as a second guard it stops
- * at JSON_EQUAL_MAX_DEPTH: deeper containers compare unequal and hash to
- * one constant (still consistent: equal values are equally deep).
+ * The hash is SipHash-1-3 under the process key (hash.h): a string hashes
+ * as hash_bytes of its bytes, exactly as a member name does, so the form's
+ * enum tables probe strings without building anything; the other types
+ * hash in their own domains, numbers over their normalized digits and
+ * exponent, arrays over their items' hashes in order, objects over the
+ * sum of their members' hashes (so member order does not matter).
+ *
+ * Owns nothing; only json_canon allocates (from the arena given).
+ * Recursion follows the values, whose nesting the parser bounds
+ * (JSON_MAX_DEPTH); as a second guard it stops at JSON_EQUAL_MAX_DEPTH:
+ * deeper containers compare unequal, hash to one constant per type and
+ * size, and encode as unique (still consistent: equal values are equally
+ * deep).
  */
 #include <string.h>
 
+#include "arena.h"
 #include "dec.h"
+#include "hash.h"
 #include "json.h"
 
-#define FNV_OFFSET 0xcbf29ce484222325ull
-#define FNV_PRIME 0x100000001b3ull
-
-/* Per-type seeds, so that "1", 1 and [1] hash apart. */
+/* Hash domains per type, so that "1", 1 and [1] hash apart. */
 enum {
 	H_NULL = 0x6e756c6c,
 	H_FALSE = 0x66616c73,
 	H_TRUE = 0x74727565,
 	H_NUMBER = 0x6e756d62,
-	H_STRING = 0x73747269,
+	H_NUMTEXT = 0x6e756d74,
 	H_ARRAY = 0x61727261,
 	H_OBJECT = 0x6f626a65,
+	H_MEMBER = 0x6d656d62,
 };
-
-/* splitmix64's finalizer: every input bit reaches every output bit. */
-static uint64_t
-mix(uint64_t x)
-{
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ull;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebull;
-	x ^= x >> 31;
-	return x;
-}
-
-static uint64_t
-fnv(uint64_t h, const void *p, size_t n)
-{
-	const unsigned char *s = p;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		h ^= s[i];
-		h *= FNV_PRIME;
-	}
-	return h;
-}
 
 /* ---- numbers ------------------------------------------------------------ */
 
@@ -86,55 +71,82 @@ number_equal(const struct json_value *a, const struct json_value *b)
 	    memcmp(a->u.num.text, b->u.num.text, a->u.num.len) == 0;
 }
 
-/* The hash of sign, significant digits (as characters, given in one or two
- * runs) and exponent: the same for every spelling of one value. */
-static uint64_t
-hash_normal(bool neg, const char *run1, size_t n1, const char *run2,
-    size_t n2, int64_t exp)
-{
-	uint64_t h = FNV_OFFSET ^ H_NUMBER;
+/*
+ * A number's value in one normal form: sign, significant digits (in one
+ * or two runs, as characters) and exponent, the same for every spelling
+ * of one value; or, when its exponent is out of dec's range, its text
+ * (text true).  buf holds the digits of a small integer.
+ */
+struct num_norm {
+	bool neg, text;
+	const char *run1, *run2;
+	size_t n1, n2;
+	int64_t exp;
+	char buf[24];
+};
 
-	h = fnv(h, run1, n1);
-	h = fnv(h, run2, n2);
-	h ^= mix((uint64_t)exp) + (neg ? 1 : 0);
-	return mix(h);
+static void
+number_norm(const struct json_value *v, struct num_norm *nn)
+{
+	size_t i;
+	uint64_t u;
+	struct dec d;
+
+	memset(nn, 0, sizeof(*nn));
+	nn->run1 = nn->run2 = "";
+	if (v->u.num.is_small_int) {
+		if (v->u.num.i == 0)
+			return;
+		nn->neg = v->u.num.i < 0;
+		u = nn->neg ? 0 - (uint64_t)v->u.num.i : (uint64_t)v->u.num.i;
+		while (u % 10 == 0) {
+			u /= 10;
+			nn->exp++;
+		}
+		/* digits of u, written from the right */
+		i = sizeof(nn->buf);
+		while (u > 0) {
+			nn->buf[--i] = (char)('0' + u % 10);
+			u /= 10;
+		}
+		nn->run1 = nn->buf + i;
+		nn->n1 = sizeof(nn->buf) - i;
+		return;
+	}
+	if (!number_dec(v, &d)) {
+		nn->text = true;
+		nn->run1 = v->u.num.text;
+		nn->n1 = v->u.num.len;
+		return;
+	}
+	nn->neg = d.neg;
+	nn->exp = d.exp;
+	nn->run1 = d.digits;
+	if (d.dot == SIZE_MAX) {
+		nn->n1 = d.ndigits;
+	} else {
+		/* the digits straddle the '.': the runs either side of it */
+		nn->n1 = d.dot;
+		nn->run2 = d.digits + d.dot + 1;
+		nn->n2 = d.ndigits - d.dot;
+	}
 }
 
 static uint64_t
 number_hash(const struct json_value *v)
 {
-	char buf[24];
-	size_t n = 0, i;
-	uint64_t u;
-	int64_t exp = 0;
-	struct dec d;
+	struct num_norm nn;
+	struct hash_state st;
+	unsigned char neg;
 
-	if (v->u.num.is_small_int) {
-		if (v->u.num.i == 0)
-			return hash_normal(false, "", 0, "", 0, 0);
-		u = v->u.num.i < 0 ? 0 - (uint64_t)v->u.num.i
-				   : (uint64_t)v->u.num.i;
-		while (u % 10 == 0) {
-			u /= 10;
-			exp++;
-		}
-		/* digits of u, written from the right */
-		i = sizeof(buf);
-		while (u > 0) {
-			buf[--i] = (char)('0' + u % 10);
-			u /= 10;
-		}
-		n = sizeof(buf) - i;
-		return hash_normal(v->u.num.i < 0, buf + i, n, "", 0, exp);
-	}
-	if (!number_dec(v, &d))
-		return mix(fnv(FNV_OFFSET, v->u.num.text, v->u.num.len));
-	if (d.dot == SIZE_MAX)
-		return hash_normal(d.neg, d.digits, d.ndigits, d.digits, 0,
-		    d.exp);
-	/* the digits straddle the '.': hash the runs either side of it */
-	return hash_normal(d.neg, d.digits, d.dot, d.digits + d.dot + 1,
-	    d.ndigits - d.dot, d.exp);
+	number_norm(v, &nn);
+	hash_begin(&st, nn.text ? H_NUMTEXT : H_NUMBER);
+	hash_update(&st, nn.run1, nn.n1);
+	hash_update(&st, nn.run2, nn.n2);
+	hash_update_u64(&st, (uint64_t)nn.exp);
+	neg = nn.neg ? 1 : 0;
+	hash_update(&st, &neg, 1);
+	return hash_end(&st);
 }
 
 /* ---- equality ------------------------------------------------------------- */
@@ -198,45 +210,59 @@ json_equal(const struct json_value *a, const struct json_value *b)
 /* ---- hash ------------------------------------------------------------------ */
 
 static uint64_t
+hash_empty(uint64_t domain)
+{
+	struct hash_state st;
+
+	hash_begin(&st, domain);
+	return hash_end(&st);
+}
+
+static uint64_t
 hash_at(const struct json_value *v, unsigned depth)
 {
-	uint64_t h, sum;
+	struct hash_state st, m;
+	uint64_t sum;
 	size_t i;
 
 	switch (v->type) {
 	case JSON_T_NULL:
-		return mix(H_NULL);
+		return hash_empty(H_NULL);
 	case JSON_T_FALSE:
-		return mix(H_FALSE);
+		return hash_empty(H_FALSE);
 	case JSON_T_TRUE:
-		return mix(H_TRUE);
+		return hash_empty(H_TRUE);
 	case JSON_T_NUMBER:
 		return number_hash(v);
 	case JSON_T_STRING:
-		return mix(fnv(FNV_OFFSET ^ H_STRING, v->u.str.ptr,
-		    v->u.str.len));
+		return hash_bytes(v->u.str.ptr, v->u.str.len);
 	case JSON_T_ARRAY:
-		h = mix(H_ARRAY ^ v->u.arr.count);
-		if (depth >= JSON_EQUAL_MAX_DEPTH)
-			return h;
-		for (i = 0; i < v->u.arr.count; i++)
-			h = mix(h * FNV_PRIME + hash_at(&v->u.arr.items[i],
-			    depth + 1));
-		return h;
+		hash_begin(&st, H_ARRAY);
+		hash_update_u64(&st, v->u.arr.count);
+		if (depth < JSON_EQUAL_MAX_DEPTH)
+			for (i = 0; i < v->u.arr.count; i++)
+				hash_update_u64(&st,
+				    hash_at(&v->u.arr.items[i], depth + 1));
+		return hash_end(&st);
 	case JSON_T_OBJECT:
-		h = mix(H_OBJECT ^ v->u.obj.count);
+		hash_begin(&st, H_OBJECT);
+		hash_update_u64(&st, v->u.obj.count);
 		if (depth >= JSON_EQUAL_MAX_DEPTH)
-			return h;
-		/* A sum does not depend on member order. */
+			return hash_end(&st);
+		/* A sum does not depend on member order; each term is keyed,
+		 * so terms cannot be chosen to cancel. */
 		sum = 0;
 		for (i = 0; i < v->u.obj.count; i++) {
-			const struct json_member *m = &v->u.obj.members[i];
-			uint64_t hk = fnv(FNV_OFFSET, m->key.ptr, m->key.len);
+			const struct json_member *mb = &v->u.obj.members[i];
 
-			sum += mix(hk ^ (hash_at(&m->value, depth + 1) *
-			    FNV_PRIME));
+			hash_begin(&m, H_MEMBER);
+			hash_update_u64(
+			    &m, hash_bytes(mb->key.ptr, mb->key.len));
+			hash_update_u64(&m, hash_at(&mb->value, depth + 1));
+			sum += hash_end(&m);
 		}
-		return mix(h + sum);
+		hash_update_u64(&st, sum);
+		return hash_end(&st);
 	}
 	return 0;
 }
@@ -245,4 +271,229 @@ uint64_t
 json_hash(const struct json_value *v)
 {
 	return hash_at(v, 0);
+}
+
+/* ---- canonical encoding ------------------------------------------------ */
+
+/*
+ * The encoding: a type byte, then
+ *   null 'n', false 'f', true 't': nothing;
+ *   number 'N': sign byte, exponent (8 bytes), digit count (8), digits;
+ *     out of dec's range 'T': length (8), text;
+ *   string 'S': length (8), bytes;
+ *   array 'A': count (8), the items' encodings;
+ *   object 'O': count (8), then per member in the order of names (by
+ *     length, then bytes): name length (8), name, the value's encoding;
+ *   a container past JSON_EQUAL_MAX_DEPTH 'D': its address (8), unique.
+ * Every part is length-prefixed or fixed, so an encoding reads back one
+ * way only: equal encodings are equal values, and the normal forms make
+ * equal values encode alike.
+ */
+
+static bool
+canon_add(size_t *n, size_t k)
+{
+	return gpt_add_size(*n, k, n);
+}
+
+/* Add the encoding's size to *n; false when it would not fit. */
+static bool
+canon_size(const struct json_value *v, unsigned depth, size_t *n)
+{
+	struct num_norm nn;
+	size_t i;
+
+	switch (v->type) {
+	case JSON_T_NULL:
+	case JSON_T_FALSE:
+	case JSON_T_TRUE:
+		return canon_add(n, 1);
+	case JSON_T_NUMBER:
+		number_norm(v, &nn);
+		return canon_add(n, nn.text ? 9 : 18) && canon_add(n, nn.n1) &&
+		    canon_add(n, nn.n2);
+	case JSON_T_STRING:
+		return canon_add(n, 9) && canon_add(n, v->u.str.len);
+	case JSON_T_ARRAY:
+		if (!canon_add(n, 9))
+			return false;
+		if (depth >= JSON_EQUAL_MAX_DEPTH)
+			return true;
+		for (i = 0; i < v->u.arr.count; i++)
+			if (!canon_size(&v->u.arr.items[i], depth + 1, n))
+				return false;
+		return true;
+	case JSON_T_OBJECT:
+		if (!canon_add(n, 9))
+			return false;
+		if (depth >= JSON_EQUAL_MAX_DEPTH)
+			return true;
+		for (i = 0; i < v->u.obj.count; i++) {
+			const struct json_member *m = &v->u.obj.members[i];
+
+			if (!canon_add(n, 8) || !canon_add(n, m->key.len) ||
+			    !canon_size(&m->value, depth + 1, n))
+				return false;
+		}
+		return true;
+	}
+	return false;
+}
+
+/* w as 8 bytes, big-endian (so that counts order numerically). */
+static unsigned char *
+put_u64(unsigned char *p, uint64_t w)
+{
+	int i;
+
+	for (i = 7; i >= 0; i--)
+		*p++ = (unsigned char)(w >> (8 * i));
+	return p;
+}
+
+static unsigned char *
+put_bytes(unsigned char *p, const void *s, size_t n)
+{
+	if (n > 0)
+		memcpy(p, s, n);
+	return p + n;
+}
+
+static int
+name_cmp(const struct json_string *a, const struct json_string *b)
+{
+	if (a->len != b->len)
+		return a->len < b->len ? -1 : 1;
+	return a->len == 0 ? 0 : memcmp(a->ptr, b->ptr, a->len);
+}
+
+/* Sort the n positions at x by their members' names: a bottom-up merge
+ * sort through tmp, O(n log n) comparisons whatever the names. */
+static void
+sort_members(
+    const struct json_member *m, uint32_t *x, uint32_t *tmp, size_t n)
+{
+	size_t w, lo, mid, hi, i, j, k;
+	uint32_t *from = x, *to = tmp, *t;
+
+	for (w = 1; w < n; w *= 2) {
+		for (lo = 0; lo < n; lo += 2 * w) {
+			mid = lo + w < n ? lo + w : n;
+			hi = lo + 2 * w < n ? lo + 2 * w : n;
+			for (i = lo, j = mid, k = lo; k < hi; k++)
+				if (i < mid &&
+				    (j >= hi ||
+					name_cmp(&m[from[i]].key,
+					    &m[from[j]].key) <= 0))
+					to[k] = from[i++];
+				else
+					to[k] = from[j++];
+		}
+		t = from;
+		from = to;
+		to = t;
+	}
+	if (from != x)
+		memcpy(x, from, n * sizeof(*x));
+}
+
+/* Write v's encoding at p: the end, or NULL when the arena refuses the
+ * scratch for member orders (taken and given back per object). */
+static unsigned char *
+canon_write(
+    const struct json_value *v, unsigned depth, struct arena *a,
+    unsigned char *p)
+{
+	struct num_norm nn;
+	struct arena_mark mark;
+	uint32_t *order, *tmp;
+	size_t i, n;
+
+	switch (v->type) {
+	case JSON_T_NULL:
+		*p++ = 'n';
+		return p;
+	case JSON_T_FALSE:
+		*p++ = 'f';
+		return p;
+	case JSON_T_TRUE:
+		*p++ = 't';
+		return p;
+	case JSON_T_NUMBER:
+		number_norm(v, &nn);
+		if (nn.text) {
+			*p++ = 'T';
+			p = put_u64(p, nn.n1);
+			return put_bytes(p, nn.run1, nn.n1);
+		}
+		*p++ = 'N';
+		*p++ = nn.neg ? 1 : 0;
+		p = put_u64(p, (uint64_t)nn.exp);
+		p = put_u64(p, nn.n1 + nn.n2);
+		p = put_bytes(p, nn.run1, nn.n1);
+		return put_bytes(p, nn.run2, nn.n2);
+	case JSON_T_STRING:
+		*p++ = 'S';
+		p = put_u64(p, v->u.str.len);
+		return put_bytes(p, v->u.str.ptr, v->u.str.len);
+	case JSON_T_ARRAY:
+	case JSON_T_OBJECT:
+		break;
+	}
+	if (depth >= JSON_EQUAL_MAX_DEPTH) {
+		*p++ = 'D';
+		return put_u64(p, (uint64_t)(uintptr_t)v);
+	}
+	if (v->type == JSON_T_ARRAY) {
+		*p++ = 'A';
+		p = put_u64(p, v->u.arr.count);
+		for (i = 0; i < v->u.arr.count && p != NULL; i++)
+			p = canon_write(&v->u.arr.items[i], depth + 1, a, p);
+		return p;
+	}
+	n = v->u.obj.count;
+	*p++ = 'O';
+	p = put_u64(p, n);
+	if (n == 0)
+		return p;
+	mark = arena_mark(a);
+	order = arena_calloc(a, n, sizeof(*order));
+	tmp = arena_calloc(a, n, sizeof(*tmp));
+	if (order == NULL || tmp == NULL) {
+		arena_rewind(a, mark);
+		return NULL;
+	}
+	for (i = 0; i < n; i++)
+		order[i] = (uint32_t)i;
+	sort_members(v->u.obj.members, order, tmp, n);
+	for (i = 0; i < n && p != NULL; i++) {
+		const struct json_member *m = &v->u.obj.members[order[i]];
+
+		p = put_u64(p, m->key.len);
+		p = put_bytes(p, m->key.ptr, m->key.len);
+		p = canon_write(&m->value, depth + 1, a, p);
+	}
+	arena_rewind(a, mark);
+	return p;
+}
+
+int
+json_canon(const struct json_value *v, struct arena *a,
+    const unsigned char **out, size_t *len)
+{
+	struct arena_mark mark = arena_mark(a);
+	unsigned char *buf, *end;
+	size_t n = 0;
+
+	if (!canon_size(v, 0, &n))
+		return -1;
+	if ((buf = arena_alloc(a, n == 0 ? 1 : n)) == NULL)
+		return -1;
+	if ((end = canon_write(v, 0, a, buf)) == NULL) {
+		arena_rewind(a, mark);
+		return -1;
+	}
+	*out = buf;
+	*len = (size_t)(end - buf);
+	return 0;
 }

@@ -1,10 +1,12 @@
-/* check_json_equal.c: JSON equality (2020-12) and its consistent hash. */
+/* check_json_equal.c: JSON equality (2020-12), its consistent keyed hash
+ * and the canonical encoding that orders values consistently with it. */
 #include <stdio.h>
 #include <string.h>
 
 #include "arena.h"
 #include "check_main.h"
 #include "check_parse.h"
+#include "hash.h"
 #include "json.h"
 
 static struct arena test_arena;
@@ -27,6 +29,18 @@ parse(const char *text)
 	return test_parse(&test_arena, text, 0);
 }
 
+/* true when the canonical encodings of a and b are the same bytes. */
+static bool
+canon_same(const struct json_value *a, const struct json_value *b)
+{
+	const unsigned char *ea, *eb;
+	size_t la, lb;
+
+	ck_assert_int_eq(json_canon(a, &test_arena, &ea, &la), 0);
+	ck_assert_int_eq(json_canon(b, &test_arena, &eb, &lb), 0);
+	return la == lb && memcmp(ea, eb, la) == 0;
+}
+
 static void
 expect_equal(const char *a, const char *b)
 {
@@ -36,6 +50,8 @@ expect_equal(const char *a, const char *b)
 	ck_assert_msg(json_equal(vb, va), "%s should equal %s", b, a);
 	ck_assert_msg(json_hash(va) == json_hash(vb),
 	    "%s and %s are equal but hash apart", a, b);
+	ck_assert_msg(canon_same(va, vb),
+	    "%s and %s are equal but encode apart", a, b);
 }
 
 static void
@@ -45,6 +61,7 @@ expect_unequal(const char *a, const char *b)
 
 	ck_assert_msg(!json_equal(va, vb), "%s should differ from %s", a, b);
 	ck_assert_msg(!json_equal(vb, va), "%s should differ from %s", b, a);
+	ck_assert_msg(!canon_same(va, vb), "%s and %s encode alike", a, b);
 }
 
 START_TEST(json_equal_compares_numbers_as_exact_decimals)
@@ -201,6 +218,57 @@ START_TEST(json_hash_separates_common_values)
 }
 END_TEST
 
+START_TEST(json_hash_is_keyed_and_hashes_strings_as_member_names)
+{
+	/* the unkeyed hash of "a" before: FNV-1a 64 then splitmix64 */
+	ck_assert(json_hash(parse("\"a\"")) != 0x0b0eebdd1dac6ee9ull);
+	ck_assert(json_hash(parse("\"a\\u0000b\"")) ==
+	    hash_bytes("a\0b", 3));
+	ck_assert(json_hash(parse("\"\"")) == hash_bytes("", 0));
+	/* a number is not the string of its digits */
+	ck_assert(json_hash(parse("1")) != hash_bytes("1", 1));
+}
+END_TEST
+
+START_TEST(json_canon_is_a_total_order_consistent_with_json_equal)
+{
+	/* every pair of these: equal exactly when the encodings are */
+	static const char *const values[] = {
+	    "null", "true", "false", "0", "-0.0", "0e7", "1", "1.0", "10e-1",
+	    "-1", "100", "1e2", "0.5", "5e-1", "1e400", "1e99999999999999",
+	    "\"\"", "\"1\"", "\"a\\u0000\"", "[]", "[1]", "[1.0]",
+	    "[1,2]", "[2,1]", "{}", "{\"a\":1}", "{\"a\":1.0}",
+	    "{\"a\":1,\"b\":[2]}", "{\"b\":[2e0],\"a\":1}",
+	    "{\"b\":1,\"a\":1}", "{\"aa\":1}", "[{}]", "[[]]",
+	};
+	const struct json_value *v[GPT_ARRAY_LEN(values)];
+	size_t i, j;
+
+	for (i = 0; i < GPT_ARRAY_LEN(values); i++)
+		v[i] = parse(values[i]);
+	for (i = 0; i < GPT_ARRAY_LEN(values); i++)
+		for (j = 0; j < GPT_ARRAY_LEN(values); j++)
+			ck_assert_msg(
+			    json_equal(v[i], v[j]) == canon_same(v[i], v[j]),
+			    "%s and %s", values[i], values[j]);
+}
+END_TEST
+
+START_TEST(json_canon_fails_cleanly_when_the_arena_refuses)
+{
+	struct arena small;
+	const unsigned char *e = NULL;
+	size_t n = 0;
+
+	arena_init(&small, 16);
+	ck_assert_int_eq(json_canon(parse("[\"0123456789abcdef\"]"), &small,
+			     &e, &n),
+	    -1);
+	ck_assert_ptr_null(e);
+	arena_free(&small);
+}
+END_TEST
+
 START_TEST(json_equal_follows_the_deepest_parsed_values)
 {
 	char a[2 * JSON_MAX_DEPTH + 8], b[2 * JSON_MAX_DEPTH + 8];
@@ -237,6 +305,11 @@ suite_json_equal(void)
 	tcase_add_test(tc, json_equal_works_on_hand_built_trees);
 	tcase_add_test(tc, json_hash_separates_common_values);
 	tcase_add_test(tc, json_equal_follows_the_deepest_parsed_values);
+	tcase_add_test(
+	    tc, json_hash_is_keyed_and_hashes_strings_as_member_names);
+	tcase_add_test(
+	    tc, json_canon_is_a_total_order_consistent_with_json_equal);
+	tcase_add_test(tc, json_canon_fails_cleanly_when_the_arena_refuses);
 	suite_add_tcase(s, tc);
 	return s;
 }
