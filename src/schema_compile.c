@@ -479,7 +479,7 @@ slots_init(struct cctx *c, struct slots *s, size_t bound)
 static uint32_t
 slots_get(struct slots *s, const struct json_string *name)
 {
-	uint64_t h = schema_key_hash(name->ptr, name->len);
+	uint64_t h = hash_bytes(name->ptr, name->len);
 	uint32_t i = (uint32_t)h & s->mask, k;
 
 	while ((k = s->table[i]) != 0) {
@@ -851,13 +851,18 @@ compile_type(struct cctx *c, struct schema_node *n, const struct json_value *v)
 	return 0;
 }
 
-/* The string values of an enum in a table probed by the member-name hash,
- * so a string instance costs one probe whatever the enum's length. */
+/*
+ * Every value of an enum in a table probed by json_hash (hash_bytes for
+ * strings), so an instance costs about one probe whatever the enum's
+ * length or its values' types: {"enum": [1, 2, ..., 20000]}.  The table
+ * is fixed once built; the longest probe any entry took is kept, and a
+ * lookup never probes further.
+ */
 static int
 enum_table(struct cctx *c, struct schema_node *n, const struct schema_enum *e,
     size_t count)
 {
-	uint32_t *tab;
+	uint32_t *tab, probes, longest = 0;
 	size_t size = 8, i, b;
 
 	/* {"enum": [... 2^30 values ...]} */
@@ -868,17 +873,16 @@ enum_table(struct cctx *c, struct schema_node *n, const struct schema_enum *e,
 	if ((tab = arena_calloc(c->a, size, sizeof(*tab))) == NULL)
 		return nomem(c), -1;
 	for (i = 0; i < count; i++) {
-		const struct json_string *str = &e[i].value->u.str;
-
-		if (e[i].value->type != JSON_T_STRING)
-			continue;
-		b = (size_t)schema_key_hash(str->ptr, str->len) & (size - 1);
-		while (tab[b] != 0)
+		b = (size_t)e[i].hash & (size - 1);
+		for (probes = 1; tab[b] != 0; probes++)
 			b = (b + 1) & (size - 1);
 		tab[b] = (uint32_t)i + 1;
+		if (probes > longest)
+			longest = probes;
 	}
 	n->enum_table = tab;
 	n->enum_mask = (uint32_t)(size - 1);
+	n->enum_maxprobe = longest;
 	return 0;
 }
 

@@ -7,6 +7,8 @@
  * type), the accepted types as a bit mask, numeric bounds as parsed
  * decimals, lengths as size_t, compiled patterns, a hashed table of the
  * member names a node mentions, and $ref already resolved to a node.
+ * Member names and enum values are hashed with the process's keyed hash
+ * (hash.h), the same one the parser's index uses.
  * Nothing in this file is visible outside the schema_ modules.
  */
 #ifndef GPT_SCHEMA_INT_H
@@ -16,12 +18,13 @@
 
 #include "common.h"
 #include "dec.h"
+#include "hash.h"
 #include "schema.h"
 
 struct json_value;
 struct re;
 
-/* Enums this long get a hashed table of their strings. */
+/* Enums this long get a hashed table of their values. */
 #define SCHEMA_ENUM_TABLE_MIN 4
 
 /* Bits of schema_node.types; "integer" is its own bit. */
@@ -119,7 +122,7 @@ bool schema_num_short(
 struct schema_slot {
 	const char *name; /* borrowed: the schema's string */
 	size_t len;
-	uint64_t hash;                 /* schema_key_hash(name, len) */
+	uint64_t hash;                 /* hash_bytes(name, len) */
 	const struct schema_node *sub; /* properties[name], or NULL */
 	bool required;                 /* named by required */
 };
@@ -174,10 +177,12 @@ struct schema_node {
 	/* enum / const */
 	const struct schema_enum *enums;
 	size_t nenums;
-	/* the string values of enum by schema_key_hash: entry index + 1,
-	 * 0 = empty; NULL when enum is short */
+	/* every value of enum by json_hash (hash_bytes for strings), open
+	 * addressing: entry index + 1, 0 = empty; NULL when enum is short.
+	 * Fixed at load: no lookup probes more than enum_maxprobe slots. */
 	const uint32_t *enum_table;
 	uint32_t enum_mask;
+	uint32_t enum_maxprobe;
 	const struct json_value *const_value; /* borrowed */
 
 	/* numbers */
@@ -236,42 +241,6 @@ struct schema {
  */
 void schema_clip(char *out, const char *s, size_t len);
 
-/*
- * The hash of a member name (or an enum string), the same at compile and
- * validate time (one process: byte order does not matter).  A word at a
- * time, and the last 1 to 8 bytes without a byte loop (two overlapping
- * 4-byte loads, or the first, middle and last byte, which together cover
- * every byte of a short tail): names and enum values are short and hashed
- * once per instance value, so a serial byte-wise chain would dominate.
- * Only the form's tables are probed with it, and they are fixed, so a
- * body cannot lengthen a probe by choosing colliding names.
- */
-static inline uint64_t
-schema_key_hash(const char *s, size_t len)
-{
-	uint64_t h = (uint64_t)len * 0x9e3779b97f4a7c15u, w = 0;
-	uint32_t a, b;
-
-	while (len > 8) {
-		memcpy(&w, s, 8);
-		h = (h ^ w) * 0xbf58476d1ce4e5b9u;
-		h ^= h >> 29;
-		s += 8;
-		len -= 8;
-	}
-	if (len >= 4) {
-		memcpy(&a, s, 4);
-		memcpy(&b, s + len - 4, 4);
-		w = (uint64_t)a << 32 | b;
-	} else if (len > 0) {
-		w = (uint64_t)(unsigned char)s[0] << 16 |
-		    (uint64_t)(unsigned char)s[len / 2] << 8 |
-		    (unsigned char)s[len - 1];
-	}
-	h = (h ^ w) * 0x94d049bb133111ebu;
-	return h ^ (h >> 31);
-}
-
 /* true when the len bytes at a and b are equal.  Inline, with no byte
  * loop past 3 bytes: member names are mostly 4 to 16 bytes long. */
 static inline bool
@@ -304,5 +273,13 @@ schema_key_eq(const char *a, const char *b, size_t len)
 	return len == 0 || (a[0] == b[0] && a[len / 2] == b[len / 2] &&
 	                       a[len - 1] == b[len - 1]);
 }
+
+#ifdef GPT_TEST
+/* Test builds of schema_validate.c: every enum entry, uniqueItems slot
+ * or sort comparison looked at, and a replacement for uniqueItems' item
+ * hash (NULL: json_hash). */
+extern uint64_t schema_test_probes;
+extern uint64_t (*schema_test_item_hash)(const struct json_value *v);
+#endif
 
 #endif /* GPT_SCHEMA_INT_H */

@@ -8,6 +8,16 @@
  * Only uniqueItems on long arrays and bitmaps for larger forms take memory,
  * from the scratch arena, given back before returning.
  *
+ * uniqueItems, whatever the items: up to UNIQUE_PAIRWISE_MAX items are
+ * compared pairwise; longer arrays go through a table keyed by json_hash
+ * (keyed per process, so items cannot be chosen offline to collide) where
+ * no item may probe more than UNIQUE_PROBE_MAX slots; an array where one
+ * would (the key leaked, or chance: about 1e-17 per item) is sorted
+ * instead by the canonical encodings of its items (json_canon), O(n log n)
+ * comparisons, and neighbours compared.  Either way the answer and the
+ * report are the same: the first item equal to an earlier one.  The enum
+ * tables are the compiler's, fixed at load, probed by the same hash.
+ *
  * Limits (fail closed): SCHEMA_MAX_DEPTH nested subschema applications,
  * SCHEMA_MAX_STEPS applications per act, the pattern engine's limits per
  * match and its time budget per act (re_search_budget), the decimal work
@@ -38,8 +48,16 @@
 /* Arrays up to this long are checked for uniqueness pairwise: cheaper
  * than hashing every item when there are few. */
 #define UNIQUE_PAIRWISE_MAX 16
-/* Enums at least this long compare the instance's hash first. */
-#define ENUM_HASH_MIN 8
+/* The longest probe of uniqueItems' table before the array is sorted. */
+#define UNIQUE_PROBE_MAX 128
+
+#ifdef GPT_TEST
+uint64_t schema_test_probes;
+uint64_t (*schema_test_item_hash)(const struct json_value *v);
+#define PROBED() (schema_test_probes++)
+#else
+#define PROBED() ((void)0)
+#endif
 /* Member-name slots whose seen-bits fit on the stack. */
 #define SEEN_LOCAL_WORDS 4
 
@@ -489,6 +507,99 @@ check_string(
 
 /* ----- arrays --------------------------------------------------------- */
 
+static inline uint64_t
+item_hash(const struct json_value *v)
+{
+#ifdef GPT_TEST
+	if (schema_test_item_hash != NULL)
+		return schema_test_item_hash(v);
+#endif
+	return json_hash(v);
+}
+
+/* An item's canonical encoding, for the sort. */
+struct ukey {
+	const unsigned char *p;
+	size_t n;
+};
+
+static int
+ukey_cmp(const struct ukey *a, const struct ukey *b)
+{
+	size_t n = a->n < b->n ? a->n : b->n;
+	int c = memcmp(a->p, b->p, n);
+
+	PROBED();
+	if (c != 0)
+		return c;
+	return a->n < b->n ? -1 : a->n > b->n;
+}
+
+/*
+ * uniqueItems by sorting: item positions ordered by canonical encoding (a
+ * stable bottom-up merge sort, so equal items stay in document order),
+ * then the first item equal to an earlier one is the smallest second
+ * member of a run of equal encodings.
+ */
+static enum schema_result
+unique_sorted(struct vctx *x, const struct json_value *v)
+{
+	const struct json_value *it = v->u.arr.items;
+	size_t count = v->u.arr.count, w, lo, mid, hi, i, j, k;
+	size_t best = SIZE_MAX, first = 0;
+	struct arena_mark mark = arena_mark(x->scratch);
+	struct ukey *key;
+	uint32_t *from, *to, *t;
+
+	key = arena_calloc(x->scratch, count, sizeof(*key));
+	from = arena_calloc(x->scratch, count, sizeof(*from));
+	to = arena_calloc(x->scratch, count, sizeof(*to));
+	if (key == NULL || from == NULL || to == NULL)
+		goto nomem;
+	for (i = 0; i < count; i++) {
+		if (json_canon(&it[i], x->scratch, &key[i].p, &key[i].n) == -1)
+			goto nomem;
+		from[i] = (uint32_t)i;
+	}
+	for (w = 1; w < count; w *= 2) {
+		for (lo = 0; lo < count; lo += 2 * w) {
+			mid = lo + w < count ? lo + w : count;
+			hi = lo + 2 * w < count ? lo + 2 * w : count;
+			for (i = lo, j = mid, k = lo; k < hi; k++)
+				if (i < mid &&
+				    (j >= hi ||
+					ukey_cmp(&key[from[i]],
+					    &key[from[j]]) <= 0))
+					to[k] = from[i++];
+				else
+					to[k] = from[j++];
+		}
+		t = from;
+		from = to;
+		to = t;
+	}
+	for (i = 1; i < count; i++) {
+		if (ukey_cmp(&key[from[i - 1]], &key[from[i]]) != 0) {
+			continue;
+		}
+		/* from[i - 1] starts its run when the one before differs */
+		if ((i == 1 ||
+			ukey_cmp(&key[from[i - 2]], &key[from[i - 1]]) != 0) &&
+		    from[i] < best) {
+			best = from[i];
+			first = from[i - 1];
+		}
+	}
+	arena_rewind(x->scratch, mark);
+	if (best != SIZE_MAX)
+		return FAIL(x, "uniqueItems", "items %zu and %zu are equal",
+		    first, best);
+	return SCHEMA_OK;
+nomem:
+	arena_rewind(x->scratch, mark);
+	return STOP(x, SCHEMA_NOMEM, "uniqueItems", "out of memory");
+}
+
 static enum schema_result
 check_unique(struct vctx *x, const struct json_value *v)
 {
@@ -507,7 +618,8 @@ check_unique(struct vctx *x, const struct json_value *v)
 					    i);
 		return SCHEMA_OK;
 	}
-	/* Hash buckets, JSON equality within a bucket: linear expected. */
+	/* Hash buckets, JSON equality within a bucket: linear expected,
+	 * at most UNIQUE_PROBE_MAX probes per item. */
 	while (size < 2 * count)
 		size *= 2;
 	mark = arena_mark(x->scratch);
@@ -519,11 +631,12 @@ check_unique(struct vctx *x, const struct json_value *v)
 	}
 	for (i = 0; i < count; i++) {
 		size_t b;
-		uint32_t k;
+		uint32_t k, probes = 0;
 
-		hash[i] = json_hash(&it[i]);
+		hash[i] = item_hash(&it[i]);
 		b = (size_t)hash[i] & (size - 1);
 		while ((k = table[b]) != 0) {
+			PROBED();
 			if (hash[k - 1] == hash[i] &&
 			    fast_equal(&it[k - 1], &it[i])) {
 				arena_rewind(x->scratch, mark);
@@ -531,8 +644,15 @@ check_unique(struct vctx *x, const struct json_value *v)
 				    "items %u and %zu are equal",
 				    (unsigned)(k - 1), i);
 			}
+			if (++probes >= UNIQUE_PROBE_MAX) {
+				/* hits on items that all take one slot (a
+				 * known key) */
+				arena_rewind(x->scratch, mark);
+				return unique_sorted(x, v);
+			}
 			b = (b + 1) & (size - 1);
 		}
+		PROBED();
 		table[b] = (uint32_t)i + 1;
 	}
 	arena_rewind(x->scratch, mark);
@@ -613,7 +733,7 @@ slot_find(
 	if (guess < n->nslots && n->slots[guess].len == key->len &&
 	    schema_key_eq(n->slots[guess].name, key->ptr, key->len))
 		return guess;
-	h = schema_key_hash(key->ptr, key->len);
+	h = hash_bytes(key->ptr, key->len);
 	i = (uint32_t)h & n->table_mask;
 	while ((k = n->table[i]) != 0) {
 		const struct schema_slot *s = &n->slots[k - 1];
@@ -852,19 +972,21 @@ check_inplace(
 
 /* ----- one node ------------------------------------------------------- */
 
-/* A string in n's enum table (n->enum_table not NULL). */
+/* A string in n's enum table (n->enum_table not NULL): probes stop at
+ * the longest the compiler saw, so a miss costs no more than a hit. */
 static VALIDATE_INLINE bool
 enum_table_has(const struct schema_node *n, const struct json_string *str)
 {
-	uint32_t b = (uint32_t)schema_key_hash(str->ptr, str->len) &
-	             n->enum_mask,
-	         k;
+	uint64_t h = hash_bytes(str->ptr, str->len);
+	uint32_t b = (uint32_t)h & n->enum_mask, k, probes = 0;
 
-	while ((k = n->enum_table[b]) != 0) {
-		const struct json_string *e = &n->enums[k - 1].value->u.str;
+	while ((k = n->enum_table[b]) != 0 && probes++ < n->enum_maxprobe) {
+		const struct schema_enum *e = &n->enums[k - 1];
 
-		if (e->len == str->len &&
-		    schema_key_eq(e->ptr, str->ptr, str->len))
+		PROBED();
+		if (e->hash == h && e->value->type == JSON_T_STRING &&
+		    e->value->u.str.len == str->len &&
+		    schema_key_eq(e->value->u.str.ptr, str->ptr, str->len))
 			return true;
 		b = (b + 1) & n->enum_mask;
 	}
@@ -874,22 +996,30 @@ enum_table_has(const struct schema_node *n, const struct json_string *str)
 static bool
 enum_has(const struct schema_node *n, const struct json_value *v)
 {
+	uint64_t h;
+	uint32_t b, k, probes = 0;
 	size_t i;
 
-	if (n->enum_table != NULL && v->type == JSON_T_STRING)
-		return enum_table_has(n, &v->u.str);
-	if (n->nenums >= ENUM_HASH_MIN) {
-		uint64_t h = json_hash(v);
-
-		for (i = 0; i < n->nenums; i++)
-			if (n->enums[i].hash == h &&
-			    fast_equal(n->enums[i].value, v))
+	if (n->enum_table == NULL) {
+		for (i = 0; i < n->nenums; i++) {
+			PROBED();
+			if (fast_equal(n->enums[i].value, v))
 				return true;
+		}
 		return false;
 	}
-	for (i = 0; i < n->nenums; i++)
-		if (fast_equal(n->enums[i].value, v))
+	if (v->type == JSON_T_STRING)
+		return enum_table_has(n, &v->u.str);
+	/* {"enum": [1, 2, ..., 20000]} holding 19999: one probe */
+	h = json_hash(v);
+	b = (uint32_t)h & n->enum_mask;
+	while ((k = n->enum_table[b]) != 0 && probes++ < n->enum_maxprobe) {
+		PROBED();
+		if (n->enums[k - 1].hash == h &&
+		    fast_equal(n->enums[k - 1].value, v))
 			return true;
+		b = (b + 1) & n->enum_mask;
+	}
 	return false;
 }
 

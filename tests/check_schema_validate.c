@@ -7,6 +7,8 @@
 #include <stdlib.h>
 
 #include "check_schema.h"
+#include "flood.h"
+#include "schema_int.h"
 #include "re.h"
 
 START_TEST(type_accepts_its_names_and_integer_by_value)
@@ -320,6 +322,134 @@ START_TEST(unique_items_on_long_arrays_is_hashed)
 	expect_invalid("{\"uniqueItems\":true}", bad, "uniqueItems", "");
 	free(ok);
 	free(bad);
+}
+END_TEST
+
+/* --- floods: uniqueItems and enum, probes counted ----------------------- */
+
+#define FLOOD_ITEMS 4096
+#define FLOOD_LEN 8
+
+/* A JSON array of count strings of len bytes at names, then extra (JSON
+ * text of more items, or ""). */
+static char *
+string_array(const char *names, size_t count, size_t len, const char *extra)
+{
+	size_t cap = count * (len + 3) + strlen(extra) + 4, o = 0, i;
+	char *s = malloc(cap);
+
+	ck_assert_ptr_nonnull(s);
+	s[o++] = '[';
+	for (i = 0; i < count; i++)
+		o += (size_t)snprintf(s + o, cap - o, "%s\"%.*s\"",
+		    i ? "," : "", (int)len, names + i * len);
+	o += (size_t)snprintf(s + o, cap - o, "%s]", extra);
+	return s;
+}
+
+START_TEST(strings_colliding_under_the_old_hash_cost_linear_unique_probes)
+{
+	/* 4096 strings in the first 16 slots of uniqueItems' 2^13-slot
+	 * table under the old unkeyed json_hash: 8 million probes before */
+	char *names = flood_names(
+	    flood_old_string_hash, 4, 13, FLOOD_ITEMS, FLOOD_LEN);
+	char *ok, *bad, dup[32];
+	struct schema_err err;
+
+	ck_assert_ptr_nonnull(names);
+	ok = string_array(names, FLOOD_ITEMS, FLOOD_LEN, "");
+	snprintf(dup, sizeof(dup), ",\"%.*s\"", FLOOD_LEN, names);
+	bad = string_array(names, FLOOD_ITEMS, FLOOD_LEN, dup);
+	schema_test_probes = 0;
+	expect_valid("{\"uniqueItems\":true}", ok);
+	ck_assert_msg(schema_test_probes <= 4 * FLOOD_ITEMS,
+	    "%llu probes for %d items",
+	    (unsigned long long)schema_test_probes, FLOOD_ITEMS);
+	ck_assert_int_eq(run_validate("{\"uniqueItems\":true}", bad, &err),
+	    SCHEMA_INVALID);
+	ck_assert_str_eq(err.reason, "items 0 and 4096 are equal");
+	free(ok);
+	free(bad);
+	free(names);
+}
+END_TEST
+
+/* A hash an attacker knows completely: every item one slot. */
+static uint64_t
+one_slot(const struct json_value *v)
+{
+	(void)v;
+	return 7;
+}
+
+START_TEST(unique_items_sorts_when_every_item_takes_one_slot)
+{
+	static const char *const arrays[] = {
+	    /* no two equal */
+	    "[0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,\"0\",[0],{\"0\":0},"
+	    "null,true,false,1e400,0.5,{\"a\":1,\"b\":2},[1,2],[2,1]]",
+	    /* 1.0 equals 1; 2e0 (later) equals 2 */
+	    "[0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,2e0,1.0]",
+	    /* objects equal in any member order, -0 equal to 0 */
+	    "[{\"a\":1,\"b\":[2]},1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,"
+	    "-0.0,{\"b\":[2.0],\"a\":1}]",
+	    "[null,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,\"x\",\"x\",null]",
+	};
+	char *names = flood_names(NULL, 0, 0, FLOOD_ITEMS, FLOOD_LEN);
+	char *big, hashed[SCHEMA_REASON_MAX], sorted[SCHEMA_REASON_MAX];
+	enum schema_result r1, r2;
+	struct schema_err err;
+	size_t i;
+
+	for (i = 0; i < GPT_ARRAY_LEN(arrays); i++) {
+		r1 = run_validate("{\"uniqueItems\":true}", arrays[i], &err);
+		snprintf(hashed, sizeof(hashed), "%s", err.reason);
+		schema_test_item_hash = one_slot;
+		r2 = run_validate("{\"uniqueItems\":true}", arrays[i], &err);
+		schema_test_item_hash = NULL;
+		snprintf(sorted, sizeof(sorted), "%s", err.reason);
+		ck_assert_int_eq(r1, r2);
+		ck_assert_msg(strcmp(hashed, sorted) == 0, "%s: %s against %s",
+		    arrays[i], hashed, sorted);
+	}
+	ck_assert_ptr_nonnull(names);
+	big = string_array(names, FLOOD_ITEMS, FLOOD_LEN, ",\"00000000\"");
+	schema_test_item_hash = one_slot;
+	schema_test_probes = 0;
+	ck_assert_int_eq(run_validate("{\"uniqueItems\":true}", big, &err),
+	    SCHEMA_INVALID);
+	schema_test_item_hash = NULL;
+	ck_assert_str_eq(err.reason, "items 0 and 4096 are equal");
+	/* 128 probes, then a sort: n log2 n comparisons and one pass */
+	ck_assert_msg(schema_test_probes <= 128 * 129 + (uint64_t)FLOOD_ITEMS *
+	    (13 + 3), "%llu probes", (unsigned long long)schema_test_probes);
+	free(big);
+	free(names);
+}
+END_TEST
+
+START_TEST(a_long_numeric_enum_is_a_table_not_a_scan)
+{
+	static const char *const hits[] = {"0", "19999", "12345.0", "1e4"};
+	static const char *const misses[] = {"20000", "0.5", "\"5\"", "[]"};
+	size_t cap = 20000 * 7 + 16, o = 0, i;
+	char *schema = malloc(cap);
+
+	ck_assert_ptr_nonnull(schema);
+	o += (size_t)snprintf(schema, cap, "{\"enum\":[");
+	for (i = 0; i < 20000; i++)
+		o += (size_t)snprintf(
+		    schema + o, cap - o, "%s%zu", i ? "," : "", i);
+	snprintf(schema + o, cap - o, "]}");
+	schema_test_probes = 0;
+	for (i = 0; i < GPT_ARRAY_LEN(hits); i++)
+		expect_valid(schema, hits[i]);
+	for (i = 0; i < GPT_ARRAY_LEN(misses); i++)
+		expect_invalid(schema, misses[i], "enum", "");
+	/* a scan would look at up to 20,000 entries per value */
+	ck_assert_msg(schema_test_probes <= 8 * 64, "%llu probes",
+	    (unsigned long long)schema_test_probes);
+	free(schema);
 }
 END_TEST
 
@@ -847,6 +977,10 @@ suite_schema_validate(void)
 	tcase_add_test(
 	    l, numbers_out_of_range_fail_closed_on_numeric_keywords_only);
 	tcase_add_test(l, unique_items_on_long_arrays_is_hashed);
+	tcase_add_test(
+	    l, strings_colliding_under_the_old_hash_cost_linear_unique_probes);
+	tcase_add_test(l, unique_items_sorts_when_every_item_takes_one_slot);
+	tcase_add_test(l, a_long_numeric_enum_is_a_table_not_a_scan);
 	tcase_add_test(l, exponential_forms_stop_at_the_step_budget);
 	tcase_add_test(l, deep_recursion_stops_at_the_depth_limit);
 	tcase_add_test(l, catastrophic_pattern_is_rejected_not_hung);
