@@ -83,38 +83,37 @@ load_le64(const unsigned char *p)
 #endif
 }
 
-/* The last 0 to 7 bytes at p as the low bytes of a word. */
+static inline uint32_t
+load_le32(const unsigned char *p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint32_t w;
+
+	memcpy(&w, p, 4);
+	return w;
+#else
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	    (uint32_t)p[3] << 24;
+#endif
+}
+
+/*
+ * The last 0 to 7 bytes at p as the low bytes of a word, with two
+ * branches instead of one per length (names of every length alternate,
+ * so a switch mispredicts): 4 to 7 bytes are two overlapping 4-byte
+ * loads, 1 to 3 bytes the first, middle and last byte, which together
+ * are every byte; overlapping bytes are equal, so OR-ing them is exact.
+ */
 static inline uint64_t
 load_tail(const unsigned char *p, size_t n)
 {
-	uint64_t w = 0;
-
-	switch (n) {
-	case 7:
-		w |= (uint64_t)p[6] << 48;
-		/* fall through */
-	case 6:
-		w |= (uint64_t)p[5] << 40;
-		/* fall through */
-	case 5:
-		w |= (uint64_t)p[4] << 32;
-		/* fall through */
-	case 4:
-		w |= (uint64_t)p[3] << 24;
-		/* fall through */
-	case 3:
-		w |= (uint64_t)p[2] << 16;
-		/* fall through */
-	case 2:
-		w |= (uint64_t)p[1] << 8;
-		/* fall through */
-	case 1:
-		w |= (uint64_t)p[0];
-		break;
-	default:
-		break;
-	}
-	return w;
+	if (n >= 4)
+		return (uint64_t)load_le32(p) |
+		    (uint64_t)load_le32(p + n - 4) << (8 * (n - 4));
+	if (n == 0)
+		return 0;
+	return (uint64_t)p[0] | (uint64_t)p[n / 2] << (8 * (n / 2)) |
+	    (uint64_t)p[n - 1] << (8 * (n - 1));
 }
 
 uint64_t

@@ -923,6 +923,11 @@ compile_scalar_kws(
 		for (i = 0; i < v->u.arr.count; i++) {
 			e[i].value = &v->u.arr.items[i];
 			e[i].hash = json_hash(e[i].value);
+			e[i].len = SIZE_MAX;
+			if (e[i].value->type == JSON_T_STRING) {
+				e[i].str = e[i].value->u.str.ptr;
+				e[i].len = e[i].value->u.str.len;
+			}
 		}
 		if (v->u.arr.count >= SCHEMA_ENUM_TABLE_MIN &&
 		    enum_table(c, n, e, v->u.arr.count) == -1)

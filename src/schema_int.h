@@ -26,7 +26,6 @@ struct re;
 
 /* Enums this long get a hashed table of their values. */
 #define SCHEMA_ENUM_TABLE_MIN 4
-
 /* Bits of schema_node.types; "integer" is its own bit. */
 enum {
 	SCHEMA_TY_NULL = 1u << 0,
@@ -142,6 +141,10 @@ struct schema_depreq {
 struct schema_enum {
 	const struct json_value *value; /* borrowed: the schema */
 	uint64_t hash;                  /* json_hash(value) */
+	/* a string value's bytes, so that a scan reads one array; len is
+	 * SIZE_MAX for the other types */
+	const char *str; /* borrowed */
+	size_t len;
 };
 
 struct schema_node {

@@ -541,7 +541,7 @@ ukey_cmp(const struct ukey *a, const struct ukey *b)
  * then the first item equal to an earlier one is the smallest second
  * member of a run of equal encodings.
  */
-static enum schema_result
+static VALIDATE_NOINLINE enum schema_result
 unique_sorted(struct vctx *x, const struct json_value *v)
 {
 	const struct json_value *it = v->u.arr.items;
@@ -600,7 +600,7 @@ nomem:
 	return STOP(x, SCHEMA_NOMEM, "uniqueItems", "out of memory");
 }
 
-static enum schema_result
+static VALIDATE_NOINLINE enum schema_result
 check_unique(struct vctx *x, const struct json_value *v)
 {
 	const struct json_value *it = v->u.arr.items;
@@ -977,16 +977,17 @@ check_inplace(
 static VALIDATE_INLINE bool
 enum_table_has(const struct schema_node *n, const struct json_string *str)
 {
-	uint64_t h = hash_bytes(str->ptr, str->len);
-	uint32_t b = (uint32_t)h & n->enum_mask, k, probes = 0;
+	uint64_t h;
+	uint32_t b, k, probes = 0;
 
+	h = hash_bytes(str->ptr, str->len);
+	b = (uint32_t)h & n->enum_mask;
 	while ((k = n->enum_table[b]) != 0 && probes++ < n->enum_maxprobe) {
 		const struct schema_enum *e = &n->enums[k - 1];
 
 		PROBED();
-		if (e->hash == h && e->value->type == JSON_T_STRING &&
-		    e->value->u.str.len == str->len &&
-		    schema_key_eq(e->value->u.str.ptr, str->ptr, str->len))
+		if (e->hash == h && e->len == str->len &&
+		    schema_key_eq(e->str, str->ptr, str->len))
 			return true;
 		b = (b + 1) & n->enum_mask;
 	}
