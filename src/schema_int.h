@@ -23,6 +23,7 @@
 
 struct json_value;
 struct re;
+struct format;
 
 /* Enums this long get a hashed table of their values. */
 #define SCHEMA_ENUM_TABLE_MIN 4
@@ -73,12 +74,16 @@ enum {
 	SF_IF = 1u << 26,
 	/* the schema false: only ever in schema_node.need */
 	SF_FALSE = 1u << 27,
+	/* format: a string checker, a number checker (format.h) */
+	SF_FORMAT = 1u << 28,
+	SF_NFORMAT = 1u << 29,
 };
 
 #define SF_NUMBER_MASK                                                         \
-	(SF_MINIMUM | SF_MAXIMUM | SF_XMINIMUM | SF_XMAXIMUM | SF_MULTIPLE)
+	(SF_MINIMUM | SF_MAXIMUM | SF_XMINIMUM | SF_XMAXIMUM | SF_MULTIPLE |   \
+	    SF_NFORMAT)
 #define SF_LENGTH_MASK (SF_MINLENGTH | SF_MAXLENGTH)
-#define SF_STRING_MASK (SF_LENGTH_MASK | SF_PATTERN)
+#define SF_STRING_MASK (SF_LENGTH_MASK | SF_PATTERN | SF_FORMAT)
 #define SF_ARRAY_MASK                                                          \
 	(SF_MINITEMS | SF_MAXITEMS | SF_ITEMS | SF_CONTAINS | SF_UNIQUE)
 #define SF_OBJECT_MASK                                                         \
@@ -194,6 +199,8 @@ struct schema_node {
 	/* strings: code points (0 and SIZE_MAX when absent) */
 	size_t min_length, max_length;
 	const struct re *pattern;
+	/* format (SF_FORMAT on strings, SF_NFORMAT on numbers) */
+	const struct format *format; /* borrowed: format.c's table */
 
 	/* arrays */
 	size_t min_items, max_items;

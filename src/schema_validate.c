@@ -39,6 +39,7 @@
 
 #include "arena.h"
 #include "dec.h"
+#include "format.h"
 #include "jptr.h"
 #include "json.h"
 #include "re.h"
@@ -471,6 +472,10 @@ check_number(struct vctx *x, const struct schema_node *n,
 		if (r == 0)
 			return FAIL(x, "multipleOf", "not a multiple");
 	}
+	/* 2147483648 against {"format": "int32"} */
+	if ((n->flags & SF_NFORMAT) &&
+	    !n->format->check(v->u.num.text, v->u.num.len))
+		return FAIL(x, "format", "not a valid %s", n->format->name);
 	return SCHEMA_OK;
 }
 
@@ -502,6 +507,10 @@ check_string(
 			    "pattern match limit reached");
 		}
 	}
+	/* "2024-02-30" against {"format": "date"} */
+	if ((n->flags & SF_FORMAT) &&
+	    !n->format->check(v->u.str.ptr, v->u.str.len))
+		return FAIL(x, "format", "not a valid %s", n->format->name);
 	return SCHEMA_OK;
 }
 

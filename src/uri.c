@@ -37,9 +37,8 @@ is_sub_delim(unsigned char c)
 	return c != '\0' && strchr("!$&'()*+,;=", c) != NULL;
 }
 
-/* RFC 3987 section 2.2: ucschar. */
-static bool
-is_ucschar(uint32_t cp)
+bool
+uri_is_ucschar(uint32_t cp)
 {
 	if ((cp >= 0xA0 && cp <= 0xD7FF) || (cp >= 0xF900 && cp <= 0xFDCF) ||
 	    (cp >= 0xFDF0 && cp <= 0xFFEF))
@@ -51,9 +50,8 @@ is_ucschar(uint32_t cp)
 	return false;
 }
 
-/* RFC 3987 section 2.2: iprivate, allowed in iquery only. */
-static bool
-is_iprivate(uint32_t cp)
+bool
+uri_is_iprivate(uint32_t cp)
 {
 	return (cp >= 0xE000 && cp <= 0xF8FF) ||
 	    (cp >= 0xF0000 && cp <= 0xFFFFD) ||
@@ -121,8 +119,8 @@ part_valid(const char *p, size_t len, enum part_kind k, unsigned flags)
 			n = utf8_decode(s + i, len - i, &cp);
 			if (n == 0)
 				return false;
-			if (!is_ucschar(cp) &&
-			    !(k == PART_QUERY && is_iprivate(cp)))
+			if (!uri_is_ucschar(cp) &&
+			    !(k == PART_QUERY && uri_is_iprivate(cp)))
 				return false;
 			i += n;
 		}

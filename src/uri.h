@@ -83,6 +83,11 @@ bool uri_is_ipv4(const char *p, size_t len);
  * zone id, no brackets. */
 bool uri_is_ipv6(const char *p, size_t len);
 
+/* RFC 3987 section 2.2: ucschar (allowed beyond ASCII in an IRI) and
+ * iprivate (allowed in an IRI's query only). */
+bool uri_is_ucschar(uint32_t cp);
+bool uri_is_iprivate(uint32_t cp);
+
 /*
  * The number of bytes uri_resolve() needs at most for these two
  * references, or 0 when the sum does not fit a size_t.
