@@ -432,6 +432,25 @@ remove_dot_segments(char *s, size_t len)
 	return o;
 }
 
+/*
+ * After dot-segment removal, a path without an authority may start with
+ * "//" ("a:/.//b" gives "//b"), which would then read as an authority:
+ * put "/." in front (the path means the same, and is written as section
+ * 5.2.4 leaves it open to).  Removal took at least those two bytes off,
+ * so the buffer has room.
+ */
+static void
+keep_path(char *buf, size_t pstart, size_t *o, bool authority)
+{
+	if (authority || *o - pstart < 2 || buf[pstart] != '/' ||
+	    buf[pstart + 1] != '/')
+		return;
+	memmove(buf + pstart + 2, buf + pstart, *o - pstart);
+	buf[pstart] = '/';
+	buf[pstart + 1] = '.';
+	*o += 2;
+}
+
 size_t
 uri_resolve_bound(const struct uri *base, const struct uri *ref)
 {
@@ -511,6 +530,7 @@ uri_resolve(const struct uri *base, const struct uri *ref, char *buf,
 		put(buf, &o, ref->path.ptr, ref->path.len);
 		o = pstart + remove_dot_segments(buf + pstart, o - pstart);
 	}
+	keep_path(buf, pstart, &o, auth_from->has_authority);
 	if (has_query) {
 		buf[o++] = '?';
 		put(buf, &o, query->ptr, query->len);
@@ -620,8 +640,10 @@ uri_normalize(const char *p, size_t len, unsigned flags, char *buf,
 	}
 	pstart = o;
 	put_normal(buf, &o, u.path, false);
-	if (u.has_scheme)
+	if (u.has_scheme) {
 		o = pstart + remove_dot_segments(buf + pstart, o - pstart);
+		keep_path(buf, pstart, &o, u.has_authority);
+	}
 	if (u.has_query) {
 		buf[o++] = '?';
 		put_normal(buf, &o, u.query, false);

@@ -355,6 +355,10 @@ START_TEST(uri_resolve_handles_ids_of_real_schemas)
 	    "http://localhost:1234/draft2020-12/node");
 	expect_resolve("http://a/b#frag", "", "http://a/b"); /* 5.2.2 */
 	expect_resolve("tag:x,2024:a/b", "c", "tag:x,2024:a/c");
+	/* a path that would read as an authority keeps a "/." */
+	expect_resolve("a:b", "/.//c", "a:/.//c");
+	expect_resolve("a:/x/y", "..//c", "a:/.//c");
+	expect_resolve("http://h/x", "/.//c", "http://h//c");
 }
 END_TEST
 
@@ -408,6 +412,7 @@ START_TEST(uri_normalize_makes_equal_ids_byte_equal)
 	expect_normal("../a/./b", "../a/./b"); /* relative: path kept */
 	expect_normal("urn:UUID:ABC", "urn:UUID:ABC"); /* path case kept */
 	expect_normal("#", "");
+	expect_normal("httpM:/.//P0//a/./b/.", "httpm:/.//P0//a/b/");
 }
 END_TEST
 
