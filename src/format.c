@@ -468,8 +468,15 @@ check_idn_hostname(const char *p, size_t len)
 static bool
 is_atext(unsigned char c)
 {
-	return is_alpha(c) || is_digit(c) ||
-	    (c != '\0' && strchr("!#$%&'*+-/=?^_`{|}~", c) != NULL);
+	switch (c) {
+	case '!': case '#': case '$': case '%': case '&': case '\'':
+	case '*': case '+': case '-': case '/': case '=': case '?':
+	case '^': case '_': case '`': case '{': case '|': case '}':
+	case '~':
+		return true;
+	default:
+		return is_alpha(c) || is_digit(c);
+	}
 }
 
 /*
@@ -773,9 +780,14 @@ check_uri_template(const char *p, size_t len)
 				return false;
 			i += n;
 		} else {
-			if (c <= 0x20 || c == 0x7f ||
-			    strchr("\"'<>\\^`|}", c) != NULL)
+			switch (c) {
+			case '"': case '\'': case '<': case '>': case '\\':
+			case '^': case '`': case '|': case '}':
 				return false;
+			default:
+				if (c <= 0x20 || c == 0x7f)
+					return false;
+			}
 			i++;
 		}
 	}
@@ -862,33 +874,59 @@ check_regex(const char *p, size_t len)
 
 /* --- OpenAPI ---------------------------------------------------------- */
 
+/*
+ * A bound of the numeric formats, parsed once from its decimal text on
+ * first use (the text of DBL_LIMIT has 309 digits: parsing it per value
+ * would cost more than the comparison).  Single-threaded, as the process.
+ */
+struct bound {
+	const char *text;
+	struct dec d;
+	bool ready;
+};
+
+static const struct dec *
+bound_dec(struct bound *b)
+{
+	if (!b->ready) {
+		if (dec_parse(b->text, strlen(b->text), &b->d) == -1)
+			return NULL; /* never: the texts are in range */
+		b->ready = true;
+	}
+	return &b->d;
+}
+
 /* The JSON number text p is an integer in [lo, hi] (exact decimals). */
 static bool
-num_in(const char *p, size_t len, const char *lo, const char *hi,
-    bool integer)
+int_in(const char *p, size_t len, struct bound *lo, struct bound *hi)
 {
-	struct dec v, dlo, dhi;
+	const struct dec *dlo = bound_dec(lo), *dhi = bound_dec(hi);
+	struct dec v;
 
-	if (dec_parse(p, len, &v) == -1 || dec_parse(lo, strlen(lo), &dlo) ||
-	    dec_parse(hi, strlen(hi), &dhi))
+	if (dlo == NULL || dhi == NULL || dec_parse(p, len, &v) == -1)
 		return false; /* 1e99999999999999: out of every range */
-	if (integer && !dec_is_integer(&v))
+	if (!dec_is_integer(&v))
 		return false; /* 1.5 */
-	return dec_cmp(&v, &dlo) >= 0 && dec_cmp(&v, &dhi) <= 0;
+	return dec_cmp(&v, dlo) >= 0 && dec_cmp(&v, dhi) <= 0;
 }
 
 /* Hits on 2147483648, -2147483649, 1.5. */
 static bool
 check_int32(const char *p, size_t len)
 {
-	return num_in(p, len, "-2147483648", "2147483647", true);
+	static struct bound lo = {"-2147483648", {0}, false},
+			    hi = {"2147483647", {0}, false};
+
+	return int_in(p, len, &lo, &hi);
 }
 
 static bool
 check_int64(const char *p, size_t len)
 {
-	return num_in(p, len, "-9223372036854775808", "9223372036854775807",
-	    true);
+	static struct bound lo = {"-9223372036854775808", {0}, false},
+			    hi = {"9223372036854775807", {0}, false};
+
+	return int_in(p, len, &lo, &hi);
 }
 
 /*
@@ -910,27 +948,31 @@ check_int64(const char *p, size_t len)
 
 /* The JSON number text p is strictly inside (-limit, limit). */
 static bool
-num_below(const char *p, size_t len, const char *limit)
+num_below(const char *p, size_t len, struct bound *limit)
 {
-	struct dec v, lim;
+	const struct dec *lim = bound_dec(limit);
+	struct dec v;
 
-	if (dec_parse(p, len, &v) == -1 ||
-	    dec_parse(limit, strlen(limit), &lim) == -1)
+	if (lim == NULL || dec_parse(p, len, &v) == -1)
 		return false; /* 1e99999999999999 */
 	v.neg = false;
-	return dec_cmp(&v, &lim) < 0;
+	return dec_cmp(&v, lim) < 0;
 }
 
 static bool
 check_float(const char *p, size_t len)
 {
-	return num_below(p, len, FLT_LIMIT_TEXT);
+	static struct bound limit = {FLT_LIMIT_TEXT, {0}, false};
+
+	return num_below(p, len, &limit);
 }
 
 static bool
 check_double(const char *p, size_t len)
 {
-	return num_below(p, len, DBL_LIMIT_TEXT);
+	static struct bound limit = {DBL_LIMIT_TEXT, {0}, false};
+
+	return num_below(p, len, &limit);
 }
 
 /*

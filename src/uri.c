@@ -34,7 +34,13 @@ is_unreserved(unsigned char c)
 static bool
 is_sub_delim(unsigned char c)
 {
-	return c != '\0' && strchr("!$&'()*+,;=", c) != NULL;
+	switch (c) {
+	case '!': case '$': case '&': case '\'': case '(': case ')':
+	case '*': case '+': case ',': case ';': case '=':
+		return true;
+	default:
+		return false;
+	}
 }
 
 bool
@@ -253,15 +259,29 @@ is_ipvfuture(const char *p, size_t len)
 
 /* --- parser ------------------------------------------------------------ */
 
-/* The first of the bytes in set at or after from, or len. */
+/* The delimiters find_any() stops at, as bits of c - 0x20: all of them
+ * lie in 0x20..0x5f. */
+#define DELIM(c) ((uint64_t)1 << ((c) - 0x20))
+#define D_COLON DELIM(':')
+#define D_SLASH DELIM('/')
+#define D_QUERY DELIM('?')
+#define D_HASH DELIM('#')
+#define D_AT DELIM('@')
+#define D_CLOSE DELIM(']')
+
+/* The first byte at or after from that is in the set (DELIM bits), or
+ * len: one table test per byte. */
 static size_t
-find_any(const char *p, size_t from, size_t len, const char *set)
+find_any(const char *p, size_t from, size_t len, uint64_t set)
 {
 	size_t i;
 
-	for (i = from; i < len; i++)
-		if (p[i] != '\0' && strchr(set, p[i]) != NULL)
+	for (i = from; i < len; i++) {
+		unsigned d = (unsigned char)p[i] - 0x20u;
+
+		if (d < 64 && ((set >> d) & 1))
 			return i;
+	}
 	return len;
 }
 
@@ -272,7 +292,7 @@ parse_authority(const char *p, size_t len, unsigned flags, struct uri *u)
 
 	u->authority = (struct uri_part){p, len};
 	u->has_authority = true;
-	at = find_any(p, 0, len, "@");
+	at = find_any(p, 0, len, D_AT);
 	if (at < len) {
 		if (!part_valid(p, at, PART_USERINFO, flags))
 			return -1;
@@ -281,7 +301,7 @@ parse_authority(const char *p, size_t len, unsigned flags, struct uri *u)
 		hs = at + 1;
 	}
 	if (hs < len && p[hs] == '[') {
-		size_t close = find_any(p, hs, len, "]");
+		size_t close = find_any(p, hs, len, D_CLOSE);
 
 		if (close == len)
 			return -1; /* hits on "http://[::1/" */
@@ -298,7 +318,7 @@ parse_authority(const char *p, size_t len, unsigned flags, struct uri *u)
 	} else {
 		/* reg-name has no ":" (and no "@": the first one ended the
 		 * userinfo), so the first ":" starts the port */
-		he = find_any(p, hs, len, ":");
+		he = find_any(p, hs, len, D_COLON);
 		if (!part_valid(p + hs, he - hs, PART_REGNAME, flags))
 			return -1; /* hits on "http://a@b@c/", "http://a b/" */
 		u->host = (struct uri_part){p + hs, he - hs};
@@ -331,7 +351,7 @@ uri_parse(const char *p, size_t len, unsigned flags, struct uri *out)
 	/* scheme: the text before the first ":" when no "/?#" comes first;
 	 * otherwise a ":" in the first segment makes an invalid
 	 * path-noscheme (hits on "1a:b", ":x") */
-	first = find_any(p, 0, len, ":/?#");
+	first = find_any(p, 0, len, D_COLON | D_SLASH | D_QUERY | D_HASH);
 	if (first < len && p[first] == ':') {
 		size_t k;
 
@@ -352,18 +372,18 @@ uri_parse(const char *p, size_t len, unsigned flags, struct uri *out)
 	}
 	if (len - i >= 2 && p[i] == '/' && p[i + 1] == '/') {
 		i += 2;
-		end = find_any(p, i, len, "/?#");
+		end = find_any(p, i, len, D_SLASH | D_QUERY | D_HASH);
 		if (parse_authority(p + i, end - i, flags, &u) < 0)
 			return -1;
 		i = end;
 	}
-	end = find_any(p, i, len, "?#");
+	end = find_any(p, i, len, D_QUERY | D_HASH);
 	if (!part_valid(p + i, end - i, PART_PATH, flags))
 		return -1; /* hits on "a b", "/%zz", "/a[b]" */
 	u.path = (struct uri_part){p + i, end - i};
 	i = end;
 	if (i < len && p[i] == '?') {
-		end = find_any(p, i + 1, len, "#");
+		end = find_any(p, i + 1, len, D_HASH);
 		if (!part_valid(p + i + 1, end - i - 1, PART_QUERY, flags))
 			return -1; /* hits on "?a b" */
 		u.query = (struct uri_part){p + i + 1, end - i - 1};
