@@ -13,9 +13,7 @@
  * string (the JSON parser saw to it) or the JSON number text for a
  * number, and answers true (conforms) or false.  It never reads past the
  * length, keeps no state, and uses no backtracking regex.  Checkers
- * allocate nothing, with two bounded exceptions that say so: `regex`
- * compiles the pattern through re_compile() into a private arena freed
- * before it returns, and the IDN checks hand each non-ASCII or "xn--"
+ * allocate nothing, with one bounded exception: the IDN checks hand each non-ASCII or "xn--"
  * label (at most 255 bytes) to libidn2, which mallocs and frees inside
  * the call.
  */
@@ -23,6 +21,7 @@
 #define GPT_FORMAT_H
 
 #include "common.h"
+#include "re.h"
 
 /* What a format name applies to; every other instance type passes. */
 enum format_applies {
@@ -41,8 +40,8 @@ struct format {
 	enum format_applies applies;
 };
 
-/* The longest accepted `regex` value, in bytes (compile work is bounded). */
-#define FORMAT_REGEX_MAX 4096
+/* The longest accepted `regex` value, in bytes (re_is_valid_syntax). */
+#define FORMAT_REGEX_MAX RE_SYNTAX_MAX
 
 /*
  * The format called name (len bytes), or NULL when gpt.fcgi does not

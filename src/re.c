@@ -1340,6 +1340,35 @@ fail:
 	return -1;
 }
 
+bool
+re_is_valid_syntax(const char *pattern, size_t len)
+{
+	/* room for the groups of the longest pattern judged; the process is
+	 * single-threaded (see the file head) */
+	static struct re_group groups[RE_SYNTAX_MAX + 1];
+	struct re_parse ps;
+	struct re_out o = {.out = NULL};
+	size_t i, n = 0;
+
+	if (len > RE_SYNTAX_MAX)
+		return false;
+	for (i = 0; i < len; i++)
+		n += pattern[i] == '(';
+	memset(groups, 0, (n + 1) * sizeof(groups[0]));
+	memset(&ps, 0, sizeof(ps));
+	ps.p = (const unsigned char *)pattern;
+	ps.len = len;
+	ps.ngroups_max = n;
+	ps.groups = groups;
+	/* the two measuring passes of re_translate: the second resolves
+	 * the back-references the first collected the groups for */
+	if (re_pass(&ps, &o, true) == -1)
+		return false;
+	ps.total = ps.ngroups;
+	o = (struct re_out){.out = NULL};
+	return re_pass(&ps, &o, false) == 0;
+}
+
 struct re *
 re_compile(const char *pattern, size_t len, struct arena *a, char *errbuf,
     size_t errlen)

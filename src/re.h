@@ -68,6 +68,20 @@ struct re_budget {
 struct re *re_compile(const char *pattern, size_t len, struct arena *a,
     char *errbuf, size_t errlen) GPT_MUSTCHECK;
 
+/* The longest pattern re_is_valid_syntax judges (bytes). */
+#define RE_SYNTAX_MAX 4096
+
+/*
+ * Whether pattern (len bytes of UTF-8) is ECMA-262 "u"-mode syntax, by the
+ * same parser re_compile translates with, without compiling: for the
+ * `regex` format, on the request path, so it allocates nothing and runs in
+ * time linear in len.  false for a syntax error, for a pattern longer
+ * than RE_SYNTAX_MAX, and for one re_compile would refuse as unsupported
+ * before its parse reached the end (fail closed: the rest is unread), but
+ * true for valid syntax only PCRE2 itself would refuse ("(?<=a+)b").
+ */
+bool re_is_valid_syntax(const char *pattern, size_t len);
+
 /* Search (unanchored, as ECMA-262 `test`) subject (len bytes, valid UTF-8),
  * under the per-match limits only. */
 enum re_result re_search(const struct re *re, const char *subject, size_t len);
