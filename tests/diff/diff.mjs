@@ -337,6 +337,22 @@ const hjVersion = JSON.parse(readFileSync(
 let schemaMap = null, schemaBase = "", instanceMap = null;
 const wrapped = new Set();
 
+// The library has no budget of its own: a recursive form ("$ref": "#"
+// under contains, oneOf and if at once) can make it take minutes on a
+// nested instance, where the validator stops at its step limit.  Each
+// library judgement is charged per wrapped keyword it interprets (nearly
+// every generated subschema has one) and by the clock; past either, the
+// case is skipped and counted as "library too slow", never a verdict.
+const LIB_STEPS = 2000000, LIB_MS = 3000;
+class LibraryBudget extends Error {}
+let libSteps = 0, libDeadline = 0;
+function libCharge() {
+	if (++libSteps > LIB_STEPS ||
+	    ((libSteps & 1023) === 0 && Date.now() > libDeadline))
+		throw new LibraryBudget("library budget spent");
+}
+const TOO_SLOW = Symbol("library too slow");
+
 function wrapKeyword(name, dialectUri) {
 	let id;
 	try {
@@ -364,6 +380,7 @@ function wrapKeyword(name, dialectUri) {
 			};
 		},
 		interpret: (c, instance, ...rest) => {
+			libCharge();
 			// baseUri "": an instance, not a schema under meta-validation
 			if (c.exact === undefined || instance.baseUri !== "")
 				return orig.interpret(c.orig, instance, ...rest);
@@ -387,6 +404,8 @@ async function hjJudge(d, schema, instances) {
 	const uri = `https://gpt.test/diff/${++schemaSerial}`;
 	schemaMap = locate(schema, "", new Map());
 	schemaBase = uri;
+	libSteps = 0;
+	libDeadline = Date.now() + LIB_MS;
 	try {
 		hj.registerSchema(toJs(schema, true), uri, d.uri);
 		const v = await hj.validate(uri);
@@ -395,6 +414,8 @@ async function hjJudge(d, schema, instances) {
 			return v(toJs(x, false)).valid;
 		});
 	} catch (e) {
+		if (e instanceof LibraryBudget)
+			return TOO_SLOW;
 		if (opt.verbose)
 			console.error(`diff: library refused ${text(schema)}: ${e.message}`);
 		return null;
@@ -948,15 +969,19 @@ async function disagrees(d, schema, instance) {
 	const [g] = gptJudge([{ schema, instances: [instance] }]);
 	if (g.refused) return null;
 	const h = await hjJudge(d, schema, [instance]);
-	if (h === null) return null;
+	if (h === null || h === TOO_SLOW) return null;
 	const gv = g.verdicts[0];
 	if ((gv === "1") === h[0] || documented(gv)) return null;
 	return { gpt: gv, hj: h[0] };
 }
 
+// Bounded by rounds and by SHRINK_MS of wall time: a large case shrinks
+// only as far as the time allows, and what is left is still a reproducer.
+const SHRINK_MS = 30000;
 async function shrink(d, schema, instance) {
+	const until = Date.now() + SHRINK_MS;
 	let best = { schema, instance, v: await disagrees(d, schema, instance) };
-	for (let round = 0; round < 200; round++) {
+	for (let round = 0; round < 200 && Date.now() < until; round++) {
 		let found = false;
 		const cands = [
 			...smaller(best.instance, false).map((x) => [best.schema, x]),
@@ -964,10 +989,12 @@ async function shrink(d, schema, instance) {
 		];
 		// One judge process per round: all candidates in one batch.
 		const gs = gptJudge(cands.map(([s, x]) => ({ schema: s, instances: [x] })));
-		for (let i = 0; i < cands.length && !found; i++) {
+		for (let i = 0; i < cands.length && !found && Date.now() < until;
+		    i++) {
 			if (gs[i].refused || documented(gs[i].verdicts[0])) continue;
 			const h = await hjJudge(d, cands[i][0], [cands[i][1]]);
-			if (h !== null && (gs[i].verdicts[0] === "1") !== h[0]) {
+			if (h !== null && h !== TOO_SLOW &&
+			    (gs[i].verdicts[0] === "1") !== h[0]) {
 				best = { schema: cands[i][0], instance: cands[i][1],
 					v: { gpt: gs[i].verdicts[0], hj: h[0] } };
 				found = true;
@@ -982,7 +1009,7 @@ async function shrink(d, schema, instance) {
 
 const start = Date.now();
 const stats = { schemas: 0, instances: 0, valid: 0, refused: 0, libRefused: 0,
-	limits: 0, disagreements: 0 };
+	libSlow: 0, limits: 0, disagreements: 0 };
 const refusals = new Map();
 const failures = [];
 
@@ -1029,6 +1056,10 @@ while (failures.length === 0 &&
 			continue;
 		}
 		const h = await hjJudge(d, c.schema, c.instances);
+		if (h === TOO_SLOW) {
+			stats.libSlow++;
+			continue;
+		}
 		if (h === null) {
 			// The validator compiled what the library calls no schema.
 			stats.libRefused++;
@@ -1082,5 +1113,6 @@ console.log(`diff: ${stats.schemas} schemas, ${stats.instances} instances, ` +
     `${stats.refused} refused, ` +
     `${stats.disagreements + stats.libRefused} disagreements ` +
     `(${stats.valid} instances valid, ${stats.limits} limits, ` +
+    `${stats.libSlow} too slow for the library, ` +
     `${batch - opt.batch} batches, ${secs} s)`);
 process.exit(failures.length ? 1 : 0);
