@@ -271,7 +271,6 @@ answered() {
 	jq -r 'select(.status == 200) | "\(.ref) \(.answer.id)"' "$1" | sort
 }
 
-echo "$(date +%T) setup done"
 # --- 1,000 concurrent acts --------------------------------------------------
 client "$lb/ledger" "$N" 16 r1 "$TEST_TMP/r1.out"
 ok=$(jq -s 'map(select(.status == 200)) | length' "$TEST_TMP/r1.out")
@@ -294,7 +293,6 @@ hosts=$(sql "SELECT count(DISTINCT address) FROM entries WHERE ref LIKE 'r1-%'")
 expect_true "r1: the rows came from both hosts' hooks ($hosts)" \
     test "$hosts" = 2
 
-echo "$(date +%T) r1 done"
 # --- a form roll-out, h2 first ------------------------------------------------
 # The new form lowers the maximum amount: an act of 50.00 is valid under
 # the old form only.  Replaced by rename, as the README says.
@@ -374,7 +372,6 @@ req GET "$h2/ledger"
 expect_true "roll-out done: both hosts serve the same bytes" \
     cmp -s "$TEST_TMP/b" "$TEST_TMP/new.h1"
 
-echo "$(date +%T) roll done"
 # --- 1,000 acts, h2 killed halfway ---------------------------------------------
 { cat "$TEST_TMP/h2/gpt.pid"; echo; cat "$TEST_TMP/h2/nginx.pid.master"; } \
     >"$TEST_TMP/h2.pids"
@@ -443,7 +440,6 @@ sort -o "$TEST_TMP/r2.all" "$TEST_TMP/r2.all"
 expect_true "r2: every act's answered id is its row" \
     cmp -s "$TEST_TMP/r2.rows" "$TEST_TMP/r2.all"
 
-echo "$(date +%T) r2 done"
 # --- the SQLite default, one host ------------------------------------------------
 client "$h1/ledger-local" 100 16 lite "$TEST_TMP/lite.out"
 ok=$(jq -s 'map(select(.status == 200)) | length' "$TEST_TMP/lite.out")
