@@ -1,0 +1,482 @@
+#!/bin/sh
+# scale-out.sh: the shipped scale-out configuration for real.  HAProxy
+# (examples/servers/scale-out/haproxy.cfg) in front of two hosts, each
+# nginx (scale-out/nginx-host.conf) with its own pool of gpt.fcgi
+# processes (spawn-fcgi) and its own copy of examples/ledger, whose hook
+# stores every act in one PostgreSQL started here (initdb into the
+# temporary directory, a unix socket only, as an unprivileged user when
+# run as root).  Checks:
+#   - GET: both hosts give the same bytes and the same ETag, though their
+#     form.json files differ in inode, mtime and layout;
+#   - 1,000 concurrent acts through the balancer: 1,000 rows, each answer's
+#     id the row of its act, no duplicate, no loss;
+#   - a form roll-out, one host first: a stale If-Match gets 412 with the
+#     new ETag, never a 200 under the other form;
+#   - 1,000 acts with one host killed halfway (SIGKILL to its nginx, pool
+#     and hooks): every 200 names a stored row, no act is stored twice,
+#     an act is stored without a 200 only when its answer was lost with
+#     the host, and retrying every act that got no 200 with its ref
+#     leaves exactly 1,000 rows;
+#   - the SQLite default on one host under concurrent acts: no lost entry.
+. "${GPT_SRCDIR:-.}/tests/servers-common.sh"
+need haproxy nginx spawn-fcgi runuser
+PY=/usr/bin/python3
+if ! "$PY" -c 'import psycopg2, sqlite3' 2>/dev/null; then
+	echo "FAIL: $PY with psycopg2 is missing (run scripts/install-deps)" >&2
+	exit 1
+fi
+# Debian keeps initdb and pg_ctl off PATH, under the server's version.
+PGBIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+if [ -z "$PGBIN" ] || [ ! -x "$PGBIN/initdb" ]; then
+	echo "FAIL: PostgreSQL is not installed (run scripts/install-deps)" >&2
+	exit 1
+fi
+N=1000
+
+# As root, the database, the pools and so the hooks run as nobody; the
+# web servers' workers are nobody too.
+if [ "$(id -u)" -eq 0 ]; then
+	as_user() { runuser -u nobody -- "$@"; }
+	spawn_user="-u nobody -g nogroup -U nobody -G nogroup"
+	run_user=nobody
+else
+	as_user() { "$@"; }
+	spawn_user=
+	run_user=$(id -un)
+fi
+
+# --- PostgreSQL --------------------------------------------------------
+pg=$TEST_TMP/pg
+mkdir -p "$pg/data" "$pg/run"
+chown "$run_user" "$pg/data" "$pg/run"
+chmod 700 "$pg/data" "$pg/run"
+(cd "$pg" && as_user "$PGBIN/initdb" -D "$pg/data" -U ledger -A trust \
+    -E UTF8 --locale=C --no-sync >"$pg/initdb.log" 2>&1) || {
+	cat "$pg/initdb.log" >&2
+	exit 1
+}
+# No TCP at all; the socket only for its owner (root passes anyway).
+# fsync off: here hosts die, never the database.
+cat >>"$pg/data/postgresql.conf" <<EOF
+listen_addresses = ''
+unix_socket_directories = '$pg/run'
+unix_socket_permissions = 0700
+port = 5432
+fsync = off
+max_connections = 100
+EOF
+(cd "$pg" && as_user "$PGBIN/pg_ctl" -D "$pg/data" -l "$pg/run/log" -w -t 30 \
+    start >"$pg/pg_ctl.log" 2>&1) || {
+	cat "$pg/pg_ctl.log" "$pg/run/log" >&2
+	exit 1
+}
+pg_pid=$(head -n 1 "$pg/data/postmaster.pid")
+started "$pg_pid"
+stop_pg() {
+	(cd "$pg" && as_user "$PGBIN/pg_ctl" -D "$pg/data" -m fast -w -t 20 \
+	    stop >/dev/null 2>&1)
+	stop_pid "$pg_pid"
+}
+sql() {
+	"$PGBIN/psql" -X -q -h "$pg/run" -p 5432 -U ledger -d ledger -At \
+	    -c "$1"
+}
+"$PGBIN/createdb" -h "$pg/run" -p 5432 -U ledger ledger ||
+    { fail "createdb ledger"; exit 1; }
+dsn="host=$pg/run port=5432 dbname=ledger user=ledger"
+
+# --- two hosts ------------------------------------------------------------
+# host_start NAME: a host's state directory, its copy of the ledger
+# address (db.conf pointing at the shared database), its pool of 4 and its
+# nginx with the shipped nginx-host.conf.  Sets port_NAME.
+host_start() {
+	_t=$TEST_TMP/$1
+	mkdir -p "$_t/root"
+	chmod 755 "$_t" "$_t/root"
+	install_bin "$_t/bin"
+	cp -R "$GPT_SRCDIR/examples/ledger" "$_t/root/ledger"
+	rm -rf "$_t/root/ledger/data"
+	printf '# the shared database\n%s\n' "$dsn" >"$_t/root/ledger/db.conf"
+	chmod -R a+rX "$_t/root"
+	_port=$(free_port)
+	eval "port_$1=$_port"
+	render scale-out/nginx-host.conf "$_t/nginx.conf" \
+	    LISTEN="127.0.0.1:$_port" BALANCER=127.0.0.1 \
+	    ROOT="$_t/root" TMP="$_t"
+	# shellcheck disable=SC2086
+	spawn-fcgi -F 4 -P "$_t/gpt.pid" -s "$_t/gpt.sock" $spawn_user \
+	    -M 0660 -- "$_t/bin/gpt.fcgi" >"$_t/spawn.log" 2>&1 ||
+	    { cat "$_t/spawn.log" >&2; exit 1; }
+	started $(cat "$_t/gpt.pid")
+	nginx -p "$_t" -e "$_t/nginx-error.log" -c "$_t/nginx.conf" \
+	    >"$_t/stdout" 2>&1 &
+	started $!
+	echo $! >"$_t/nginx.pid.master"
+	wait_ready "http://127.0.0.1:$_port/gpt/ledger" ||
+	    { cat "$_t"/*.log >&2; exit 1; }
+}
+host_start h1
+host_start h2
+h1=http://127.0.0.1:$port_h1/gpt
+h2=http://127.0.0.1:$port_h2/gpt
+# The SQLite default, on h1 only: the same address without db.conf.
+cp -R "$TEST_TMP/h1/root/ledger" "$TEST_TMP/h1/root/ledger-local"
+rm -f "$TEST_TMP/h1/root/ledger-local/db.conf"
+chown "$run_user" "$TEST_TMP/h1/root/ledger-local"
+
+# --- the balancer ---------------------------------------------------------
+lb_port=$(free_port)
+render scale-out/haproxy.cfg "$TEST_TMP/haproxy.cfg" \
+    BIND="127.0.0.1:$lb_port" HOST1="127.0.0.1:$port_h1" \
+    HOST2="127.0.0.1:$port_h2" CHECK=/gpt/ledger TMP="$TEST_TMP"
+haproxy -db -f "$TEST_TMP/haproxy.cfg" >"$TEST_TMP/haproxy.log" 2>&1 &
+started $!
+lb=http://127.0.0.1:$lb_port/gpt
+wait_ready "$lb/ledger" || { cat "$TEST_TMP/haproxy.log" >&2; exit 1; }
+# Both hosts in rotation: each answered through the balancer (10 s).
+_i=0
+seen1=0
+seen2=0
+while [ "$_i" -lt 100 ]; do
+	req GET "$lb/ledger"
+	case $(header X-Backend) in
+	h1) seen1=1 ;;
+	h2) seen2=1 ;;
+	esac
+	[ "$seen1$seen2" = 11 ] && break
+	sleep 0.1
+	_i=$((_i + 1))
+done
+expect_true "the balancer reaches both hosts" test "$seen1$seen2" = 11
+
+# --- GET: same bytes, same ETag, from either host -------------------------
+# Different files for the same form: h2's is laid out anew (another
+# inode, other whitespace) and dated a year back.
+f2=$TEST_TMP/h2/root/ledger/form.json
+jq . "$f2" >"$f2.new" && mv "$f2.new" "$f2"
+touch -d '-1 year' "$f2"
+chmod a+r "$f2"
+sleep 2.5 # the 1 s recheck, and the 2 s rule for a file just changed
+for rep in json html; do
+	acc=
+	[ "$rep" = html ] && acc='text/html'
+	req GET "$h1/ledger" ${acc:+-H "Accept: $acc"}
+	cp "$TEST_TMP/b" "$TEST_TMP/h1.$rep"
+	e1=$(header ETag)
+	req GET "$h2/ledger" ${acc:+-H "Accept: $acc"}
+	cp "$TEST_TMP/b" "$TEST_TMP/h2.$rep"
+	e2=$(header ETag)
+	expect_true "GET $rep: the hosts serve the same bytes" \
+	    cmp -s "$TEST_TMP/h1.$rep" "$TEST_TMP/h2.$rep"
+	expect_true "GET $rep: the hosts give the same ETag ($e1, $e2)" \
+	    test -n "$e1" -a "$e1" = "$e2"
+	# Through the balancer, from each host in turn.
+	bad=0
+	for _j in 1 2 3 4 5 6; do
+		req GET "$lb/ledger" ${acc:+-H "Accept: $acc"}
+		cmp -s "$TEST_TMP/b" "$TEST_TMP/h1.$rep" || bad=$((bad + 1))
+		[ "$(header ETag)" = "$e1" ] || bad=$((bad + 1))
+	done
+	expect_true "GET $rep through the balancer: 6 answers, all the same ($bad off)" \
+	    test "$bad" -eq 0
+done
+req GET "$h1/ledger"
+etag0=$(header ETag)
+
+# --- the client -----------------------------------------------------------
+# client.py URL N CONC PREFIX OUT [KILL_AT PIDFILE CWD] [--only FILE]:
+# N acts, CONC at a time, each a new connection; act i is
+# {"who": "client", "what": "PREFIX act i", "cents": ..., "ref": "PREFIX-i"}.
+# One JSON line per act in OUT: i, status (0: no HTTP answer), the answer,
+# X-Backend.  When the KILL_AT-th answer is in, SIGKILL the pids in PIDFILE,
+# then every process whose working directory is under CWD (the hooks).
+# --only FILE: send only the acts whose numbers FILE lists.
+cat >"$TEST_TMP/client.py" <<'PY'
+import http.client, json, os, signal, sys, threading, urllib.parse
+args = sys.argv[1:]
+only = None
+if "--only" in args:
+    k = args.index("--only")
+    only = [int(x) for x in open(args[k + 1]).read().split()]
+    del args[k:k + 2]
+url, n, conc, prefix, out = args[:5]
+kill_at = int(args[5]) if len(args) > 5 else 0
+u = urllib.parse.urlsplit(url)
+todo = only if only is not None else list(range(1, int(n) + 1))
+lock = threading.Lock()
+state = {"next": 0, "answered": 0, "killed": False}
+results = []
+
+def kill_host():
+    for p in open(args[6]).read().split():
+        try: os.kill(int(p), signal.SIGKILL)
+        except ProcessLookupError: pass
+    for p in os.listdir("/proc"):
+        if not p.isdigit(): continue
+        try: cwd = os.readlink("/proc/%s/cwd" % p)
+        except OSError: continue
+        if cwd.startswith(args[7]):
+            try: os.kill(int(p), signal.SIGKILL)
+            except ProcessLookupError: pass
+
+def one(i):
+    act = {"who": "client", "what": "%s act %d" % (prefix, i),
+           "cents": 100 + i % 900, "ref": "%s-%05d" % (prefix, i)}
+    rec = {"i": i, "ref": act["ref"], "status": 0}
+    try:
+        c = http.client.HTTPConnection(u.hostname, u.port, timeout=30)
+        c.request("POST", u.path, json.dumps(act),
+                  {"Content-Type": "application/json", "Connection": "close"})
+        r = c.getresponse()
+        body = r.read()
+        rec["status"] = r.status
+        rec["backend"] = r.getheader("X-Backend")
+        if r.status == 200:
+            rec["answer"] = json.loads(body)
+        c.close()
+    except Exception as e:
+        rec["error"] = type(e).__name__
+    return rec
+
+def worker():
+    while True:
+        with lock:
+            if state["next"] >= len(todo): return
+            i = todo[state["next"]]
+            state["next"] += 1
+        rec = one(i)
+        with lock:
+            results.append(rec)
+            state["answered"] += 1
+            fire = kill_at and state["answered"] >= kill_at and not state["killed"]
+            if fire:
+                state["killed"] = True
+                kill_host()
+
+ts = [threading.Thread(target=worker) for _ in range(int(conc))]
+for t in ts: t.start()
+for t in ts: t.join()
+with open(out, "w") as f:
+    for r in sorted(results, key=lambda r: r["i"]):
+        f.write(json.dumps(r) + "\n")
+PY
+client() { timeout 90 "$PY" "$TEST_TMP/client.py" "$@"; }
+
+# rows PREFIX: "ref id" of every stored row of a run, sorted.
+rows() {
+	sql "SELECT ref || ' ' || id FROM entries WHERE ref LIKE '$1-%'" | sort
+}
+# answered OUT: "ref id" of every 200 in a client's output, sorted.
+answered() {
+	jq -r 'select(.status == 200) | "\(.ref) \(.answer.id)"' "$1" | sort
+}
+
+# --- 1,000 concurrent acts --------------------------------------------------
+client "$lb/ledger" "$N" 16 r1 "$TEST_TMP/r1.out"
+ok=$(jq -s 'map(select(.status == 200)) | length' "$TEST_TMP/r1.out")
+expect_true "r1: $N acts, $N answered 200 (got $ok)" test "$ok" -eq "$N"
+expect_true "r1: no act answered as a replay" \
+    test "$(jq -s 'map(select(.answer.replayed)) | length' \
+        "$TEST_TMP/r1.out")" -eq 0
+by=$(jq -r .backend "$TEST_TMP/r1.out" | sort | uniq -c | tr -s ' \n' ' ')
+expect_true "r1: both hosts took acts ($by)" \
+    sh -c "echo '$by' | grep -q ' h1 ' && echo '$by' | grep -q ' h2'"
+n=$(sql "SELECT count(*) FROM entries WHERE ref LIKE 'r1-%'")
+expect_true "r1: $N rows stored (got $n)" test "$n" = "$N"
+d=$(sql "SELECT count(DISTINCT what) FROM entries WHERE ref LIKE 'r1-%'")
+expect_true "r1: no act stored twice ($d distinct of $n)" test "$d" = "$N"
+rows r1 >"$TEST_TMP/r1.rows"
+answered "$TEST_TMP/r1.out" >"$TEST_TMP/r1.ans"
+expect_true "r1: every answer's id is its act's row, and only those" \
+    cmp -s "$TEST_TMP/r1.rows" "$TEST_TMP/r1.ans"
+hosts=$(sql "SELECT count(DISTINCT address) FROM entries WHERE ref LIKE 'r1-%'")
+expect_true "r1: the rows came from both hosts' hooks ($hosts)" \
+    test "$hosts" = 2
+
+# --- a form roll-out, h2 first ------------------------------------------------
+# The new form lowers the maximum amount: an act of 50.00 is valid under
+# the old form only.  Replaced by rename, as the README says.
+roll() { # roll HOST: move the new form over HOST's form.json
+	_f=$TEST_TMP/$1/root/ledger/form.json
+	jq '.p += " Amounts are at most 10.00." |
+	    .s.properties.cents.maximum = 1000' "$_f" >"$_f.new"
+	chmod a+r "$_f.new"
+	mv "$_f.new" "$_f"
+	# Each process of the pool looks at form.json at most once a second,
+	# on its own: a second after the rename, all of them hold the new
+	# form (before, one host's processes may differ, each judging If-Match
+	# by the form it holds).
+	sleep 1.5
+}
+wait_etag() { # wait_etag URL NOT-ETAG: at most 10 s until the ETag moves
+	_i=0
+	while [ "$_i" -lt 100 ]; do
+		req GET "$1"
+		[ "$code" = 200 ] && [ "$(header ETag)" != "$2" ] && return 0
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	return 1
+}
+roll h2
+expect_true "roll-out: h2 serves the new form within 10 s" \
+    wait_etag "$h2/ledger" "$etag0"
+etag1=$(header ETag)
+req GET "$h1/ledger"
+expect_true "roll-out: h1 still serves the old ETag" \
+    test "$(header ETag)" = "$etag0"
+printf '{"who": "late", "what": "fifty", "cents": 5000, "ref": "roll-a-0001"}' \
+    >"$TEST_TMP/big.json"
+post "$h2/ledger" "$TEST_TMP/big.json" -H "If-Match: $etag0"
+expect_code 412 "roll-out: the old ETag at h2"
+expect_header ETag "^$etag1\$" "roll-out: the 412 names h2's new ETag"
+post "$h2/ledger" "$TEST_TMP/big.json"
+expect_code 204 "roll-out: without If-Match, h2 judges by the new form"
+printf '{"who": "early", "what": "five", "cents": 500, "ref": "roll-b-0001"}' \
+    >"$TEST_TMP/small.json"
+post "$h1/ledger" "$TEST_TMP/small.json" -H "If-Match: $etag1"
+expect_code 412 "roll-out: the new ETag at h1"
+expect_header ETag "^$etag0\$" "roll-out: the 412 names h1's old ETag"
+n=$(sql "SELECT count(*) FROM entries WHERE ref LIKE 'roll-%'")
+expect_true "roll-out: nothing stored for a 412 or a 204 (got $n)" \
+    test "$n" -eq 0
+# Through the balancer: an actor that fetched the old form posts an act
+# only the old form accepts, with If-Match.  h1 stores it; h2 answers 412
+# and stores nothing.
+bad=0
+n412=0
+n200=0
+for _j in 1 2 3 4 5 6 7 8 9 10; do
+	printf '{"who": "actor", "what": "lb %d", "cents": 5000, "ref": "roll-lb-%04d"}' \
+	    "$_j" "$_j" >"$TEST_TMP/lb.json"
+	post "$lb/ledger" "$TEST_TMP/lb.json" -H "If-Match: $etag0"
+	stored=$(sql "SELECT count(*) FROM entries WHERE ref = 'roll-lb-$(printf %04d "$_j")'")
+	case $(header X-Backend):$code:$stored in
+	h1:200:1) n200=$((n200 + 1)) ;;
+	h2:412:0)
+		n412=$((n412 + 1))
+		[ "$(header ETag)" = "$etag1" ] || bad=$((bad + 1))
+		;;
+	*) bad=$((bad + 1)); echo "roll-out: $(header X-Backend) $code $stored" >&2 ;;
+	esac
+done
+expect_true "roll-out through the balancer: h1 200, h2 412 with the new ETag ($n200, $n412, $bad off)" \
+    test "$bad" -eq 0 -a "$n200" -gt 0 -a "$n412" -gt 0
+roll h1
+expect_true "roll-out: h1 serves the new form within 10 s" \
+    wait_etag "$h1/ledger" "$etag0"
+expect_true "roll-out done: both hosts give the new ETag" \
+    test "$(header ETag)" = "$etag1"
+cp "$TEST_TMP/b" "$TEST_TMP/new.h1"
+req GET "$h2/ledger"
+expect_true "roll-out done: both hosts serve the same bytes" \
+    cmp -s "$TEST_TMP/b" "$TEST_TMP/new.h1"
+
+# --- 1,000 acts, h2 killed halfway ---------------------------------------------
+{ cat "$TEST_TMP/h2/gpt.pid"; echo; cat "$TEST_TMP/h2/nginx.pid.master"; } \
+    >"$TEST_TMP/h2.pids"
+pgrep -P "$(cat "$TEST_TMP/h2/nginx.pid.master")" >>"$TEST_TMP/h2.pids"
+client "$lb/ledger" "$N" 16 r2 "$TEST_TMP/r2.out" $((N / 2)) \
+    "$TEST_TMP/h2.pids" "$TEST_TMP/h2/"
+expect_true "r2: h2 is gone" \
+    test "$(curl -s -o /dev/null -w '%{http_code}' "$h2/ledger")" = 000
+got=$(wc -l <"$TEST_TMP/r2.out")
+expect_true "r2: the client has an outcome for each of $N acts ($got)" \
+    test "$got" -eq "$N"
+ok=$(jq -s 'map(select(.status == 200)) | length' "$TEST_TMP/r2.out")
+lost=$(jq -s 'map(select(.status != 200)) | length' "$TEST_TMP/r2.out")
+kinds=$(jq -r 'select(.status != 200) | "\(.status)\(.error // "")"' \
+    "$TEST_TMP/r2.out" | sort | uniq -c | tr -s ' \n' ' ')
+echo "r2: $ok answered 200, $lost not ($kinds)"
+expect_true "r2: the kill caught acts in flight ($lost without a 200)" \
+    test "$lost" -gt 0
+expect_true "r2: an act without a 200 got a 502 or no answer ($kinds)" \
+    test "$(jq -s 'map(select(.status != 200 and .status != 502 and
+        .status != 0)) | length' "$TEST_TMP/r2.out")" -eq 0
+expect_true "r2: the balancer sent no act twice (no replayed answer)" \
+    test "$(jq -s 'map(select(.answer.replayed)) | length' \
+        "$TEST_TMP/r2.out")" -eq 0
+rows r2 >"$TEST_TMP/r2.rows"
+answered "$TEST_TMP/r2.out" >"$TEST_TMP/r2.ans"
+missing=$(comm -13 "$TEST_TMP/r2.rows" "$TEST_TMP/r2.ans" | wc -l)
+expect_true "r2: every 200's id is its act's row ($missing missing)" \
+    test "$missing" -eq 0
+# Rows without a 200: acts the killed host committed whose answer died
+# with it (the hook commits, then prints).  Each must be an act that got
+# no 200, and must come from h2.
+comm -23 "$TEST_TMP/r2.rows" "$TEST_TMP/r2.ans" | cut -d' ' -f1 \
+    >"$TEST_TMP/r2.extra"
+jq -r 'select(.status != 200) | .ref' "$TEST_TMP/r2.out" | sort \
+    >"$TEST_TMP/r2.no200"
+extra=$(wc -l <"$TEST_TMP/r2.extra")
+stray=$(comm -23 "$TEST_TMP/r2.extra" "$TEST_TMP/r2.no200" | wc -l)
+expect_true "r2: each row without a 200 is an act that got none ($stray not)" \
+    test "$stray" -eq 0
+if [ "$extra" -gt 0 ]; then
+	w=$(sed "s/.*/'&'/" "$TEST_TMP/r2.extra" | paste -sd, -)
+	from=$(sql "SELECT DISTINCT address FROM entries WHERE ref IN ($w)")
+	expect_true "r2: stored without an answer only on the killed host ($from)" \
+	    test "$from" = "$TEST_TMP/h2/root/ledger"
+fi
+echo "r2: $extra acts stored whose answer was lost with h2"
+# The actor retries each act that got no 200, with the same ref.
+jq -r 'select(.status != 200) | .i' "$TEST_TMP/r2.out" >"$TEST_TMP/r2.retry"
+client "$lb/ledger" "$N" 8 r2 "$TEST_TMP/r2b.out" --only "$TEST_TMP/r2.retry"
+ok2=$(jq -s 'map(select(.status == 200 and .backend == "h1")) | length' \
+    "$TEST_TMP/r2b.out")
+expect_true "r2: every retry answered 200 by h1 ($ok2 of $lost)" \
+    test "$ok2" -eq "$lost"
+rep=$(jq -s 'map(select(.answer.replayed)) | length' "$TEST_TMP/r2b.out")
+expect_true "r2: exactly the acts stored without an answer replay ($rep, $extra)" \
+    test "$rep" -eq "$extra"
+n=$(sql "SELECT count(*) FROM entries WHERE ref LIKE 'r2-%'")
+expect_true "r2: after the retries, $N rows (got $n)" test "$n" = "$N"
+d=$(sql "SELECT count(DISTINCT what) FROM entries WHERE ref LIKE 'r2-%'")
+expect_true "r2: no act stored twice ($d distinct)" test "$d" = "$N"
+rows r2 >"$TEST_TMP/r2.rows"
+cat "$TEST_TMP/r2.ans" >"$TEST_TMP/r2.all"
+answered "$TEST_TMP/r2b.out" >>"$TEST_TMP/r2.all"
+sort -o "$TEST_TMP/r2.all" "$TEST_TMP/r2.all"
+expect_true "r2: every act's answered id is its row" \
+    cmp -s "$TEST_TMP/r2.rows" "$TEST_TMP/r2.all"
+
+# --- the SQLite default, one host ------------------------------------------------
+client "$h1/ledger-local" 100 16 lite "$TEST_TMP/lite.out"
+ok=$(jq -s 'map(select(.status == 200)) | length' "$TEST_TMP/lite.out")
+expect_true "sqlite: 100 concurrent acts answered 200 (got $ok)" \
+    test "$ok" -eq 100
+"$PY" -c 'import sqlite3, sys
+for r in sqlite3.connect(sys.argv[1]).execute("SELECT ref, id FROM entries"):
+    print(r[0], r[1])' "$TEST_TMP/h1/root/ledger-local/data/ledger.sqlite3" |
+    sort >"$TEST_TMP/lite.rows"
+answered "$TEST_TMP/lite.out" >"$TEST_TMP/lite.ans"
+n=$(wc -l <"$TEST_TMP/lite.rows")
+expect_true "sqlite: 100 rows, none lost (got $n)" test "$n" -eq 100
+expect_true "sqlite: every answer's id is its act's row" \
+    cmp -s "$TEST_TMP/lite.rows" "$TEST_TMP/lite.ans"
+n=$(sql "SELECT count(*) FROM entries WHERE ref LIKE 'lite-%'")
+expect_true "sqlite: nothing went to PostgreSQL ($n)" test "$n" -eq 0
+
+# --- stop ------------------------------------------------------------------------
+# Hooks still running (none should be) are ours: their working directory
+# is under $TEST_TMP.  Wait for them (at most 10 s), then stop the rest.
+_i=0
+while [ "$_i" -lt 100 ]; do
+	h=0
+	for _p in $(pgrep -f '^/usr/bin/python3 ./hook$'); do
+		case $(readlink "/proc/$_p/cwd" 2>/dev/null) in
+		"$TEST_TMP"/*) h=$((h + 1)) ;;
+		esac
+	done
+	[ "$h" -eq 0 ] && break
+	sleep 0.1
+	_i=$((_i + 1))
+done
+expect_true "no hook left running ($h)" test "$h" -eq 0
+stop_pg
+stop_started
+n=$(pgrep -f "^$TEST_TMP/" | wc -l)
+expect_true "no process left after stopping (got $n)" test "$n" -eq 0
+expect_true "PostgreSQL stopped" test ! -e "$pg/data/postmaster.pid"
+
+finish
