@@ -84,6 +84,7 @@
 #include "address.h"
 #include "hook.h"
 #include "json.h"
+#include "listenfd.h"
 #include "log.h"
 #include "schema.h"
 #include "serve.h"
@@ -1185,6 +1186,10 @@ serve_main(void)
 		log_warn("cannot become a child subreaper (%s): what a hook "
 		         "starts outside its process group may outlive the act",
 		    strerror(errno));
+	/* Before libfcgi looks at fd 0: a socket passed by systemd (or
+	 * systemd-socket-activate) on fd 3 becomes the listening socket. */
+	if (listenfd_adopt() == -1)
+		return 1;
 	if (FCGX_Init() != 0) {
 		log_error("libfcgi failed to initialize");
 		return 1;
