@@ -400,6 +400,12 @@ kill_group(struct hook_state *st, int sig)
 		st->group_killed = true;
 }
 
+bool
+hook_runs_as_root(void)
+{
+	return geteuid() == 0;
+}
+
 int
 hook_adopt_orphans(void)
 {

@@ -125,6 +125,18 @@ enum hook_status hook_run(const struct hook_req *req, struct buf *out,
  */
 int hook_adopt_orphans(void) GPT_MUSTCHECK;
 
+/*
+ * True when hooks started now would run as root (the effective uid is 0):
+ * gpt.fcgi never changes user, so a hook runs as whoever runs the
+ * responder.  HOOK_ROOT_WARNING is the line the responder logs once at
+ * start and --check prints, so an operator meets the same words in both.
+ */
+bool hook_runs_as_root(void);
+#define HOOK_ROOT_WARNING                                                      \
+	"hooks run as root: run gpt.fcgi as a dedicated user (spawn-fcgi "     \
+	"-u, User= in the systemd unit, the web server's user for CGI)"
+
+
 /* A static name for a status ("ok", "timeout", ...); never NULL. */
 const char *hook_strstatus(enum hook_status st);
 

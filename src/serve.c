@@ -1190,6 +1190,10 @@ serve_main(void)
 	 * systemd-socket-activate) on fd 3 becomes the listening socket. */
 	if (listenfd_adopt() == -1)
 		return 1;
+	/* Once per process: at the start of a FastCGI process, with each
+	 * request under CGI (one process per request). */
+	if (hook_runs_as_root())
+		log_warn("%s", HOOK_ROOT_WARNING);
 	if (FCGX_Init() != 0) {
 		log_error("libfcgi failed to initialize");
 		return 1;

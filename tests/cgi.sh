@@ -624,4 +624,46 @@ done
 run_cli --check
 expect_status 2 "--check without a directory"
 
+# --- run as root ------------------------------------------------------------
+# Hooks run as whoever runs gpt.fcgi: as root, the responder says so once
+# (here: once per CGI request) and --check warns.  As another user,
+# neither does.
+rootline='hooks run as root'
+if [ "$(id -u)" -eq 0 ]; then
+	run_cli --check "$ROOT/modes"
+	expect_status 0 "--check as root still passes"
+	expect_stderr_match "checked as root; if served as root, $rootline" \
+	    "--check as root warns"
+	cgi GET /modes "$TEST_TMP/empty"
+	expect_code 200 "a GET as root"
+	n=$(grep -c "warning: $rootline" "$TEST_TMP/err")
+	expect_true "a CGI request as root logs '$rootline' once (got $n)" \
+	    test "$n" -eq 1
+	# The same as an ordinary user (a copy it can read).
+	pub=$TEST_TMP/pub
+	mkdir -p "$pub"
+	cp "$GPT_FCGI" "$pub/gpt.fcgi"
+	cp -R "$ROOT/modes" "$pub/modes"
+	chmod -R a+rX "$pub"
+	chmod 755 "$TEST_TMP"
+	as_nobody="setpriv --reuid=nobody --regid=nogroup --clear-groups --"
+	bin=$pub/gpt.fcgi
+else
+	pub=$ROOT
+	as_nobody=
+	bin=$GPT_FCGI
+fi
+$as_nobody "$bin" --check "$pub/modes" >"$TEST_TMP/out" 2>"$TEST_TMP/err" </dev/null
+status=$?
+expect_status 0 "--check as an ordinary user"
+expect_true "--check as an ordinary user does not warn about root" \
+    sh -c "! grep -q 'as root' '$TEST_TMP/err'"
+env -i GATEWAY_INTERFACE=CGI/1.1 REQUEST_METHOD=GET \
+    GPT_ADDRESS="$pub/modes" $as_nobody "$bin" \
+    </dev/null >"$TEST_TMP/resp" 2>"$TEST_TMP/err"
+expect_true "a CGI request as an ordinary user is answered" \
+    grep -q '^Status: 200' "$TEST_TMP/resp"
+expect_true "a CGI request as an ordinary user does not mention root" \
+    sh -c "! grep -q '$rootline' '$TEST_TMP/err'"
+
 finish
