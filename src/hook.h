@@ -18,6 +18,11 @@
  *	GPT_ACTOR=<req->actor>          only when req->actor != NULL
  *	CONTENT_LENGTH=<req->body_len>
  *	REMOTE_ADDR=<req->remote_addr>  only when req->remote_addr != NULL
+ *	NAME=value                      each of req->extra_env, after them
+ *
+ * The extra variables are the operator's (address.conf hook_env), checked
+ * by the caller: names unique, none of the names above except PATH, which
+ * then replaces HOOK_PATH_ENV.
  *
  * Limits: stdout is captured up to max_output bytes (one more byte kills the
  * hook: HOOK_E_OUTPUT); at timeout_sec the whole process group gets
@@ -52,6 +57,9 @@
 
 /* The fixed PATH every hook gets: no directory of the server's choosing. */
 #define HOOK_PATH_ENV "/usr/local/bin:/usr/bin:/bin"
+
+/* Operator-set variables a hook may get (address.conf hook_env). */
+#define HOOK_EXTRA_ENV_MAX 16
 
 /* Bytes of the hook's stderr forwarded to the log; the rest is dropped. */
 #define HOOK_STDERR_MAX ((size_t)8192)
@@ -89,6 +97,10 @@ struct hook_req {
 	size_t body_len;
 	unsigned timeout_sec;	 /* hook_timeout; 0 kills the hook at once */
 	size_t max_output;	 /* hook_max_output, bytes of stdout */
+	const char *extra_env;	 /* borrowed: extra_env_count "NAME=value"
+				    strings, each NUL-terminated, one after
+				    the other; NULL when none */
+	unsigned extra_env_count; /* at most HOOK_EXTRA_ENV_MAX */
 };
 
 struct hook_result {

@@ -91,6 +91,10 @@
 
 extern char **environ;
 
+/* address.conf's hook_env entries all fit in what a hook may get. */
+_Static_assert(CONF_HOOK_ENV_MAX <= HOOK_EXTRA_ENV_MAX,
+    "hook_env allows more variables than hook_run passes");
+
 /* FastCGI records (see "FastCGI answers" below). */
 #define SERVE_REC_CHUNK 65528 /* content per record: <= 0xffff, 8-aligned */
 #define SERVE_WIRE_DIRECT ((size_t)16 * 1024) /* written where it lies */
@@ -257,6 +261,8 @@ serve_hook(struct serve_io *io, struct serve_state *st,
 	    .body_len = st->body.len,
 	    .timeout_sec = a->conf.hook_timeout,
 	    .max_output = a->conf.hook_max_output,
+	    .extra_env = a->conf.hook_env,
+	    .extra_env_count = a->conf.hook_env_count,
 	};
 	struct hook_result res;
 	const struct json_value *v;

@@ -624,6 +624,38 @@ done
 run_cli --check
 expect_status 2 "--check without a directory"
 
+# --- hook_env: the operator's variables -------------------------------------
+cp -R "$ROOT/modes" "$ROOT/withenv"
+rm -f "$ROOT/withenv/last-env"
+cat >>"$ROOT/withenv/address.conf" <<'CONF'
+hook_env = DB=/srv/data/app.sqlite
+hook_env = PATH=/opt/venv/bin:/usr/bin:/bin
+hook_env = GREETING=two words, = and all
+CONF
+body '{"mode": "env"}'
+post /withenv "$TEST_TMP/in"
+expect_code 200 "an act at an address with hook_env"
+for v in 'DB=/srv/data/app.sqlite' 'PATH=/opt/venv/bin:/usr/bin:/bin' \
+    'GREETING=two words, = and all' "GPT_ADDRESS=$ROOT/withenv" \
+    'CONTENT_LENGTH=15'; do
+	expect_true "hook_env: the hook gets $v" \
+	    grep -qxF "$v" "$ROOT/withenv/last-env"
+done
+n=$(grep -c '^PATH=' "$ROOT/withenv/last-env")
+expect_true "hook_env: one PATH, the operator's (got $n)" test "$n" -eq 1
+# A value can come only from the file: a request header of the same name
+# changes nothing.
+post /withenv "$TEST_TMP/in" HTTP_DB=/etc/passwd
+expect_true "hook_env: a request cannot set the value" \
+    grep -qxF 'DB=/srv/data/app.sqlite' "$ROOT/withenv/last-env"
+printf 'hook_env = GPT_ACTOR=root\n' >"$ROOT/withenv/address.conf"
+cgi GET /withenv "$TEST_TMP/empty"
+expect_code 500 "hook_env naming GPT_ACTOR refuses the address"
+expect_err 'GPT_ACTOR is set by gpt.fcgi itself' \
+    "the log says why hook_env refused the address"
+run_cli --check "$ROOT/withenv"
+expect_status 1 "--check refuses hook_env naming GPT_ACTOR"
+
 # --- run as root ------------------------------------------------------------
 # Hooks run as whoever runs gpt.fcgi: as root, the responder says so once
 # (here: once per CGI request) and --check warns.  As another user,
