@@ -419,7 +419,17 @@ serve_request(struct serve_io *io, struct serve_state *st)
 		rc = serve_reply(io, HTTP_O_NO_ADDRESS, &status);
 		goto done;
 	}
-	if ((a = addr_lookup(&ref, &why)) == NULL) {
+	a = addr_lookup(&ref, &why);
+	if (ref.script_own && (a == NULL || (!a->ok && a->no_form))) {
+		/* hits on .../gpt.fcgi (shared hosting, the .d default) before
+		 * anything was published there: not the server's failure */
+		log_info("no form at the script's own URL: create %s/form.json "
+		         "to publish one there (see gpt-address(5))",
+		    ref.dir);
+		rc = serve_reply(io, HTTP_O_NO_ADDRESS, &status);
+		goto done;
+	}
+	if (a == NULL) {
 		log_info("no address at %s: %s", ref.dir, why);
 		rc = serve_reply(io, HTTP_O_NO_ADDRESS, &status);
 		goto done;

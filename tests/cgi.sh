@@ -624,6 +624,42 @@ done
 run_cli --check
 expect_status 2 "--check without a directory"
 
+# --- the script's own URL (shared hosting, no server variable) ----------
+# .../gpt.fcgi with no name is the directory gpt.fcgi.d itself: before a
+# form is published there, 404 and a line saying what to create.
+sh_dir=$TEST_TMP/hosting
+mkdir -p "$sh_dir"
+own_get() {
+	env -i GATEWAY_INTERFACE=CGI/1.1 REQUEST_METHOD=GET \
+	    SCRIPT_FILENAME="$sh_dir/gpt.fcgi" SERVER_PROTOCOL=HTTP/1.1 \
+	    "$GPT_FCGI" </dev/null >"$TEST_TMP/resp" 2>"$TEST_TMP/err"
+	status=$?
+	sed '/^\r$/q' "$TEST_TMP/resp" | tr -d '\r' >"$TEST_TMP/head"
+	code=$(sed -n '1s/^Status: \([0-9]*\).*/\1/p' "$TEST_TMP/head")
+}
+own_get
+expect_code 404 "the script's own URL without gpt.fcgi.d"
+expect_err "create $sh_dir/gpt.fcgi.d/form.json" \
+    "the log says what to create (no gpt.fcgi.d)"
+mkdir "$sh_dir/gpt.fcgi.d"
+own_get
+expect_code 404 "the script's own URL with an empty gpt.fcgi.d"
+expect_err "create $sh_dir/gpt.fcgi.d/form.json" \
+    "the log says what to create (no form.json)"
+printf '{"p": "x", "m": [], "s": {"nope": 1}}' >"$sh_dir/gpt.fcgi.d/form.json"
+own_get
+expect_code 500 "a broken form at the script's own URL is still 500"
+cp "$ROOT/nohook/form.json" "$sh_dir/gpt.fcgi.d/form.json"
+own_get
+expect_code 200 "a form at the script's own URL is served"
+# A named address without form.json is the operator's error: still 500.
+mkdir "$sh_dir/gpt.fcgi.d/empty"
+env -i GATEWAY_INTERFACE=CGI/1.1 REQUEST_METHOD=GET PATH_INFO=/empty \
+    SCRIPT_FILENAME="$sh_dir/gpt.fcgi" "$GPT_FCGI" </dev/null \
+    >"$TEST_TMP/resp" 2>"$TEST_TMP/err"
+expect_true "a named address without form.json is 500" \
+    grep -q '^Status: 500' "$TEST_TMP/resp"
+
 # --- hook_env: the operator's variables -------------------------------------
 cp -R "$ROOT/modes" "$ROOT/withenv"
 rm -f "$ROOT/withenv/last-env"
