@@ -142,6 +142,7 @@ addr_resolve(const struct http_req *req, struct addr_ref *ref, const char **why)
 		name = pi + 1;
 	}
 	ref->root_len = 0;
+	ref->script_own = false;
 	if (req->gpt_address != NULL && *req->gpt_address != '\0') {
 		if (has_pi) {
 			/* GPT_ADDRESS names one address; "/x" after it names
@@ -171,6 +172,7 @@ addr_resolve(const struct http_req *req, struct addr_ref *ref, const char **why)
 	if (!has_pi) {
 		if (addr_join(ref, req->script_filename, ".d", "") == -1)
 			goto toolong;
+		ref->script_own = true;
 		return 0;
 	}
 	if (addr_join(ref, req->script_filename, ".d/", name) == -1)
@@ -192,6 +194,7 @@ static void GPT_PRINTF(2, 3) addr_fail(struct addr *a, const char *fmt, ...)
 	vsnprintf(a->err, sizeof(a->err), fmt, ap);
 	va_end(ap);
 	a->ok = false;
+	a->no_form = false;
 }
 
 static void
@@ -267,7 +270,10 @@ addr_read_form(struct addr *a, const char *path, const char **text, size_t *len)
 
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	if (fd == -1) {
-		addr_fail(a, "%s: %s", path, strerror(errno));
+		int e = errno;
+
+		addr_fail(a, "%s: %s", path, strerror(e));
+		a->no_form = e == ENOENT;
 		return -1;
 	}
 	if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode)) {

@@ -67,6 +67,8 @@ struct addr_ref {
 	char dir[PATH_MAX]; /* the address directory, as named */
 	size_t root_len;    /* 0, or dir[0..root_len) is the root dir must
 	                       stay under (GPT_ROOT and the .d default) */
+	bool script_own;    /* the .d default with no name: the script's own
+	                       URL, which has no form until one is created */
 };
 
 /* A precomputed answer: head_len bytes of CGI header, then the body. */
@@ -90,6 +92,7 @@ struct addr {
 	char dir[PATH_MAX]; /* the cache key: addr_ref.dir */
 	size_t root_len;    /* as addr_ref */
 	bool ok;            /* loaded; else err says why (answer 500) */
+	bool no_form;       /* not ok because form.json does not exist */
 	char err[ADDR_ERR_MAX];
 	struct conf conf;
 	struct arena arena;            /* owned: everything below that points */

@@ -14,6 +14,7 @@
 
 #include "address.h"
 #include "cli.h"
+#include "hook.h"
 #include "log.h"
 
 static void
@@ -51,6 +52,10 @@ cli_check(int argc, char **argv)
 		        ? "not an executable regular file: acts will fail"
 		        : "missing: this address accepts no acts");
 	}
+	/* Checked as root: the responder may well be run the same way. */
+	if (hook_runs_as_root())
+		log_warn("%s: checked as root; if served as root, %s", argv[1],
+		    HOOK_ROOT_WARNING);
 	printf("%s: ok, %zu bytes, ETag %s\n", argv[1],
 	    a.json.len - a.json.head_len, a.etag);
 	rc = 0;

@@ -21,6 +21,7 @@ enum conf_key {
 	CONF_K_HOOK_MAX_OUTPUT,
 	CONF_K_TYPE,
 	CONF_K_FAILURES,
+	CONF_K_HOOK_ENV,
 };
 
 static const char *const conf_keys[] = {
@@ -29,6 +30,7 @@ static const char *const conf_keys[] = {
     [CONF_K_HOOK_MAX_OUTPUT] = "hook_max_output",
     [CONF_K_TYPE] = "type",
     [CONF_K_FAILURES] = "failures",
+    [CONF_K_HOOK_ENV] = "hook_env",
 };
 
 static void GPT_PRINTF(4, 5)
@@ -83,6 +85,77 @@ conf_is_type_char(unsigned char c)
 	return c != '\0' && strchr("!#$%&'*+-.^_`|~/", c) != NULL;
 }
 
+/*
+ * hook_env = NAME=value (see conf.h): append "NAME=value\0" to c->hook_env.
+ */
+static int
+conf_hook_env(struct conf *c, const char *v, size_t len, char *err,
+    size_t errlen, unsigned line)
+{
+	static const char *const refused[] = {"CONTENT_LENGTH", "REMOTE_ADDR"};
+	const char *eq = memchr(v, '=', len), *p;
+	size_t nlen, i, off;
+	unsigned k;
+
+	nlen = eq != NULL ? (size_t)(eq - v) : 0;
+	/* hits on "hook_env = DB", "hook_env = =x", "hook_env = 1X=y",
+	 * "hook_env = DB = x" (the name would end in a blank) */
+	for (i = 0; i < nlen; i++)
+		if (!((v[i] >= 'A' && v[i] <= 'Z') ||
+		        (v[i] >= 'a' && v[i] <= 'z') || v[i] == '_' ||
+		        (i > 0 && v[i] >= '0' && v[i] <= '9')))
+			break;
+	if (nlen == 0 || i < nlen || nlen > CONF_HOOK_ENV_NAME_MAX) {
+		conf_fail(err, errlen, line,
+		    "hook_env must be NAME=value, NAME letters, digits and _ "
+		    "(at most %d)",
+		    CONF_HOOK_ENV_NAME_MAX);
+		return -1;
+	}
+	for (i = nlen + 1; i < len; i++)
+		if ((unsigned char)v[i] < 0x20 || v[i] == 0x7f) {
+			/* hits on a tab inside the value */
+			conf_fail(err, errlen, line,
+			    "hook_env: control character in the value of %.*s",
+			    (int)nlen, v);
+			return -1;
+		}
+	/* The protocol's and the request's names are the hook's contract
+	 * (CONTRACT "The hook"); hits on "hook_env = GPT_ACTOR=root" */
+	for (k = 0; k < GPT_ARRAY_LEN(refused); k++)
+		if (strlen(refused[k]) == nlen &&
+		    memcmp(refused[k], v, nlen) == 0)
+			break;
+	if (k < GPT_ARRAY_LEN(refused) ||
+	    (nlen >= 4 && memcmp(v, "GPT_", 4) == 0)) {
+		conf_fail(err, errlen, line,
+		    "hook_env: %.*s is set by gpt.fcgi itself", (int)nlen, v);
+		return -1;
+	}
+	/* bounded: at most CONF_HOOK_ENV_MAX entries to compare */
+	for (k = 0, p = c->hook_env; k < c->hook_env_count;
+	     k++, p += strlen(p) + 1)
+		if (strncmp(p, v, nlen) == 0 && p[nlen] == '=') {
+			/* hits on "hook_env = DB=a" then "hook_env = DB=b" */
+			conf_fail(err, errlen, line,
+			    "hook_env: %.*s given twice", (int)nlen, v);
+			return -1;
+		}
+	off = c->hook_env_len;
+	if (c->hook_env_count == CONF_HOOK_ENV_MAX ||
+	    len + 1 > sizeof(c->hook_env) - off) {
+		conf_fail(err, errlen, line,
+		    "hook_env: more than %d variables or %d bytes",
+		    CONF_HOOK_ENV_MAX, CONF_HOOK_ENV_BYTES);
+		return -1;
+	}
+	memcpy(c->hook_env + off, v, len);
+	c->hook_env[off + len] = '\0';
+	c->hook_env_len = off + len + 1;
+	c->hook_env_count++;
+	return 0;
+}
+
 static int
 conf_value(struct conf *c, enum conf_key k, const char *v, size_t len,
     char *err, size_t errlen, unsigned line)
@@ -134,6 +207,8 @@ conf_value(struct conf *c, enum conf_key k, const char *v, size_t len,
 			return -1;
 		}
 		return 0;
+	case CONF_K_HOOK_ENV:
+		return conf_hook_env(c, v, len, err, errlen, line);
 	}
 	return -1;
 range:
@@ -149,6 +224,9 @@ conf_init(struct conf *c)
 	c->hook_max_output = CONF_HOOK_MAX_OUTPUT_DEFAULT;
 	c->type[0] = '\0';
 	c->explain = false;
+	c->hook_env[0] = '\0';
+	c->hook_env_len = 0;
+	c->hook_env_count = 0;
 }
 
 int
@@ -206,8 +284,9 @@ conf_parse(
 			    (int)klen, k);
 			return -1;
 		}
-		if (seen[ki]) {
-			/* hits on "type = a" given twice */
+		if (seen[ki] && ki != CONF_K_HOOK_ENV) {
+			/* hits on "type = a" given twice (hook_env repeats:
+			 * one variable a line) */
 			conf_fail(err, errlen, line, "duplicate key '%s'",
 			    conf_keys[ki]);
 			return -1;

@@ -25,6 +25,20 @@
 /* `type` is a header value: 1 to CONF_TYPE_MAX bytes of an RFC 9110 token
  * ("!#$%&'*+-.^_`|~", digits, letters) plus '/', so "chat/v1" works. */
 #define CONF_TYPE_MAX 64
+/*
+ * hook_env = NAME=value, repeatable: variables the operator gives every
+ * hook of the address, fixed in the file (never from a request).  NAME is
+ * [A-Za-z_][A-Za-z0-9_]*, at most CONF_HOOK_ENV_NAME_MAX bytes, once per
+ * file; the value is the rest of the line (blanks around it dropped, no
+ * control characters, may be empty).  Refused names: GPT_* (the
+ * protocol's), CONTENT_LENGTH and REMOTE_ADDR (the request's).  PATH is
+ * allowed and then replaces the fixed one (HOOK_PATH_ENV).  At most
+ * CONF_HOOK_ENV_MAX entries (the hook's HOOK_EXTRA_ENV_MAX) and
+ * CONF_HOOK_ENV_BYTES bytes of "NAME=value" strings with their NULs.
+ */
+#define CONF_HOOK_ENV_MAX 16
+#define CONF_HOOK_ENV_NAME_MAX 64
+#define CONF_HOOK_ENV_BYTES 4096
 /* The whole file; a longer one is refused rather than read in part. */
 #define CONF_FILE_MAX ((size_t)64 * 1024)
 #define CONF_ERR_MAX 160
@@ -35,6 +49,11 @@ struct conf {
 	size_t hook_max_output;       /* bytes of hook stdout */
 	char type[CONF_TYPE_MAX + 1]; /* GPT-Type value; "" when not set */
 	bool explain; /* failures = explain: 422 with the reason */
+	/* hook_env: hook_env_count "NAME=value" strings, each ending in a
+	 * NUL, one after the other, in the file's order */
+	char hook_env[CONF_HOOK_ENV_BYTES];
+	size_t hook_env_len;      /* bytes used in hook_env */
+	unsigned hook_env_count;
 };
 
 /* Fill c with every default. */

@@ -70,7 +70,8 @@
 /* Most bytes of environment: a few names plus the request's strings. */
 #define HOOK_ENV_MAX ((size_t)256 * 1024)
 
-#define HOOK_ENV_COUNT 6 /* five variables and the NULL */
+/* five variables, the operator's, and the NULL */
+#define HOOK_ENV_COUNT (6 + HOOK_EXTRA_ENV_MAX)
 
 /* Children listed per pass over /proc/self/task/<tid>/children. */
 #define HOOK_STRAYS_MAX 256
@@ -174,11 +175,21 @@ env_build(const struct hook_req *req, struct buf *eb,
 {
 	size_t off[HOOK_ENV_COUNT];
 	size_t n = 0, i;
+	const char *x = req->extra_env;
+	bool own_path = false;
+	unsigned k;
 
-	off[n++] = eb->len;
-	if (buf_printf(eb, "PATH=%s", HOOK_PATH_ENV) < 0 ||
-	    buf_putc(eb, '\0') < 0)
+	if (req->extra_env_count > HOOK_EXTRA_ENV_MAX)
 		return -1;
+	for (k = 0; k < req->extra_env_count; k++, x += strlen(x) + 1)
+		if (strncmp(x, "PATH=", 5) == 0)
+			own_path = true;
+	if (!own_path) {
+		off[n++] = eb->len;
+		if (buf_printf(eb, "PATH=%s", HOOK_PATH_ENV) < 0 ||
+		    buf_putc(eb, '\0') < 0)
+			return -1;
+	}
 	off[n++] = eb->len;
 	if (buf_printf(eb, "GPT_ADDRESS=%s",
 		req->address != NULL ? req->address : "") < 0 ||
@@ -198,6 +209,12 @@ env_build(const struct hook_req *req, struct buf *eb,
 		off[n++] = eb->len;
 		if (buf_printf(eb, "REMOTE_ADDR=%s", req->remote_addr) < 0 ||
 		    buf_putc(eb, '\0') < 0)
+			return -1;
+	}
+	for (k = 0, x = req->extra_env; k < req->extra_env_count;
+	     k++, x += strlen(x) + 1) {
+		off[n++] = eb->len;
+		if (buf_append(eb, x, strlen(x) + 1) < 0)
 			return -1;
 	}
 	for (i = 0; i < n; i++)
@@ -398,6 +415,12 @@ kill_group(struct hook_state *st, int sig)
 		(void)kill(-st->pid, sig);
 	if (sig == SIGKILL)
 		st->group_killed = true;
+}
+
+bool
+hook_runs_as_root(void)
+{
+	return geteuid() == 0;
 }
 
 int

@@ -18,6 +18,11 @@
  *	GPT_ACTOR=<req->actor>          only when req->actor != NULL
  *	CONTENT_LENGTH=<req->body_len>
  *	REMOTE_ADDR=<req->remote_addr>  only when req->remote_addr != NULL
+ *	NAME=value                      each of req->extra_env, after them
+ *
+ * The extra variables are the operator's (address.conf hook_env), checked
+ * by the caller: names unique, none of the names above except PATH, which
+ * then replaces HOOK_PATH_ENV.
  *
  * Limits: stdout is captured up to max_output bytes (one more byte kills the
  * hook: HOOK_E_OUTPUT); at timeout_sec the whole process group gets
@@ -52,6 +57,9 @@
 
 /* The fixed PATH every hook gets: no directory of the server's choosing. */
 #define HOOK_PATH_ENV "/usr/local/bin:/usr/bin:/bin"
+
+/* Operator-set variables a hook may get (address.conf hook_env). */
+#define HOOK_EXTRA_ENV_MAX 16
 
 /* Bytes of the hook's stderr forwarded to the log; the rest is dropped. */
 #define HOOK_STDERR_MAX ((size_t)8192)
@@ -89,6 +97,10 @@ struct hook_req {
 	size_t body_len;
 	unsigned timeout_sec;	 /* hook_timeout; 0 kills the hook at once */
 	size_t max_output;	 /* hook_max_output, bytes of stdout */
+	const char *extra_env;	 /* borrowed: extra_env_count "NAME=value"
+				    strings, each NUL-terminated, one after
+				    the other; NULL when none */
+	unsigned extra_env_count; /* at most HOOK_EXTRA_ENV_MAX */
 };
 
 struct hook_result {
@@ -124,6 +136,18 @@ enum hook_status hook_run(const struct hook_req *req, struct buf *out,
  * children spawned later do not inherit it.  0, or -1 with errno set.
  */
 int hook_adopt_orphans(void) GPT_MUSTCHECK;
+
+/*
+ * True when hooks started now would run as root (the effective uid is 0):
+ * gpt.fcgi never changes user, so a hook runs as whoever runs the
+ * responder.  HOOK_ROOT_WARNING is the line the responder logs once at
+ * start and --check prints, so an operator meets the same words in both.
+ */
+bool hook_runs_as_root(void);
+#define HOOK_ROOT_WARNING                                                      \
+	"hooks run as root: run gpt.fcgi as a dedicated user (spawn-fcgi "     \
+	"-u, User= in the systemd unit, the web server's user for CGI)"
+
 
 /* A static name for a status ("ok", "timeout", ...); never NULL. */
 const char *hook_strstatus(enum hook_status st);

@@ -84,11 +84,16 @@
 #include "address.h"
 #include "hook.h"
 #include "json.h"
+#include "listenfd.h"
 #include "log.h"
 #include "schema.h"
 #include "serve.h"
 
 extern char **environ;
+
+/* address.conf's hook_env entries all fit in what a hook may get. */
+_Static_assert(CONF_HOOK_ENV_MAX <= HOOK_EXTRA_ENV_MAX,
+    "hook_env allows more variables than hook_run passes");
 
 /* FastCGI records (see "FastCGI answers" below). */
 #define SERVE_REC_CHUNK 65528 /* content per record: <= 0xffff, 8-aligned */
@@ -256,6 +261,8 @@ serve_hook(struct serve_io *io, struct serve_state *st,
 	    .body_len = st->body.len,
 	    .timeout_sec = a->conf.hook_timeout,
 	    .max_output = a->conf.hook_max_output,
+	    .extra_env = a->conf.hook_env,
+	    .extra_env_count = a->conf.hook_env_count,
 	};
 	struct hook_result res;
 	const struct json_value *v;
@@ -412,7 +419,17 @@ serve_request(struct serve_io *io, struct serve_state *st)
 		rc = serve_reply(io, HTTP_O_NO_ADDRESS, &status);
 		goto done;
 	}
-	if ((a = addr_lookup(&ref, &why)) == NULL) {
+	a = addr_lookup(&ref, &why);
+	if (ref.script_own && (a == NULL || (!a->ok && a->no_form))) {
+		/* hits on .../gpt.fcgi (shared hosting, the .d default) before
+		 * anything was published there: not the server's failure */
+		log_info("no form at the script's own URL: create %s/form.json "
+		         "to publish one there (see gpt-address(5))",
+		    ref.dir);
+		rc = serve_reply(io, HTTP_O_NO_ADDRESS, &status);
+		goto done;
+	}
+	if (a == NULL) {
 		log_info("no address at %s: %s", ref.dir, why);
 		rc = serve_reply(io, HTTP_O_NO_ADDRESS, &status);
 		goto done;
@@ -1185,6 +1202,14 @@ serve_main(void)
 		log_warn("cannot become a child subreaper (%s): what a hook "
 		         "starts outside its process group may outlive the act",
 		    strerror(errno));
+	/* Before libfcgi looks at fd 0: a socket passed by systemd (or
+	 * systemd-socket-activate) on fd 3 becomes the listening socket. */
+	if (listenfd_adopt() == -1)
+		return 1;
+	/* Once per process: at the start of a FastCGI process, with each
+	 * request under CGI (one process per request). */
+	if (hook_runs_as_root())
+		log_warn("%s", HOOK_ROOT_WARNING);
 	if (FCGX_Init() != 0) {
 		log_error("libfcgi failed to initialize");
 		return 1;

@@ -624,4 +624,114 @@ done
 run_cli --check
 expect_status 2 "--check without a directory"
 
+# --- the script's own URL (shared hosting, no server variable) ----------
+# .../gpt.fcgi with no name is the directory gpt.fcgi.d itself: before a
+# form is published there, 404 and a line saying what to create.
+sh_dir=$TEST_TMP/hosting
+mkdir -p "$sh_dir"
+own_get() {
+	env -i GATEWAY_INTERFACE=CGI/1.1 REQUEST_METHOD=GET \
+	    SCRIPT_FILENAME="$sh_dir/gpt.fcgi" SERVER_PROTOCOL=HTTP/1.1 \
+	    "$GPT_FCGI" </dev/null >"$TEST_TMP/resp" 2>"$TEST_TMP/err"
+	status=$?
+	sed '/^\r$/q' "$TEST_TMP/resp" | tr -d '\r' >"$TEST_TMP/head"
+	code=$(sed -n '1s/^Status: \([0-9]*\).*/\1/p' "$TEST_TMP/head")
+}
+own_get
+expect_code 404 "the script's own URL without gpt.fcgi.d"
+expect_err "create $sh_dir/gpt.fcgi.d/form.json" \
+    "the log says what to create (no gpt.fcgi.d)"
+mkdir "$sh_dir/gpt.fcgi.d"
+own_get
+expect_code 404 "the script's own URL with an empty gpt.fcgi.d"
+expect_err "create $sh_dir/gpt.fcgi.d/form.json" \
+    "the log says what to create (no form.json)"
+printf '{"p": "x", "m": [], "s": {"nope": 1}}' >"$sh_dir/gpt.fcgi.d/form.json"
+own_get
+expect_code 500 "a broken form at the script's own URL is still 500"
+cp "$ROOT/nohook/form.json" "$sh_dir/gpt.fcgi.d/form.json"
+own_get
+expect_code 200 "a form at the script's own URL is served"
+# A named address without form.json is the operator's error: still 500.
+mkdir "$sh_dir/gpt.fcgi.d/empty"
+env -i GATEWAY_INTERFACE=CGI/1.1 REQUEST_METHOD=GET PATH_INFO=/empty \
+    SCRIPT_FILENAME="$sh_dir/gpt.fcgi" "$GPT_FCGI" </dev/null \
+    >"$TEST_TMP/resp" 2>"$TEST_TMP/err"
+expect_true "a named address without form.json is 500" \
+    grep -q '^Status: 500' "$TEST_TMP/resp"
+
+# --- hook_env: the operator's variables -------------------------------------
+cp -R "$ROOT/modes" "$ROOT/withenv"
+rm -f "$ROOT/withenv/last-env"
+cat >>"$ROOT/withenv/address.conf" <<'CONF'
+hook_env = DB=/srv/data/app.sqlite
+hook_env = PATH=/opt/venv/bin:/usr/bin:/bin
+hook_env = GREETING=two words, = and all
+CONF
+body '{"mode": "env"}'
+post /withenv "$TEST_TMP/in"
+expect_code 200 "an act at an address with hook_env"
+for v in 'DB=/srv/data/app.sqlite' 'PATH=/opt/venv/bin:/usr/bin:/bin' \
+    'GREETING=two words, = and all' "GPT_ADDRESS=$ROOT/withenv" \
+    'CONTENT_LENGTH=15'; do
+	expect_true "hook_env: the hook gets $v" \
+	    grep -qxF "$v" "$ROOT/withenv/last-env"
+done
+n=$(grep -c '^PATH=' "$ROOT/withenv/last-env")
+expect_true "hook_env: one PATH, the operator's (got $n)" test "$n" -eq 1
+# A value can come only from the file: a request header of the same name
+# changes nothing.
+post /withenv "$TEST_TMP/in" HTTP_DB=/etc/passwd
+expect_true "hook_env: a request cannot set the value" \
+    grep -qxF 'DB=/srv/data/app.sqlite' "$ROOT/withenv/last-env"
+printf 'hook_env = GPT_ACTOR=root\n' >"$ROOT/withenv/address.conf"
+cgi GET /withenv "$TEST_TMP/empty"
+expect_code 500 "hook_env naming GPT_ACTOR refuses the address"
+expect_err 'GPT_ACTOR is set by gpt.fcgi itself' \
+    "the log says why hook_env refused the address"
+run_cli --check "$ROOT/withenv"
+expect_status 1 "--check refuses hook_env naming GPT_ACTOR"
+
+# --- run as root ------------------------------------------------------------
+# Hooks run as whoever runs gpt.fcgi: as root, the responder says so once
+# (here: once per CGI request) and --check warns.  As another user,
+# neither does.
+rootline='hooks run as root'
+if [ "$(id -u)" -eq 0 ]; then
+	run_cli --check "$ROOT/modes"
+	expect_status 0 "--check as root still passes"
+	expect_stderr_match "checked as root; if served as root, $rootline" \
+	    "--check as root warns"
+	cgi GET /modes "$TEST_TMP/empty"
+	expect_code 200 "a GET as root"
+	n=$(grep -c "warning: $rootline" "$TEST_TMP/err")
+	expect_true "a CGI request as root logs '$rootline' once (got $n)" \
+	    test "$n" -eq 1
+	# The same as an ordinary user (a copy it can read).
+	pub=$TEST_TMP/pub
+	mkdir -p "$pub"
+	cp "$GPT_FCGI" "$pub/gpt.fcgi"
+	cp -R "$ROOT/modes" "$pub/modes"
+	chmod -R a+rX "$pub"
+	chmod 755 "$TEST_TMP"
+	as_nobody="setpriv --reuid=nobody --regid=nogroup --clear-groups --"
+	bin=$pub/gpt.fcgi
+else
+	pub=$ROOT
+	as_nobody=
+	bin=$GPT_FCGI
+fi
+$as_nobody "$bin" --check "$pub/modes" >"$TEST_TMP/out" 2>"$TEST_TMP/err" </dev/null
+status=$?
+expect_status 0 "--check as an ordinary user"
+expect_true "--check as an ordinary user does not warn about root" \
+    sh -c "! grep -q 'as root' '$TEST_TMP/err'"
+env -i GATEWAY_INTERFACE=CGI/1.1 REQUEST_METHOD=GET \
+    GPT_ADDRESS="$pub/modes" $as_nobody "$bin" \
+    </dev/null >"$TEST_TMP/resp" 2>"$TEST_TMP/err"
+expect_true "a CGI request as an ordinary user is answered" \
+    grep -q '^Status: 200' "$TEST_TMP/resp"
+expect_true "a CGI request as an ordinary user does not mention root" \
+    sh -c "! grep -q '$rootline' '$TEST_TMP/err'"
+
 finish

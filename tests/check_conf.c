@@ -174,6 +174,118 @@ START_TEST(conf_load_reads_a_file_and_refuses_a_symlink)
 }
 END_TEST
 
+/* The hook_env strings of c, as "NAME=value;" each, for comparison. */
+static void
+hook_env_text(const struct conf *c, char *out, size_t outlen)
+{
+	const char *p = c->hook_env;
+	size_t used = 0;
+	unsigned k;
+
+	out[0] = '\0';
+	for (k = 0; k < c->hook_env_count; k++, p += strlen(p) + 1) {
+		int n = snprintf(out + used, outlen - used, "%s;", p);
+
+		ck_assert(n >= 0 && (size_t)n < outlen - used);
+		used += (size_t)n;
+	}
+}
+
+START_TEST(conf_parse_reads_hook_env_in_order)
+{
+	static const struct {
+		const char *text, *want;
+	} cases[] = {
+	    {"hook_env = DB=/srv/db.sqlite\n", "DB=/srv/db.sqlite;"},
+	    {"hook_env=A=1\nhook_env = b_2 = x\n", NULL},
+	    {"hook_env = A=1\nmax_body = 9\nhook_env = _B=two words \n",
+		"A=1;_B=two words;"},
+	    {"hook_env = EMPTY=\n", "EMPTY=;"},
+	    {"hook_env = URL=postgres://u@h/db?x=1\n",
+		"URL=postgres://u@h/db?x=1;"},
+	    {"hook_env = PATH=/opt/venv/bin:/usr/bin:/bin\n",
+		"PATH=/opt/venv/bin:/usr/bin:/bin;"},
+	    {"max_body = 9\n", ""},
+	};
+	char got[CONF_HOOK_ENV_BYTES * 2];
+	size_t i;
+
+	for (i = 0; i < GPT_ARRAY_LEN(cases); i++) {
+		struct conf c;
+
+		if (cases[i].want == NULL) {
+			/* "b_2 = x": a blank before '=' is not a name */
+			expect_conf_fail(cases[i].text, "NAME=value");
+			continue;
+		}
+		c = expect_conf(cases[i].text);
+		hook_env_text(&c, got, sizeof(got));
+		ck_assert_msg(strcmp(got, cases[i].want) == 0,
+		    "\"%s\": hook_env %s, expected %s", cases[i].text, got,
+		    cases[i].want);
+	}
+}
+END_TEST
+
+START_TEST(conf_parse_refuses_bad_hook_env)
+{
+	static const struct {
+		const char *text, *why;
+	} cases[] = {
+	    {"hook_env = DB\n", "NAME=value"},
+	    {"hook_env = =x\n", "NAME=value"},
+	    {"hook_env = 1DB=x\n", "NAME=value"},
+	    {"hook_env = D-B=x\n", "NAME=value"},
+	    {"hook_env =\n", "NAME=value"},
+	    {"hook_env = DB=a\tb\n", "control character"},
+	    {"hook_env = GPT_ACTOR=root\n", "set by gpt.fcgi"},
+	    {"hook_env = GPT_ADDRESS=/etc\n", "set by gpt.fcgi"},
+	    {"hook_env = GPT_ANYTHING=1\n", "set by gpt.fcgi"},
+	    {"hook_env = CONTENT_LENGTH=0\n", "set by gpt.fcgi"},
+	    {"hook_env = REMOTE_ADDR=10.0.0.1\n", "set by gpt.fcgi"},
+	    {"hook_env = DB=a\nhook_env = DB=b\n", "DB given twice"},
+	    {"hook_env = D=a\nhook_env = DB=b\nhook_env = D=c\n",
+		"D given twice"},
+	};
+	char text[8192], why[64];
+	size_t i, used = 0;
+	int n;
+
+	for (i = 0; i < GPT_ARRAY_LEN(cases); i++)
+		expect_conf_fail(cases[i].text, cases[i].why);
+	/* A name of 65 bytes. */
+	n = snprintf(text, sizeof(text), "hook_env = %065d=x\n", 0);
+	ck_assert(n > 0);
+	text[11] = 'N';
+	expect_conf_fail(text, "NAME=value");
+	/* One variable more than CONF_HOOK_ENV_MAX. */
+	for (i = 0; i <= CONF_HOOK_ENV_MAX; i++) {
+		n = snprintf(text + used, sizeof(text) - used,
+		    "hook_env = V%zu=x\n", i);
+		ck_assert(n > 0);
+		used += (size_t)n;
+	}
+	snprintf(why, sizeof(why), "more than %d variables",
+	    CONF_HOOK_ENV_MAX);
+	expect_conf_fail(text, why);
+	/* Exactly CONF_HOOK_ENV_MAX is fine. */
+	text[used - strlen("hook_env = V16=x\n")] = '\0';
+	ck_assert_uint_eq(expect_conf(text).hook_env_count,
+	    CONF_HOOK_ENV_MAX);
+	/* Past CONF_HOOK_ENV_BYTES with few variables. */
+	used = (size_t)snprintf(text, sizeof(text), "hook_env = A=");
+	memset(text + used, 'a', 3000);
+	used += 3000;
+	used += (size_t)snprintf(text + used, sizeof(text) - used,
+	    "\nhook_env = B=");
+	memset(text + used, 'b', 3000);
+	used += 3000;
+	text[used++] = '\n';
+	text[used] = '\0';
+	expect_conf_fail(text, "bytes");
+}
+END_TEST
+
 static Suite *
 suite_conf(void)
 {
@@ -189,6 +301,8 @@ suite_conf(void)
 	tcase_add_test(tc, conf_parse_accepts_range_ends);
 	tcase_add_test(tc, conf_parse_refuses_bad_files);
 	tcase_add_test(tc, conf_parse_refuses_a_nul_byte);
+	tcase_add_test(tc, conf_parse_reads_hook_env_in_order);
+	tcase_add_test(tc, conf_parse_refuses_bad_hook_env);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("conf_load");
 	tcase_add_test(tc, conf_load_of_a_missing_file_gives_defaults);

@@ -653,6 +653,8 @@ END_TEST
 struct env_case {
 	const char *actor, *remote;
 	const char *want; /* sorted "NAME=value\n" lines */
+	const char *extra; /* hook_env strings, NUL-separated, or NULL */
+	unsigned extra_count;
 };
 
 static void
@@ -665,6 +667,8 @@ expect_env(const struct env_case *c)
 
 	req.actor = c->actor;
 	req.remote_addr = c->remote;
+	req.extra_env = c->extra;
+	req.extra_env_count = c->extra_count;
 	ck_assert_int_eq(hook_run(&req, &out, &res), HOOK_OK);
 	copy = strdup(out.data);
 	ck_assert_ptr_nonnull(copy);
@@ -694,13 +698,13 @@ START_TEST(hook_run_gives_only_the_whitelisted_environment)
 	static const struct env_case cases[] = {
 	    {NULL, NULL,
 		"CONTENT_LENGTH=7\nGPT_ADDRESS=" ADDRESS
-		"\nPATH=" HOOK_PATH_ENV "\n"},
+		"\nPATH=" HOOK_PATH_ENV "\n", NULL, 0},
 	    {"alice", "127.0.0.1",
 		"CONTENT_LENGTH=7\nGPT_ACTOR=alice\nGPT_ADDRESS=" ADDRESS
-		"\nPATH=" HOOK_PATH_ENV "\nREMOTE_ADDR=127.0.0.1\n"},
+		"\nPATH=" HOOK_PATH_ENV "\nREMOTE_ADDR=127.0.0.1\n", NULL, 0},
 	    {"", "::1",
 		"CONTENT_LENGTH=7\nGPT_ACTOR=\nGPT_ADDRESS=" ADDRESS
-		"\nPATH=" HOOK_PATH_ENV "\nREMOTE_ADDR=::1\n"},
+		"\nPATH=" HOOK_PATH_ENV "\nREMOTE_ADDR=::1\n", NULL, 0},
 	};
 	size_t i;
 
@@ -708,6 +712,32 @@ START_TEST(hook_run_gives_only_the_whitelisted_environment)
 	ck_assert_int_eq(setenv("GPT_LEAK_MARKER", "1", 1), 0);
 	ck_assert_int_eq(setenv("PATH", "/leaked/bin:/usr/bin:/bin", 1), 0);
 	ck_assert_int_eq(setenv("GPT_ACTOR", "mallory", 1), 0);
+	for (i = 0; i < GPT_ARRAY_LEN(cases); i++)
+		expect_env(&cases[i]);
+}
+END_TEST
+
+START_TEST(hook_run_adds_the_operators_variables)
+{
+	static const struct env_case cases[] = {
+	    {NULL, NULL,
+		"CONTENT_LENGTH=7\nDB=/srv/db.sqlite\nEMPTY=\nGPT_ADDRESS="
+		ADDRESS "\nPATH=" HOOK_PATH_ENV "\n",
+		"DB=/srv/db.sqlite\0EMPTY=", 2},
+	    /* PATH given by the operator replaces the fixed one */
+	    {"alice", NULL,
+		"CONTENT_LENGTH=7\nGPT_ACTOR=alice\nGPT_ADDRESS=" ADDRESS
+		"\nPATH=/opt/venv/bin:/usr/bin:/bin\nVENV=/opt/venv\n",
+		"PATH=/opt/venv/bin:/usr/bin:/bin\0VENV=/opt/venv", 2},
+	    /* a name that merely starts with PATH is not PATH */
+	    {NULL, NULL,
+		"CONTENT_LENGTH=7\nGPT_ADDRESS=" ADDRESS "\nPATH=" HOOK_PATH_ENV
+		"\nPATHS=x\n",
+		"PATHS=x", 1},
+	};
+	size_t i;
+
+	ck_assert_int_eq(setenv("GPT_LEAK_MARKER", "1", 1), 0);
 	for (i = 0; i < GPT_ARRAY_LEN(cases); i++)
 		expect_env(&cases[i]);
 }
@@ -883,6 +913,7 @@ suite_hook(void)
 	    hook_run_times_out_on_an_escaped_child_when_not_a_subreaper);
 	tcase_add_test(run, hook_run_starts_the_hook_in_its_own_process_group);
 	tcase_add_test(run, hook_run_gives_only_the_whitelisted_environment);
+	tcase_add_test(run, hook_run_adds_the_operators_variables);
 	tcase_add_test(run, hook_run_works_in_the_address_directory);
 	tcase_add_test(run,
 	    hook_run_gives_default_signals_empty_mask_and_only_fds_0_to_2);

@@ -518,6 +518,13 @@ for v in 64MB 0 -1 x 99999999999999999999G; do
 	fi
 done
 
+# As root, the process said once, at start, that its hooks run as root
+# (it has answered many requests by now); as anyone else it said nothing.
+n=$(grep -c 'warning: hooks run as root' "$TEST_TMP/server-err")
+if [ "$(id -u)" -eq 0 ]; then want=1; else want=0; fi
+expect_true "'hooks run as root' logged $want time(s) by the process (got $n)" \
+    test "$n" -eq "$want"
+
 # A process whose web server is gone (accept fails: here fd 0 is a socket
 # that never listened) exits cleanly instead of spinning.
 timeout 10 perl -e 'use Socket;

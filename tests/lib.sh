@@ -11,6 +11,12 @@ failed=0
 pass() { passed=$((passed + 1)); }
 fail() { failed=$((failed + 1)); echo "FAIL: $*" >&2; }
 
+expect_true() { # expect_true LABEL CMD...
+	_el=$1
+	shift
+	if "$@" >/dev/null 2>&1; then pass; else fail "$_el"; fi
+}
+
 # run_cli ARGS...: run the binary, keep status, stdout, stderr.
 run_cli() {
 	"$GPT_FCGI" "$@" >"$TEST_TMP/out" 2>"$TEST_TMP/err" </dev/null

@@ -36,6 +36,12 @@ wait_ready "$base/echo" || { cat "$_t"/*.log >&2; exit 1; }
 check_gpt apache-cgi "$base/probe" "$root/probe"
 req GET "$base/no-such-address"
 expect_code 404 "apache-cgi: an unknown address"
+# The script's own URL: no gpt.fcgi.d/form.json yet, so 404 (not 500)
+# and a line in Apache's error log saying what to create.
+req GET "$base"
+expect_code 404 "apache-cgi: .../gpt.fcgi before a form is published there"
+expect_true "apache-cgi: the error log says to create gpt.fcgi.d/form.json" \
+    grep -q "create $root/form.json" "$_t/apache-error.log"
 for f in probe/form.json probe/hook guestbook/hook ''; do
 	req GET "http://127.0.0.1:$port/gpt/gpt.fcgi.d/$f"
 	expect_code 404 "apache-cgi: gpt.fcgi.d/$f is never served as a file"

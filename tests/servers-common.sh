@@ -192,12 +192,6 @@ expect_body_match() { # expect_body_match REGEX LABEL
 	fi
 }
 
-expect_true() { # expect_true LABEL CMD...
-	_el=$1
-	shift
-	if "$@" >/dev/null 2>&1; then pass; else fail "$_el"; fi
-}
-
 # cgi_get DIR ACCEPT: the body gpt.fcgi itself answers, as a CGI program
 # without any web server, to a GET of the address DIR.
 cgi_get() {

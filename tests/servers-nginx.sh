@@ -5,14 +5,29 @@
 . "${GPT_SRCDIR:-.}/tests/servers-common.sh"
 need nginx spawn-fcgi
 
-# Socket ownership for nginx's workers (nobody when nginx runs as root).
-sock_owner=
+# The users of the shipped commands: as root, gpt.fcgi and its hooks run
+# as a dedicated user (daemon stands in for one) and nginx's workers as
+# www-data, the socket's group; otherwise both run as the caller, and the
+# shipped commands are run without -u/-g/-U/-G, as their comment says.
 if [ "$(id -u)" -eq 0 ]; then
-	sock_owner="-U nobody -G nogroup"
+	users="APPUSER=daemon APPGROUP=daemon WEBUSER=www-data WEBGROUP=www-data"
+else
+	users="APPUSER=$(id -un) APPGROUP=$(id -gn) WEBUSER=$(id -un) WEBGROUP=$(id -gn)"
 fi
 
-# run_nginx NAME CONF FORKS: spawn-fcgi FORKS gpt.fcgi processes on a
-# socket, then nginx with examples/servers/CONF; sets $base and $root.
+# shipped_spawn RENDERED N: the Nth spawn-fcgi command of the rendered
+# nginx-fastcgi.conf, as its comment gives it.
+shipped_spawn() {
+	_c=$(sed -n 's/^#   \(spawn-fcgi .*\)$/\1/p' "$1" | sed -n "$2p")
+	if [ "$(id -u)" -ne 0 ]; then
+		_c=$(printf '%s\n' "$_c" | sed 's/ -[ugUG] [^ ]*//g')
+	fi
+	printf '%s\n' "$_c"
+}
+
+# run_nginx NAME CONF FORKS: start gpt.fcgi with the shipped spawn-fcgi
+# command (one process, or the -F 4 pool), then nginx with
+# examples/servers/CONF; sets $base and $root.
 run_nginx() {
 	_t=$TEST_TMP/$1
 	mkdir -p "$_t"
@@ -20,18 +35,26 @@ run_nginx() {
 	install_bin "$_t/bin"
 	make_root "$_t/root"
 	port=$(free_port)
-	render "$2" "$_t/nginx.conf" PORT="$port" ROOT="$_t/root" TMP="$_t"
+	# shellcheck disable=SC2086
+	render "$2" "$_t/nginx.conf" PORT="$port" ROOT="$_t/root" TMP="$_t" \
+	    BIN="$_t/bin/gpt.fcgi" $users
+	# shellcheck disable=SC2086
+	render nginx-fastcgi.conf "$_t/commands" PORT="$port" \
+	    ROOT="$_t/root" TMP="$_t" BIN="$_t/bin/gpt.fcgi" $users
 	if [ "$3" -eq 1 ]; then
-		# -n: stay in the foreground, so $! is the application.
-		# shellcheck disable=SC2086
-		spawn-fcgi -n -s "$_t/gpt.sock" $sock_owner -M 0660 \
-		    -- "$_t/bin/gpt.fcgi" >"$_t/spawn.log" 2>&1 &
+		# -n: spawn-fcgi execs the application, so $! is gpt.fcgi.
+		# shellcheck disable=SC2046
+		set -- $(shipped_spawn "$_t/commands" 1)
+		expect_true "nginx: the first shipped command stays in the foreground" \
+		    test "$2" = -n
+		"$@" >"$_t/spawn.log" 2>&1 &
 		started $!
 	else
-		# shellcheck disable=SC2086
-		spawn-fcgi -F "$3" -P "$_t/gpt.pid" -s "$_t/gpt.sock" \
-		    $sock_owner -M 0660 -- "$_t/bin/gpt.fcgi" \
-		    >"$_t/spawn.log" 2>&1
+		# shellcheck disable=SC2046
+		set -- $(shipped_spawn "$_t/commands" 2)
+		expect_true "nginx: the second shipped command is a pool of 4" \
+		    test "$2 $3" = "-F 4"
+		"$@" >"$_t/spawn.log" 2>&1
 		started $(cat "$_t/gpt.pid")
 	fi
 	nginx -p "$_t" -e "$_t/nginx-error.log" -c "$_t/nginx.conf" \
@@ -44,6 +67,16 @@ run_nginx() {
 
 run_nginx single nginx-fastcgi.conf 1
 check_gpt nginx "$base/probe" "$root/probe"
+ls -l "$TEST_TMP/single/gpt.sock" >"$TEST_TMP/sock.ls"
+expect_true "nginx: the socket is 0660 ($(cat "$TEST_TMP/sock.ls"))" \
+    grep -q '^srw-rw---- ' "$TEST_TMP/sock.ls"
+if [ "$(id -u)" -eq 0 ]; then
+	expect_true "nginx: the socket belongs to nginx's group" \
+	    test "$(stat -c %G "$TEST_TMP/single/gpt.sock")" = www-data
+	n=$(ps -o user= -p "$(pgrep -f "^$TEST_TMP/single/bin/gpt.fcgi")")
+	expect_true "nginx: gpt.fcgi runs as the dedicated user ($n), not root" \
+	    test "$n" = daemon
+fi
 req GET "$base/no-such-address"
 expect_code 404 "nginx: an unknown address"
 req GET "$base/a/b"
