@@ -14,6 +14,7 @@
 #include "schema.h"
 #include "schema_dialect.h"
 #include "schema_int.h"
+#include "schema_res.h"
 
 struct arena;
 struct json_value;
@@ -27,6 +28,7 @@ struct cnode {
 	struct cnode *next; /* every cnode, for the cycle checks */
 	unsigned char color;
 	bool warned;
+	bool own_collect; /* has unevaluatedProperties/Items */
 };
 
 struct memo_ent {
@@ -34,19 +36,28 @@ struct memo_ent {
 	const struct schema_node *n;
 };
 
-/* A $ref waiting for the structural walk to end. */
+enum pending_kind { PENDING_REF, PENDING_DYNAMIC, PENDING_RECURSIVE };
+
+/* A reference waiting for the structural walk to end. */
 struct pending {
 	struct pending *next;
 	struct schema_node *node;
-	const char *ref; /* borrowed: the $ref string */
+	enum pending_kind kind;
+	const char *ref; /* borrowed: the reference string */
 	size_t len;
-	const char *where; /* owned: pointer of the $ref keyword */
+	const struct res_loc *loc; /* where the reference is written */
+	const char *where;	   /* owned: pointer of the keyword */
 	size_t where_len;
 };
+
+struct res_loc;
+struct res_resource;
+struct res_ent;
 
 struct cctx {
 	const struct json_value *root;
 	struct arena *a;
+	const struct schema_opts *o;
 	schema_warn_fn warn;
 	void *warn_ctx;
 	struct schema_err *err;
@@ -58,6 +69,16 @@ struct cctx {
 	struct cnode *nodes, *last; /* in creation order: the root first */
 	size_t nnodes;
 	struct pending *pending;
+	/* schema_res.c: the resource table */
+	struct memo_ent *locs; /* json_value -> struct res_loc (as n) */
+	size_t locs_cap, locs_len;
+	struct res_ent *ents; /* URI -> resource or anchor */
+	size_t ents_cap, ents_len;
+	struct res_resource *resources, *last_res;
+	size_t ndocs;
+	const struct res_loc *loc; /* of the object being compiled */
+	bool dynamic;		   /* a $dynamicRef or $recursiveRef is used */
+	bool allow_bool; /* draft-04: a boolean is a schema here */
 };
 
 /* The two boolean schemas (and any {} or annotation-only object). */
@@ -81,8 +102,8 @@ void schema_cc_ptr_set(struct jptr *p, const char *s, size_t len);
 const struct schema_node *schema_cc_value(
     struct cctx *c, const struct json_value *v);
 
-/* schema_res.c: resolve every pending $ref.  0, or -1 (refused). */
-int schema_res_resolve(struct cctx *c) GPT_MUSTCHECK;
+/* schema_res.c: set s->bundle (schema_bundle).  0, or -1. */
+int schema_cc_bundle(struct cctx *c, struct schema *s) GPT_MUSTCHECK;
 
 /* schema_plan.c: refuse $ref cycles that make no progress, warn about
  * unbounded recursion, link past pure-$ref nodes and plan the fast

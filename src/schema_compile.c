@@ -38,8 +38,6 @@
 #define nomem schema_cc_nomem
 #define compile_value schema_cc_value
 
-#define REF_LOCAL "$ref must be a local JSON Pointer (\"#\" or \"#/...\")"
-
 const struct schema_node schema_node_false = {.kind = SCHEMA_K_FALSE,
     .need = {SF_FALSE, SF_FALSE, SF_FALSE, SF_FALSE, SF_FALSE, SF_FALSE,
         SF_FALSE},
@@ -378,9 +376,18 @@ compile_object_kws(
 	const struct json_value *req = kv[KW_REQUIRED];
 	const struct json_value *dep = kv[KW_DEPENDENTREQUIRED];
 	const struct json_value *pp = kv[KW_PATTERNPROPERTIES];
+	/* draft-04..07: dependencies holds both kinds; its arrays are
+	 * dependentRequired's */
+	const char *depkw = "dependentRequired";
+	bool mixed = dep == NULL && kv[KW_DEPENDENCIES] != NULL;
 	struct slots s;
-	size_t bound = 0, i, mark, mark2;
+	size_t bound = 0, i, mark, mark2, ndep = 0;
 	uint32_t stamp = 1;
+
+	if (mixed) {
+		dep = kv[KW_DEPENDENCIES];
+		depkw = "dependencies";
+	}
 
 	/* {"properties": []} */
 	if (props != NULL && props->type != JSON_T_OBJECT) {
@@ -390,10 +397,8 @@ compile_object_kws(
 	}
 	/* {"dependentRequired": []} */
 	if (dep != NULL && dep->type != JSON_T_OBJECT) {
-		jptr_push(&c->ptr, "dependentRequired", 17);
-		return refuse(c, "dependentRequired",
-		           "dependentRequired must be an object"),
-		       -1;
+		jptr_push(&c->ptr, depkw, strlen(depkw));
+		return refuse(c, depkw, "%s must be an object", depkw), -1;
 	}
 	/* {"patternProperties": []} */
 	if (pp != NULL && pp->type != JSON_T_OBJECT) {
@@ -453,25 +458,28 @@ compile_object_kws(
 		dr = arena_calloc(c->a, dep->u.obj.count, sizeof(*dr));
 		if (dr == NULL)
 			return nomem(c), -1;
-		mark = jptr_push(&c->ptr, "dependentRequired", 17);
+		mark = jptr_push(&c->ptr, depkw, strlen(depkw));
 		for (i = 0; i < dep->u.obj.count; i++) {
 			const struct json_member *m = &dep->u.obj.members[i];
 			uint32_t *idx;
 
+			if (mixed && m->value.type != JSON_T_ARRAY)
+				continue;
 			mark2 = jptr_push(&c->ptr, m->key.ptr, m->key.len);
-			idx = string_set(
-			    c, &s, &m->value, "dependentRequired", stamp++);
+			idx = string_set(c, &s, &m->value, depkw, stamp++);
 			if (idx == NULL)
 				return -1;
 			jptr_pop(&c->ptr, mark2);
-			dr[i].trigger = slots_get(&s, &m->key);
-			dr[i].need = idx;
-			dr[i].count = (uint32_t)m->value.u.arr.count;
+			dr[ndep].trigger = slots_get(&s, &m->key);
+			dr[ndep].need = idx;
+			dr[ndep].count = (uint32_t)m->value.u.arr.count;
+			ndep++;
 		}
 		jptr_pop(&c->ptr, mark);
 		n->depreq = dr;
-		n->ndepreq = (uint32_t)dep->u.obj.count;
-		n->flags |= SF_DEPREQ;
+		n->ndepreq = (uint32_t)ndep;
+		if (ndep > 0)
+			n->flags |= SF_DEPREQ;
 	}
 	n->slots = s.slot;
 	n->nslots = s.n;
@@ -507,11 +515,16 @@ compile_object_kws(
 		n->flags |= SF_MEMBERS;
 	}
 	if (kv[KW_ADDITIONALPROPERTIES] != NULL) {
-		const struct schema_node *sub = compile_sub(
-		    c, kv[KW_ADDITIONALPROPERTIES], "additionalProperties");
+		const struct schema_node *sub;
 
+		/* draft-04: additionalProperties may be a boolean */
+		c->allow_bool = true;
+		sub = compile_sub(
+		    c, kv[KW_ADDITIONALPROPERTIES], "additionalProperties");
+		c->allow_bool = false;
 		if (sub == NULL)
 			return -1;
+		n->additional_all = true;
 		if (sub->kind != SCHEMA_K_TRUE) {
 			n->additional = sub;
 			n->flags |= SF_MEMBERS;
@@ -555,6 +568,11 @@ compile_array_kws(
 {
 	size_t mark;
 
+	const struct json_value *rest = kv[KW_ITEMS];
+	const char *rest_kw = "items";
+
+	n->prefix_kw = "prefixItems";
+	n->contains_marks = c->loc->d >= SCHEMA_D_2020_12;
 	if (kv[KW_PREFIXITEMS] != NULL) {
 		n->prefix = compile_list(
 		    c, kv[KW_PREFIXITEMS], "prefixItems", &n->nprefix);
@@ -562,12 +580,32 @@ compile_array_kws(
 			return -1;
 		n->flags |= SF_ITEMS;
 	}
-	if (kv[KW_ITEMS] != NULL) {
-		const struct schema_node *sub =
-		    compile_sub(c, kv[KW_ITEMS], "items");
+	/* through 2019-09: items is a schema for every item, or an array
+	 * by position followed by additionalItems (ignored without it) */
+	if (kv[KW_ITEMS_OLD] != NULL &&
+	    kv[KW_ITEMS_OLD]->type == JSON_T_ARRAY) {
+		n->prefix_kw = "items";
+		n->prefix = compile_list(c, kv[KW_ITEMS_OLD], "items",
+		    &n->nprefix);
+		if (n->prefix == NULL)
+			return -1;
+		n->flags |= SF_ITEMS;
+		rest = kv[KW_ADDITIONALITEMS];
+		rest_kw = "additionalItems";
+	} else if (kv[KW_ITEMS_OLD] != NULL) {
+		rest = kv[KW_ITEMS_OLD];
+	}
+	n->items_kw = rest_kw;
+	if (rest != NULL) {
+		const struct schema_node *sub;
 
+		/* draft-04: additionalItems may be a boolean */
+		c->allow_bool = rest == kv[KW_ADDITIONALITEMS];
+		sub = compile_sub(c, rest, rest_kw);
+		c->allow_bool = false;
 		if (sub == NULL)
 			return -1;
+		n->items_all = true;
 		if (sub->kind != SCHEMA_K_TRUE) {
 			n->items = sub;
 			n->flags |= SF_ITEMS;
@@ -759,6 +797,38 @@ compile_format(struct cctx *c, struct schema_node *n,
 	return 0;
 }
 
+/* draft-04 section 5.1.2: "exclusiveMaximum": true makes maximum
+ * exclusive; it requires maximum.  Moves the bound to the exclusive one. */
+static int
+draft04_exclusive(struct cctx *c, struct schema_node *n,
+    const struct json_value *v, const char *kw, uint32_t flag,
+    struct schema_num *num, uint32_t xflag, struct schema_num *xnum)
+{
+	size_t mark;
+
+	if (v == NULL)
+		return 0;
+	mark = jptr_push(&c->ptr, kw, strlen(kw));
+	/* {"exclusiveMaximum": 3} under draft-04 */
+	if (v->type != JSON_T_TRUE && v->type != JSON_T_FALSE)
+		return refuse(c, kw,
+		           "%s must be a boolean in draft-04 (a number from "
+		           "draft-06 on)",
+		           kw),
+		       -1;
+	/* {"exclusiveMinimum": true} alone */
+	if (!(n->flags & flag))
+		return refuse(c, kw, "%s needs %s beside it", kw,
+		           flag == SF_MINIMUM ? "minimum" : "maximum"),
+		       -1;
+	jptr_pop(&c->ptr, mark);
+	if (v->type == JSON_T_TRUE) {
+		*xnum = *num;
+		n->flags = (n->flags & ~flag) | xflag;
+	}
+	return 0;
+}
+
 static int
 compile_scalar_kws(
     struct cctx *c, struct schema_node *n, const struct json_value *const *kv)
@@ -831,6 +901,11 @@ compile_scalar_kws(
 		jptr_pop(&c->ptr, mark);
 		n->flags |= nums[i].flag;
 	}
+	if (draft04_exclusive(c, n, kv[KW_XMIN_BOOL], "exclusiveMinimum",
+	        SF_MINIMUM, &n->minimum, SF_XMINIMUM, &n->xminimum) == -1 ||
+	    draft04_exclusive(c, n, kv[KW_XMAX_BOOL], "exclusiveMaximum",
+	        SF_MAXIMUM, &n->maximum, SF_XMAXIMUM, &n->xmaximum) == -1)
+		return -1;
 	n->max_length = SIZE_MAX;
 	if (kv[KW_MINLENGTH] != NULL) {
 		mark = jptr_push(&c->ptr, "minLength", 9);
@@ -872,6 +947,86 @@ compile_scalar_kws(
 }
 
 /* ----- in-place keywords ---------------------------------------------- */
+
+/* A reference keyword (kw, of kind k) waits on the work list until the
+ * structural walk ends. */
+static int
+add_ref(struct cctx *c, struct schema_node *n, const struct json_value *v,
+    const char *kw, enum pending_kind k)
+{
+	struct pending *p;
+	size_t mark;
+
+	if (v == NULL)
+		return 0;
+	mark = jptr_push(&c->ptr, kw, strlen(kw));
+	/* {"$ref": 1} */
+	if (v->type != JSON_T_STRING)
+		return refuse(c, kw, "%s must be a URI reference", kw), -1;
+	/* {"$recursiveRef": "#/$defs/a"}: 2019-09 section 8.2.4.2.1 */
+	if (k == PENDING_RECURSIVE && !(v->u.str.len == 1 &&
+	                                   v->u.str.ptr[0] == '#'))
+		return refuse(c, kw, "$recursiveRef must be \"#\""), -1;
+	if ((p = arena_alloc(c->a, sizeof(*p))) == NULL ||
+	    (p->where_len = c->ptr.len,
+	        p->where = arena_strndup(c->a, c->ptr.buf, c->ptr.len)) == NULL)
+		return nomem(c), -1;
+	jptr_pop(&c->ptr, mark);
+	p->node = n;
+	p->kind = k;
+	p->ref = v->u.str.ptr;
+	p->len = v->u.str.len;
+	p->loc = c->loc;
+	p->next = c->pending;
+	c->pending = p;
+	n->flags |= SF_REF;
+	if (k != PENDING_REF)
+		c->dynamic = true;
+	return 0;
+}
+
+/* dependentSchemas (2019-09 on), or the schemas of dependencies. */
+static int
+compile_depsch(
+    struct cctx *c, struct schema_node *n, const struct json_value *const *kv)
+{
+	const struct json_value *d = kv[KW_DEPENDENTSCHEMAS];
+	const char *kw = "dependentSchemas";
+	struct schema_depsch *ds;
+	size_t i, k = 0, mark, mark2;
+
+	if (d == NULL && kv[KW_DEPENDENCIES] != NULL) {
+		d = kv[KW_DEPENDENCIES];
+		kw = "dependencies";
+	}
+	if (d == NULL)
+		return 0;
+	mark = jptr_push(&c->ptr, kw, strlen(kw));
+	/* {"dependentSchemas": []} */
+	if (d->type != JSON_T_OBJECT)
+		return refuse(c, kw, "%s must be an object", kw), -1;
+	if ((ds = arena_calloc(c->a, d->u.obj.count + 1, sizeof(*ds))) == NULL)
+		return nomem(c), -1;
+	for (i = 0; i < d->u.obj.count; i++) {
+		const struct json_member *m = &d->u.obj.members[i];
+
+		if (kv[KW_DEPENDENCIES] == d && m->value.type == JSON_T_ARRAY)
+			continue;
+		mark2 = jptr_push(&c->ptr, m->key.ptr, m->key.len);
+		if ((ds[k].sub = compile_value(c, &m->value)) == NULL)
+			return -1;
+		jptr_pop(&c->ptr, mark2);
+		ds[k].name = m->key.ptr;
+		ds[k].len = m->key.len;
+		k++;
+	}
+	jptr_pop(&c->ptr, mark);
+	n->depsch = ds;
+	n->ndepsch = (uint32_t)k;
+	if (k > 0)
+		n->flags |= SF_DEPSCH;
+	return 0;
+}
 
 static int
 compile_inplace_kws(
@@ -916,37 +1071,34 @@ compile_inplace_kws(
 		if (kv[KW_ELSE] != NULL &&
 		    (e = compile_sub(c, kv[KW_ELSE], "else")) == NULL)
 			return -1;
-		if (i != NULL && (t != NULL || e != NULL)) {
+		/* if alone asserts nothing, but its annotations count for
+		 * unevaluated* when it passes */
+		if (i != NULL) {
 			n->if_ = i;
 			n->then_ = t;
 			n->else_ = e;
-			n->flags |= SF_IF;
+			if (t != NULL || e != NULL)
+				n->flags |= SF_IF;
 		}
 	}
-	if (kv[KW_REF] != NULL) {
-		const struct json_value *v = kv[KW_REF];
-		struct pending *p;
-		size_t mark = jptr_push(&c->ptr, "$ref", 4);
-
-		/* {"$ref": 1} */
-		if (v->type != JSON_T_STRING)
-			return refuse(c, "$ref", "$ref must be a string"), -1;
-		/* {"$ref": "other.json#/a"}; "#anchor" is refused when the
-		 * fragment is decoded (schema_res.c) */
-		if (v->u.str.len == 0 || v->u.str.ptr[0] != '#')
-			return refuse(c, "$ref", REF_LOCAL), -1;
-		if ((p = arena_alloc(c->a, sizeof(*p))) == NULL ||
-		    (p->where_len = c->ptr.len, p->where = arena_strndup(c->a,
-		                                    c->ptr.buf, c->ptr.len)) ==
-		        NULL)
-			return nomem(c), -1;
-		jptr_pop(&c->ptr, mark);
-		p->node = n;
-		p->ref = v->u.str.ptr;
-		p->len = v->u.str.len;
-		p->next = c->pending;
-		c->pending = p;
-		n->flags |= SF_REF;
+	if (compile_depsch(c, n, kv) == -1 ||
+	    add_ref(c, n, kv[KW_REF], "$ref", PENDING_REF) == -1 ||
+	    add_ref(c, n, kv[KW_DYNAMICREF], "$dynamicRef", PENDING_DYNAMIC) ==
+	        -1 ||
+	    add_ref(c, n, kv[KW_RECURSIVEREF], "$recursiveRef",
+	        PENDING_RECURSIVE) == -1)
+		return -1;
+	if (kv[KW_UNEVALPROPS] != NULL) {
+		if ((n->uneval_props = compile_sub(c, kv[KW_UNEVALPROPS],
+		         "unevaluatedProperties")) == NULL)
+			return -1;
+		cn->own_collect = true;
+	}
+	if (kv[KW_UNEVALITEMS] != NULL) {
+		if ((n->uneval_items = compile_sub(c, kv[KW_UNEVALITEMS],
+		         "unevaluatedItems")) == NULL)
+			return -1;
+		cn->own_collect = true;
 	}
 	return 0;
 }
@@ -954,8 +1106,7 @@ compile_inplace_kws(
 /* ----- annotations ---------------------------------------------------- */
 
 static int
-check_annotations(struct cctx *c, const struct json_value *schema,
-    const struct json_value *const *kv)
+check_annotations(struct cctx *c, const struct json_value *const *kv)
 {
 	static const struct {
 		enum kw kw;
@@ -985,46 +1136,160 @@ check_annotations(struct cctx *c, const struct json_value *schema,
 			       -1;
 		}
 	}
-	if (kv[KW_SCHEMA] != NULL && !str_is(kv[KW_SCHEMA], SCHEMA_2020_12)) {
-		/* {"$schema": "http://json-schema.org/draft-07/schema#"} */
-		jptr_push(&c->ptr, "$schema", 7);
-		return refuse(c, "$schema",
-		           "$schema must be \"" SCHEMA_2020_12 "\""),
-		       -1;
-	}
-	if (kv[KW_ID] != NULL) {
-		const struct json_value *v = kv[KW_ID];
-		const char *hash;
-		size_t mark = jptr_push(&c->ptr, "$id", 3);
-
-		/* {"properties": {"a": {"$id": "a.json"}}}: an embedded
-		 * resource would change what $ref means below it. */
-		if (schema != c->root)
-			return refuse(c, "$id",
-			           "$id is allowed at the root "
-			           "only"),
-			       -1;
-		/* {"$id": 1}, {"$id": "x.json#frag"} (2020-12: no fragment) */
-		if (v->type != JSON_T_STRING ||
-		    ((hash = memchr(v->u.str.ptr, '#', v->u.str.len)) != NULL &&
-		        hash != v->u.str.ptr + v->u.str.len - 1))
-			return refuse(c, "$id",
-			           "$id must be a URI without "
-			           "a fragment"),
-			       -1;
-		jptr_pop(&c->ptr, mark);
-	}
 	return 0;
 }
 
 /* ----- one schema ----------------------------------------------------- */
 
+/* Every schema under $defs / definitions, compiled (so checked) even when
+ * nothing refers to it. */
+static int
+compile_defs(struct cctx *c, const struct json_value *d, const char *kw)
+{
+	size_t i, mark, mark2;
+
+	if (d == NULL)
+		return 0;
+	mark = jptr_push(&c->ptr, kw, strlen(kw));
+	/* {"$defs": []} */
+	if (d->type != JSON_T_OBJECT)
+		return refuse(c, kw, "%s must be an object", kw), -1;
+	for (i = 0; i < d->u.obj.count; i++) {
+		const struct json_member *m = &d->u.obj.members[i];
+
+		mark2 = jptr_push(&c->ptr, m->key.ptr, m->key.len);
+		if (compile_value(c, &m->value) == NULL)
+			return -1;
+		jptr_pop(&c->ptr, mark2);
+	}
+	jptr_pop(&c->ptr, mark);
+	return 0;
+}
+
+/* --check: say which keywords are annotations. */
+static void
+note_annotation(struct cctx *c, const struct json_member *m)
+{
+	char name[SCHEMA_CLIP_MAX + 1], msg[SCHEMA_CLIP_MAX + 64];
+	size_t mark;
+
+	if (!c->o->notes || c->warn == NULL)
+		return;
+	schema_clip(name, m->key.ptr, m->key.len);
+	snprintf(msg, sizeof(msg), "\"%s\" is an annotation (not enforced)",
+	    name);
+	mark = jptr_push(&c->ptr, m->key.ptr, m->key.len);
+	c->warn(c->warn_ctx, c->ptr.buf, msg);
+	jptr_pop(&c->ptr, mark);
+}
+
+/* true when the address declares name (len bytes) an annotation. */
+static bool
+declared_annotation(const struct cctx *c, const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < c->o->nannotations; i++)
+		if (strlen(c->o->annotations[i]) == len &&
+		    memcmp(c->o->annotations[i], name, len) == 0)
+			return true;
+	return false;
+}
+
+/* Refuse the unknown keyword m at c->ptr, with the fix where one is
+ * known. */
+static int
+refuse_unknown(struct cctx *c, const struct json_member *m)
+{
+	char name[SCHEMA_CLIP_MAX + 1];
+	const char *near;
+	int d;
+
+	schema_clip(name, m->key.ptr, m->key.len);
+	jptr_push(&c->ptr, m->key.ptr, m->key.len);
+	/* {"nullable": true}: OpenAPI 3.0 */
+	if (m->key.len == 8 && memcmp(m->key.ptr, "nullable", 8) == 0)
+		return refuse(c, NULL,
+		           "unknown keyword \"nullable\" (OpenAPI 3.0): "
+		           "write \"type\": [T, \"null\"] instead"),
+		       -1;
+	/* {"$defs": {...}} under draft-07, {"dependencies": ...} under
+	 * 2020-12 */
+	if ((d = schema_kw_dialect_of(m->key.ptr, m->key.len)) >= 0)
+		return refuse(c, NULL,
+		           "keyword \"%s\" is not part of %s (set $schema, "
+		           "or the address's dialect, to one that has it)",
+		           name, schema_dialect_name(c->loc->d)),
+		       -1;
+	/* {"minLenght": 1} */
+	if ((near = schema_kw_suggest(c->loc->d, m->key.ptr, m->key.len)) !=
+	    NULL)
+		return refuse(c, NULL,
+		           "unknown keyword \"%s\": did you mean %s?", name,
+		           near),
+		       -1;
+	return refuse(c, NULL,
+	           "unknown keyword \"%s\" (an annotation must start with "
+	           "x- or be declared: annotations = NAME)",
+	           name),
+	       -1;
+}
+
+/*
+ * kv[k] = the value of each keyword of v, per the dialect of c->loc.  An
+ * unknown keyword refuses the form (fail closed) unless it is an x- name
+ * or an annotation the address declares; a keyword whose vocabulary the
+ * meta-schema leaves out is an annotation (2020-12 section 8.1.2).
+ */
+static int
+read_keywords(struct cctx *c, const struct json_value *v,
+    const struct json_value **kv)
+{
+	enum schema_dialect d = c->loc->d;
+	size_t i;
+
+	for (i = 0; i < v->u.obj.count; i++) {
+		const struct json_member *m = &v->u.obj.members[i];
+		int k = schema_kw_lookup(d, m->key.ptr, m->key.len);
+		bool xname = m->key.len >= 2 && memcmp(m->key.ptr, "x-", 2) == 0;
+
+		if (k < 0 && (xname || declared_annotation(
+		                           c, m->key.ptr, m->key.len))) {
+			note_annotation(c, m);
+			continue;
+		}
+		if (k < 0)
+			return refuse_unknown(c, m);
+		if (!((c->loc->vocab >> schema_kw_vocab((enum kw)k)) & 1u))
+			continue;
+		kv[k] = &m->value;
+	}
+	/* draft-04..07: $ref beside other keywords makes them ignored
+	 * (draft-07 section 8.3) */
+	if (d <= SCHEMA_D_DRAFT07 && kv[KW_REF] != NULL) {
+		const struct json_value *ref = kv[KW_REF];
+		bool others = false;
+
+		for (i = 0; i < KW_COUNT; i++)
+			if (kv[i] != NULL && i != KW_REF) {
+				others |= i < KW_DEFS;
+				kv[i] = NULL;
+			}
+		kv[KW_REF] = ref;
+		if (others && c->warn != NULL)
+			c->warn(c->warn_ctx, c->ptr.buf,
+			    "keywords beside $ref are ignored in this dialect "
+			    "(wrap them in allOf to apply them)");
+	}
+	return 0;
+}
+
 static const struct schema_node *
 compile_object(struct cctx *c, const struct json_value *v)
 {
 	const struct json_value *kv[KW_COUNT] = {0};
+	const struct res_loc *l, *saved;
 	struct cnode *cn;
-	size_t i;
 
 	/* {"properties": {"a": {"properties": ... 600 levels ...}}} */
 	if (c->depth >= SCHEMA_MAX_DEPTH)
@@ -1043,47 +1308,29 @@ compile_object(struct cctx *c, const struct json_value *v)
 	c->last = cn;
 	c->nnodes++;
 
-	for (i = 0; i < v->u.obj.count; i++) {
-		const struct json_member *m = &v->u.obj.members[i];
-		int k = schema_kw_lookup(m->key.ptr, m->key.len);
-
-		/* {"minLenght": 1}: an unknown constraint is never absent */
-		if (k < 0) {
-			char name[SCHEMA_CLIP_MAX + 1];
-
-			schema_clip(name, m->key.ptr, m->key.len);
-			jptr_push(&c->ptr, m->key.ptr, m->key.len);
-			return refuse(c, NULL, "unknown keyword \"%s\"", name);
-		}
-		kv[k] = &m->value;
-	}
-
+	if ((l = schema_res_loc(c, v, c->loc)) == NULL)
+		return NULL;
+	saved = c->loc;
+	c->loc = l;
+	if (read_keywords(c, v, kv) == -1)
+		return NULL;
+	cn->n.res = l->res->rt;
 	c->depth++;
-	if (check_annotations(c, v, kv) == -1 ||
+	if (check_annotations(c, kv) == -1 ||
 	    compile_scalar_kws(c, &cn->n, kv) == -1 ||
 	    compile_array_kws(c, &cn->n, kv) == -1 ||
 	    compile_object_kws(c, &cn->n, kv) == -1 ||
 	    compile_inplace_kws(c, cn, kv) == -1)
 		return NULL;
-	if (kv[KW_DEFS] != NULL) {
-		const struct json_value *d = kv[KW_DEFS];
-		size_t mark = jptr_push(&c->ptr, "$defs", 5), mark2;
-
-		/* {"$defs": []} */
-		if (d->type != JSON_T_OBJECT)
-			return refuse(c, "$defs", "$defs must be an object");
-		for (i = 0; i < d->u.obj.count; i++) {
-			const struct json_member *m = &d->u.obj.members[i];
-
-			mark2 = jptr_push(&c->ptr, m->key.ptr, m->key.len);
-			if (compile_value(c, &m->value) == NULL)
-				return NULL;
-			jptr_pop(&c->ptr, mark2);
-		}
-		jptr_pop(&c->ptr, mark);
-	}
+	if (compile_defs(c, kv[KW_DEFS], "$defs") == -1 ||
+	    compile_defs(c, kv[KW_DEFINITIONS], "definitions") == -1)
+		return NULL;
 	c->depth--;
-	if (cn->n.flags == 0)
+	c->loc = saved;
+	/* {"additionalProperties": true} still says every member was
+	 * evaluated, for an unevaluatedProperties above it */
+	if (cn->n.flags == 0 && !cn->n.additional_all && !cn->n.items_all &&
+	    cn->n.nslots == 0 && !cn->own_collect)
 		cn->n.kind = SCHEMA_K_TRUE;
 	return &cn->n;
 }
@@ -1093,6 +1340,13 @@ schema_cc_value(struct cctx *c, const struct json_value *v)
 {
 	const struct schema_node *n;
 
+	/* draft-04 has no boolean schemas: {"items": true} */
+	if ((v->type == JSON_T_TRUE || v->type == JSON_T_FALSE) &&
+	    c->loc != NULL && c->loc->d == SCHEMA_D_DRAFT04 && !c->allow_bool)
+		return refuse(c, NULL,
+		    "draft-04 has no boolean schemas (write {} for true, "
+		    "{\"not\": {}} for false)");
+	c->allow_bool = false;
 	if (v->type == JSON_T_TRUE)
 		return &schema_node_true;
 	if (v->type == JSON_T_FALSE)
@@ -1109,35 +1363,68 @@ schema_cc_value(struct cctx *c, const struct json_value *v)
 
 /* ----- entry point ---------------------------------------------------- */
 
+int
+schema_dialect_named(const char *name)
+{
+	enum schema_dialect d;
+
+	if (schema_dialect_by_name(name, strlen(name), &d) == -1)
+		return -1;
+	return (int)d;
+}
+
 enum schema_result
-schema_compile(const struct json_value *root, struct arena *a,
-    schema_warn_fn warn, void *warn_ctx, const struct schema **out,
-    struct schema_err *err)
+schema_compile_opts(const struct json_value *root, const struct schema_opts *o,
+    struct arena *a, const struct schema **out, struct schema_err *err)
 {
 	struct cctx c;
 	struct schema *s;
 	const struct schema_node *n;
+	enum schema_dialect d = SCHEMA_D_DEFAULT;
 
 	memset(&c, 0, sizeof(c));
 	c.root = root;
 	c.a = a;
-	c.warn = warn;
-	c.warn_ctx = warn_ctx;
+	c.o = o;
+	c.warn = o->warn;
+	c.warn_ctx = o->warn_ctx;
 	c.err = err;
 	c.rc = SCHEMA_OK;
 	jptr_init(&c.ptr);
+	if (o->dialect >= 0 && o->dialect < SCHEMA_D_COUNT)
+		d = (enum schema_dialect)o->dialect;
 
+	if (schema_res_scan(&c, root, "", 0, d, false) == -1)
+		goto fail;
+	c.loc = c.resources->loc;
 	if ((n = compile_value(&c, root)) == NULL ||
 	    schema_res_resolve(&c) == -1 || schema_plan(&c) == -1)
 		goto fail;
-	if ((s = arena_alloc(a, sizeof(*s))) == NULL) {
+	if ((s = arena_calloc(a, 1, sizeof(*s))) == NULL) {
 		nomem(&c);
 		goto fail;
 	}
 	s->root = n;
 	s->nnodes = c.nnodes;
+	s->dynamic = c.dynamic;
+	if (schema_cc_bundle(&c, s) == -1)
+		goto fail;
 	*out = s;
 	return SCHEMA_OK;
 fail:
 	return c.rc == SCHEMA_OK ? SCHEMA_NOMEM : c.rc;
+}
+
+enum schema_result
+schema_compile(const struct json_value *root, struct arena *a,
+    schema_warn_fn warn, void *warn_ctx, const struct schema **out,
+    struct schema_err *err)
+{
+	struct schema_opts o;
+
+	memset(&o, 0, sizeof(o));
+	o.dialect = -1;
+	o.warn = warn;
+	o.warn_ctx = warn_ctx;
+	return schema_compile_opts(root, &o, a, out, err);
 }

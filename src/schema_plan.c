@@ -29,9 +29,10 @@ static bool
 node_edge(const struct schema_node *n, size_t k, bool all,
     const struct schema_node **out)
 {
-	const struct schema_node *fixed[] = {n->ref, n->not_, n->if_, n->then_,
-	    n->else_, n->items, n->contains, n->additional, n->names};
-	const size_t nfixed_inplace = 5;
+	const struct schema_node *fixed[] = {n->ref, n->dref, n->not_, n->if_,
+	    n->then_, n->else_, n->items, n->contains, n->additional, n->names,
+	    n->uneval_props, n->uneval_items};
+	const size_t nfixed_inplace = 6;
 
 	*out = NULL;
 	if (k < nfixed_inplace) {
@@ -54,6 +55,11 @@ node_edge(const struct schema_node *n, size_t k, bool all,
 		return true;
 	}
 	k -= n->none_of;
+	if (k < n->ndepsch) {
+		*out = n->depsch[k].sub;
+		return true;
+	}
+	k -= n->ndepsch;
 	if (!all)
 		return false;
 	if (k < GPT_ARRAY_LEN(fixed) - nfixed_inplace) {
@@ -162,7 +168,8 @@ size_t schema_test_ref_hops;
 static bool
 is_pure_ref(const struct schema_node *n)
 {
-	return n != NULL && n->kind == SCHEMA_K_NODE && n->flags == SF_REF;
+	return n != NULL && n->kind == SCHEMA_K_NODE && n->flags == SF_REF &&
+	       n->dyn == SCHEMA_DYN_NONE && n->ref != NULL;
 }
 
 /*
@@ -204,13 +211,20 @@ skip_pure_refs(struct cctx *c)
 	struct cnode *cn;
 	size_t i;
 
+	/* a pure $ref node may enter a resource of the dynamic scope */
+	if (c->dynamic)
+		return;
 	for (cn = c->nodes; cn != NULL; cn = cn->next) {
 		struct schema_node *n = &cn->n;
 		const struct schema_node **list;
 		struct schema_slot *slot;
 		struct schema_pprop *pp;
+		struct schema_depsch *ds;
 
 		n->ref = skip_refs(n->ref);
+		n->dref = skip_refs(n->dref);
+		n->uneval_props = skip_refs(n->uneval_props);
+		n->uneval_items = skip_refs(n->uneval_items);
 		n->not_ = skip_refs(n->not_);
 		n->if_ = skip_refs(n->if_);
 		n->then_ = skip_refs(n->then_);
@@ -239,6 +253,9 @@ skip_pure_refs(struct cctx *c)
 		pp = (struct schema_pprop *)(uintptr_t)n->pprops;
 		for (i = 0; i < n->npprops; i++)
 			pp[i].sub = skip_refs(pp[i].sub);
+		ds = (struct schema_depsch *)(uintptr_t)n->depsch;
+		for (i = 0; i < n->ndepsch; i++)
+			ds[i].sub = skip_refs(ds[i].sub);
 	}
 }
 
@@ -328,7 +345,9 @@ inplace_accepts(const struct schema_node *n, uint32_t need, size_t t)
 	uint32_t bit = 1u << t;
 	size_t i;
 
-	if ((need & SF_REF) && !(n->ref->accepts & bit))
+	if ((need & SF_REF) &&
+	    (n->ref == NULL || n->dyn != SCHEMA_DYN_NONE ||
+	        !(n->ref->accepts & bit)))
 		return false;
 	if (need & SF_ALLOF)
 		for (i = 0; i < n->nall_of; i++)
@@ -384,7 +403,10 @@ node_shortcut(struct schema_node *n)
 	           0) {
 		lo = n->min_length;
 		hi = n->max_length;
-		if (need & SF_REF)
+		if ((need & SF_REF) &&
+		    (n->ref == NULL || n->dyn != SCHEMA_DYN_NONE))
+			hi = 0, lo = 1;
+		else if (need & SF_REF)
 			narrow(n->ref, &lo, &hi);
 		if (need & SF_ALLOF)
 			for (i = 0; i < n->nall_of; i++)
@@ -407,6 +429,97 @@ node_shortcut(struct schema_node *n)
 	return changed;
 }
 
+/* The k-th node n's evaluation depends on in place (what its annotations
+ * come from), or false past the last; *out may be NULL. */
+static bool
+inplace_edge(const struct schema_node *n, size_t k,
+    const struct schema_node **out)
+{
+	if (k == 0) {
+		/* not drops annotations: not an edge */
+		*out = n->ref;
+		return true;
+	}
+	return node_edge(n, k + (k >= 2), false, out);
+}
+
+/*
+ * Mark collect (and SF_SPECIAL) on every node an unevaluated* keyword depends on: the
+ * node holding it and, in place from there, $ref, $dynamicRef and
+ * $recursiveRef (every dynamic target: the anchors and recursive roots of
+ * every resource), allOf, anyOf, oneOf, if, then, else, dependentSchemas.
+ * Such a node reports what it evaluated; every other node is planned as
+ * before, so a form without unevaluated* costs nothing more.
+ */
+static int
+plan_collect(struct cctx *c)
+{
+	struct cnode **stack, *cn;
+	size_t top = 0, k;
+	bool dyn_done = false;
+
+	if ((stack = arena_alloc(c->a, (c->nnodes + 1) * sizeof(*stack))) ==
+	    NULL)
+		return nomem(c), -1;
+	for (cn = c->nodes; cn != NULL; cn = cn->next) {
+		cn->color = WHITE;
+		if (cn->own_collect) {
+			cn->color = BLACK;
+			stack[top++] = cn;
+		}
+	}
+	while (top > 0) {
+		struct schema_node *n = &stack[--top]->n;
+		const struct schema_node *e;
+
+		n->collect = true;
+		n->need[JSON_T_OBJECT] |= SF_SPECIAL;
+		n->need[JSON_T_ARRAY] |= SF_SPECIAL;
+		if (n->nslots > 0 || n->npprops > 0 || n->additional_all)
+			n->need[JSON_T_OBJECT] |= n->flags & SF_MEMBERS
+			                              ? 0
+			                              : SF_MEMBERS;
+		if (n->nprefix > 0 || n->items_all)
+			n->need[JSON_T_ARRAY] |= SF_ITEMS;
+		n->flags |= (n->nslots > 0 || n->npprops > 0 ||
+		                n->additional_all)
+		                ? SF_MEMBERS
+		                : 0;
+		n->flags |= (n->nprefix > 0 || n->items_all) ? SF_ITEMS : 0;
+		for (k = 0; inplace_edge(n, k, &e); k++) {
+			if (e == NULL || e == &schema_node_true ||
+			    e == &schema_node_false)
+				continue;
+			cn = (struct cnode *)(uintptr_t)e;
+			if (cn->color != BLACK) {
+				cn->color = BLACK;
+				stack[top++] = cn;
+			}
+		}
+		if (n->dyn > SCHEMA_DYN_STATIC && !dyn_done) {
+			const struct res_resource *r;
+			uint32_t i;
+
+			dyn_done = true;
+			for (r = c->resources; r != NULL; r = r->next) {
+				for (i = 0; i <= r->rt->nanchors; i++) {
+					e = i < r->rt->nanchors
+					        ? r->rt->anchors[i].node
+					        : r->rt->root;
+					if (e == NULL || e->kind != SCHEMA_K_NODE)
+						continue;
+					cn = (struct cnode *)(uintptr_t)e;
+					if (cn->color != BLACK) {
+						cn->color = BLACK;
+						stack[top++] = cn;
+					}
+				}
+			}
+		}
+	}
+	return 0;
+}
+
 /* Passes of node_shortcut over the form.  Children are mostly made after
  * their parents, so walking backwards settles most forms in one pass;
  * stopping early only leaves shortcuts untaken, never wrong. */
@@ -421,6 +534,18 @@ plan_nodes(struct cctx *c)
 
 	for (cn = c->nodes; cn != NULL; cn = cn->next)
 		node_plan(&cn->n);
+	if (plan_collect(c) == -1)
+		return -1;
+	if (c->dynamic)
+		for (cn = c->nodes; cn != NULL; cn = cn->next) {
+			cn->n.scoped = true;
+			for (i = 0; i < SCHEMA_NJSON_TYPES; i++)
+				cn->n.need[i] |= SF_SPECIAL;
+		}
+	for (cn = c->nodes; cn != NULL; cn = cn->next)
+		for (i = 0; i < SCHEMA_NJSON_TYPES; i++)
+			if (cn->n.need[i] != 0)
+				cn->n.accepts &= ~(1u << i);
 	if ((order = arena_alloc(c->a, (c->nnodes + 1) * sizeof(*order))) ==
 	    NULL)
 		return nomem(c), -1;

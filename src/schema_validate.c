@@ -67,8 +67,22 @@ struct vframe {
 	size_t n;        /* key length, or the index */
 };
 
+/* What an object's members or an array's items a subschema evaluated
+ * (2020-12 section 11: the annotations unevaluated* reads): bit i for
+ * member or item i, or all. */
+struct eval {
+	uint64_t *bits; /* scratch; NULL when the value is empty */
+	bool all;
+};
+
 struct vctx {
 	struct arena *scratch;
+	/* set only right before an in-place application from a node that
+	 * collects (schema_node.collect): where the callee records what it evaluated;
+	 * the callee takes it at once */
+	struct eval *ev;
+	unsigned nscope; /* the dynamic scope, outermost first */
+	const struct schema_resource *scope[SCHEMA_MAX_DEPTH + 1];
 	struct schema_err *err;
 	uint32_t steps;
 	unsigned depth;
@@ -77,6 +91,13 @@ struct vctx {
 	size_t nframes;
 	struct vframe frames[SCHEMA_MAX_DEPTH + 1];
 };
+
+static inline void
+eval_mark(struct eval *ev, size_t i)
+{
+	if (!ev->all)
+		ev->bits[i / 64] |= (uint64_t)1 << (i % 64);
+}
 
 /* ----- reporting ------------------------------------------------------ */
 
@@ -128,6 +149,8 @@ report(struct vctx *x, const char *keyword, const char *fmt, ...)
 #endif
 
 static VALIDATE_INLINE enum schema_result check(struct vctx *x,
+    const struct schema_node *n, const struct json_value *v, uint32_t need);
+static VALIDATE_NOINLINE enum schema_result check_special(struct vctx *x,
     const struct schema_node *n, const struct json_value *v, uint32_t need);
 static bool enum_has(const struct schema_node *n, const struct json_value *v);
 static VALIDATE_INLINE bool enum_table_has(
@@ -668,9 +691,9 @@ check_unique(struct vctx *x, const struct json_value *v)
 	return SCHEMA_OK;
 }
 
-static enum schema_result
-check_array(
-    struct vctx *x, const struct schema_node *n, const struct json_value *v)
+static VALIDATE_INLINE enum schema_result
+check_array(struct vctx *x, const struct schema_node *n,
+    const struct json_value *v, struct eval *ev)
 {
 	size_t count = v->u.arr.count, i;
 	enum schema_result r;
@@ -682,20 +705,26 @@ check_array(
 		return FAIL(x, "maxItems", "more than %zu items", n->max_items);
 	if (n->flags & SF_ITEMS) {
 		/* 2020-12: prefixItems by position, then items for the rest */
-		for (i = 0; i < count && i < n->nprefix; i++)
+		for (i = 0; i < count && i < n->nprefix; i++) {
 			if ((r = apply_index(x, n->prefix[i],
-			         &v->u.arr.items[i], i, "prefixItems")) !=
+			         &v->u.arr.items[i], i, n->prefix_kw)) !=
 			    SCHEMA_OK)
 				return r;
+			if (ev != NULL)
+				eval_mark(ev, i);
+		}
 		if (n->items != NULL)
 			for (; i < count; i++)
 				if ((r = apply_index(x, n->items,
-				         &v->u.arr.items[i], i, "items")) !=
+				         &v->u.arr.items[i], i, n->items_kw)) !=
 				    SCHEMA_OK)
 					return r;
+		if (ev != NULL && n->items_all && count > n->nprefix)
+			ev->all = true;
 	}
 	if ((n->flags & SF_CONTAINS) &&
-	    (n->min_contains > 0 || n->max_contains != SIZE_MAX)) {
+	    (n->min_contains > 0 || n->max_contains != SIZE_MAX ||
+	        (ev != NULL && n->contains_marks))) {
 		size_t found = 0;
 
 		x->quiet++;
@@ -706,10 +735,15 @@ check_array(
 				x->quiet--;
 				return r;
 			}
-			if (r == SCHEMA_OK && ++found >= n->min_contains &&
-			    n->max_contains == SIZE_MAX)
+			if (r == SCHEMA_OK && ev != NULL && n->contains_marks)
+				eval_mark(ev, i);
+			/* every match is an annotation when collecting */
+			if (ev != NULL && n->contains_marks)
+				found += r == SCHEMA_OK;
+			else if (r == SCHEMA_OK && ++found >= n->min_contains &&
+			         n->max_contains == SIZE_MAX)
 				break;
-			if (found > n->max_contains)
+			else if (found > n->max_contains)
 				break;
 		}
 		x->quiet--;
@@ -759,7 +793,7 @@ slot_find(
 
 static VALIDATE_INLINE enum schema_result
 check_members(struct vctx *x, const struct schema_node *n,
-    const struct json_value *v, uint64_t *seen)
+    const struct json_value *v, uint64_t *seen, struct eval *ev)
 {
 	size_t i;
 	uint32_t p, guess = 0, nreq = 0;
@@ -824,6 +858,8 @@ check_members(struct vctx *x, const struct schema_node *n,
 		    (r = apply_key(x, n->additional, &m->value, m->key.ptr,
 		         m->key.len, "additionalProperties")) != SCHEMA_OK)
 			return r;
+		if (ev != NULL && (matched || n->additional_all))
+			eval_mark(ev, i);
 	}
 	/* Each required name counted once as seen (no duplicate members in
 	 * a strictly parsed object): all present unless the count is short. */
@@ -859,9 +895,12 @@ check_members(struct vctx *x, const struct schema_node *n,
 	return SCHEMA_OK;
 }
 
-static enum schema_result
-check_object(
-    struct vctx *x, const struct schema_node *n, const struct json_value *v)
+static enum schema_result check_depsch(struct vctx *x,
+    const struct schema_node *n, const struct json_value *v, struct eval *ev);
+
+static VALIDATE_INLINE enum schema_result
+check_object(struct vctx *x, const struct schema_node *n,
+    const struct json_value *v, struct eval *ev)
 {
 	uint64_t local[SEEN_LOCAL_WORDS] = {0}, *seen = local;
 	size_t words = ((size_t)n->nslots + 63) / 64;
@@ -874,6 +913,10 @@ check_object(
 	if ((n->flags & SF_MAXPROPS) && v->u.obj.count > n->max_props)
 		return FAIL(
 		    x, "maxProperties", "more than %zu members", n->max_props);
+	if (n->flags & SF_DEPSCH) {
+		if ((r = check_depsch(x, n, v, ev)) != SCHEMA_OK)
+			return r;
+	}
 	if (!(n->flags & (SF_MEMBERS | SF_REQUIRED | SF_DEPREQ)))
 		return SCHEMA_OK;
 	/* one call site, so check_members is inlined once */
@@ -884,7 +927,7 @@ check_object(
 			return STOP(
 			    x, SCHEMA_NOMEM, "properties", "out of memory");
 	}
-	r = check_members(x, n, v, seen);
+	r = check_members(x, n, v, seen, ev);
 	if (seen != local)
 		arena_rewind(x->scratch, mark);
 	return r;
@@ -921,6 +964,77 @@ check_any_of(
 	return r;
 }
 
+/* Where a dynamic reference leads in the current dynamic scope
+ * (2020-12 section 8.2.3.2; 2019-09 section 8.2.4.2.2): the outermost
+ * resource with a $dynamicAnchor of that name, the outermost recursive
+ * root, or the static target. */
+static const struct schema_node *
+dyn_target(struct vctx *x, const struct schema_node *n)
+{
+	unsigned i;
+	uint32_t k;
+
+	x->steps += x->nscope; /* counts against SCHEMA_MAX_STEPS */
+	if (n->dyn == SCHEMA_DYN_ANCHOR) {
+		for (i = 0; i < x->nscope; i++) {
+			const struct schema_resource *r = x->scope[i];
+
+			for (k = 0; k < r->nanchors; k++)
+				if (r->anchors[k].len == n->dyn_len &&
+				    memcmp(r->anchors[k].name, n->dyn_name,
+				        n->dyn_len) == 0)
+					return r->anchors[k].node;
+		}
+	} else if (n->dyn == SCHEMA_DYN_RECURSIVE) {
+		for (i = 0; i < x->nscope; i++)
+			if (x->scope[i]->recursive && x->scope[i]->root != NULL)
+				return x->scope[i]->root;
+	}
+	return n->dref;
+}
+
+/* $ref, then $dynamicRef / $recursiveRef; ev as in check_collect. */
+static enum schema_result
+check_refs_ev(struct vctx *x, const struct schema_node *n,
+    const struct json_value *v, struct eval *ev)
+{
+	enum schema_result r;
+
+	if (n->ref != NULL) {
+		x->ev = ev;
+		r = apply(x, n->ref, v, "$ref");
+		x->ev = NULL;
+		if (r != SCHEMA_OK)
+			return r;
+	}
+	if (n->dyn != SCHEMA_DYN_NONE) {
+		const struct schema_node *t = dyn_target(x, n);
+
+		/* v1: {"$dynamicRef": "#items"} with no such anchor in the
+		 * dynamic scope */
+		if (t == NULL)
+			return FAIL(x, "$dynamicRef",
+			    "no $dynamicAnchor of that name in scope");
+		x->ev = ev;
+		r = apply(x, t, v,
+		    n->dyn == SCHEMA_DYN_RECURSIVE ? "$recursiveRef"
+		                                   : "$dynamicRef");
+		x->ev = NULL;
+		if (r != SCHEMA_OK)
+			return r;
+	}
+	return SCHEMA_OK;
+}
+
+static enum schema_result
+check_refs(
+    struct vctx *x, const struct schema_node *n, const struct json_value *v)
+{
+	if (n->dyn == SCHEMA_DYN_NONE)
+		return apply(x, n->ref, v, "$ref");
+	return check_refs_ev(x, n, v, NULL);
+}
+
 static enum schema_result
 check_inplace(
     struct vctx *x, const struct schema_node *n, const struct json_value *v)
@@ -928,8 +1042,7 @@ check_inplace(
 	enum schema_result r;
 	size_t i, ok;
 
-	if ((n->flags & SF_REF) &&
-	    (r = apply(x, n->ref, v, "$ref")) != SCHEMA_OK)
+	if ((n->flags & SF_REF) && (r = check_refs(x, n, v)) != SCHEMA_OK)
 		return r;
 	if (n->flags & SF_ALLOF)
 		for (i = 0; i < n->nall_of; i++)
@@ -1049,6 +1162,9 @@ check(struct vctx *x, const struct schema_node *n, const struct json_value *v,
 	 * nothing else to test (the order below is unchanged) */
 	if (flags == SF_ANYOF)
 		return check_any_of(x, n, v);
+	/* dynamic scope, annotations: only forms that use them */
+	if (flags & SF_SPECIAL)
+		return check_special(x, n, v, flags);
 	ld.done = false; /* not `= {0}`: this runs for every value */
 	ld.shortened = -1;
 	/* set only when `type` does not list v's type */
@@ -1072,10 +1188,10 @@ check(struct vctx *x, const struct schema_node *n, const struct json_value *v,
 	/* need[] holds the keywords of v's own type only: at most one of
 	 * these masks is set, and no switch on the type is needed */
 	if (flags & SF_OBJECT_MASK) {
-		if ((r = check_object(x, n, v)) != SCHEMA_OK)
+		if ((r = check_object(x, n, v, NULL)) != SCHEMA_OK)
 			return r;
 	} else if (flags & SF_ARRAY_MASK) {
-		if ((r = check_array(x, n, v)) != SCHEMA_OK)
+		if ((r = check_array(x, n, v, NULL)) != SCHEMA_OK)
 			return r;
 	} else if (flags & SF_STRING_MASK) {
 		if ((r = check_string(x, n, v)) != SCHEMA_OK)
@@ -1087,6 +1203,283 @@ check(struct vctx *x, const struct schema_node *n, const struct json_value *v,
 	if (flags & SF_INPLACE_MASK)
 		return check_inplace(x, n, v);
 	return SCHEMA_OK;
+}
+
+/* ----- annotations and the dynamic scope ----------------------------- */
+
+/* A fresh record for v's members or items.  0, or -1 (no memory). */
+static int
+eval_init(struct vctx *x, struct eval *ev, const struct json_value *v)
+{
+	size_t count = v->type == JSON_T_OBJECT ? v->u.obj.count
+	                                        : v->u.arr.count;
+
+	ev->all = false;
+	ev->bits = NULL;
+	if (count > 0 && (ev->bits = arena_calloc(x->scratch,
+	                      (count + 63) / 64, sizeof(*ev->bits))) == NULL)
+		return -1;
+	return 0;
+}
+
+static void
+eval_merge(struct eval *to, const struct eval *from,
+    const struct json_value *v)
+{
+	size_t count = v->type == JSON_T_OBJECT ? v->u.obj.count
+	                                        : v->u.arr.count,
+	       i;
+
+	if (to->all)
+		return;
+	if (from->all) {
+		to->all = true;
+		return;
+	}
+	for (i = 0; i < (count + 63) / 64; i++)
+		to->bits[i] |= from->bits[i];
+}
+
+static bool
+eval_has(const struct eval *ev, size_t i)
+{
+	return ev->all || ((ev->bits[i / 64] >> (i % 64)) & 1u);
+}
+
+/* dependentSchemas: each schema whose member is present applies to the
+ * object in place. */
+static enum schema_result
+check_depsch(struct vctx *x, const struct schema_node *n,
+    const struct json_value *v, struct eval *ev)
+{
+	enum schema_result r;
+	uint32_t k;
+	size_t i;
+
+	for (k = 0; k < n->ndepsch; k++) {
+		const struct schema_depsch *d = &n->depsch[k];
+
+		for (i = 0; i < v->u.obj.count; i++)
+			if (v->u.obj.members[i].key.len == d->len &&
+			    memcmp(v->u.obj.members[i].key.ptr, d->name,
+			        d->len) == 0)
+				break;
+		x->steps += (uint32_t)(i / 64); /* the search, in budget */
+		if (i == v->u.obj.count)
+			continue;
+		x->ev = ev;
+		r = apply(x, d->sub, v, "dependentSchemas");
+		x->ev = NULL;
+		if (r != SCHEMA_OK)
+			return r;
+	}
+	return SCHEMA_OK;
+}
+
+/* One branch of anyOf / oneOf / if, applied with its own record (merged
+ * into ev when it passes: a failed branch's annotations are dropped). */
+static enum schema_result
+apply_branch(struct vctx *x, const struct schema_node *sub,
+    const struct json_value *v, const char *kw, struct eval *ev)
+{
+	struct arena_mark mark = arena_mark(x->scratch);
+	struct eval t;
+	enum schema_result r;
+
+	if (ev == NULL)
+		return apply(x, sub, v, kw);
+	if (eval_init(x, &t, v) == -1)
+		return STOP(x, SCHEMA_NOMEM, kw, "out of memory");
+	x->ev = &t;
+	r = apply(x, sub, v, kw);
+	x->ev = NULL;
+	if (r == SCHEMA_OK)
+		eval_merge(ev, &t, v);
+	arena_rewind(x->scratch, mark);
+	return r;
+}
+
+/* check_inplace, recording into ev what the in-place subschemas
+ * evaluated: every branch of anyOf and oneOf is tried (not only up to the
+ * first match), if counts when it passes, not never does. */
+static enum schema_result
+check_inplace_ev(struct vctx *x, const struct schema_node *n,
+    const struct json_value *v, struct eval *ev)
+{
+	enum schema_result r;
+	size_t i, ok;
+
+	if ((n->flags & SF_REF) && (r = check_refs_ev(x, n, v, ev)) != SCHEMA_OK)
+		return r;
+	if (n->flags & SF_ALLOF)
+		for (i = 0; i < n->nall_of; i++) {
+			x->ev = ev;
+			r = apply(x, n->all_of[i], v, "allOf");
+			x->ev = NULL;
+			if (r != SCHEMA_OK)
+				return r;
+		}
+	if (n->flags & SF_ANYOF) {
+		x->quiet++;
+		for (i = 0, ok = 0; i < n->nany_of; i++) {
+			if (!type_admits(n->any_of[i], v))
+				continue;
+			r = apply_branch(x, n->any_of[i], v, "anyOf", ev);
+			if (r > SCHEMA_INVALID) {
+				x->quiet--;
+				return r;
+			}
+			ok += r == SCHEMA_OK;
+		}
+		x->quiet--;
+		if (ok == 0)
+			return FAIL(x, "anyOf", "matches none of anyOf");
+	}
+	if (n->flags & SF_ONEOF) {
+		x->quiet++;
+		for (i = 0, ok = 0; i < n->none_of && ok < 2; i++) {
+			if (!type_admits(n->one_of[i], v))
+				continue;
+			r = apply_branch(x, n->one_of[i], v, "oneOf", ev);
+			if (r > SCHEMA_INVALID) {
+				x->quiet--;
+				return r;
+			}
+			ok += r == SCHEMA_OK;
+		}
+		x->quiet--;
+		if (ok != 1)
+			return FAIL(x, "oneOf",
+			    ok == 0 ? "matches none of oneOf"
+			            : "matches more than one of oneOf");
+	}
+	if (n->flags & SF_NOT) {
+		x->quiet++;
+		r = apply(x, n->not_, v, "not");
+		x->quiet--;
+		if (r > SCHEMA_INVALID)
+			return r;
+		if (r == SCHEMA_OK)
+			return FAIL(x, "not", "matches the schema under not");
+	}
+	if (n->if_ != NULL) {
+		x->quiet++;
+		r = apply_branch(x, n->if_, v, "if", ev);
+		x->quiet--;
+		if (r > SCHEMA_INVALID)
+			return r;
+		if (r == SCHEMA_OK && n->then_ != NULL) {
+			x->ev = ev;
+			r = apply(x, n->then_, v, "then");
+			x->ev = NULL;
+			return r;
+		}
+		if (r == SCHEMA_INVALID && n->else_ != NULL) {
+			x->ev = ev;
+			r = apply(x, n->else_, v, "else");
+			x->ev = NULL;
+			return r;
+		}
+	}
+	return SCHEMA_OK;
+}
+
+/* unevaluatedProperties / unevaluatedItems: the members or items no
+ * other keyword of this node (in place, through its subschemas)
+ * evaluated. */
+static enum schema_result
+check_uneval(struct vctx *x, const struct schema_node *n,
+    const struct json_value *v, const struct eval *ev)
+{
+	enum schema_result r;
+	size_t i;
+
+	if (v->type == JSON_T_OBJECT && n->uneval_props != NULL)
+		for (i = 0; i < v->u.obj.count && !ev->all; i++) {
+			const struct json_member *m = &v->u.obj.members[i];
+
+			if (!eval_has(ev, i) &&
+			    (r = apply_key(x, n->uneval_props, &m->value,
+			         m->key.ptr, m->key.len,
+			         "unevaluatedProperties")) != SCHEMA_OK)
+				return r;
+		}
+	if (v->type == JSON_T_ARRAY && n->uneval_items != NULL)
+		for (i = 0; i < v->u.arr.count && !ev->all; i++)
+			if (!eval_has(ev, i) &&
+			    (r = apply_index(x, n->uneval_items,
+			         &v->u.arr.items[i], i, "unevaluatedItems")) !=
+			        SCHEMA_OK)
+				return r;
+	return SCHEMA_OK;
+}
+
+/* A node an unevaluated* keyword depends on (collect), against an
+ * object or array: the same keywords as check(), recording what they
+ * evaluate into the caller's record (x->ev) or, when the node has its
+ * own unevaluated* keyword, into one of its own first. */
+static enum schema_result
+check_collect(struct vctx *x, const struct schema_node *n,
+    const struct json_value *v, uint32_t flags)
+{
+	struct eval *in = x->ev, local, *ev = in;
+	struct arena_mark mark = arena_mark(x->scratch);
+	enum schema_result r;
+	bool own = (v->type == JSON_T_OBJECT ? n->uneval_props
+	                                     : n->uneval_items) != NULL;
+
+	x->ev = NULL;
+	if (own) {
+		if (eval_init(x, &local, v) == -1)
+			return STOP(x, SCHEMA_NOMEM, "unevaluatedProperties",
+			    "out of memory");
+		ev = &local;
+	}
+	x->steps--; /* check() counts this application again */
+	r = check(x, n, v,
+	    flags & (SF_TYPE | SF_ENUM | SF_CONST | SF_FALSE));
+	if (r == SCHEMA_OK && (flags & SF_OBJECT_MASK))
+		r = check_object(x, n, v, ev);
+	if (r == SCHEMA_OK && (flags & SF_ARRAY_MASK))
+		r = check_array(x, n, v, ev);
+	if (r == SCHEMA_OK)
+		r = check_inplace_ev(x, n, v, ev);
+	if (r == SCHEMA_OK && own)
+		r = check_uneval(x, n, v, ev);
+	/* unevaluated* evaluated whatever was left */
+	if (r == SCHEMA_OK && in != NULL && ev == &local)
+		in->all = true;
+	arena_rewind(x->scratch, mark);
+	return r;
+}
+
+/* The dynamic scope (scoped: entering n's resource) and annotations
+ * (collect), around the usual check: SF_SPECIAL. */
+static VALIDATE_NOINLINE enum schema_result
+check_special(struct vctx *x, const struct schema_node *n,
+    const struct json_value *v, uint32_t flags)
+{
+	enum schema_result r;
+	bool pushed = false;
+
+	/* at most one push per application level: nscope <= depth */
+	if (n->scoped && n->res != NULL &&
+	    (x->nscope == 0 || x->scope[x->nscope - 1] != n->res) &&
+	    x->nscope <= SCHEMA_MAX_DEPTH) {
+		x->scope[x->nscope++] = n->res;
+		pushed = true;
+	}
+	flags &= ~(uint32_t)SF_SPECIAL;
+	if (n->collect &&
+	    (v->type == JSON_T_OBJECT || v->type == JSON_T_ARRAY)) {
+		r = check_collect(x, n, v, flags);
+	} else {
+		x->steps--;
+		r = check(x, n, v, flags);
+	}
+	if (pushed)
+		x->nscope--;
+	return r;
 }
 
 enum schema_result
@@ -1101,6 +1494,8 @@ schema_validate(const struct schema *s, const struct json_value *instance,
 	x.depth = 0;
 	x.quiet = 0;
 	x.nframes = 0;
+	x.ev = NULL;
+	x.nscope = 0;
 	re_budget_init(&x.re_budget);
 	return apply(&x, s->root, instance, "false");
 }
