@@ -829,6 +829,70 @@ draft04_exclusive(struct cctx *c, struct schema_node *n,
 	return 0;
 }
 
+/*
+ * contentEncoding, contentMediaType, contentSchema: enforced (a form that
+ * says "base64 of a JSON document shaped like X" must not accept anything
+ * else).  Only base64, base64url and application/json are implemented;
+ * any other value refuses the form, as does contentSchema without
+ * contentMediaType (it would then constrain nothing).
+ */
+static int
+compile_content(
+    struct cctx *c, struct schema_node *n, const struct json_value *const *kv)
+{
+	const struct json_value *e = kv[KW_CONTENTENCODING];
+	const struct json_value *m = kv[KW_CONTENTMEDIATYPE];
+	size_t mark;
+
+	if (e != NULL) {
+		mark = jptr_push(&c->ptr, "contentEncoding", 15);
+		if (e->type == JSON_T_STRING && e->u.str.len == 6 &&
+		    memcmp(e->u.str.ptr, "base64", 6) == 0)
+			n->enc = SCHEMA_ENC_BASE64;
+		else if (e->type == JSON_T_STRING && e->u.str.len == 9 &&
+		         memcmp(e->u.str.ptr, "base64url", 9) == 0)
+			n->enc = SCHEMA_ENC_BASE64URL;
+		else /* {"contentEncoding": "quoted-printable"} */
+			return refuse(c, "contentEncoding",
+			           "contentEncoding must be \"base64\" or "
+			           "\"base64url\" (the others are not "
+			           "implemented)"),
+			       -1;
+		jptr_pop(&c->ptr, mark);
+		n->content = true;
+	}
+	if (m != NULL) {
+		mark = jptr_push(&c->ptr, "contentMediaType", 16);
+		/* {"contentMediaType": "image/png"} */
+		if (m->type != JSON_T_STRING || m->u.str.len != 16 ||
+		    memcmp(m->u.str.ptr, "application/json", 16) != 0)
+			return refuse(c, "contentMediaType",
+			           "contentMediaType must be "
+			           "\"application/json\" (the others are not "
+			           "implemented)"),
+			       -1;
+		jptr_pop(&c->ptr, mark);
+		n->content_json = true;
+		n->content = true;
+	}
+	if (kv[KW_CONTENTSCHEMA] != NULL) {
+		/* {"contentSchema": {...}} alone */
+		if (m == NULL) {
+			jptr_push(&c->ptr, "contentSchema", 13);
+			return refuse(c, "contentSchema",
+			           "contentSchema needs contentMediaType "
+			           "\"application/json\""),
+			       -1;
+		}
+		if ((n->content_schema = compile_sub(
+		         c, kv[KW_CONTENTSCHEMA], "contentSchema")) == NULL)
+			return -1;
+	}
+	if (n->content)
+		n->flags |= SF_PATTERN;
+	return 0;
+}
+
 static int
 compile_scalar_kws(
     struct cctx *c, struct schema_node *n, const struct json_value *const *kv)
@@ -923,6 +987,8 @@ compile_scalar_kws(
 		jptr_pop(&c->ptr, mark);
 		n->flags |= SF_MAXLENGTH;
 	}
+	if (compile_content(c, n, kv) == -1)
+		return -1;
 	if (kv[KW_PATTERN] != NULL) {
 		const struct json_value *v = kv[KW_PATTERN];
 		char msg[128];

@@ -52,7 +52,7 @@ enum {
 	/* strings */
 	SF_MINLENGTH = 1u << 8,
 	SF_MAXLENGTH = 1u << 9,
-	SF_PATTERN = 1u << 10,
+	SF_PATTERN = 1u << 10, /* pattern, and/or content* (see content) */
 	/* arrays */
 	SF_MINITEMS = 1u << 11,
 	SF_MAXITEMS = 1u << 12,
@@ -175,6 +175,9 @@ struct schema_resource {
 	const struct schema_node *root;
 };
 
+/* contentEncoding (RFC 4648 sections 4 and 5). */
+enum schema_enc { SCHEMA_ENC_NONE, SCHEMA_ENC_BASE64, SCHEMA_ENC_BASE64URL };
+
 /* How a node's dynamic reference is resolved at validation time. */
 enum schema_dyn {
 	SCHEMA_DYN_NONE,      /* no dynamic reference */
@@ -238,7 +241,13 @@ struct schema_node {
 
 	/* strings: code points (0 and SIZE_MAX when absent) */
 	size_t min_length, max_length;
-	const struct re *pattern;
+	const struct re *pattern; /* NULL when SF_PATTERN is content only */
+	/* contentEncoding / contentMediaType / contentSchema, enforced:
+	 * content is false when the node has none of them */
+	bool content;
+	enum schema_enc enc;
+	bool content_json; /* contentMediaType application/json */
+	const struct schema_node *content_schema; /* NULL: any */
 	/* format (SF_FORMAT on strings, SF_NFORMAT on numbers) */
 	const struct format *format; /* borrowed: format.c's table */
 

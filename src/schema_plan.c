@@ -31,7 +31,7 @@ node_edge(const struct schema_node *n, size_t k, bool all,
 {
 	const struct schema_node *fixed[] = {n->ref, n->dref, n->not_, n->if_,
 	    n->then_, n->else_, n->items, n->contains, n->additional, n->names,
-	    n->uneval_props, n->uneval_items};
+	    n->uneval_props, n->uneval_items, n->content_schema};
 	const size_t nfixed_inplace = 6;
 
 	*out = NULL;
@@ -225,6 +225,7 @@ skip_pure_refs(struct cctx *c)
 		n->dref = skip_refs(n->dref);
 		n->uneval_props = skip_refs(n->uneval_props);
 		n->uneval_items = skip_refs(n->uneval_items);
+		n->content_schema = skip_refs(n->content_schema);
 		n->not_ = skip_refs(n->not_);
 		n->if_ = skip_refs(n->if_);
 		n->then_ = skip_refs(n->then_);

@@ -36,6 +36,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include "arena.h"
 #include "dec.h"
@@ -504,6 +505,11 @@ check_number(struct vctx *x, const struct schema_node *n,
 
 /* ----- strings -------------------------------------------------------- */
 
+static enum schema_result check_content(
+    struct vctx *x, const struct schema_node *n, const struct json_value *v);
+static enum schema_result check_pattern(
+    struct vctx *x, const struct schema_node *n, const struct json_value *v);
+
 static enum schema_result
 check_string(
     struct vctx *x, const struct schema_node *n, const struct json_value *v)
@@ -514,27 +520,156 @@ check_string(
 	if ((n->flags & SF_MAXLENGTH) && v->u.str.cps > n->max_length)
 		return FAIL(x, "maxLength", "longer than %zu characters",
 		    n->max_length);
-	if (n->flags & SF_PATTERN) {
-		switch (re_search_budget(n->pattern, v->u.str.ptr,
-		    v->u.str.len, &x->re_budget)) {
-		case RE_MATCH:
-			break;
-		case RE_NOMATCH:
-			return FAIL(x, "pattern", "does not match");
-		case RE_BUDGET:
-			return STOP(x, SCHEMA_LIMIT, "pattern",
-			    "pattern time of the act spent");
-		default:
-			/* "aaaa...!" against {"pattern": "^(a+)+$"} */
-			return STOP(x, SCHEMA_LIMIT, "pattern",
-			    "pattern match limit reached");
-		}
+	if ((n->flags & SF_PATTERN) && n->pattern != NULL) {
+		enum schema_result r = check_pattern(x, n, v);
+
+		if (r != SCHEMA_OK)
+			return r;
 	}
 	/* "2024-02-30" against {"format": "date"} */
 	if ((n->flags & SF_FORMAT) &&
 	    !n->format->check(v->u.str.ptr, v->u.str.len))
 		return FAIL(x, "format", "not a valid %s", n->format->name);
+	if ((n->flags & SF_PATTERN) && n->content)
+		return check_content(x, n, v);
 	return SCHEMA_OK;
+}
+
+/* pattern, when SF_PATTERN is set: the part of check_string that a
+ * content-only node skips. */
+static enum schema_result
+check_pattern(
+    struct vctx *x, const struct schema_node *n, const struct json_value *v)
+{
+	switch (re_search_budget(
+	    n->pattern, v->u.str.ptr, v->u.str.len, &x->re_budget)) {
+	case RE_MATCH:
+		return SCHEMA_OK;
+	case RE_NOMATCH:
+		return FAIL(x, "pattern", "does not match");
+	case RE_BUDGET:
+		return STOP(x, SCHEMA_LIMIT, "pattern",
+		    "pattern time of the act spent");
+	default:
+		/* "aaaa...!" against {"pattern": "^(a+)+$"} */
+		return STOP(x, SCHEMA_LIMIT, "pattern",
+		    "pattern match limit reached");
+	}
+}
+
+/* The value of a base64 (RFC 4648 section 4) or base64url (section 5)
+ * digit, or -1. */
+static int
+b64_digit(unsigned char ch, bool url)
+{
+	if (ch >= 'A' && ch <= 'Z')
+		return ch - 'A';
+	if (ch >= 'a' && ch <= 'z')
+		return ch - 'a' + 26;
+	if (ch >= '0' && ch <= '9')
+		return ch - '0' + 52;
+	if (ch == (url ? '-' : '+'))
+		return 62;
+	if (ch == (url ? '_' : '/'))
+		return 63;
+	return -1;
+}
+
+/*
+ * Decode s (len bytes) into out (room for len * 3 / 4 bytes): canonical
+ * RFC 4648, padding required for base64 and optional for base64url, no
+ * whitespace, zero pad bits (section 3.5).  The decoded length, or -1.
+ */
+static ssize_t
+b64_decode(const char *s, size_t len, bool url, unsigned char *out)
+{
+	size_t i, o = 0, pad = 0, n;
+	uint32_t acc = 0;
+
+	while (pad < 2 && len > pad && s[len - 1 - pad] == '=')
+		pad++;
+	n = len - pad;
+	/* "abc" (base64 without its padding), "a===" */
+	if ((!url || pad > 0) && len % 4 != 0)
+		return -1;
+	if (n % 4 == 1)
+		return -1;
+	for (i = 0; i < n; i++) {
+		int d = b64_digit((unsigned char)s[i], url);
+
+		/* "%%%", "ab\ncd" */
+		if (d < 0)
+			return -1;
+		acc = acc << 6 | (uint32_t)d;
+		if (i % 4 == 3) {
+			out[o++] = (unsigned char)(acc >> 16);
+			out[o++] = (unsigned char)(acc >> 8);
+			out[o++] = (unsigned char)acc;
+			acc = 0;
+		}
+	}
+	if (n % 4 == 2) {
+		if (acc & 0xf)
+			return -1;
+		out[o++] = (unsigned char)(acc >> 4);
+	} else if (n % 4 == 3) {
+		if (acc & 0x3)
+			return -1;
+		out[o++] = (unsigned char)(acc >> 10);
+		out[o++] = (unsigned char)(acc >> 2);
+	}
+	return (ssize_t)o;
+}
+
+/* contentEncoding, contentMediaType, contentSchema, enforced: the string
+ * decodes, the result parses as strict JSON, the document validates. */
+static enum schema_result
+check_content(
+    struct vctx *x, const struct schema_node *n, const struct json_value *v)
+{
+	struct arena_mark mark = arena_mark(x->scratch);
+	const char *text = v->u.str.ptr;
+	size_t len = v->u.str.len;
+	enum schema_result r = SCHEMA_OK;
+
+	if (n->enc != SCHEMA_ENC_NONE) {
+		unsigned char *buf = arena_alloc(x->scratch, len / 4 * 3 + 3);
+		ssize_t got;
+
+		if (buf == NULL)
+			return STOP(x, SCHEMA_NOMEM, "contentEncoding",
+			    "out of memory");
+		got = b64_decode(text, len, n->enc == SCHEMA_ENC_BASE64URL, buf);
+		if (got < 0) {
+			arena_rewind(x->scratch, mark);
+			return FAIL(x, "contentEncoding", "not %s",
+			    n->enc == SCHEMA_ENC_BASE64URL ? "base64url"
+			                                   : "base64");
+		}
+		text = (const char *)buf;
+		len = (size_t)got;
+	}
+	if (n->content_json) {
+		const struct json_value *doc;
+		struct json_err jerr;
+
+		x->steps += (uint32_t)(len / 4096); /* the parse, in budget */
+		if (json_parse(text, len, x->scratch, 0, &doc, &jerr) !=
+		    JSON_OK) {
+			arena_rewind(x->scratch, mark);
+			if (jerr.code == JSON_E_NOMEM)
+				return STOP(x, SCHEMA_NOMEM, "contentMediaType",
+				    "out of memory");
+			return FAIL(x, "contentMediaType",
+			    "not a JSON document (offset %zu: %s)",
+			    jerr.offset, jerr.msg != NULL ? jerr.msg : "");
+		}
+		/* the document is validated where the string is */
+		if (n->content_schema != NULL)
+			r = apply(x, n->content_schema, doc, "contentSchema");
+	}
+	arena_rewind(x->scratch, mark);
+	return r;
 }
 
 /* ----- arrays --------------------------------------------------------- */
