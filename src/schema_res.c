@@ -13,6 +13,7 @@
 #include "jptr.h"
 #include "json.h"
 #include "schema_cc.h"
+#include "uri.h"
 
 #define refuse schema_cc_refuse
 #define nomem schema_cc_nomem
@@ -29,208 +30,44 @@ struct res_ent {
 
 /* ----- RFC 3986 references -------------------------------------------- */
 
-/* The five components of a URI reference (section 3); a NULL pointer is
- * an undefined component, as section 5.2 tells apart from empty. */
-struct uref {
-	const char *scheme, *auth, *path, *query, *frag;
-	size_t slen, alen, plen, qlen, flen;
-};
-
-static void
-uref_parse(const char *s, size_t len, struct uref *u)
-{
-	size_t i = 0, j;
-
-	memset(u, 0, sizeof(*u));
-	/* scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":" */
-	for (j = 0; j < len; j++) {
-		char ch = s[j];
-
-		if (ch == ':' && j > 0) {
-			u->scheme = s;
-			u->slen = j;
-			i = j + 1;
-			break;
-		}
-		if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-		        (j > 0 && ((ch >= '0' && ch <= '9') || ch == '+' ||
-		                      ch == '-' || ch == '.'))))
-			break;
-	}
-	if (len - i >= 2 && s[i] == '/' && s[i + 1] == '/') {
-		i += 2;
-		u->auth = s + i;
-		for (j = i; j < len && s[j] != '/' && s[j] != '?' && s[j] != '#';
-		     j++)
-			;
-		u->alen = j - i;
-		i = j;
-	}
-	u->path = s + i;
-	for (j = i; j < len && s[j] != '?' && s[j] != '#'; j++)
-		;
-	u->plen = j - i;
-	i = j;
-	if (i < len && s[i] == '?') {
-		u->query = s + ++i;
-		for (j = i; j < len && s[j] != '#'; j++)
-			;
-		u->qlen = j - i;
-		i = j;
-	}
-	if (i < len && s[i] == '#') {
-		u->frag = s + i + 1;
-		u->flen = len - i - 1;
-	}
-}
-
-/* RFC 3986 section 5.2.4, in place on out (len bytes); the new length. */
-static size_t
-remove_dots(char *in, size_t len)
-{
-	size_t r = 0, w = 0;
-
-	while (r < len) {
-		if (len - r >= 3 && memcmp(in + r, "../", 3) == 0)
-			r += 3;
-		else if (len - r >= 2 && memcmp(in + r, "./", 2) == 0)
-			r += 2;
-		else if (len - r >= 3 && memcmp(in + r, "/./", 3) == 0)
-			r += 2;
-		else if (len - r == 2 && memcmp(in + r, "/.", 2) == 0) {
-			r += 1;
-			in[r] = '/';
-		} else if ((len - r >= 4 && memcmp(in + r, "/../", 4) == 0) ||
-		           (len - r == 3 && memcmp(in + r, "/..", 3) == 0)) {
-			r += 3;
-			if (r == len || in[r] != '/') {
-				r--;
-				in[r] = '/';
-			}
-			while (w > 0 && in[--w] != '/')
-				;
-		} else if ((len - r == 1 && in[r] == '.') ||
-		           (len - r == 2 && memcmp(in + r, "..", 2) == 0)) {
-			r = len;
-		} else {
-			do
-				in[w++] = in[r++];
-			while (r < len && in[r] != '/');
-		}
-	}
-	return w;
-}
-
-struct sbuf {
-	char *p;
-	size_t len, cap;
-};
-
-static void
-sb_add(struct sbuf *b, const char *s, size_t n)
-{
-	if (n > b->cap - b->len)
-		n = b->cap - b->len; /* cap is the sum of the inputs: no cut */
-	memcpy(b->p + b->len, s, n);
-	b->len += n;
-}
-
 /*
- * Resolve ref against base (RFC 3986 section 5.2.2, without the
- * fragment), into the arena.  An empty base (a form without $id) leaves
- * ref as it is, dot segments removed.  NULL when the arena refuses.
+ * Resolve ref (no fragment) against base (RFC 3986 section 5.2.2, uri.h),
+ * in the normalized form $id values are compared by (section 6.2.2), into
+ * the arena.  An empty base (a form without $id) leaves a relative ref
+ * relative.  NULL with the refusal set.
  */
 static char *
-uri_resolve(struct cctx *c, const char *base, size_t blen, const char *ref,
-    size_t rlen, size_t *out_len)
+uri_resolve_to(struct cctx *c, const char *base, size_t blen,
+    const char *ref, size_t rlen, size_t *out_len)
 {
-	struct uref b, r;
-	struct sbuf o;
-	size_t cap, mark;
+	struct uri b, r;
+	char *abs, *norm;
+	size_t alen;
+	char name[SCHEMA_CLIP_MAX + 1];
 
-	uref_parse(base, blen, &b);
-	uref_parse(ref, rlen, &r);
-	if (blen > SIZE_MAX / 2 - rlen - 8)
-		return NULL;
-	cap = blen + rlen + 8;
-	if ((o.p = arena_alloc(c->a, cap + 1)) == NULL)
-		return NULL;
-	o.len = 0;
-	o.cap = cap;
-	if (r.scheme != NULL || blen == 0) {
-		if (r.scheme != NULL) {
-			sb_add(&o, r.scheme, r.slen);
-			sb_add(&o, ":", 1);
-		}
-		if (r.auth != NULL) {
-			sb_add(&o, "//", 2);
-			sb_add(&o, r.auth, r.alen);
-		}
-		mark = o.len;
-		sb_add(&o, r.path, r.plen);
-		o.len = mark + remove_dots(o.p + mark, o.len - mark);
-		if (r.query != NULL) {
-			sb_add(&o, "?", 1);
-			sb_add(&o, r.query, r.qlen);
-		}
-		goto done;
+	/* {"$id": "http://exa mple.com/"}, {"$ref": "a b.json"} */
+	if (uri_parse(ref, rlen, URI_IRI, &r) == -1) {
+		schema_clip(name, ref, rlen);
+		return refuse(c, NULL, "\"%s\" is not a URI reference "
+		                       "(RFC 3986)",
+		    name);
 	}
-	if (b.scheme != NULL) {
-		sb_add(&o, b.scheme, b.slen);
-		sb_add(&o, ":", 1);
-	}
-	if (r.auth != NULL) {
-		sb_add(&o, "//", 2);
-		sb_add(&o, r.auth, r.alen);
-		mark = o.len;
-		sb_add(&o, r.path, r.plen);
-		o.len = mark + remove_dots(o.p + mark, o.len - mark);
-		if (r.query != NULL) {
-			sb_add(&o, "?", 1);
-			sb_add(&o, r.query, r.qlen);
-		}
-		goto done;
-	}
-	if (b.auth != NULL) {
-		sb_add(&o, "//", 2);
-		sb_add(&o, b.auth, b.alen);
-	}
-	mark = o.len;
-	if (r.plen == 0) {
-		sb_add(&o, b.path, b.plen);
-		if (r.query != NULL) {
-			sb_add(&o, "?", 1);
-			sb_add(&o, r.query, r.qlen);
-		} else if (b.query != NULL) {
-			sb_add(&o, "?", 1);
-			sb_add(&o, b.query, b.qlen);
-		}
-		goto done;
-	}
-	if (r.path[0] == '/') {
-		sb_add(&o, r.path, r.plen);
+	if (blen == 0 || r.has_scheme) {
+		abs = arena_strndup(c->a, ref, rlen);
+		alen = rlen;
 	} else {
-		/* section 5.2.3: merge */
-		if (b.auth != NULL && b.plen == 0) {
-			sb_add(&o, "/", 1);
-		} else {
-			size_t k = b.plen;
-
-			while (k > 0 && b.path[k - 1] != '/')
-				k--;
-			sb_add(&o, b.path, k);
-		}
-		sb_add(&o, r.path, r.plen);
+		if (uri_parse(base, blen, URI_IRI, &b) == -1)
+			return refuse(c, NULL, "the base URI does not parse");
+		abs = uri_resolve_arena(&b, &r, c->a, &alen);
 	}
-	o.len = mark + remove_dots(o.p + mark, o.len - mark);
-	if (r.query != NULL) {
-		sb_add(&o, "?", 1);
-		sb_add(&o, r.query, r.qlen);
+	if (abs == NULL)
+		return nomem(c);
+	norm = uri_normalize_arena(abs, alen, URI_IRI, c->a, out_len);
+	if (norm == NULL) {
+		*out_len = alen;
+		return abs;
 	}
-done:
-	o.p[o.len] = '\0';
-	*out_len = o.len;
-	return o.p;
+	return norm;
 }
 
 /* ----- the tables ------------------------------------------------------ */
@@ -595,10 +432,10 @@ scan_ids(struct cctx *c, const struct json_value *v, struct res_loc *l,
 			       -1;
 		ulen = hash != NULL ? (size_t)(hash - s) : len;
 		if (ulen > 0) {
-			abs = uri_resolve(c, l->base, l->base_len, s, ulen,
+			abs = uri_resolve_to(c, l->base, l->base_len, s, ulen,
 			    &ulen);
 			if (abs == NULL)
-				return nomem(c), -1;
+				return -1;
 			if ((res = resource_new(c, abs, ulen, v)) == NULL)
 				return -1;
 			if ((rc = ent_put(c, abs, ulen, res, NULL)) == -1)
@@ -855,9 +692,9 @@ schema_res_find(struct cctx *c, const struct res_loc *from, const char *ref,
 		    NULL)
 			res = e->res;
 	} else {
-		if ((abs = uri_resolve(c, from->base, from->base_len, ref,
+		if ((abs = uri_resolve_to(c, from->base, from->base_len, ref,
 		         ulen, &alen)) == NULL)
-			return nomem(c), -1;
+			return -1;
 		e = ent_find(c, abs, alen, hash_bytes(abs, alen));
 		if (e == NULL) {
 			int rc = load_doc(c, abs, alen, from->d);
