@@ -138,4 +138,23 @@ expect_status 0 "\$defs is accepted under 2019-09"
 run_cli --validate --dialect draft-03 "$TEST_TMP/defs.json" "$TEST_TMP/s.json"
 expect_status 2 "an unknown --dialect is a usage error"
 
+# An address: address.conf's dialect, refs (inside the address) and
+# annotations reach the compiler, and GET serves the bundle.
+addr=$TEST_TMP/addr
+mkdir -p "$addr/refs"
+cp "$ext/refs/money.json" "$addr/refs/"
+printf 'dialect = 2019-09\nrefs = https://example.com/schemas/=refs\n' \
+    >"$addr/address.conf"
+printf 'annotations = markdownDescription\n' >>"$addr/address.conf"
+printf '{"p":"Pay","m":[],"s":{"type":"object","markdownDescription":"m",' \
+    >"$addr/form.json"
+printf '"properties":{"money":{"$ref":"https://example.com/schemas/' \
+    >>"$addr/form.json"
+printf 'money.json"}},"unevaluatedProperties":false}}\n' >>"$addr/form.json"
+run_cli --check "$addr"
+expect_status 0 "an address with dialect, refs and annotations loads"
+printf 'dialect = 2019-09\n' >"$addr/address.conf"
+run_cli --check "$addr"
+expect_status 1 "without its refs and annotations the address is refused"
+
 finish
