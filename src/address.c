@@ -375,6 +375,8 @@ addr_compile(struct addr *a, const struct json_value *s, schema_warn_fn warn,
 	o.nannotations = a->conf.nannotations;
 	o.warn = warn;
 	o.warn_ctx = warn_ctx;
+	/* only --check asks for warnings: it also lists the annotations */
+	o.notes = warn != NULL;
 	schema_refs_init(&refs);
 	for (i = 0; i < a->conf.nrefs; i++) {
 		size_t n = strlen(a->dir) + strlen(a->conf.ref_dir[i]) + 2;

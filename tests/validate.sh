@@ -153,6 +153,8 @@ printf '"properties":{"money":{"$ref":"https://example.com/schemas/' \
 printf 'money.json"}},"unevaluatedProperties":false}}\n' >>"$addr/form.json"
 run_cli --check "$addr"
 expect_status 0 "an address with dialect, refs and annotations loads"
+expect_stderr_match 'markdownDescription" is an annotation' \
+    "--check lists the keywords it treats as annotations"
 printf 'dialect = 2019-09\n' >"$addr/address.conf"
 run_cli --check "$addr"
 expect_status 1 "without its refs and annotations the address is refused"
