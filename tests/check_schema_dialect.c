@@ -332,17 +332,19 @@ START_TEST(builtin_meta_schemas_resolve_without_files)
 	struct arena a;
 	const struct schema *s;
 	struct schema_err err;
+	enum schema_result r;
 
-	/* draft-07's meta-schema has no format names left to implement
-	 * beyond "uri-reference" and "regex": its compile reaches them */
+	/* the draft-07 meta-schema compiles, or is refused only for a
+	 * format name it uses, never for naming nothing */
 	memset(&o, 0, sizeof(o));
 	o.dialect = -1;
 	arena_init(&a, 16 << 20);
 	memset(&err, 0, sizeof(err));
-	(void)schema_compile_opts(parse_text(&a, "{\"$ref\":\"http://"
-	                                         "json-schema.org/draft-07/"
-	                                         "schema#\"}"),
+	r = schema_compile_opts(parse_text(&a, "{\"$ref\":\"http://"
+	                                       "json-schema.org/draft-07/"
+	                                       "schema#\"}"),
 	    &o, &a, &s, &err);
+	ck_assert(r == SCHEMA_OK || r == SCHEMA_REFUSED);
 	ck_assert_msg(strstr(err.reason, "names nothing") == NULL,
 	    "the draft-07 meta-schema is built in: %s", err.reason);
 	arena_free(&a);
