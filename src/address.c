@@ -27,6 +27,7 @@
 #include "html.h"
 #include "json.h"
 #include "log.h"
+#include "schema_load.h"
 
 /* The arrival schema, compiled once for the whole process. */
 static struct arena addr_arrival_arena;
@@ -357,6 +358,72 @@ done:
 	return rc;
 }
 
+/* Compile the form s with the address's dialect, annotations and refs
+ * (address.conf; refs directories inside the address). */
+static enum schema_result
+addr_compile(struct addr *a, const struct json_value *s, schema_warn_fn warn,
+    void *warn_ctx, const struct schema **form, struct schema_err *serr)
+{
+	struct schema_opts o;
+	struct schema_refs refs;
+	char *dirs[CONF_REFS_MAX];
+	size_t i;
+
+	memset(&o, 0, sizeof(o));
+	o.dialect = a->conf.dialect;
+	o.annotations = a->conf.annotation;
+	o.nannotations = a->conf.nannotations;
+	o.warn = warn;
+	o.warn_ctx = warn_ctx;
+	/* only --check asks for warnings: it also lists the annotations */
+	o.notes = warn != NULL;
+	schema_refs_init(&refs);
+	for (i = 0; i < a->conf.nrefs; i++) {
+		size_t n = strlen(a->dir) + strlen(a->conf.ref_dir[i]) + 2;
+
+		if ((dirs[i] = arena_alloc(&a->arena, n)) == NULL)
+			return SCHEMA_NOMEM;
+		snprintf(dirs[i], n, "%s/%s", a->dir, a->conf.ref_dir[i]);
+		if (schema_refs_add2(&refs, a->conf.ref_prefix[i],
+		        strlen(a->conf.ref_prefix[i]), dirs[i],
+		        strlen(dirs[i])) == -1)
+			return SCHEMA_NOMEM;
+	}
+	if (a->conf.nrefs > 0) {
+		o.load = schema_refs_load;
+		o.load_ctx = &refs;
+	}
+	return schema_compile_opts(s, &o, &a->arena, form, serr);
+}
+
+/* doc with its member s replaced by the bundled form, or doc itself when
+ * nothing was embedded; NULL when the arena refuses. */
+static const struct json_value *
+addr_bundled(struct addr *a, const struct json_value *doc,
+    const struct json_value *s, const struct schema *form)
+{
+	const struct json_value *b = schema_bundle(form, &a->arena);
+	struct json_value *copy;
+	struct json_member *m;
+	size_t i;
+
+	if (b == s)
+		return doc;
+	if ((copy = arena_alloc(&a->arena, sizeof(*copy))) == NULL ||
+	    (m = arena_calloc(&a->arena, doc->u.obj.count, sizeof(*m))) ==
+	        NULL)
+		return NULL;
+	*copy = *doc;
+	for (i = 0; i < doc->u.obj.count; i++) {
+		m[i] = doc->u.obj.members[i];
+		if (&doc->u.obj.members[i].value == s)
+			m[i].value = *b;
+	}
+	copy->u.obj.members = m;
+	copy->u.obj.index = NULL;
+	return copy;
+}
+
 /* One attempt of addr_load: the stamps are taken before each file is
  * read, for addr_load to compare after. */
 static int
@@ -422,13 +489,18 @@ addr_load_once(
 		goto done;
 	}
 	s = json_object_get(doc, "s", 1);
-	if (schema_compile(s, &a->arena, warn, warn_ctx, &form, &serr) !=
-	    SCHEMA_OK) {
+	if (addr_compile(a, s, warn, warn_ctx, &form, &serr) != SCHEMA_OK) {
 		/* hits on {"s": {"type": "strnig"}} */
 		addr_fail(a, "%s: form refused at \"#%s\": %s%s%s", path,
 		    serr.pointer.buf, serr.reason,
 		    serr.keyword != NULL ? ", keyword " : "",
 		    serr.keyword != NULL ? serr.keyword : "");
+		goto done;
+	}
+	/* GET serves the bundled form: what POST enforces, references
+	 * included */
+	if ((doc = addr_bundled(a, doc, s, form)) == NULL) {
+		addr_fail(a, "%s: out of memory", path);
 		goto done;
 	}
 	a->doc = doc;

@@ -21,6 +21,11 @@ static const char cli_usage[] =
     "       gpt.fcgi --validate DIR-or-SCHEMA.json [BODY-FILE]\n"
     "                                     0 accepted, 1 rejected, 2 schema "
     "refused\n"
+    "       gpt.fcgi --bundle SCHEMA.json print the form with its references"
+    " embedded\n"
+    "         (--validate and --bundle take --dialect NAME, --refs "
+    "URI-PREFIX=DIR,\n"
+    "          --annotations NAME,... before the schema)\n"
     "       gpt.fcgi --parse [FILE]       strict JSON parse; 0 ok, 1 "
     "rejected\n"
     "       gpt.fcgi --version | --help\n";
@@ -54,6 +59,7 @@ static const struct cli_cmd cli_cmds[] = {
 	{"--parse", cli_parse},
 	{"--validate", cli_validate},
 	{"--check", cli_check},
+	{"--bundle", cli_bundle},
 };
 
 int

@@ -26,5 +26,6 @@ int cli_slurp(const char *path, struct buf *out) GPT_MUSTCHECK;
 int cli_parse(int argc, char **argv);
 int cli_validate(int argc, char **argv);
 int cli_check(int argc, char **argv);
+int cli_bundle(int argc, char **argv);
 
 #endif /* GPT_CLI_H */

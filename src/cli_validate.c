@@ -9,6 +9,11 @@
  * stderr names the instance pointer and keyword); 2 the schema is
  * refused, or a usage or input error.  Schema pointers in messages are
  * relative to the schema (to `s` for an address).
+ *
+ * Options before the schema: --dialect NAME (the dialect when the form
+ * has no $schema), --refs URI-PREFIX=DIR (repeatable: local copies of
+ * referenced resources), --annotations NAME,... (keywords to accept as
+ * annotations).  `--bundle [options] SCHEMA` prints the bundled form.
  */
 #include <stdio.h>
 #include <string.h>
@@ -20,6 +25,17 @@
 #include "jptr.h"
 #include "json.h"
 #include "schema.h"
+#include "schema_load.h"
+
+/* Keyword names --annotations may declare. */
+#define CLI_ANNOTATIONS_MAX 64
+
+struct cli_schema_opts {
+	struct schema_opts o;
+	struct schema_refs refs;
+	const char *ann[CLI_ANNOTATIONS_MAX];
+	char ann_buf[4096];
+};
 
 /* Memory for one run: everything is freed at exit of the command. */
 #define CLI_ARENA_CAP (SIZE_MAX / 4)
@@ -73,9 +89,89 @@ load_json(const char *path, struct buf *b, struct arena *a,
 	return 0;
 }
 
+/*
+ * Read the options at argv[1..] into co; the index of the first argument
+ * that is not an option, or -1 after a usage message.
+ */
+static int
+read_opts(int argc, char **argv, struct cli_schema_opts *co)
+{
+	int i;
+
+	memset(co, 0, sizeof(*co));
+	co->o.dialect = -1;
+	co->o.warn = print_warning;
+	schema_refs_init(&co->refs);
+	for (i = 1; i < argc && strncmp(argv[i], "--", 2) == 0; i += 2) {
+		const char *arg = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (arg == NULL)
+			goto usage;
+		if (strcmp(argv[i], "--dialect") == 0) {
+			/* --dialect draft-3 */
+			if ((co->o.dialect = schema_dialect_named(arg)) < 0) {
+				fprintf(stderr,
+				    "gpt.fcgi: unknown dialect %s (draft-04, "
+				    "draft-06, draft-07, 2019-09, 2020-12, "
+				    "v1)\n",
+				    arg);
+				return -1;
+			}
+		} else if (strcmp(argv[i], "--refs") == 0) {
+			if (schema_refs_add(&co->refs, arg) == -1) {
+				fprintf(stderr,
+				    "gpt.fcgi: --refs wants URI-PREFIX=DIR "
+				    "(at most %d)\n",
+				    SCHEMA_REFS_MAX);
+				return -1;
+			}
+			co->o.load = schema_refs_load;
+			co->o.load_ctx = &co->refs;
+		} else if (strcmp(argv[i], "--annotations") == 0) {
+			char *p, *save = NULL;
+
+			if (strlen(arg) >= sizeof(co->ann_buf))
+				goto usage;
+			strcpy(co->ann_buf, arg);
+			for (p = strtok_r(co->ann_buf, ",", &save); p != NULL;
+			     p = strtok_r(NULL, ",", &save)) {
+				if (co->o.nannotations >= CLI_ANNOTATIONS_MAX)
+					goto usage;
+				co->ann[co->o.nannotations++] = p;
+			}
+			co->o.annotations = co->ann;
+		} else {
+			goto usage;
+		}
+	}
+	return i;
+usage:
+	fputs("usage: gpt.fcgi --validate|--bundle [--dialect NAME] "
+	      "[--refs URI-PREFIX=DIR]... [--annotations NAME,...] "
+	      "DIR-or-SCHEMA.json [BODY-FILE]\n",
+	    stderr);
+	return -1;
+}
+
+static int run_validate(int argc, char **argv, bool bundle);
+
 int
 cli_validate(int argc, char **argv)
 {
+	return run_validate(argc, argv, false);
+}
+
+int
+cli_bundle(int argc, char **argv)
+{
+	return run_validate(argc, argv, true);
+}
+
+static int
+run_validate(int argc, char **argv, bool bundle)
+{
+	struct cli_schema_opts co;
+	int first;
 	struct arena form_arena, body_arena;
 	struct buf schema_buf, form_path, body_buf;
 	const struct json_value *doc, *schema, *body;
@@ -91,9 +187,14 @@ cli_validate(int argc, char **argv)
 	buf_init(&schema_buf, CLI_INPUT_MAX);
 	buf_init(&form_path, 4096);
 	buf_init(&body_buf, CLI_INPUT_MAX);
-	if (argc < 2 || argc > 3) {
-		fputs("usage: gpt.fcgi --validate DIR-or-SCHEMA.json "
-		      "[BODY-FILE]\n",
+	if ((first = read_opts(argc, argv, &co)) < 0)
+		goto done;
+	argc -= first - 1;
+	argv += first - 1;
+	if (argc < 2 || argc > (bundle ? 2 : 3)) {
+		fputs("usage: gpt.fcgi --validate|--bundle [--dialect NAME] "
+		      "[--refs URI-PREFIX=DIR]... [--annotations NAME,...] "
+		      "DIR-or-SCHEMA.json [BODY-FILE]\n",
 		    stderr);
 		goto done;
 	}
@@ -122,8 +223,7 @@ cli_validate(int argc, char **argv)
 			goto done;
 		}
 	}
-	switch (schema_compile(
-	    schema, &form_arena, print_warning, NULL, &form, &err)) {
+	switch (schema_compile_opts(schema, &co.o, &form_arena, &form, &err)) {
 	case SCHEMA_OK:
 		break;
 	case SCHEMA_NOMEM:
@@ -137,6 +237,22 @@ cli_validate(int argc, char **argv)
 		goto done;
 	}
 
+	if (bundle) {
+		struct buf out;
+
+		buf_init(&out, CLI_INPUT_MAX);
+		if (json_write_pretty(schema_bundle(form, &form_arena), 2,
+		        &out) == -1) {
+			fprintf(stderr, "gpt.fcgi: out of memory\n");
+			buf_free(&out);
+			goto done;
+		}
+		fwrite(out.data, 1, out.len, stdout);
+		fputc('\n', stdout);
+		buf_free(&out);
+		status = 0;
+		goto done;
+	}
 	switch (load_json(argc == 3 ? argv[2] : NULL, &body_buf, &body_arena,
 	    &body, "body")) {
 	case 0:

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "conf.h"
+#include "schema.h"
 
 enum conf_key {
 	CONF_K_MAX_BODY,
@@ -22,6 +23,9 @@ enum conf_key {
 	CONF_K_TYPE,
 	CONF_K_FAILURES,
 	CONF_K_HOOK_ENV,
+	CONF_K_DIALECT,
+	CONF_K_ANNOTATIONS,
+	CONF_K_REFS,
 };
 
 static const char *const conf_keys[] = {
@@ -31,6 +35,9 @@ static const char *const conf_keys[] = {
     [CONF_K_TYPE] = "type",
     [CONF_K_FAILURES] = "failures",
     [CONF_K_HOOK_ENV] = "hook_env",
+    [CONF_K_DIALECT] = "dialect",
+    [CONF_K_ANNOTATIONS] = "annotations",
+    [CONF_K_REFS] = "refs",
 };
 
 static void GPT_PRINTF(4, 5)
@@ -155,6 +162,9 @@ conf_hook_env(struct conf *c, const char *v, size_t len, char *err,
 	c->hook_env_count++;
 	return 0;
 }
+static bool conf_plain_path(const char *p, size_t len);
+static int conf_words(const char *v, size_t len, char *text, size_t cap,
+    const char **word, size_t max);
 
 static int
 conf_value(struct conf *c, enum conf_key k, const char *v, size_t len,
@@ -195,6 +205,64 @@ conf_value(struct conf *c, enum conf_key k, const char *v, size_t len,
 		memcpy(c->type, v, len);
 		c->type[len] = '\0';
 		return 0;
+	case CONF_K_DIALECT: {
+		char name[16];
+
+		/* hits on "dialect = draft-03" */
+		if (len == 0 || len >= sizeof(name) ||
+		    (memcpy(name, v, len), name[len] = '\0',
+		        (c->dialect = schema_dialect_named(name)) < 0)) {
+			conf_fail(err, errlen, line,
+			    "dialect must be draft-04, draft-06, draft-07, "
+			    "2019-09, 2020-12 or v1");
+			return -1;
+		}
+		return 0;
+	}
+	case CONF_K_ANNOTATIONS: {
+		int nw = conf_words(v, len, c->ann_text, sizeof(c->ann_text),
+		    c->annotation, CONF_ANNOTATIONS_MAX);
+
+		/* hits on "annotations =" and on 33 names */
+		if (nw <= 0) {
+			conf_fail(err, errlen, line,
+			    "annotations must be 1 to %d keyword names",
+			    CONF_ANNOTATIONS_MAX);
+			return -1;
+		}
+		c->nannotations = (size_t)nw;
+		return 0;
+	}
+	case CONF_K_REFS: {
+		const char *w[CONF_REFS_MAX];
+		int nw = conf_words(v, len, c->refs_text, sizeof(c->refs_text),
+		    w, CONF_REFS_MAX);
+		int w2;
+
+		if (nw <= 0) {
+			conf_fail(err, errlen, line,
+			    "refs must be 1 to %d URI-PREFIX=DIR pairs",
+			    CONF_REFS_MAX);
+			return -1;
+		}
+		for (w2 = 0; w2 < nw; w2++) {
+			char *eq = strrchr(w[w2], '=');
+
+			/* hits on "refs = https://x/" and "refs = x=../up" */
+			if (eq == NULL || eq == w[w2] ||
+			    !conf_plain_path(eq + 1, strlen(eq + 1))) {
+				conf_fail(err, errlen, line,
+				    "refs wants URI-PREFIX=DIR, DIR a "
+				    "relative path inside the address");
+				return -1;
+			}
+			*eq = '\0';
+			c->ref_prefix[w2] = w[w2];
+			c->ref_dir[w2] = eq + 1;
+		}
+		c->nrefs = (size_t)nw;
+		return 0;
+	}
 	case CONF_K_FAILURES:
 		if (len == 6 && memcmp(v, "silent", 6) == 0)
 			c->explain = false;
@@ -227,6 +295,78 @@ conf_init(struct conf *c)
 	c->hook_env[0] = '\0';
 	c->hook_env_len = 0;
 	c->hook_env_count = 0;
+	c->dialect = -1;
+	c->nannotations = 0;
+	c->nrefs = 0;
+}
+
+void
+conf_copy(struct conf *to, const struct conf *from)
+{
+	size_t i;
+
+	*to = *from;
+	for (i = 0; i < from->nannotations; i++)
+		to->annotation[i] =
+		    to->ann_text + (from->annotation[i] - from->ann_text);
+	for (i = 0; i < from->nrefs; i++) {
+		to->ref_prefix[i] =
+		    to->refs_text + (from->ref_prefix[i] - from->refs_text);
+		to->ref_dir[i] =
+		    to->refs_text + (from->ref_dir[i] - from->refs_text);
+	}
+}
+
+/* true when the len bytes at p are a plain relative path: segments of
+ * printable bytes, none empty, "." or "..". */
+static bool
+conf_plain_path(const char *p, size_t len)
+{
+	size_t i, seg = 0;
+
+	if (len == 0 || p[0] == '/')
+		return false;
+	for (i = 0; i <= len; i++) {
+		if (i == len || p[i] == '/') {
+			/* "a//b", "./a", "a/../../b" */
+			if (i == seg || (i - seg == 1 && p[seg] == '.') ||
+			    (i - seg == 2 && p[seg] == '.' && p[seg + 1] == '.'))
+				return false;
+			seg = i + 1;
+		} else if ((unsigned char)p[i] <= 0x20 || p[i] == 0x7f) {
+			return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * Split v (len bytes) at blanks into NUL-terminated words copied to text
+ * (cap bytes); word[i] points at each, at most max.  The count, or -1
+ * when they do not fit.
+ */
+static int
+conf_words(const char *v, size_t len, char *text, size_t cap,
+    const char **word, size_t max)
+{
+	size_t i = 0, o = 0, n = 0;
+
+	while (i < len) {
+		while (i < len && conf_is_blank(v[i]))
+			i++;
+		if (i == len)
+			break;
+		if (n == max)
+			return -1;
+		word[n++] = text + o;
+		while (i < len && !conf_is_blank(v[i])) {
+			if (o + 2 > cap)
+				return -1;
+			text[o++] = v[i++];
+		}
+		text[o++] = '\0';
+	}
+	return (int)n;
 }
 
 int
@@ -296,7 +436,7 @@ conf_parse(
 		        line) == -1)
 			return -1;
 	}
-	*out = c;
+	conf_copy(out, &c);
 	return 0;
 }
 

@@ -43,6 +43,13 @@
 #define CONF_FILE_MAX ((size_t)64 * 1024)
 #define CONF_ERR_MAX 160
 
+/* `annotations = NAME ...`: at most this many names, this many bytes. */
+#define CONF_ANNOTATIONS_MAX 32
+#define CONF_ANNOTATIONS_BYTES 1024
+/* `refs = URI-PREFIX=DIR ...`: at most this many pairs, this many bytes. */
+#define CONF_REFS_MAX 8
+#define CONF_REFS_BYTES 2048
+
 struct conf {
 	size_t max_body;              /* bytes of an act body */
 	unsigned hook_timeout;        /* seconds */
@@ -54,7 +61,23 @@ struct conf {
 	char hook_env[CONF_HOOK_ENV_BYTES];
 	size_t hook_env_len;      /* bytes used in hook_env */
 	unsigned hook_env_count;
+	/* dialect = NAME: the form's dialect when it has no $schema
+	 * (schema_dialect_named), or -1 (2020-12) */
+	int dialect;
+	/* annotations = NAME ...: keywords the form uses for tools only;
+	 * annotation[i] points into ann_text */
+	char ann_text[CONF_ANNOTATIONS_BYTES];
+	const char *annotation[CONF_ANNOTATIONS_MAX];
+	size_t nannotations;
+	/* refs = URI-PREFIX=DIR ...: local copies of referenced resources,
+	 * DIR relative to the address; pointers into refs_text */
+	char refs_text[CONF_REFS_BYTES];
+	const char *ref_prefix[CONF_REFS_MAX], *ref_dir[CONF_REFS_MAX];
+	size_t nrefs;
 };
+
+/* A struct conf holds pointers into itself: copy it with conf_copy. */
+void conf_copy(struct conf *to, const struct conf *from);
 
 /* Fill c with every default. */
 void conf_init(struct conf *c);

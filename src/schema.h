@@ -53,6 +53,47 @@ typedef void (*schema_warn_fn)(void *ctx, const char *schema_pointer,
     const char *message);
 
 /*
+ * Provide the document at uri (len bytes: an absolute URI without
+ * fragment) that a reference names: parse it into a (the form's arena)
+ * and set *out.  0 provided; 1 not provided (the reference then names
+ * nothing and the form is refused); -1 an error, with a phrase in msg.
+ */
+typedef int (*schema_load_fn)(void *ctx, const char *uri, size_t len,
+    struct arena *a, const struct json_value **out, char *msg, size_t msglen);
+
+/* How to compile a form.  Zeroed (with dialect -1) means: 2020-12 when
+ * $schema is absent, no external documents, x- annotations only. */
+struct schema_opts {
+	int dialect; /* the default dialect (schema_dialect_named), or -1 */
+	schema_load_fn load; /* NULL: only the built-in meta-schemas */
+	void *load_ctx;
+	const char *const *annotations; /* keyword names the address
+	                                   declares as annotations */
+	size_t nannotations;
+	schema_warn_fn warn; /* warnings and notes, or NULL */
+	void *warn_ctx;
+	bool notes; /* also report each annotation keyword (for --check) */
+};
+
+/* The dialect named name ("draft-04", "draft-06", "draft-07", "2019-09",
+ * "2020-12", "v1"), or -1. */
+int schema_dialect_named(const char *name);
+
+/* Compile root as schema_compile does, with the options o. */
+enum schema_result schema_compile_opts(const struct json_value *root,
+    const struct schema_opts *o, struct arena *a, const struct schema **out,
+    struct schema_err *err) GPT_MUSTCHECK;
+
+/*
+ * The bundled form of s: root with every external resource it uses
+ * embedded (2019-09 on under $defs, before under definitions), each
+ * keeping its $id, so it is served exactly as it is enforced.  root
+ * itself when nothing is external.  NULL when the arena refuses.
+ */
+const struct json_value *schema_bundle(const struct schema *s,
+    struct arena *a);
+
+/*
  * Compile root (a parsed schema: object or boolean) into a form allocated
  * in a, which must outlive it (as must root: the form borrows its
  * strings).  warn may be NULL.  On SCHEMA_OK *out is set; otherwise *out

@@ -14,9 +14,10 @@
  * Every schema under $defs is compiled (so checked) even when unused.
  *
  * Each schema location is compiled once (memoized by its json_value), so a
- * $ref back to an ancestor links to the node already built.  $ref targets
- * are resolved after the structural walk, from a work list, so a long
- * chain of references never deepens the C stack.
+ * $ref back to an ancestor links to the node already built.  The other
+ * jobs of the compiler live apart (schema_cc.h): which keywords exist in
+ * schema_dialect.c, what a $ref names in schema_res.c, cycle checks and
+ * the fast paths in schema_plan.c.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -30,170 +31,25 @@
 #include "re.h"
 #include "schema.h"
 #include "schema_int.h"
+#include "schema_cc.h"
 
-#define SCHEMA_2020_12 "https://json-schema.org/draft/2020-12/schema"
-#define REF_LOCAL \
-	"$ref must be a local JSON Pointer (\"#\" or \"#/...\")"
+/* Short local names for the shared helpers (schema_cc.h). */
+#define refuse schema_cc_refuse
+#define nomem schema_cc_nomem
+#define compile_value schema_cc_value
 
-enum kw {
-	KW_TYPE,
-	KW_ENUM,
-	KW_CONST,
-	KW_PROPERTIES,
-	KW_REQUIRED,
-	KW_ADDITIONALPROPERTIES,
-	KW_PATTERNPROPERTIES,
-	KW_PROPERTYNAMES,
-	KW_MINPROPERTIES,
-	KW_MAXPROPERTIES,
-	KW_ITEMS,
-	KW_PREFIXITEMS,
-	KW_MINITEMS,
-	KW_MAXITEMS,
-	KW_UNIQUEITEMS,
-	KW_CONTAINS,
-	KW_MINCONTAINS,
-	KW_MAXCONTAINS,
-	KW_MINLENGTH,
-	KW_MAXLENGTH,
-	KW_PATTERN,
-	KW_MINIMUM,
-	KW_MAXIMUM,
-	KW_EXCLUSIVEMINIMUM,
-	KW_EXCLUSIVEMAXIMUM,
-	KW_MULTIPLEOF,
-	KW_ANYOF,
-	KW_ALLOF,
-	KW_ONEOF,
-	KW_NOT,
-	KW_IF,
-	KW_THEN,
-	KW_ELSE,
-	KW_DEPENDENTREQUIRED,
-	KW_REF,
-	KW_DEFS,
-	KW_SCHEMA,
-	KW_ID,
-	KW_COMMENT,
-	KW_TITLE,
-	KW_DESCRIPTION,
-	KW_DEFAULT,
-	KW_EXAMPLES,
-	KW_DEPRECATED,
-	KW_READONLY,
-	KW_WRITEONLY,
-	KW_FORMAT,
-	KW_COUNT
-};
-
-/* The whole vocabulary: a name not in this table refuses the form. */
-static const char *const kw_names[KW_COUNT] = {
-    [KW_TYPE] = "type",
-    [KW_ENUM] = "enum",
-    [KW_CONST] = "const",
-    [KW_PROPERTIES] = "properties",
-    [KW_REQUIRED] = "required",
-    [KW_ADDITIONALPROPERTIES] = "additionalProperties",
-    [KW_PATTERNPROPERTIES] = "patternProperties",
-    [KW_PROPERTYNAMES] = "propertyNames",
-    [KW_MINPROPERTIES] = "minProperties",
-    [KW_MAXPROPERTIES] = "maxProperties",
-    [KW_ITEMS] = "items",
-    [KW_PREFIXITEMS] = "prefixItems",
-    [KW_MINITEMS] = "minItems",
-    [KW_MAXITEMS] = "maxItems",
-    [KW_UNIQUEITEMS] = "uniqueItems",
-    [KW_CONTAINS] = "contains",
-    [KW_MINCONTAINS] = "minContains",
-    [KW_MAXCONTAINS] = "maxContains",
-    [KW_MINLENGTH] = "minLength",
-    [KW_MAXLENGTH] = "maxLength",
-    [KW_PATTERN] = "pattern",
-    [KW_MINIMUM] = "minimum",
-    [KW_MAXIMUM] = "maximum",
-    [KW_EXCLUSIVEMINIMUM] = "exclusiveMinimum",
-    [KW_EXCLUSIVEMAXIMUM] = "exclusiveMaximum",
-    [KW_MULTIPLEOF] = "multipleOf",
-    [KW_ANYOF] = "anyOf",
-    [KW_ALLOF] = "allOf",
-    [KW_ONEOF] = "oneOf",
-    [KW_NOT] = "not",
-    [KW_IF] = "if",
-    [KW_THEN] = "then",
-    [KW_ELSE] = "else",
-    [KW_DEPENDENTREQUIRED] = "dependentRequired",
-    [KW_REF] = "$ref",
-    [KW_DEFS] = "$defs",
-    [KW_SCHEMA] = "$schema",
-    [KW_ID] = "$id",
-    [KW_COMMENT] = "$comment",
-    [KW_TITLE] = "title",
-    [KW_DESCRIPTION] = "description",
-    [KW_DEFAULT] = "default",
-    [KW_EXAMPLES] = "examples",
-    [KW_DEPRECATED] = "deprecated",
-    [KW_READONLY] = "readOnly",
-    [KW_WRITEONLY] = "writeOnly",
-    [KW_FORMAT] = "format",
-};
-
-/* A compiled node plus what only the compiler needs.  n comes first so a
- * node pointer handed to the validator is also the cnode's address. */
-struct cnode {
-	struct schema_node n;
-	const char *where;  /* owned (form arena): schema pointer, messages */
-	size_t where_len;   /* bytes (a member name may hold U+0000) */
-	struct cnode *next; /* every cnode, for the cycle checks */
-	unsigned char color;
-	bool warned;
-};
-
-struct memo_ent {
-	const struct json_value *v; /* borrowed */
-	const struct schema_node *n;
-};
-
-/* A $ref waiting for the structural walk to end. */
-struct pending {
-	struct pending *next;
-	struct schema_node *node;
-	const char *ref; /* borrowed: the $ref string */
-	size_t len;
-	const char *where; /* owned: pointer of the $ref keyword */
-	size_t where_len;
-};
-
-struct cctx {
-	const struct json_value *root;
-	struct arena *a;
-	schema_warn_fn warn;
-	void *warn_ctx;
-	struct schema_err *err;
-	enum schema_result rc;
-	struct jptr ptr; /* schema pointer of what is being compiled */
-	unsigned depth;
-	struct memo_ent *memo;
-	size_t memo_cap, memo_len;
-	struct cnode *nodes, *last; /* in creation order: the root first */
-	size_t nnodes;
-	struct pending *pending;
-};
-
-/* The two boolean schemas (and any {} or annotation-only object). */
-#define ALL_TYPES ((1u << SCHEMA_NJSON_TYPES) - 1)
-static const struct schema_node node_false = {.kind = SCHEMA_K_FALSE,
+const struct schema_node schema_node_false = {.kind = SCHEMA_K_FALSE,
     .need = {SF_FALSE, SF_FALSE, SF_FALSE, SF_FALSE, SF_FALSE, SF_FALSE,
         SF_FALSE},
     .admits = 0,
     .accepts = 0,
     .accept_min = 1,
     .accept_max = 0};
-static const struct schema_node node_true = {.kind = SCHEMA_K_TRUE,
+const struct schema_node schema_node_true = {.kind = SCHEMA_K_TRUE,
     .admits = ALL_TYPES,
     .accepts = ALL_TYPES,
     .accept_min = 0,
     .accept_max = SIZE_MAX};
-
 /* ----- errors ------------------------------------------------------- */
 
 static void err_reason(struct schema_err *err, const char *fmt, va_list ap)
@@ -225,12 +81,8 @@ schema_clip(char *out, const char *s, size_t len)
 	out[len] = '\0';
 }
 
-static void *refuse(struct cctx *c, const char *keyword, const char *fmt, ...)
-    GPT_PRINTF(3, 4);
-
-/* Refuse the form at the current schema pointer.  Returns NULL. */
-static void *
-refuse(struct cctx *c, const char *keyword, const char *fmt, ...)
+void *
+schema_cc_refuse(struct cctx *c, const char *keyword, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -243,8 +95,8 @@ refuse(struct cctx *c, const char *keyword, const char *fmt, ...)
 	return NULL;
 }
 
-static void *
-nomem(struct cctx *c)
+void *
+schema_cc_nomem(struct cctx *c)
 {
 	c->rc = SCHEMA_NOMEM;
 	c->err->keyword = NULL;
@@ -254,9 +106,8 @@ nomem(struct cctx *c)
 	return NULL;
 }
 
-/* Set the pointer to a stored string (a $ref target, a node's place). */
-static void
-ptr_set(struct jptr *p, const char *s, size_t len)
+void
+schema_cc_ptr_set(struct jptr *p, const char *s, size_t len)
 {
 	jptr_init(p);
 	if (len >= sizeof(p->buf)) {
@@ -267,7 +118,6 @@ ptr_set(struct jptr *p, const char *s, size_t len)
 	p->buf[len] = '\0';
 	p->len = len;
 }
-
 /* ----- memo: json_value -> node -------------------------------------- */
 
 static size_t
@@ -329,18 +179,6 @@ str_is(const struct json_value *v, const char *s)
 	       memcmp(v->u.str.ptr, s, n) == 0;
 }
 
-static int
-kw_lookup(const struct json_string *key)
-{
-	int i;
-
-	for (i = 0; i < KW_COUNT; i++)
-		if (strlen(kw_names[i]) == key->len &&
-		    memcmp(kw_names[i], key->ptr, key->len) == 0)
-			return i;
-	return -1;
-}
-
 /* A non-negative integer (2.0 and 1e2 count, per 2020-12), saturated at
  * SIZE_MAX: a length that large can never be reached anyway. */
 static int
@@ -400,8 +238,6 @@ read_num(struct cctx *c, const struct json_value *v, const char *kw,
 	return 0;
 }
 
-static const struct schema_node *compile_value(
-    struct cctx *c, const struct json_value *v);
 
 /* Compile v as the schema under keyword kw (pointer /kw). */
 static const struct schema_node *
@@ -540,9 +376,18 @@ compile_object_kws(
 	const struct json_value *req = kv[KW_REQUIRED];
 	const struct json_value *dep = kv[KW_DEPENDENTREQUIRED];
 	const struct json_value *pp = kv[KW_PATTERNPROPERTIES];
+	/* draft-04..07: dependencies holds both kinds; its arrays are
+	 * dependentRequired's */
+	const char *depkw = "dependentRequired";
+	bool mixed = dep == NULL && kv[KW_DEPENDENCIES] != NULL;
 	struct slots s;
-	size_t bound = 0, i, mark, mark2;
+	size_t bound = 0, i, mark, mark2, ndep = 0;
 	uint32_t stamp = 1;
+
+	if (mixed) {
+		dep = kv[KW_DEPENDENCIES];
+		depkw = "dependencies";
+	}
 
 	/* {"properties": []} */
 	if (props != NULL && props->type != JSON_T_OBJECT) {
@@ -552,10 +397,8 @@ compile_object_kws(
 	}
 	/* {"dependentRequired": []} */
 	if (dep != NULL && dep->type != JSON_T_OBJECT) {
-		jptr_push(&c->ptr, "dependentRequired", 17);
-		return refuse(c, "dependentRequired",
-		           "dependentRequired must be an object"),
-		       -1;
+		jptr_push(&c->ptr, depkw, strlen(depkw));
+		return refuse(c, depkw, "%s must be an object", depkw), -1;
 	}
 	/* {"patternProperties": []} */
 	if (pp != NULL && pp->type != JSON_T_OBJECT) {
@@ -615,25 +458,28 @@ compile_object_kws(
 		dr = arena_calloc(c->a, dep->u.obj.count, sizeof(*dr));
 		if (dr == NULL)
 			return nomem(c), -1;
-		mark = jptr_push(&c->ptr, "dependentRequired", 17);
+		mark = jptr_push(&c->ptr, depkw, strlen(depkw));
 		for (i = 0; i < dep->u.obj.count; i++) {
 			const struct json_member *m = &dep->u.obj.members[i];
 			uint32_t *idx;
 
+			if (mixed && m->value.type != JSON_T_ARRAY)
+				continue;
 			mark2 = jptr_push(&c->ptr, m->key.ptr, m->key.len);
-			idx = string_set(
-			    c, &s, &m->value, "dependentRequired", stamp++);
+			idx = string_set(c, &s, &m->value, depkw, stamp++);
 			if (idx == NULL)
 				return -1;
 			jptr_pop(&c->ptr, mark2);
-			dr[i].trigger = slots_get(&s, &m->key);
-			dr[i].need = idx;
-			dr[i].count = (uint32_t)m->value.u.arr.count;
+			dr[ndep].trigger = slots_get(&s, &m->key);
+			dr[ndep].need = idx;
+			dr[ndep].count = (uint32_t)m->value.u.arr.count;
+			ndep++;
 		}
 		jptr_pop(&c->ptr, mark);
 		n->depreq = dr;
-		n->ndepreq = (uint32_t)dep->u.obj.count;
-		n->flags |= SF_DEPREQ;
+		n->ndepreq = (uint32_t)ndep;
+		if (ndep > 0)
+			n->flags |= SF_DEPREQ;
 	}
 	n->slots = s.slot;
 	n->nslots = s.n;
@@ -669,11 +515,16 @@ compile_object_kws(
 		n->flags |= SF_MEMBERS;
 	}
 	if (kv[KW_ADDITIONALPROPERTIES] != NULL) {
-		const struct schema_node *sub = compile_sub(
-		    c, kv[KW_ADDITIONALPROPERTIES], "additionalProperties");
+		const struct schema_node *sub;
 
+		/* draft-04: additionalProperties may be a boolean */
+		c->allow_bool = true;
+		sub = compile_sub(
+		    c, kv[KW_ADDITIONALPROPERTIES], "additionalProperties");
+		c->allow_bool = false;
 		if (sub == NULL)
 			return -1;
+		n->additional_all = true;
 		if (sub->kind != SCHEMA_K_TRUE) {
 			n->additional = sub;
 			n->flags |= SF_MEMBERS;
@@ -717,6 +568,11 @@ compile_array_kws(
 {
 	size_t mark;
 
+	const struct json_value *rest = kv[KW_ITEMS];
+	const char *rest_kw = "items";
+
+	n->prefix_kw = "prefixItems";
+	n->contains_marks = c->loc->d >= SCHEMA_D_2020_12;
 	if (kv[KW_PREFIXITEMS] != NULL) {
 		n->prefix = compile_list(
 		    c, kv[KW_PREFIXITEMS], "prefixItems", &n->nprefix);
@@ -724,12 +580,32 @@ compile_array_kws(
 			return -1;
 		n->flags |= SF_ITEMS;
 	}
-	if (kv[KW_ITEMS] != NULL) {
-		const struct schema_node *sub =
-		    compile_sub(c, kv[KW_ITEMS], "items");
+	/* through 2019-09: items is a schema for every item, or an array
+	 * by position followed by additionalItems (ignored without it) */
+	if (kv[KW_ITEMS_OLD] != NULL &&
+	    kv[KW_ITEMS_OLD]->type == JSON_T_ARRAY) {
+		n->prefix_kw = "items";
+		n->prefix = compile_list(c, kv[KW_ITEMS_OLD], "items",
+		    &n->nprefix);
+		if (n->prefix == NULL)
+			return -1;
+		n->flags |= SF_ITEMS;
+		rest = kv[KW_ADDITIONALITEMS];
+		rest_kw = "additionalItems";
+	} else if (kv[KW_ITEMS_OLD] != NULL) {
+		rest = kv[KW_ITEMS_OLD];
+	}
+	n->items_kw = rest_kw;
+	if (rest != NULL) {
+		const struct schema_node *sub;
 
+		/* draft-04: additionalItems may be a boolean */
+		c->allow_bool = rest == kv[KW_ADDITIONALITEMS];
+		sub = compile_sub(c, rest, rest_kw);
+		c->allow_bool = false;
 		if (sub == NULL)
 			return -1;
+		n->items_all = true;
 		if (sub->kind != SCHEMA_K_TRUE) {
 			n->items = sub;
 			n->flags |= SF_ITEMS;
@@ -921,6 +797,102 @@ compile_format(struct cctx *c, struct schema_node *n,
 	return 0;
 }
 
+/* draft-04 section 5.1.2: "exclusiveMaximum": true makes maximum
+ * exclusive; it requires maximum.  Moves the bound to the exclusive one. */
+static int
+draft04_exclusive(struct cctx *c, struct schema_node *n,
+    const struct json_value *v, const char *kw, uint32_t flag,
+    struct schema_num *num, uint32_t xflag, struct schema_num *xnum)
+{
+	size_t mark;
+
+	if (v == NULL)
+		return 0;
+	mark = jptr_push(&c->ptr, kw, strlen(kw));
+	/* {"exclusiveMaximum": 3} under draft-04 */
+	if (v->type != JSON_T_TRUE && v->type != JSON_T_FALSE)
+		return refuse(c, kw,
+		           "%s must be a boolean in draft-04 (a number from "
+		           "draft-06 on)",
+		           kw),
+		       -1;
+	/* {"exclusiveMinimum": true} alone */
+	if (!(n->flags & flag))
+		return refuse(c, kw, "%s needs %s beside it", kw,
+		           flag == SF_MINIMUM ? "minimum" : "maximum"),
+		       -1;
+	jptr_pop(&c->ptr, mark);
+	if (v->type == JSON_T_TRUE) {
+		*xnum = *num;
+		n->flags = (n->flags & ~flag) | xflag;
+	}
+	return 0;
+}
+
+/*
+ * contentEncoding, contentMediaType, contentSchema: enforced (a form that
+ * says "base64 of a JSON document shaped like X" must not accept anything
+ * else).  Only base64, base64url and application/json are implemented;
+ * any other value refuses the form, as does contentSchema without
+ * contentMediaType (it would then constrain nothing).
+ */
+static int
+compile_content(
+    struct cctx *c, struct schema_node *n, const struct json_value *const *kv)
+{
+	const struct json_value *e = kv[KW_CONTENTENCODING];
+	const struct json_value *m = kv[KW_CONTENTMEDIATYPE];
+	size_t mark;
+
+	if (e != NULL) {
+		mark = jptr_push(&c->ptr, "contentEncoding", 15);
+		if (e->type == JSON_T_STRING && e->u.str.len == 6 &&
+		    memcmp(e->u.str.ptr, "base64", 6) == 0)
+			n->enc = SCHEMA_ENC_BASE64;
+		else if (e->type == JSON_T_STRING && e->u.str.len == 9 &&
+		         memcmp(e->u.str.ptr, "base64url", 9) == 0)
+			n->enc = SCHEMA_ENC_BASE64URL;
+		else /* {"contentEncoding": "quoted-printable"} */
+			return refuse(c, "contentEncoding",
+			           "contentEncoding must be \"base64\" or "
+			           "\"base64url\" (the others are not "
+			           "implemented)"),
+			       -1;
+		jptr_pop(&c->ptr, mark);
+		n->content = true;
+	}
+	if (m != NULL) {
+		mark = jptr_push(&c->ptr, "contentMediaType", 16);
+		/* {"contentMediaType": "image/png"} */
+		if (m->type != JSON_T_STRING || m->u.str.len != 16 ||
+		    memcmp(m->u.str.ptr, "application/json", 16) != 0)
+			return refuse(c, "contentMediaType",
+			           "contentMediaType must be "
+			           "\"application/json\" (the others are not "
+			           "implemented)"),
+			       -1;
+		jptr_pop(&c->ptr, mark);
+		n->content_json = true;
+		n->content = true;
+	}
+	if (kv[KW_CONTENTSCHEMA] != NULL) {
+		/* {"contentSchema": {...}} alone */
+		if (m == NULL) {
+			jptr_push(&c->ptr, "contentSchema", 13);
+			return refuse(c, "contentSchema",
+			           "contentSchema needs contentMediaType "
+			           "\"application/json\""),
+			       -1;
+		}
+		if ((n->content_schema = compile_sub(
+		         c, kv[KW_CONTENTSCHEMA], "contentSchema")) == NULL)
+			return -1;
+	}
+	if (n->content)
+		n->flags |= SF_PATTERN;
+	return 0;
+}
+
 static int
 compile_scalar_kws(
     struct cctx *c, struct schema_node *n, const struct json_value *const *kv)
@@ -977,7 +949,7 @@ compile_scalar_kws(
 		n->flags |= SF_CONST;
 	}
 	for (i = 0; i < GPT_ARRAY_LEN(nums); i++) {
-		const char *name = kw_names[nums[i].kw];
+		const char *name = schema_kw_name(nums[i].kw);
 		struct schema_num *num =
 		    (struct schema_num *)((char *)n + nums[i].off);
 
@@ -993,6 +965,11 @@ compile_scalar_kws(
 		jptr_pop(&c->ptr, mark);
 		n->flags |= nums[i].flag;
 	}
+	if (draft04_exclusive(c, n, kv[KW_XMIN_BOOL], "exclusiveMinimum",
+	        SF_MINIMUM, &n->minimum, SF_XMINIMUM, &n->xminimum) == -1 ||
+	    draft04_exclusive(c, n, kv[KW_XMAX_BOOL], "exclusiveMaximum",
+	        SF_MAXIMUM, &n->maximum, SF_XMAXIMUM, &n->xmaximum) == -1)
+		return -1;
 	n->max_length = SIZE_MAX;
 	if (kv[KW_MINLENGTH] != NULL) {
 		mark = jptr_push(&c->ptr, "minLength", 9);
@@ -1010,6 +987,8 @@ compile_scalar_kws(
 		jptr_pop(&c->ptr, mark);
 		n->flags |= SF_MAXLENGTH;
 	}
+	if (compile_content(c, n, kv) == -1)
+		return -1;
 	if (kv[KW_PATTERN] != NULL) {
 		const struct json_value *v = kv[KW_PATTERN];
 		char msg[128];
@@ -1034,6 +1013,86 @@ compile_scalar_kws(
 }
 
 /* ----- in-place keywords ---------------------------------------------- */
+
+/* A reference keyword (kw, of kind k) waits on the work list until the
+ * structural walk ends. */
+static int
+add_ref(struct cctx *c, struct schema_node *n, const struct json_value *v,
+    const char *kw, enum pending_kind k)
+{
+	struct pending *p;
+	size_t mark;
+
+	if (v == NULL)
+		return 0;
+	mark = jptr_push(&c->ptr, kw, strlen(kw));
+	/* {"$ref": 1} */
+	if (v->type != JSON_T_STRING)
+		return refuse(c, kw, "%s must be a URI reference", kw), -1;
+	/* {"$recursiveRef": "#/$defs/a"}: 2019-09 section 8.2.4.2.1 */
+	if (k == PENDING_RECURSIVE && !(v->u.str.len == 1 &&
+	                                   v->u.str.ptr[0] == '#'))
+		return refuse(c, kw, "$recursiveRef must be \"#\""), -1;
+	if ((p = arena_alloc(c->a, sizeof(*p))) == NULL ||
+	    (p->where_len = c->ptr.len,
+	        p->where = arena_strndup(c->a, c->ptr.buf, c->ptr.len)) == NULL)
+		return nomem(c), -1;
+	jptr_pop(&c->ptr, mark);
+	p->node = n;
+	p->kind = k;
+	p->ref = v->u.str.ptr;
+	p->len = v->u.str.len;
+	p->loc = c->loc;
+	p->next = c->pending;
+	c->pending = p;
+	n->flags |= SF_REF;
+	if (k != PENDING_REF)
+		c->dynamic = true;
+	return 0;
+}
+
+/* dependentSchemas (2019-09 on), or the schemas of dependencies. */
+static int
+compile_depsch(
+    struct cctx *c, struct schema_node *n, const struct json_value *const *kv)
+{
+	const struct json_value *d = kv[KW_DEPENDENTSCHEMAS];
+	const char *kw = "dependentSchemas";
+	struct schema_depsch *ds;
+	size_t i, k = 0, mark, mark2;
+
+	if (d == NULL && kv[KW_DEPENDENCIES] != NULL) {
+		d = kv[KW_DEPENDENCIES];
+		kw = "dependencies";
+	}
+	if (d == NULL)
+		return 0;
+	mark = jptr_push(&c->ptr, kw, strlen(kw));
+	/* {"dependentSchemas": []} */
+	if (d->type != JSON_T_OBJECT)
+		return refuse(c, kw, "%s must be an object", kw), -1;
+	if ((ds = arena_calloc(c->a, d->u.obj.count + 1, sizeof(*ds))) == NULL)
+		return nomem(c), -1;
+	for (i = 0; i < d->u.obj.count; i++) {
+		const struct json_member *m = &d->u.obj.members[i];
+
+		if (kv[KW_DEPENDENCIES] == d && m->value.type == JSON_T_ARRAY)
+			continue;
+		mark2 = jptr_push(&c->ptr, m->key.ptr, m->key.len);
+		if ((ds[k].sub = compile_value(c, &m->value)) == NULL)
+			return -1;
+		jptr_pop(&c->ptr, mark2);
+		ds[k].name = m->key.ptr;
+		ds[k].len = m->key.len;
+		k++;
+	}
+	jptr_pop(&c->ptr, mark);
+	n->depsch = ds;
+	n->ndepsch = (uint32_t)k;
+	if (k > 0)
+		n->flags |= SF_DEPSCH;
+	return 0;
+}
 
 static int
 compile_inplace_kws(
@@ -1078,37 +1137,34 @@ compile_inplace_kws(
 		if (kv[KW_ELSE] != NULL &&
 		    (e = compile_sub(c, kv[KW_ELSE], "else")) == NULL)
 			return -1;
-		if (i != NULL && (t != NULL || e != NULL)) {
+		/* if alone asserts nothing, but its annotations count for
+		 * unevaluated* when it passes */
+		if (i != NULL) {
 			n->if_ = i;
 			n->then_ = t;
 			n->else_ = e;
-			n->flags |= SF_IF;
+			if (t != NULL || e != NULL)
+				n->flags |= SF_IF;
 		}
 	}
-	if (kv[KW_REF] != NULL) {
-		const struct json_value *v = kv[KW_REF];
-		struct pending *p;
-		size_t mark = jptr_push(&c->ptr, "$ref", 4);
-
-		/* {"$ref": 1} */
-		if (v->type != JSON_T_STRING)
-			return refuse(c, "$ref", "$ref must be a string"), -1;
-		/* {"$ref": "other.json#/a"}; "#anchor" is refused when the
-		 * fragment is decoded (resolve_refs) */
-		if (v->u.str.len == 0 || v->u.str.ptr[0] != '#')
-			return refuse(c, "$ref", REF_LOCAL), -1;
-		if ((p = arena_alloc(c->a, sizeof(*p))) == NULL ||
-		    (p->where_len = c->ptr.len, p->where = arena_strndup(c->a,
-		                                    c->ptr.buf, c->ptr.len)) ==
-		        NULL)
-			return nomem(c), -1;
-		jptr_pop(&c->ptr, mark);
-		p->node = n;
-		p->ref = v->u.str.ptr;
-		p->len = v->u.str.len;
-		p->next = c->pending;
-		c->pending = p;
-		n->flags |= SF_REF;
+	if (compile_depsch(c, n, kv) == -1 ||
+	    add_ref(c, n, kv[KW_REF], "$ref", PENDING_REF) == -1 ||
+	    add_ref(c, n, kv[KW_DYNAMICREF], "$dynamicRef", PENDING_DYNAMIC) ==
+	        -1 ||
+	    add_ref(c, n, kv[KW_RECURSIVEREF], "$recursiveRef",
+	        PENDING_RECURSIVE) == -1)
+		return -1;
+	if (kv[KW_UNEVALPROPS] != NULL) {
+		if ((n->uneval_props = compile_sub(c, kv[KW_UNEVALPROPS],
+		         "unevaluatedProperties")) == NULL)
+			return -1;
+		cn->own_collect = true;
+	}
+	if (kv[KW_UNEVALITEMS] != NULL) {
+		if ((n->uneval_items = compile_sub(c, kv[KW_UNEVALITEMS],
+		         "unevaluatedItems")) == NULL)
+			return -1;
+		cn->own_collect = true;
 	}
 	return 0;
 }
@@ -1116,8 +1172,7 @@ compile_inplace_kws(
 /* ----- annotations ---------------------------------------------------- */
 
 static int
-check_annotations(struct cctx *c, const struct json_value *schema,
-    const struct json_value *const *kv)
+check_annotations(struct cctx *c, const struct json_value *const *kv)
 {
 	static const struct {
 		enum kw kw;
@@ -1136,7 +1191,7 @@ check_annotations(struct cctx *c, const struct json_value *schema,
 
 	for (i = 0; i < GPT_ARRAY_LEN(shapes); i++) {
 		const struct json_value *v = kv[shapes[i].kw];
-		const char *name = kw_names[shapes[i].kw];
+		const char *name = schema_kw_name(shapes[i].kw);
 
 		/* {"title": 1}, {"readOnly": "yes"} */
 		if (v != NULL && v->type != shapes[i].t1 &&
@@ -1147,46 +1202,160 @@ check_annotations(struct cctx *c, const struct json_value *schema,
 			       -1;
 		}
 	}
-	if (kv[KW_SCHEMA] != NULL && !str_is(kv[KW_SCHEMA], SCHEMA_2020_12)) {
-		/* {"$schema": "http://json-schema.org/draft-07/schema#"} */
-		jptr_push(&c->ptr, "$schema", 7);
-		return refuse(c, "$schema",
-		           "$schema must be \"" SCHEMA_2020_12 "\""),
-		       -1;
-	}
-	if (kv[KW_ID] != NULL) {
-		const struct json_value *v = kv[KW_ID];
-		const char *hash;
-		size_t mark = jptr_push(&c->ptr, "$id", 3);
-
-		/* {"properties": {"a": {"$id": "a.json"}}}: an embedded
-		 * resource would change what $ref means below it. */
-		if (schema != c->root)
-			return refuse(c, "$id",
-			           "$id is allowed at the root "
-			           "only"),
-			       -1;
-		/* {"$id": 1}, {"$id": "x.json#frag"} (2020-12: no fragment) */
-		if (v->type != JSON_T_STRING ||
-		    ((hash = memchr(v->u.str.ptr, '#', v->u.str.len)) != NULL &&
-		        hash != v->u.str.ptr + v->u.str.len - 1))
-			return refuse(c, "$id",
-			           "$id must be a URI without "
-			           "a fragment"),
-			       -1;
-		jptr_pop(&c->ptr, mark);
-	}
 	return 0;
 }
 
 /* ----- one schema ----------------------------------------------------- */
 
+/* Every schema under $defs / definitions, compiled (so checked) even when
+ * nothing refers to it. */
+static int
+compile_defs(struct cctx *c, const struct json_value *d, const char *kw)
+{
+	size_t i, mark, mark2;
+
+	if (d == NULL)
+		return 0;
+	mark = jptr_push(&c->ptr, kw, strlen(kw));
+	/* {"$defs": []} */
+	if (d->type != JSON_T_OBJECT)
+		return refuse(c, kw, "%s must be an object", kw), -1;
+	for (i = 0; i < d->u.obj.count; i++) {
+		const struct json_member *m = &d->u.obj.members[i];
+
+		mark2 = jptr_push(&c->ptr, m->key.ptr, m->key.len);
+		if (compile_value(c, &m->value) == NULL)
+			return -1;
+		jptr_pop(&c->ptr, mark2);
+	}
+	jptr_pop(&c->ptr, mark);
+	return 0;
+}
+
+/* --check: say which keywords are annotations. */
+static void
+note_annotation(struct cctx *c, const struct json_member *m)
+{
+	char name[SCHEMA_CLIP_MAX + 1], msg[SCHEMA_CLIP_MAX + 64];
+	size_t mark;
+
+	if (!c->o->notes || c->warn == NULL)
+		return;
+	schema_clip(name, m->key.ptr, m->key.len);
+	snprintf(msg, sizeof(msg), "\"%s\" is an annotation (not enforced)",
+	    name);
+	mark = jptr_push(&c->ptr, m->key.ptr, m->key.len);
+	c->warn(c->warn_ctx, c->ptr.buf, msg);
+	jptr_pop(&c->ptr, mark);
+}
+
+/* true when the address declares name (len bytes) an annotation. */
+static bool
+declared_annotation(const struct cctx *c, const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < c->o->nannotations; i++)
+		if (strlen(c->o->annotations[i]) == len &&
+		    memcmp(c->o->annotations[i], name, len) == 0)
+			return true;
+	return false;
+}
+
+/* Refuse the unknown keyword m at c->ptr, with the fix where one is
+ * known. */
+static int
+refuse_unknown(struct cctx *c, const struct json_member *m)
+{
+	char name[SCHEMA_CLIP_MAX + 1];
+	const char *near;
+	int d;
+
+	schema_clip(name, m->key.ptr, m->key.len);
+	jptr_push(&c->ptr, m->key.ptr, m->key.len);
+	/* {"nullable": true}: OpenAPI 3.0 */
+	if (m->key.len == 8 && memcmp(m->key.ptr, "nullable", 8) == 0)
+		return refuse(c, NULL,
+		           "unknown keyword \"nullable\" (OpenAPI 3.0): "
+		           "write \"type\": [T, \"null\"] instead"),
+		       -1;
+	/* {"$defs": {...}} under draft-07, {"dependencies": ...} under
+	 * 2020-12 */
+	if ((d = schema_kw_dialect_of(m->key.ptr, m->key.len)) >= 0)
+		return refuse(c, NULL,
+		           "keyword \"%s\" is not part of %s (set $schema, "
+		           "or the address's dialect, to one that has it)",
+		           name, schema_dialect_name(c->loc->d)),
+		       -1;
+	/* {"minLenght": 1} */
+	if ((near = schema_kw_suggest(c->loc->d, m->key.ptr, m->key.len)) !=
+	    NULL)
+		return refuse(c, NULL,
+		           "unknown keyword \"%s\": did you mean %s?", name,
+		           near),
+		       -1;
+	return refuse(c, NULL,
+	           "unknown keyword \"%s\" (an annotation must start with "
+	           "x- or be declared: annotations = NAME)",
+	           name),
+	       -1;
+}
+
+/*
+ * kv[k] = the value of each keyword of v, per the dialect of c->loc.  An
+ * unknown keyword refuses the form (fail closed) unless it is an x- name
+ * or an annotation the address declares; a keyword whose vocabulary the
+ * meta-schema leaves out is an annotation (2020-12 section 8.1.2).
+ */
+static int
+read_keywords(struct cctx *c, const struct json_value *v,
+    const struct json_value **kv)
+{
+	enum schema_dialect d = c->loc->d;
+	size_t i;
+
+	for (i = 0; i < v->u.obj.count; i++) {
+		const struct json_member *m = &v->u.obj.members[i];
+		int k = schema_kw_lookup(d, m->key.ptr, m->key.len);
+		bool xname = m->key.len >= 2 && memcmp(m->key.ptr, "x-", 2) == 0;
+
+		if (k < 0 && (xname || declared_annotation(
+		                           c, m->key.ptr, m->key.len))) {
+			note_annotation(c, m);
+			continue;
+		}
+		if (k < 0)
+			return refuse_unknown(c, m);
+		if (!((c->loc->vocab >> schema_kw_vocab((enum kw)k)) & 1u))
+			continue;
+		kv[k] = &m->value;
+	}
+	/* draft-04..07: $ref beside other keywords makes them ignored
+	 * (draft-07 section 8.3) */
+	if (d <= SCHEMA_D_DRAFT07 && kv[KW_REF] != NULL) {
+		const struct json_value *ref = kv[KW_REF];
+		bool others = false;
+
+		for (i = 0; i < KW_COUNT; i++)
+			if (kv[i] != NULL && i != KW_REF) {
+				others |= i < KW_DEFS;
+				kv[i] = NULL;
+			}
+		kv[KW_REF] = ref;
+		if (others && c->warn != NULL)
+			c->warn(c->warn_ctx, c->ptr.buf,
+			    "keywords beside $ref are ignored in this dialect "
+			    "(wrap them in allOf to apply them)");
+	}
+	return 0;
+}
+
 static const struct schema_node *
 compile_object(struct cctx *c, const struct json_value *v)
 {
 	const struct json_value *kv[KW_COUNT] = {0};
+	const struct res_loc *l, *saved;
 	struct cnode *cn;
-	size_t i;
 
 	/* {"properties": {"a": {"properties": ... 600 levels ...}}} */
 	if (c->depth >= SCHEMA_MAX_DEPTH)
@@ -1205,60 +1374,49 @@ compile_object(struct cctx *c, const struct json_value *v)
 	c->last = cn;
 	c->nnodes++;
 
-	for (i = 0; i < v->u.obj.count; i++) {
-		const struct json_member *m = &v->u.obj.members[i];
-		int k = kw_lookup(&m->key);
-
-		/* {"minLenght": 1}: an unknown constraint is never absent */
-		if (k < 0) {
-			char name[SCHEMA_CLIP_MAX + 1];
-
-			schema_clip(name, m->key.ptr, m->key.len);
-			jptr_push(&c->ptr, m->key.ptr, m->key.len);
-			return refuse(c, NULL, "unknown keyword \"%s\"", name);
-		}
-		kv[k] = &m->value;
-	}
-
+	if ((l = schema_res_loc(c, v, c->loc)) == NULL)
+		return NULL;
+	saved = c->loc;
+	c->loc = l;
+	if (read_keywords(c, v, kv) == -1)
+		return NULL;
+	cn->n.res = l->res->rt;
 	c->depth++;
-	if (check_annotations(c, v, kv) == -1 ||
+	if (check_annotations(c, kv) == -1 ||
 	    compile_scalar_kws(c, &cn->n, kv) == -1 ||
 	    compile_array_kws(c, &cn->n, kv) == -1 ||
 	    compile_object_kws(c, &cn->n, kv) == -1 ||
 	    compile_inplace_kws(c, cn, kv) == -1)
 		return NULL;
-	if (kv[KW_DEFS] != NULL) {
-		const struct json_value *d = kv[KW_DEFS];
-		size_t mark = jptr_push(&c->ptr, "$defs", 5), mark2;
-
-		/* {"$defs": []} */
-		if (d->type != JSON_T_OBJECT)
-			return refuse(c, "$defs", "$defs must be an object");
-		for (i = 0; i < d->u.obj.count; i++) {
-			const struct json_member *m = &d->u.obj.members[i];
-
-			mark2 = jptr_push(&c->ptr, m->key.ptr, m->key.len);
-			if (compile_value(c, &m->value) == NULL)
-				return NULL;
-			jptr_pop(&c->ptr, mark2);
-		}
-		jptr_pop(&c->ptr, mark);
-	}
+	if (compile_defs(c, kv[KW_DEFS], "$defs") == -1 ||
+	    compile_defs(c, kv[KW_DEFINITIONS], "definitions") == -1)
+		return NULL;
 	c->depth--;
-	if (cn->n.flags == 0)
+	c->loc = saved;
+	/* {"additionalProperties": true} still says every member was
+	 * evaluated, for an unevaluatedProperties above it */
+	if (cn->n.flags == 0 && !cn->n.additional_all && !cn->n.items_all &&
+	    cn->n.nslots == 0 && !cn->own_collect)
 		cn->n.kind = SCHEMA_K_TRUE;
 	return &cn->n;
 }
 
-static const struct schema_node *
-compile_value(struct cctx *c, const struct json_value *v)
+const struct schema_node *
+schema_cc_value(struct cctx *c, const struct json_value *v)
 {
 	const struct schema_node *n;
 
+	/* draft-04 has no boolean schemas: {"items": true} */
+	if ((v->type == JSON_T_TRUE || v->type == JSON_T_FALSE) &&
+	    c->loc != NULL && c->loc->d == SCHEMA_D_DRAFT04 && !c->allow_bool)
+		return refuse(c, NULL,
+		    "draft-04 has no boolean schemas (write {} for true, "
+		    "{\"not\": {}} for false)");
+	c->allow_bool = false;
 	if (v->type == JSON_T_TRUE)
-		return &node_true;
+		return &schema_node_true;
 	if (v->type == JSON_T_FALSE)
-		return &node_false;
+		return &schema_node_false;
 	/* {"items": 1}, {"not": "x"} */
 	if (v->type != JSON_T_OBJECT)
 		return refuse(c, NULL,
@@ -1269,507 +1427,70 @@ compile_value(struct cctx *c, const struct json_value *v)
 	return compile_object(c, v);
 }
 
-/* ----- $ref resolution ------------------------------------------------ */
-
-/*
- * Each pending $ref, in turn: its fragment percent-decoded into the JSON
- * Pointer it stands for (RFC 6901 section 6: "#/$defs/x%2Fnot" is
- * /$defs/x/not, $defs.x.not; "#/$defs/x~1not" is $defs["x/not"]), the
- * value it names, compiled (once: compile_value memoizes).  Reading a
- * reference costs its length, so the whole work list costs the form's.
- */
-static int
-resolve_refs(struct cctx *c)
-{
-	while (c->pending != NULL) {
-		struct pending *p = c->pending;
-		const struct json_value *target;
-		const struct schema_node *n;
-		struct jptr place;
-		char ref[SCHEMA_CLIP_MAX + 1];
-
-		c->pending = p->next;
-		ptr_set(&c->ptr, p->where, p->where_len);
-		schema_clip(ref, p->ref, p->len);
-		/* {"$ref": "#/$defs/a%zz"}, {"$ref": "#/a~2"} */
-		if (jptr_from_fragment(&place, p->ref, p->len) == -1)
-			return refuse(c, "$ref",
-			           "$ref has a malformed escape (a %% takes "
-			           "two hex digits, a ~ takes 0 or 1): \"%s\"",
-			           ref),
-			       -1;
-		/* {"$ref": "#anchor"}, {"$ref": "#%41"} */
-		if (place.len > 0 && place.buf[0] != '/')
-			return refuse(c, "$ref", REF_LOCAL), -1;
-		target = jptr_resolve(c->root, p->ref, p->len);
-		/* {"$ref": "#/$defs/missing"}, {"$ref": "#/items/01"} */
-		if (target == NULL)
-			return refuse(c, "$ref",
-			           "$ref names nothing in the "
-			           "document: \"%s\"",
-			           ref),
-			       -1;
-		/* The target's own place, for messages about it. */
-		c->ptr = place;
-		c->depth = 0;
-		if ((n = compile_value(c, target)) == NULL)
-			return -1;
-		p->node->ref = n;
-	}
-	return 0;
-}
-
-/* ----- cycle checks --------------------------------------------------- */
-
-/*
- * The k-th edge out of n: first the in-place applicators (which visit the
- * same instance value), then, when all is true, the keywords that descend
- * into a member or an item.  Returns false past the last edge; *out may
- * be NULL for an absent keyword.
- */
-static bool
-node_edge(const struct schema_node *n, size_t k, bool all,
-    const struct schema_node **out)
-{
-	const struct schema_node *fixed[] = {n->ref, n->not_, n->if_, n->then_,
-	    n->else_, n->items, n->contains, n->additional, n->names};
-	const size_t nfixed_inplace = 5;
-
-	*out = NULL;
-	if (k < nfixed_inplace) {
-		*out = fixed[k];
-		return true;
-	}
-	k -= nfixed_inplace;
-	if (k < n->nall_of) {
-		*out = n->all_of[k];
-		return true;
-	}
-	k -= n->nall_of;
-	if (k < n->nany_of) {
-		*out = n->any_of[k];
-		return true;
-	}
-	k -= n->nany_of;
-	if (k < n->none_of) {
-		*out = n->one_of[k];
-		return true;
-	}
-	k -= n->none_of;
-	if (!all)
-		return false;
-	if (k < GPT_ARRAY_LEN(fixed) - nfixed_inplace) {
-		*out = fixed[nfixed_inplace + k];
-		return true;
-	}
-	k -= GPT_ARRAY_LEN(fixed) - nfixed_inplace;
-	if (k < n->nprefix) {
-		*out = n->prefix[k];
-		return true;
-	}
-	k -= n->nprefix;
-	if (k < n->nslots) {
-		*out = n->slots[k].sub;
-		return true;
-	}
-	k -= n->nslots;
-	if (k < n->npprops) {
-		*out = n->pprops[k].sub;
-		return true;
-	}
-	return false;
-}
-
-enum { WHITE, GRAY, BLACK };
-
-struct dfs_frame {
-	struct cnode *cn;
-	size_t k;
-};
-
-/*
- * Depth-first search over the compiled nodes, iteratively (the graph may
- * be a long chain).  With all false, only in-place edges: a cycle there
- * means validation would loop without consuming the instance, and refuses
- * the form.  With all true, a cycle is recursion through the instance:
- * legal, and reported once per node that closes it as a warning.
- */
-static int
-find_cycles(struct cctx *c, bool all)
-{
-	struct dfs_frame *stack;
-	struct cnode *start, *cn;
-	size_t top;
-
-	if ((stack = arena_calloc(c->a, c->nnodes + 1, sizeof(*stack))) == NULL)
-		return nomem(c), -1;
-	for (cn = c->nodes; cn != NULL; cn = cn->next)
-		cn->color = WHITE;
-	for (start = c->nodes; start != NULL; start = start->next) {
-		if (start->color != WHITE)
-			continue;
-		start->color = GRAY;
-		stack[0].cn = start;
-		stack[0].k = 0;
-		top = 1;
-		while (top > 0) {
-			struct dfs_frame *f = &stack[top - 1];
-			const struct schema_node *e;
-			struct cnode *ce;
-
-			if (!node_edge(&f->cn->n, f->k++, all, &e)) {
-				f->cn->color = BLACK;
-				top--;
-				continue;
-			}
-			if (e == NULL || e == &node_true || e == &node_false)
-				continue;
-			ce = (struct cnode *)(uintptr_t)e;
-			if (ce->color == WHITE) {
-				ce->color = GRAY;
-				stack[top].cn = ce;
-				stack[top].k = 0;
-				top++;
-			} else if (ce->color == GRAY && !all) {
-				/* {"$defs": {"a": {"$ref": "#/$defs/b"},
-				 *   "b": {"$ref": "#/$defs/a"}}} */
-				ptr_set(&c->ptr, ce->where, ce->where_len);
-				return refuse(c, "$ref",
-				           "$ref cycle that never descends "
-				           "into the instance"),
-				       -1;
-			} else if (ce->color == GRAY && !ce->warned &&
-			           c->warn != NULL) {
-				ce->warned = true;
-				c->warn(c->warn_ctx, ce->where,
-				    "unbounded recursion (the form allows "
-				    "instances nested without limit)");
-			}
-		}
-	}
-	return 0;
-}
-
-/* ----- shortcuts ------------------------------------------------------ */
-
-#ifdef GPT_TEST
-/* Pointers skip_refs followed, in all: the unit tests bound load work by
- * it rather than by a clock. */
-size_t schema_test_ref_hops;
-#define COUNT_REF_HOP() (schema_test_ref_hops++)
-#else
-#define COUNT_REF_HOP() ((void)0)
-#endif
-
-static bool
-is_pure_ref(const struct schema_node *n)
-{
-	return n != NULL && n->kind == SCHEMA_K_NODE && n->flags == SF_REF;
-}
-
-/*
- * Where a child pointer really leads: past nodes that hold nothing but a
- * $ref (after the cycle check, so the chain ends).  Every pure-$ref node
- * passed on the way is linked to that end too (the link skip_pure_refs
- * gives it anyway), so a chain is walked once: a chain of n such nodes
- * costs about 2n hops in all, where walking it again from each of its
- * nodes cost n^2/2 (a chain of 50,000 took 48 s to load).
- */
-static const struct schema_node *
-skip_refs(const struct schema_node *n)
-{
-	const struct schema_node *end = n, *next;
-
-	while (is_pure_ref(end)) {
-		COUNT_REF_HOP();
-		end = end->ref;
-	}
-	while (n != end) {
-		COUNT_REF_HOP();
-		next = n->ref;
-		/* a pure-$ref node is a cnode, allocated writable */
-		((struct schema_node *)(uintptr_t)n)->ref = end;
-		n = next;
-	}
-	return end;
-}
-
-/*
- * Link every child pointer past pure-$ref nodes: {"items": {"$ref":
- * "#/$defs/node"}} then costs the validator one application per item
- * instead of two.  Only what a failure reports changes: the keyword of a
- * `false` reached that way is the referring keyword, not "$ref".
- */
-static void
-skip_pure_refs(struct cctx *c)
-{
-	struct cnode *cn;
-	size_t i;
-
-	for (cn = c->nodes; cn != NULL; cn = cn->next) {
-		struct schema_node *n = &cn->n;
-		const struct schema_node **list;
-		struct schema_slot *slot;
-		struct schema_pprop *pp;
-
-		n->ref = skip_refs(n->ref);
-		n->not_ = skip_refs(n->not_);
-		n->if_ = skip_refs(n->if_);
-		n->then_ = skip_refs(n->then_);
-		n->else_ = skip_refs(n->else_);
-		n->items = skip_refs(n->items);
-		n->contains = skip_refs(n->contains);
-		n->additional = skip_refs(n->additional);
-		n->names = skip_refs(n->names);
-		/* The lists were allocated writable here; the node only
-		 * shows them const to the validator. */
-		list = (const struct schema_node **)(uintptr_t)n->prefix;
-		for (i = 0; i < n->nprefix; i++)
-			list[i] = skip_refs(list[i]);
-		list = (const struct schema_node **)(uintptr_t)n->all_of;
-		for (i = 0; i < n->nall_of; i++)
-			list[i] = skip_refs(list[i]);
-		list = (const struct schema_node **)(uintptr_t)n->any_of;
-		for (i = 0; i < n->nany_of; i++)
-			list[i] = skip_refs(list[i]);
-		list = (const struct schema_node **)(uintptr_t)n->one_of;
-		for (i = 0; i < n->none_of; i++)
-			list[i] = skip_refs(list[i]);
-		slot = (struct schema_slot *)(uintptr_t)n->slots;
-		for (i = 0; i < n->nslots; i++)
-			slot[i].sub = skip_refs(slot[i].sub);
-		pp = (struct schema_pprop *)(uintptr_t)n->pprops;
-		for (i = 0; i < n->npprops; i++)
-			pp[i].sub = skip_refs(pp[i].sub);
-	}
-}
-
-_Static_assert(JSON_T_NULL == 0 && JSON_T_FALSE == 1 && JSON_T_TRUE == 2 &&
-        JSON_T_NUMBER == 3 && JSON_T_STRING == 4 && JSON_T_ARRAY == 5 &&
-        JSON_T_OBJECT == SCHEMA_NJSON_TYPES - 1,
-    "node_plan's table follows enum json_type");
-
-/*
- * Fill n->need, n->admits and n's own shortcuts (see schema_int.h) from
- * its keywords: what the validator would otherwise work out value by
- * value.  node_shortcut then widens the shortcuts through in-place
- * keywords.
- */
-
-static void
-node_plan(struct schema_node *n)
-{
-	/* Per JSON type (enum json_type order): its `type` bit and the
-	 * keywords that apply to it alone. */
-	static const struct {
-		unsigned ty;
-		uint32_t own;
-	} per[SCHEMA_NJSON_TYPES] = {
-	    {SCHEMA_TY_NULL, 0},
-	    {SCHEMA_TY_BOOLEAN, 0},
-	    {SCHEMA_TY_BOOLEAN, 0},
-	    {SCHEMA_TY_NUMBER, SF_NUMBER_MASK},
-	    {SCHEMA_TY_STRING, SF_STRING_MASK},
-	    {SCHEMA_TY_ARRAY, SF_ARRAY_MASK},
-	    {SCHEMA_TY_OBJECT, SF_OBJECT_MASK},
-	};
-	const uint32_t any = SF_ENUM | SF_CONST | SF_INPLACE_MASK;
-	size_t t;
-
-	n->admits = 0;
-	for (t = 0; t < SCHEMA_NJSON_TYPES; t++) {
-		bool typed = (n->flags & SF_TYPE) != 0;
-		bool listed = (n->types & per[t].ty) != 0;
-		/* {"type": "integer"} admits 1 and 1.0, not 1.5 */
-		bool maybe = per[t].ty == SCHEMA_TY_NUMBER &&
-		             (n->types & SCHEMA_TY_INTEGER) != 0;
-
-		n->need[t] = n->flags & (per[t].own | any);
-		if (typed && !listed)
-			n->need[t] |= SF_TYPE;
-		if (!typed || listed || maybe)
-			n->admits |= 1u << t;
-	}
-	n->accepts = 0;
-	for (t = 0; t < SCHEMA_NJSON_TYPES; t++)
-		if (n->need[t] == 0)
-			n->accepts |= 1u << t;
-	/* {"type": "string", "maxLength": 80}: absent bounds are 0 and
-	 * SIZE_MAX */
-	n->accept_min = 1;
-	n->accept_max = 0;
-	if ((n->need[JSON_T_STRING] & ~(uint32_t)SF_LENGTH_MASK) == 0) {
-		n->accept_min = n->min_length;
-		n->accept_max = n->max_length;
-	}
-}
-
-/* The in-place keywords a shortcut can see through. */
-#define SHORTCUT_INPLACE (SF_REF | SF_ALLOF | SF_ANYOF)
-
-/* The first branch of an anyOf whose `type` admits JSON type t: the one
- * the validator applies first (it skips the others), or NULL. */
-static const struct schema_node *
-first_admitting(const struct schema_node *n, size_t t)
-{
-	size_t i;
-
-	for (i = 0; i < n->nany_of; i++)
-		if ((n->any_of[i]->admits >> t) & 1u)
-			return n->any_of[i];
-	return NULL;
-}
-
-/* true when every instance of JSON type t passes n's in-place keywords
- * (need holds nothing else) without any work, as the validator runs
- * them: $ref, every allOf branch, then anyOf's first admitting branch. */
-static bool
-inplace_accepts(const struct schema_node *n, uint32_t need, size_t t)
-{
-	const struct schema_node *first;
-	uint32_t bit = 1u << t;
-	size_t i;
-
-	if ((need & SF_REF) && !(n->ref->accepts & bit))
-		return false;
-	if (need & SF_ALLOF)
-		for (i = 0; i < n->nall_of; i++)
-			if (!(n->all_of[i]->accepts & bit))
-				return false;
-	if ((need & SF_ANYOF) &&
-	    ((first = first_admitting(n, t)) == NULL || !(first->accepts & bit)))
-		return false;
-	return true;
-}
-
-/* Narrow [*lo, *hi] to the strings sub accepts by its shortcuts. */
-static void
-narrow(const struct schema_node *sub, size_t *lo, size_t *hi)
-{
-	if (sub->accepts & (1u << JSON_T_STRING))
-		return;
-	if (sub->accept_min > *lo)
-		*lo = sub->accept_min;
-	if (sub->accept_max < *hi)
-		*hi = sub->accept_max;
-}
-
-/*
- * Widen n's shortcuts through $ref, allOf and anyOf (see schema_int.h).
- * {"anyOf": [{"$ref": "#/$defs/text"}, {"$ref": "#/$defs/span"}]} then
- * accepts a short string at once, as applying it would after trying the
- * text branch.  true when something changed.
- */
-static bool
-node_shortcut(struct schema_node *n)
-{
-	uint32_t acc = n->accepts, need;
-	size_t t, i, lo, hi;
-	const struct schema_node *first;
-	bool changed;
-
-	if (n->kind != SCHEMA_K_NODE)
-		return false;
-	for (t = 0; t < SCHEMA_NJSON_TYPES; t++) {
-		need = n->need[t];
-		if ((need & ~(uint32_t)SHORTCUT_INPLACE) == 0 &&
-		    inplace_accepts(n, need, t))
-			acc |= 1u << t;
-	}
-	need = n->need[JSON_T_STRING];
-	lo = 1;
-	hi = 0;
-	if (acc & (1u << JSON_T_STRING)) {
-		lo = 0;
-		hi = SIZE_MAX;
-	} else if ((need & ~(uint32_t)(SF_LENGTH_MASK | SHORTCUT_INPLACE)) ==
-	           0) {
-		lo = n->min_length;
-		hi = n->max_length;
-		if (need & SF_REF)
-			narrow(n->ref, &lo, &hi);
-		if (need & SF_ALLOF)
-			for (i = 0; i < n->nall_of; i++)
-				narrow(n->all_of[i], &lo, &hi);
-		if (need & SF_ANYOF) {
-			if ((first = first_admitting(n, JSON_T_STRING)) == NULL)
-				hi = 0, lo = 1;
-			else
-				narrow(first, &lo, &hi);
-		}
-	}
-	changed = acc != n->accepts;
-	n->accepts = acc;
-	/* a node's inputs only ever widen, so its range only widens */
-	if (lo <= hi && (lo != n->accept_min || hi != n->accept_max)) {
-		n->accept_min = lo;
-		n->accept_max = hi;
-		changed = true;
-	}
-	return changed;
-}
-
-/* Passes of node_shortcut over the form.  Children are mostly made after
- * their parents, so walking backwards settles most forms in one pass;
- * stopping early only leaves shortcuts untaken, never wrong. */
-#define SHORTCUT_PASSES 8
-
-static int
-plan_nodes(struct cctx *c)
-{
-	struct cnode **order, *cn;
-	size_t i, pass;
-	bool changed = true;
-
-	for (cn = c->nodes; cn != NULL; cn = cn->next)
-		node_plan(&cn->n);
-	if ((order = arena_alloc(c->a, (c->nnodes + 1) * sizeof(*order))) ==
-	    NULL)
-		return nomem(c), -1;
-	for (i = 0, cn = c->nodes; cn != NULL; cn = cn->next)
-		order[i++] = cn;
-	for (pass = 0; pass < SHORTCUT_PASSES && changed; pass++) {
-		changed = false;
-		for (i = c->nnodes; i > 0; i--)
-			changed |= node_shortcut(&order[i - 1]->n);
-	}
-	return 0;
-}
-
 /* ----- entry point ---------------------------------------------------- */
+
+int
+schema_dialect_named(const char *name)
+{
+	enum schema_dialect d;
+
+	if (schema_dialect_by_name(name, strlen(name), &d) == -1)
+		return -1;
+	return (int)d;
+}
+
+enum schema_result
+schema_compile_opts(const struct json_value *root, const struct schema_opts *o,
+    struct arena *a, const struct schema **out, struct schema_err *err)
+{
+	struct cctx c;
+	struct schema *s;
+	const struct schema_node *n;
+	enum schema_dialect d = SCHEMA_D_DEFAULT;
+
+	memset(&c, 0, sizeof(c));
+	c.root = root;
+	c.a = a;
+	c.o = o;
+	c.warn = o->warn;
+	c.warn_ctx = o->warn_ctx;
+	c.err = err;
+	c.rc = SCHEMA_OK;
+	jptr_init(&c.ptr);
+	if (o->dialect >= 0 && o->dialect < SCHEMA_D_COUNT)
+		d = (enum schema_dialect)o->dialect;
+
+	if (schema_res_scan(&c, root, "", 0, d, false) == -1)
+		goto fail;
+	c.loc = c.resources->loc;
+	if ((n = compile_value(&c, root)) == NULL ||
+	    schema_res_resolve(&c) == -1 || schema_plan(&c) == -1)
+		goto fail;
+	if ((s = arena_calloc(a, 1, sizeof(*s))) == NULL) {
+		nomem(&c);
+		goto fail;
+	}
+	s->root = n;
+	s->nnodes = c.nnodes;
+	s->dynamic = c.dynamic;
+	if (schema_cc_bundle(&c, s) == -1)
+		goto fail;
+	*out = s;
+	return SCHEMA_OK;
+fail:
+	return c.rc == SCHEMA_OK ? SCHEMA_NOMEM : c.rc;
+}
 
 enum schema_result
 schema_compile(const struct json_value *root, struct arena *a,
     schema_warn_fn warn, void *warn_ctx, const struct schema **out,
     struct schema_err *err)
 {
-	struct cctx c;
-	struct schema *s;
-	const struct schema_node *n;
+	struct schema_opts o;
 
-	memset(&c, 0, sizeof(c));
-	c.root = root;
-	c.a = a;
-	c.warn = warn;
-	c.warn_ctx = warn_ctx;
-	c.err = err;
-	c.rc = SCHEMA_OK;
-	jptr_init(&c.ptr);
-
-	if ((n = compile_value(&c, root)) == NULL || resolve_refs(&c) == -1 ||
-	    find_cycles(&c, false) == -1 || find_cycles(&c, true) == -1)
-		goto fail;
-	skip_pure_refs(&c);
-	if (plan_nodes(&c) == -1)
-		goto fail;
-	if ((s = arena_alloc(a, sizeof(*s))) == NULL) {
-		nomem(&c);
-		goto fail;
-	}
-	s->root = n;
-	s->nnodes = c.nnodes;
-	*out = s;
-	return SCHEMA_OK;
-fail:
-	return c.rc == SCHEMA_OK ? SCHEMA_NOMEM : c.rc;
+	memset(&o, 0, sizeof(o));
+	o.dialect = -1;
+	o.warn = warn;
+	o.warn_ctx = warn_ctx;
+	return schema_compile_opts(root, &o, a, out, err);
 }

@@ -52,7 +52,7 @@ enum {
 	/* strings */
 	SF_MINLENGTH = 1u << 8,
 	SF_MAXLENGTH = 1u << 9,
-	SF_PATTERN = 1u << 10,
+	SF_PATTERN = 1u << 10, /* pattern, and/or content* (see content) */
 	/* arrays */
 	SF_MINITEMS = 1u << 11,
 	SF_MAXITEMS = 1u << 12,
@@ -77,6 +77,14 @@ enum {
 	/* format: a string checker, a number checker (format.h) */
 	SF_FORMAT = 1u << 28,
 	SF_NFORMAT = 1u << 29,
+	/* objects: dependentSchemas (in place, on an object) */
+	SF_DEPSCH = 1u << 30,
+	/* need only, for objects and arrays: the node keeps the dynamic
+	 * scope (schema_node.scoped: the form uses $dynamicRef or
+	 * $recursiveRef) or reports what it evaluated
+	 * (schema_node.collect: it lies in place under unevaluated*, or
+	 * holds one) */
+	SF_SPECIAL = 1u << 31,
 };
 
 #define SF_NUMBER_MASK                                                         \
@@ -87,7 +95,8 @@ enum {
 #define SF_ARRAY_MASK                                                          \
 	(SF_MINITEMS | SF_MAXITEMS | SF_ITEMS | SF_CONTAINS | SF_UNIQUE)
 #define SF_OBJECT_MASK                                                         \
-	(SF_MINPROPS | SF_MAXPROPS | SF_MEMBERS | SF_REQUIRED | SF_DEPREQ)
+	(SF_MINPROPS | SF_MAXPROPS | SF_MEMBERS | SF_REQUIRED | SF_DEPREQ |      \
+	    SF_DEPSCH)
 #define SF_INPLACE_MASK                                                        \
 	(SF_REF | SF_ALLOF | SF_ANYOF | SF_ONEOF | SF_NOT | SF_IF)
 
@@ -141,6 +150,40 @@ struct schema_depreq {
 	uint32_t trigger;
 	uint32_t count;
 	const uint32_t *need; /* slot indices */
+};
+
+/* dependentSchemas: when member `name` is present, sub applies. */
+struct schema_depsch {
+	const char *name; /* borrowed */
+	size_t len;
+	const struct schema_node *sub;
+};
+
+/* A $dynamicAnchor of a resource, by name. */
+struct schema_dynanchor {
+	const char *name; /* borrowed */
+	size_t len;
+	const struct schema_node *node;
+};
+
+/* A schema resource, as the dynamic scope sees it: its dynamic anchors,
+ * and whether its root says "$recursiveAnchor": true (2019-09). */
+struct schema_resource {
+	const struct schema_dynanchor *anchors;
+	uint32_t nanchors;
+	bool recursive;
+	const struct schema_node *root;
+};
+
+/* contentEncoding (RFC 4648 sections 4 and 5). */
+enum schema_enc { SCHEMA_ENC_NONE, SCHEMA_ENC_BASE64, SCHEMA_ENC_BASE64URL };
+
+/* How a node's dynamic reference is resolved at validation time. */
+enum schema_dyn {
+	SCHEMA_DYN_NONE,      /* no dynamic reference */
+	SCHEMA_DYN_STATIC,    /* like $ref: dref is the target */
+	SCHEMA_DYN_ANCHOR,    /* $dynamicRef: outermost anchor `dyn_name` */
+	SCHEMA_DYN_RECURSIVE, /* $recursiveRef: outermost recursive root */
 };
 
 struct schema_enum {
@@ -198,7 +241,13 @@ struct schema_node {
 
 	/* strings: code points (0 and SIZE_MAX when absent) */
 	size_t min_length, max_length;
-	const struct re *pattern;
+	const struct re *pattern; /* NULL when SF_PATTERN is content only */
+	/* contentEncoding / contentMediaType / contentSchema, enforced:
+	 * content is false when the node has none of them */
+	bool content;
+	enum schema_enc enc;
+	bool content_json; /* contentMediaType application/json */
+	const struct schema_node *content_schema; /* NULL: any */
 	/* format (SF_FORMAT on strings, SF_NFORMAT on numbers) */
 	const struct format *format; /* borrowed: format.c's table */
 
@@ -207,6 +256,9 @@ struct schema_node {
 	const struct schema_node *const *prefix; /* prefixItems */
 	size_t nprefix;
 	const struct schema_node *items; /* after the prefix; NULL: any */
+	const char *prefix_kw, *items_kw; /* names for reports */
+	bool items_all;  /* items (or additionalItems) present, even true */
+	bool contains_marks; /* 2020-12 on: contains evaluates items */
 	const struct schema_node *contains;
 	size_t min_contains, max_contains; /* 1 and SIZE_MAX by default */
 
@@ -224,9 +276,21 @@ struct schema_node {
 	uint32_t npprops;
 	const struct schema_node *additional; /* NULL: any */
 	const struct schema_node *names;      /* propertyNames, NULL: any */
+	bool additional_all; /* additionalProperties present, even true */
+	const struct schema_depsch *depsch;
+	uint32_t ndepsch;
+	/* unevaluatedProperties / unevaluatedItems (collect), or NULL */
+	const struct schema_node *uneval_props, *uneval_items;
 
 	/* in place */
-	const struct schema_node *ref;
+	const struct schema_node *ref; /* $ref, or NULL (SF_REF for dyn) */
+	enum schema_dyn dyn;
+	const struct schema_node *dref; /* the static target of dyn */
+	const char *dyn_name;            /* borrowed: the anchor's name */
+	size_t dyn_len;
+	const struct schema_resource *res; /* the node's resource */
+	bool scoped;  /* SF_SPECIAL: enter res into the dynamic scope */
+	bool collect; /* SF_SPECIAL: report what it evaluated */
 	const struct schema_node *const *all_of;
 	const struct schema_node *const *any_of;
 	const struct schema_node *const *one_of;
@@ -239,6 +303,8 @@ struct schema_node {
 struct schema {
 	const struct schema_node *root;
 	size_t nnodes;
+	bool dynamic; /* every node keeps the dynamic scope (scoped) */
+	const struct json_value *bundle; /* the served form (--bundle) */
 };
 
 /* The longest name a message quotes, in bytes. */

@@ -36,6 +36,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include "arena.h"
 #include "dec.h"
@@ -67,8 +68,22 @@ struct vframe {
 	size_t n;        /* key length, or the index */
 };
 
+/* What an object's members or an array's items a subschema evaluated
+ * (2020-12 section 11: the annotations unevaluated* reads): bit i for
+ * member or item i, or all. */
+struct eval {
+	uint64_t *bits; /* scratch; NULL when the value is empty */
+	bool all;
+};
+
 struct vctx {
 	struct arena *scratch;
+	/* set only right before an in-place application from a node that
+	 * collects (schema_node.collect): where the callee records what it evaluated;
+	 * the callee takes it at once */
+	struct eval *ev;
+	unsigned nscope; /* the dynamic scope, outermost first */
+	const struct schema_resource *scope[SCHEMA_MAX_DEPTH + 1];
 	struct schema_err *err;
 	uint32_t steps;
 	unsigned depth;
@@ -77,6 +92,13 @@ struct vctx {
 	size_t nframes;
 	struct vframe frames[SCHEMA_MAX_DEPTH + 1];
 };
+
+static inline void
+eval_mark(struct eval *ev, size_t i)
+{
+	if (!ev->all)
+		ev->bits[i / 64] |= (uint64_t)1 << (i % 64);
+}
 
 /* ----- reporting ------------------------------------------------------ */
 
@@ -128,6 +150,8 @@ report(struct vctx *x, const char *keyword, const char *fmt, ...)
 #endif
 
 static VALIDATE_INLINE enum schema_result check(struct vctx *x,
+    const struct schema_node *n, const struct json_value *v, uint32_t need);
+static VALIDATE_NOINLINE enum schema_result check_special(struct vctx *x,
     const struct schema_node *n, const struct json_value *v, uint32_t need);
 static bool enum_has(const struct schema_node *n, const struct json_value *v);
 static VALIDATE_INLINE bool enum_table_has(
@@ -481,6 +505,11 @@ check_number(struct vctx *x, const struct schema_node *n,
 
 /* ----- strings -------------------------------------------------------- */
 
+static enum schema_result check_content(
+    struct vctx *x, const struct schema_node *n, const struct json_value *v);
+static enum schema_result check_pattern(
+    struct vctx *x, const struct schema_node *n, const struct json_value *v);
+
 static enum schema_result
 check_string(
     struct vctx *x, const struct schema_node *n, const struct json_value *v)
@@ -491,27 +520,156 @@ check_string(
 	if ((n->flags & SF_MAXLENGTH) && v->u.str.cps > n->max_length)
 		return FAIL(x, "maxLength", "longer than %zu characters",
 		    n->max_length);
-	if (n->flags & SF_PATTERN) {
-		switch (re_search_budget(n->pattern, v->u.str.ptr,
-		    v->u.str.len, &x->re_budget)) {
-		case RE_MATCH:
-			break;
-		case RE_NOMATCH:
-			return FAIL(x, "pattern", "does not match");
-		case RE_BUDGET:
-			return STOP(x, SCHEMA_LIMIT, "pattern",
-			    "pattern time of the act spent");
-		default:
-			/* "aaaa...!" against {"pattern": "^(a+)+$"} */
-			return STOP(x, SCHEMA_LIMIT, "pattern",
-			    "pattern match limit reached");
-		}
+	if ((n->flags & SF_PATTERN) && n->pattern != NULL) {
+		enum schema_result r = check_pattern(x, n, v);
+
+		if (r != SCHEMA_OK)
+			return r;
 	}
 	/* "2024-02-30" against {"format": "date"} */
 	if ((n->flags & SF_FORMAT) &&
 	    !n->format->check(v->u.str.ptr, v->u.str.len))
 		return FAIL(x, "format", "not a valid %s", n->format->name);
+	if ((n->flags & SF_PATTERN) && n->content)
+		return check_content(x, n, v);
 	return SCHEMA_OK;
+}
+
+/* pattern, when SF_PATTERN is set: the part of check_string that a
+ * content-only node skips. */
+static enum schema_result
+check_pattern(
+    struct vctx *x, const struct schema_node *n, const struct json_value *v)
+{
+	switch (re_search_budget(
+	    n->pattern, v->u.str.ptr, v->u.str.len, &x->re_budget)) {
+	case RE_MATCH:
+		return SCHEMA_OK;
+	case RE_NOMATCH:
+		return FAIL(x, "pattern", "does not match");
+	case RE_BUDGET:
+		return STOP(x, SCHEMA_LIMIT, "pattern",
+		    "pattern time of the act spent");
+	default:
+		/* "aaaa...!" against {"pattern": "^(a+)+$"} */
+		return STOP(x, SCHEMA_LIMIT, "pattern",
+		    "pattern match limit reached");
+	}
+}
+
+/* The value of a base64 (RFC 4648 section 4) or base64url (section 5)
+ * digit, or -1. */
+static int
+b64_digit(unsigned char ch, bool url)
+{
+	if (ch >= 'A' && ch <= 'Z')
+		return ch - 'A';
+	if (ch >= 'a' && ch <= 'z')
+		return ch - 'a' + 26;
+	if (ch >= '0' && ch <= '9')
+		return ch - '0' + 52;
+	if (ch == (url ? '-' : '+'))
+		return 62;
+	if (ch == (url ? '_' : '/'))
+		return 63;
+	return -1;
+}
+
+/*
+ * Decode s (len bytes) into out (room for len * 3 / 4 bytes): canonical
+ * RFC 4648, padding required for base64 and optional for base64url, no
+ * whitespace, zero pad bits (section 3.5).  The decoded length, or -1.
+ */
+static ssize_t
+b64_decode(const char *s, size_t len, bool url, unsigned char *out)
+{
+	size_t i, o = 0, pad = 0, n;
+	uint32_t acc = 0;
+
+	while (pad < 2 && len > pad && s[len - 1 - pad] == '=')
+		pad++;
+	n = len - pad;
+	/* "abc" (base64 without its padding), "a===" */
+	if ((!url || pad > 0) && len % 4 != 0)
+		return -1;
+	if (n % 4 == 1)
+		return -1;
+	for (i = 0; i < n; i++) {
+		int d = b64_digit((unsigned char)s[i], url);
+
+		/* "%%%", "ab\ncd" */
+		if (d < 0)
+			return -1;
+		acc = acc << 6 | (uint32_t)d;
+		if (i % 4 == 3) {
+			out[o++] = (unsigned char)(acc >> 16);
+			out[o++] = (unsigned char)(acc >> 8);
+			out[o++] = (unsigned char)acc;
+			acc = 0;
+		}
+	}
+	if (n % 4 == 2) {
+		if (acc & 0xf)
+			return -1;
+		out[o++] = (unsigned char)(acc >> 4);
+	} else if (n % 4 == 3) {
+		if (acc & 0x3)
+			return -1;
+		out[o++] = (unsigned char)(acc >> 10);
+		out[o++] = (unsigned char)(acc >> 2);
+	}
+	return (ssize_t)o;
+}
+
+/* contentEncoding, contentMediaType, contentSchema, enforced: the string
+ * decodes, the result parses as strict JSON, the document validates. */
+static enum schema_result
+check_content(
+    struct vctx *x, const struct schema_node *n, const struct json_value *v)
+{
+	struct arena_mark mark = arena_mark(x->scratch);
+	const char *text = v->u.str.ptr;
+	size_t len = v->u.str.len;
+	enum schema_result r = SCHEMA_OK;
+
+	if (n->enc != SCHEMA_ENC_NONE) {
+		unsigned char *buf = arena_alloc(x->scratch, len / 4 * 3 + 3);
+		ssize_t got;
+
+		if (buf == NULL)
+			return STOP(x, SCHEMA_NOMEM, "contentEncoding",
+			    "out of memory");
+		got = b64_decode(text, len, n->enc == SCHEMA_ENC_BASE64URL, buf);
+		if (got < 0) {
+			arena_rewind(x->scratch, mark);
+			return FAIL(x, "contentEncoding", "not %s",
+			    n->enc == SCHEMA_ENC_BASE64URL ? "base64url"
+			                                   : "base64");
+		}
+		text = (const char *)buf;
+		len = (size_t)got;
+	}
+	if (n->content_json) {
+		const struct json_value *doc;
+		struct json_err jerr;
+
+		x->steps += (uint32_t)(len / 4096); /* the parse, in budget */
+		if (json_parse(text, len, x->scratch, 0, &doc, &jerr) !=
+		    JSON_OK) {
+			arena_rewind(x->scratch, mark);
+			if (jerr.code == JSON_E_NOMEM)
+				return STOP(x, SCHEMA_NOMEM, "contentMediaType",
+				    "out of memory");
+			return FAIL(x, "contentMediaType",
+			    "not a JSON document (offset %zu: %s)",
+			    jerr.offset, jerr.msg != NULL ? jerr.msg : "");
+		}
+		/* the document is validated where the string is */
+		if (n->content_schema != NULL)
+			r = apply(x, n->content_schema, doc, "contentSchema");
+	}
+	arena_rewind(x->scratch, mark);
+	return r;
 }
 
 /* ----- arrays --------------------------------------------------------- */
@@ -668,9 +826,9 @@ check_unique(struct vctx *x, const struct json_value *v)
 	return SCHEMA_OK;
 }
 
-static enum schema_result
-check_array(
-    struct vctx *x, const struct schema_node *n, const struct json_value *v)
+static VALIDATE_INLINE enum schema_result
+check_array(struct vctx *x, const struct schema_node *n,
+    const struct json_value *v, struct eval *ev)
 {
 	size_t count = v->u.arr.count, i;
 	enum schema_result r;
@@ -682,20 +840,26 @@ check_array(
 		return FAIL(x, "maxItems", "more than %zu items", n->max_items);
 	if (n->flags & SF_ITEMS) {
 		/* 2020-12: prefixItems by position, then items for the rest */
-		for (i = 0; i < count && i < n->nprefix; i++)
+		for (i = 0; i < count && i < n->nprefix; i++) {
 			if ((r = apply_index(x, n->prefix[i],
-			         &v->u.arr.items[i], i, "prefixItems")) !=
+			         &v->u.arr.items[i], i, n->prefix_kw)) !=
 			    SCHEMA_OK)
 				return r;
+			if (ev != NULL)
+				eval_mark(ev, i);
+		}
 		if (n->items != NULL)
 			for (; i < count; i++)
 				if ((r = apply_index(x, n->items,
-				         &v->u.arr.items[i], i, "items")) !=
+				         &v->u.arr.items[i], i, n->items_kw)) !=
 				    SCHEMA_OK)
 					return r;
+		if (ev != NULL && n->items_all && count > n->nprefix)
+			ev->all = true;
 	}
 	if ((n->flags & SF_CONTAINS) &&
-	    (n->min_contains > 0 || n->max_contains != SIZE_MAX)) {
+	    (n->min_contains > 0 || n->max_contains != SIZE_MAX ||
+	        (ev != NULL && n->contains_marks))) {
 		size_t found = 0;
 
 		x->quiet++;
@@ -706,10 +870,15 @@ check_array(
 				x->quiet--;
 				return r;
 			}
-			if (r == SCHEMA_OK && ++found >= n->min_contains &&
-			    n->max_contains == SIZE_MAX)
+			if (r == SCHEMA_OK && ev != NULL && n->contains_marks)
+				eval_mark(ev, i);
+			/* every match is an annotation when collecting */
+			if (ev != NULL && n->contains_marks)
+				found += r == SCHEMA_OK;
+			else if (r == SCHEMA_OK && ++found >= n->min_contains &&
+			         n->max_contains == SIZE_MAX)
 				break;
-			if (found > n->max_contains)
+			else if (found > n->max_contains)
 				break;
 		}
 		x->quiet--;
@@ -759,7 +928,7 @@ slot_find(
 
 static VALIDATE_INLINE enum schema_result
 check_members(struct vctx *x, const struct schema_node *n,
-    const struct json_value *v, uint64_t *seen)
+    const struct json_value *v, uint64_t *seen, struct eval *ev)
 {
 	size_t i;
 	uint32_t p, guess = 0, nreq = 0;
@@ -824,6 +993,8 @@ check_members(struct vctx *x, const struct schema_node *n,
 		    (r = apply_key(x, n->additional, &m->value, m->key.ptr,
 		         m->key.len, "additionalProperties")) != SCHEMA_OK)
 			return r;
+		if (ev != NULL && (matched || n->additional_all))
+			eval_mark(ev, i);
 	}
 	/* Each required name counted once as seen (no duplicate members in
 	 * a strictly parsed object): all present unless the count is short. */
@@ -859,9 +1030,12 @@ check_members(struct vctx *x, const struct schema_node *n,
 	return SCHEMA_OK;
 }
 
-static enum schema_result
-check_object(
-    struct vctx *x, const struct schema_node *n, const struct json_value *v)
+static enum schema_result check_depsch(struct vctx *x,
+    const struct schema_node *n, const struct json_value *v, struct eval *ev);
+
+static VALIDATE_INLINE enum schema_result
+check_object(struct vctx *x, const struct schema_node *n,
+    const struct json_value *v, struct eval *ev)
 {
 	uint64_t local[SEEN_LOCAL_WORDS] = {0}, *seen = local;
 	size_t words = ((size_t)n->nslots + 63) / 64;
@@ -874,6 +1048,10 @@ check_object(
 	if ((n->flags & SF_MAXPROPS) && v->u.obj.count > n->max_props)
 		return FAIL(
 		    x, "maxProperties", "more than %zu members", n->max_props);
+	if (n->flags & SF_DEPSCH) {
+		if ((r = check_depsch(x, n, v, ev)) != SCHEMA_OK)
+			return r;
+	}
 	if (!(n->flags & (SF_MEMBERS | SF_REQUIRED | SF_DEPREQ)))
 		return SCHEMA_OK;
 	/* one call site, so check_members is inlined once */
@@ -884,7 +1062,7 @@ check_object(
 			return STOP(
 			    x, SCHEMA_NOMEM, "properties", "out of memory");
 	}
-	r = check_members(x, n, v, seen);
+	r = check_members(x, n, v, seen, ev);
 	if (seen != local)
 		arena_rewind(x->scratch, mark);
 	return r;
@@ -921,6 +1099,77 @@ check_any_of(
 	return r;
 }
 
+/* Where a dynamic reference leads in the current dynamic scope
+ * (2020-12 section 8.2.3.2; 2019-09 section 8.2.4.2.2): the outermost
+ * resource with a $dynamicAnchor of that name, the outermost recursive
+ * root, or the static target. */
+static const struct schema_node *
+dyn_target(struct vctx *x, const struct schema_node *n)
+{
+	unsigned i;
+	uint32_t k;
+
+	x->steps += x->nscope; /* counts against SCHEMA_MAX_STEPS */
+	if (n->dyn == SCHEMA_DYN_ANCHOR) {
+		for (i = 0; i < x->nscope; i++) {
+			const struct schema_resource *r = x->scope[i];
+
+			for (k = 0; k < r->nanchors; k++)
+				if (r->anchors[k].len == n->dyn_len &&
+				    memcmp(r->anchors[k].name, n->dyn_name,
+				        n->dyn_len) == 0)
+					return r->anchors[k].node;
+		}
+	} else if (n->dyn == SCHEMA_DYN_RECURSIVE) {
+		for (i = 0; i < x->nscope; i++)
+			if (x->scope[i]->recursive && x->scope[i]->root != NULL)
+				return x->scope[i]->root;
+	}
+	return n->dref;
+}
+
+/* $ref, then $dynamicRef / $recursiveRef; ev as in check_collect. */
+static enum schema_result
+check_refs_ev(struct vctx *x, const struct schema_node *n,
+    const struct json_value *v, struct eval *ev)
+{
+	enum schema_result r;
+
+	if (n->ref != NULL) {
+		x->ev = ev;
+		r = apply(x, n->ref, v, "$ref");
+		x->ev = NULL;
+		if (r != SCHEMA_OK)
+			return r;
+	}
+	if (n->dyn != SCHEMA_DYN_NONE) {
+		const struct schema_node *t = dyn_target(x, n);
+
+		/* v1: {"$dynamicRef": "#items"} with no such anchor in the
+		 * dynamic scope */
+		if (t == NULL)
+			return FAIL(x, "$dynamicRef",
+			    "no $dynamicAnchor of that name in scope");
+		x->ev = ev;
+		r = apply(x, t, v,
+		    n->dyn == SCHEMA_DYN_RECURSIVE ? "$recursiveRef"
+		                                   : "$dynamicRef");
+		x->ev = NULL;
+		if (r != SCHEMA_OK)
+			return r;
+	}
+	return SCHEMA_OK;
+}
+
+static enum schema_result
+check_refs(
+    struct vctx *x, const struct schema_node *n, const struct json_value *v)
+{
+	if (n->dyn == SCHEMA_DYN_NONE)
+		return apply(x, n->ref, v, "$ref");
+	return check_refs_ev(x, n, v, NULL);
+}
+
 static enum schema_result
 check_inplace(
     struct vctx *x, const struct schema_node *n, const struct json_value *v)
@@ -928,8 +1177,7 @@ check_inplace(
 	enum schema_result r;
 	size_t i, ok;
 
-	if ((n->flags & SF_REF) &&
-	    (r = apply(x, n->ref, v, "$ref")) != SCHEMA_OK)
+	if ((n->flags & SF_REF) && (r = check_refs(x, n, v)) != SCHEMA_OK)
 		return r;
 	if (n->flags & SF_ALLOF)
 		for (i = 0; i < n->nall_of; i++)
@@ -1049,6 +1297,9 @@ check(struct vctx *x, const struct schema_node *n, const struct json_value *v,
 	 * nothing else to test (the order below is unchanged) */
 	if (flags == SF_ANYOF)
 		return check_any_of(x, n, v);
+	/* dynamic scope, annotations: only forms that use them */
+	if (flags & SF_SPECIAL)
+		return check_special(x, n, v, flags);
 	ld.done = false; /* not `= {0}`: this runs for every value */
 	ld.shortened = -1;
 	/* set only when `type` does not list v's type */
@@ -1072,10 +1323,10 @@ check(struct vctx *x, const struct schema_node *n, const struct json_value *v,
 	/* need[] holds the keywords of v's own type only: at most one of
 	 * these masks is set, and no switch on the type is needed */
 	if (flags & SF_OBJECT_MASK) {
-		if ((r = check_object(x, n, v)) != SCHEMA_OK)
+		if ((r = check_object(x, n, v, NULL)) != SCHEMA_OK)
 			return r;
 	} else if (flags & SF_ARRAY_MASK) {
-		if ((r = check_array(x, n, v)) != SCHEMA_OK)
+		if ((r = check_array(x, n, v, NULL)) != SCHEMA_OK)
 			return r;
 	} else if (flags & SF_STRING_MASK) {
 		if ((r = check_string(x, n, v)) != SCHEMA_OK)
@@ -1087,6 +1338,283 @@ check(struct vctx *x, const struct schema_node *n, const struct json_value *v,
 	if (flags & SF_INPLACE_MASK)
 		return check_inplace(x, n, v);
 	return SCHEMA_OK;
+}
+
+/* ----- annotations and the dynamic scope ----------------------------- */
+
+/* A fresh record for v's members or items.  0, or -1 (no memory). */
+static int
+eval_init(struct vctx *x, struct eval *ev, const struct json_value *v)
+{
+	size_t count = v->type == JSON_T_OBJECT ? v->u.obj.count
+	                                        : v->u.arr.count;
+
+	ev->all = false;
+	ev->bits = NULL;
+	if (count > 0 && (ev->bits = arena_calloc(x->scratch,
+	                      (count + 63) / 64, sizeof(*ev->bits))) == NULL)
+		return -1;
+	return 0;
+}
+
+static void
+eval_merge(struct eval *to, const struct eval *from,
+    const struct json_value *v)
+{
+	size_t count = v->type == JSON_T_OBJECT ? v->u.obj.count
+	                                        : v->u.arr.count,
+	       i;
+
+	if (to->all)
+		return;
+	if (from->all) {
+		to->all = true;
+		return;
+	}
+	for (i = 0; i < (count + 63) / 64; i++)
+		to->bits[i] |= from->bits[i];
+}
+
+static bool
+eval_has(const struct eval *ev, size_t i)
+{
+	return ev->all || ((ev->bits[i / 64] >> (i % 64)) & 1u);
+}
+
+/* dependentSchemas: each schema whose member is present applies to the
+ * object in place. */
+static enum schema_result
+check_depsch(struct vctx *x, const struct schema_node *n,
+    const struct json_value *v, struct eval *ev)
+{
+	enum schema_result r;
+	uint32_t k;
+	size_t i;
+
+	for (k = 0; k < n->ndepsch; k++) {
+		const struct schema_depsch *d = &n->depsch[k];
+
+		for (i = 0; i < v->u.obj.count; i++)
+			if (v->u.obj.members[i].key.len == d->len &&
+			    memcmp(v->u.obj.members[i].key.ptr, d->name,
+			        d->len) == 0)
+				break;
+		x->steps += (uint32_t)(i / 64); /* the search, in budget */
+		if (i == v->u.obj.count)
+			continue;
+		x->ev = ev;
+		r = apply(x, d->sub, v, "dependentSchemas");
+		x->ev = NULL;
+		if (r != SCHEMA_OK)
+			return r;
+	}
+	return SCHEMA_OK;
+}
+
+/* One branch of anyOf / oneOf / if, applied with its own record (merged
+ * into ev when it passes: a failed branch's annotations are dropped). */
+static enum schema_result
+apply_branch(struct vctx *x, const struct schema_node *sub,
+    const struct json_value *v, const char *kw, struct eval *ev)
+{
+	struct arena_mark mark = arena_mark(x->scratch);
+	struct eval t;
+	enum schema_result r;
+
+	if (ev == NULL)
+		return apply(x, sub, v, kw);
+	if (eval_init(x, &t, v) == -1)
+		return STOP(x, SCHEMA_NOMEM, kw, "out of memory");
+	x->ev = &t;
+	r = apply(x, sub, v, kw);
+	x->ev = NULL;
+	if (r == SCHEMA_OK)
+		eval_merge(ev, &t, v);
+	arena_rewind(x->scratch, mark);
+	return r;
+}
+
+/* check_inplace, recording into ev what the in-place subschemas
+ * evaluated: every branch of anyOf and oneOf is tried (not only up to the
+ * first match), if counts when it passes, not never does. */
+static enum schema_result
+check_inplace_ev(struct vctx *x, const struct schema_node *n,
+    const struct json_value *v, struct eval *ev)
+{
+	enum schema_result r;
+	size_t i, ok;
+
+	if ((n->flags & SF_REF) && (r = check_refs_ev(x, n, v, ev)) != SCHEMA_OK)
+		return r;
+	if (n->flags & SF_ALLOF)
+		for (i = 0; i < n->nall_of; i++) {
+			x->ev = ev;
+			r = apply(x, n->all_of[i], v, "allOf");
+			x->ev = NULL;
+			if (r != SCHEMA_OK)
+				return r;
+		}
+	if (n->flags & SF_ANYOF) {
+		x->quiet++;
+		for (i = 0, ok = 0; i < n->nany_of; i++) {
+			if (!type_admits(n->any_of[i], v))
+				continue;
+			r = apply_branch(x, n->any_of[i], v, "anyOf", ev);
+			if (r > SCHEMA_INVALID) {
+				x->quiet--;
+				return r;
+			}
+			ok += r == SCHEMA_OK;
+		}
+		x->quiet--;
+		if (ok == 0)
+			return FAIL(x, "anyOf", "matches none of anyOf");
+	}
+	if (n->flags & SF_ONEOF) {
+		x->quiet++;
+		for (i = 0, ok = 0; i < n->none_of && ok < 2; i++) {
+			if (!type_admits(n->one_of[i], v))
+				continue;
+			r = apply_branch(x, n->one_of[i], v, "oneOf", ev);
+			if (r > SCHEMA_INVALID) {
+				x->quiet--;
+				return r;
+			}
+			ok += r == SCHEMA_OK;
+		}
+		x->quiet--;
+		if (ok != 1)
+			return FAIL(x, "oneOf",
+			    ok == 0 ? "matches none of oneOf"
+			            : "matches more than one of oneOf");
+	}
+	if (n->flags & SF_NOT) {
+		x->quiet++;
+		r = apply(x, n->not_, v, "not");
+		x->quiet--;
+		if (r > SCHEMA_INVALID)
+			return r;
+		if (r == SCHEMA_OK)
+			return FAIL(x, "not", "matches the schema under not");
+	}
+	if (n->if_ != NULL) {
+		x->quiet++;
+		r = apply_branch(x, n->if_, v, "if", ev);
+		x->quiet--;
+		if (r > SCHEMA_INVALID)
+			return r;
+		if (r == SCHEMA_OK && n->then_ != NULL) {
+			x->ev = ev;
+			r = apply(x, n->then_, v, "then");
+			x->ev = NULL;
+			return r;
+		}
+		if (r == SCHEMA_INVALID && n->else_ != NULL) {
+			x->ev = ev;
+			r = apply(x, n->else_, v, "else");
+			x->ev = NULL;
+			return r;
+		}
+	}
+	return SCHEMA_OK;
+}
+
+/* unevaluatedProperties / unevaluatedItems: the members or items no
+ * other keyword of this node (in place, through its subschemas)
+ * evaluated. */
+static enum schema_result
+check_uneval(struct vctx *x, const struct schema_node *n,
+    const struct json_value *v, const struct eval *ev)
+{
+	enum schema_result r;
+	size_t i;
+
+	if (v->type == JSON_T_OBJECT && n->uneval_props != NULL)
+		for (i = 0; i < v->u.obj.count && !ev->all; i++) {
+			const struct json_member *m = &v->u.obj.members[i];
+
+			if (!eval_has(ev, i) &&
+			    (r = apply_key(x, n->uneval_props, &m->value,
+			         m->key.ptr, m->key.len,
+			         "unevaluatedProperties")) != SCHEMA_OK)
+				return r;
+		}
+	if (v->type == JSON_T_ARRAY && n->uneval_items != NULL)
+		for (i = 0; i < v->u.arr.count && !ev->all; i++)
+			if (!eval_has(ev, i) &&
+			    (r = apply_index(x, n->uneval_items,
+			         &v->u.arr.items[i], i, "unevaluatedItems")) !=
+			        SCHEMA_OK)
+				return r;
+	return SCHEMA_OK;
+}
+
+/* A node an unevaluated* keyword depends on (collect), against an
+ * object or array: the same keywords as check(), recording what they
+ * evaluate into the caller's record (x->ev) or, when the node has its
+ * own unevaluated* keyword, into one of its own first. */
+static enum schema_result
+check_collect(struct vctx *x, const struct schema_node *n,
+    const struct json_value *v, uint32_t flags)
+{
+	struct eval *in = x->ev, local, *ev = in;
+	struct arena_mark mark = arena_mark(x->scratch);
+	enum schema_result r;
+	bool own = (v->type == JSON_T_OBJECT ? n->uneval_props
+	                                     : n->uneval_items) != NULL;
+
+	x->ev = NULL;
+	if (own) {
+		if (eval_init(x, &local, v) == -1)
+			return STOP(x, SCHEMA_NOMEM, "unevaluatedProperties",
+			    "out of memory");
+		ev = &local;
+	}
+	x->steps--; /* check() counts this application again */
+	r = check(x, n, v,
+	    flags & (SF_TYPE | SF_ENUM | SF_CONST | SF_FALSE));
+	if (r == SCHEMA_OK && (flags & SF_OBJECT_MASK))
+		r = check_object(x, n, v, ev);
+	if (r == SCHEMA_OK && (flags & SF_ARRAY_MASK))
+		r = check_array(x, n, v, ev);
+	if (r == SCHEMA_OK)
+		r = check_inplace_ev(x, n, v, ev);
+	if (r == SCHEMA_OK && own)
+		r = check_uneval(x, n, v, ev);
+	/* unevaluated* evaluated whatever was left */
+	if (r == SCHEMA_OK && in != NULL && ev == &local)
+		in->all = true;
+	arena_rewind(x->scratch, mark);
+	return r;
+}
+
+/* The dynamic scope (scoped: entering n's resource) and annotations
+ * (collect), around the usual check: SF_SPECIAL. */
+static VALIDATE_NOINLINE enum schema_result
+check_special(struct vctx *x, const struct schema_node *n,
+    const struct json_value *v, uint32_t flags)
+{
+	enum schema_result r;
+	bool pushed = false;
+
+	/* at most one push per application level: nscope <= depth */
+	if (n->scoped && n->res != NULL &&
+	    (x->nscope == 0 || x->scope[x->nscope - 1] != n->res) &&
+	    x->nscope <= SCHEMA_MAX_DEPTH) {
+		x->scope[x->nscope++] = n->res;
+		pushed = true;
+	}
+	flags &= ~(uint32_t)SF_SPECIAL;
+	if (n->collect &&
+	    (v->type == JSON_T_OBJECT || v->type == JSON_T_ARRAY)) {
+		r = check_collect(x, n, v, flags);
+	} else {
+		x->steps--;
+		r = check(x, n, v, flags);
+	}
+	if (pushed)
+		x->nscope--;
+	return r;
 }
 
 enum schema_result
@@ -1101,6 +1629,8 @@ schema_validate(const struct schema *s, const struct json_value *instance,
 	x.depth = 0;
 	x.quiet = 0;
 	x.nframes = 0;
+	x.ev = NULL;
+	x.nscope = 0;
 	re_budget_init(&x.re_budget);
 	return apply(&x, s->root, instance, "false");
 }

@@ -137,6 +137,44 @@ START_TEST(conf_parse_refuses_a_nul_byte)
 }
 END_TEST
 
+START_TEST(conf_parse_reads_the_schema_keys)
+{
+	static const char text[] =
+	    "dialect = draft-07\n"
+	    "annotations = markdownDescription  x-order\tdefaultSnippets\n"
+	    "refs = https://example.com/schemas/=refs http://h/=a/b\n";
+	struct conf c;
+	char err[CONF_ERR_MAX] = "";
+
+	ck_assert_int_eq(conf_parse(text, strlen(text), &c, err, sizeof(err)),
+	    0);
+	ck_assert_int_eq(c.dialect, 2); /* draft-04, draft-06, draft-07 */
+	ck_assert_uint_eq(c.nannotations, 3);
+	ck_assert_str_eq(c.annotation[0], "markdownDescription");
+	ck_assert_str_eq(c.annotation[2], "defaultSnippets");
+	ck_assert_uint_eq(c.nrefs, 2);
+	ck_assert_str_eq(c.ref_prefix[0], "https://example.com/schemas/");
+	ck_assert_str_eq(c.ref_dir[0], "refs");
+	ck_assert_str_eq(c.ref_dir[1], "a/b");
+	conf_init(&c);
+	ck_assert_int_eq(c.dialect, -1);
+	ck_assert_uint_eq(c.nannotations, 0);
+	ck_assert_uint_eq(c.nrefs, 0);
+}
+END_TEST
+
+START_TEST(conf_parse_refuses_bad_schema_keys)
+{
+	expect_conf_fail("dialect = draft-03\n", "dialect must be");
+	expect_conf_fail("dialect =\n", "dialect must be");
+	expect_conf_fail("annotations =\n", "annotations must be");
+	expect_conf_fail("refs = https://x/\n", "URI-PREFIX=DIR");
+	expect_conf_fail("refs = https://x/=../up\n", "inside the address");
+	expect_conf_fail("refs = https://x/=/etc\n", "inside the address");
+	expect_conf_fail("refs = =dir\n", "URI-PREFIX=DIR");
+}
+END_TEST
+
 START_TEST(conf_load_of_a_missing_file_gives_defaults)
 {
 	struct conf c;
@@ -303,6 +341,8 @@ suite_conf(void)
 	tcase_add_test(tc, conf_parse_refuses_a_nul_byte);
 	tcase_add_test(tc, conf_parse_reads_hook_env_in_order);
 	tcase_add_test(tc, conf_parse_refuses_bad_hook_env);
+	tcase_add_test(tc, conf_parse_reads_the_schema_keys);
+	tcase_add_test(tc, conf_parse_refuses_bad_schema_keys);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("conf_load");
 	tcase_add_test(tc, conf_load_of_a_missing_file_gives_defaults);

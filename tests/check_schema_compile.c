@@ -84,15 +84,15 @@ START_TEST(compile_refuses_unknown_keywords_anywhere)
 	    {"{\"minLenght\":1}", "/minLenght", "unknown keyword"},
 	    {"{\"properties\":{\"a\":{\"foo\":1}}}", "/properties/a/foo",
 	        "unknown keyword \"foo\""},
-	    {"{\"items\":{\"unevaluatedItems\":false}}",
-	        "/items/unevaluatedItems", "unknown keyword"},
+	    {"{\"items\":{\"unevaluatedItem\":false}}",
+	        "/items/unevaluatedItem", "did you mean unevaluatedItems?"},
 	    {"{\"$defs\":{\"x\":{\"bad\":1}}}", "/$defs/x/bad",
 	        "unknown keyword"},
-	    {"{\"dependentSchemas\":{}}", "/dependentSchemas",
-	        "unknown keyword"},
-	    {"{\"$anchor\":\"a\"}", "/$anchor", "unknown keyword"},
-	    {"{\"$dynamicRef\":\"#a\"}", "/$dynamicRef", "unknown keyword"},
-	    {"{\"definitions\":{}}", "/definitions", "unknown keyword"},
+	    {"{\"dependencies\":{}}", "/dependencies",
+	        "not part of 2020-12"},
+	    {"{\"nullable\":true}", "/nullable", "[T, \"null\"]"},
+	    {"{\"markdownDescription\":\"x\"}", "/markdownDescription",
+	        "annotations = NAME"},
 	    {"{\"allOf\":[{\"a~b/c\":1}]}", "/allOf/0/a~0b~1c",
 	        "unknown keyword"},
 	    {"{\"a\\nb\":1}", "/a\nb", "unknown keyword \"a?b\""},
@@ -118,7 +118,8 @@ START_TEST(compile_reports_a_keyword_holding_nul_by_length)
 	ck_assert_uint_eq(err.pointer.len, strlen("/contains/min") + 2);
 	ck_assert_int_eq(memcmp(err.pointer.buf, "/contains/min\0x", 16), 0);
 	ck_assert_int_eq(err.pointer.buf[err.pointer.len], '\0');
-	ck_assert_str_eq(err.reason, "unknown keyword \"min?x\"");
+	ck_assert_msg(strncmp(err.reason, "unknown keyword \"min?x\"", 23) == 0,
+	    "reason: %s", err.reason);
 	arena_free(&a);
 }
 END_TEST
@@ -203,16 +204,14 @@ END_TEST
 START_TEST(compile_refuses_other_dialects_ids_and_formats)
 {
 	static const struct rcase t[] = {
-	    {"{\"$schema\":\"http://json-schema.org/draft-07/schema#\"}",
-	        "/$schema", "2020-12"},
-	    {"{\"$schema\":1}", "/$schema", "2020-12"},
-	    {"{\"properties\":{\"a\":{\"$schema\":\"x\"}}}",
-	        "/properties/a/$schema", "2020-12"},
-	    {"{\"properties\":{\"a\":{\"$id\":\"a.json\"}}}",
-	        "/properties/a/$id", "root only"},
-	    {"{\"$defs\":{\"a\":{\"$id\":\"a.json\"}}}", "/$defs/a/$id",
-	        "root only"},
+	    {"{\"$schema\":\"http://json-schema.org/draft-03/schema#\"}",
+	        "/$schema", "unknown dialect"},
+	    {"{\"$schema\":1}", "/$schema", "URI"},
+	    {"{\"$defs\":{\"a\":{\"$id\":\"https://x/a\"},\"b\":{\"$id\":"
+	     "\"https://x/a\"}}}",
+	        "/$defs/b/$id", "declared twice"},
 	    {"{\"$id\":\"https://example.com/x#frag\"}", "/$id", "fragment"},
+	    {"{\"$anchor\":\"#a\"}", "/$anchor", "plain name"},
 	    {"{\"$id\":1}", "/$id", "URI"},
 	    {"{\"format\":\"e-mail\"}", "/format", "unknown format"},
 	    {"{\"format\":\"datetime\"}", "/format", "unknown format"},
@@ -228,13 +227,13 @@ END_TEST
 START_TEST(compile_refuses_remote_dangling_and_malformed_refs)
 {
 	static const struct rcase t[] = {
-	    {"{\"$ref\":\"https://example.com/s.json\"}", "/$ref", "local"},
-	    {"{\"$ref\":\"other.json#/a\"}", "/$ref", "local"},
-	    {"{\"$ref\":\"#anchor\"}", "/$ref", "local"},
-	    {"{\"$ref\":\"\"}", "/$ref", "local"},
+	    {"{\"$ref\":\"https://example.com/s.json\"}", "/$ref",
+	        "neither in the document nor provided"},
+	    {"{\"$ref\":\"other.json#/a\"}", "/$ref", "neither"},
+	    {"{\"$ref\":\"#anchor\"}", "/$ref", "names nothing"},
 	    {"{\"$ref\":\"/$defs/a\",\"$defs\":{\"a\":true}}", "/$ref",
-	        "local"},
-	    {"{\"$ref\":1}", "/$ref", "string"},
+	        "neither"},
+	    {"{\"$ref\":1}", "/$ref", "URI reference"},
 	    {"{\"$ref\":\"#/$defs/missing\"}", "/$ref", "names nothing"},
 	    {"{\"properties\":{\"a\":{\"$ref\":\"#/$defs/missing\"}},"
 	     "\"$defs\":{}}",
@@ -247,7 +246,7 @@ START_TEST(compile_refuses_remote_dangling_and_malformed_refs)
 	        "malformed escape"},
 	    {"{\"$ref\":\"#/$defs/a%7E\",\"$defs\":{}}", "/$ref",
 	        "malformed escape"},
-	    {"{\"$ref\":\"#%41\"}", "/$ref", "local"},
+	    {"{\"$ref\":\"#%41\"}", "/$ref", "names nothing"},
 	    /* RFC 6901 section 6: %2F is a separator, not a "/" in a name */
 	    {"{\"$ref\":\"#/$defs/x%2Fnot\",\"$defs\":{\"x/not\":true}}",
 	        "/$ref", "names nothing"},

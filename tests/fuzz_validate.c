@@ -51,6 +51,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const struct json_value *schema = NULL, *inst = NULL;
 	const struct schema *s = NULL;
 	struct schema_err e1, e2;
+	struct schema_opts opts;
 	struct json_err jerr;
 	enum schema_result r1, r2;
 	const uint8_t *nul = memchr(data, '\0', size);
@@ -67,7 +68,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    JSON_OK)
 		goto done;
 	memset(&e1, 0, sizeof(e1));
-	r1 = schema_compile(schema, &form, warn_ignore, NULL, &s, &e1);
+	/* every dialect as the default, chosen by the input's length */
+	memset(&opts, 0, sizeof(opts));
+	opts.dialect = (int)(size % 7) - 1;
+	opts.warn = warn_ignore;
+	r1 = schema_compile_opts(schema, &opts, &form, &s, &e1);
 	if (r1 != SCHEMA_OK) {
 		if (s != NULL || (r1 != SCHEMA_REFUSED && r1 != SCHEMA_NOMEM) ||
 		    e1.reason[0] == '\0')

@@ -27,20 +27,27 @@ for dir in "$data"/*/; do
 	else
 		schema=$dir/schema.json
 	fi
+	# args: options before the schema (--dialect, --refs ...), with
+	# @DIR@ for the case's directory; words without blanks
+	opts=
+	[ -f "$dir/args" ] && opts=$(sed "s|@DIR@|$dir|g" "$dir/args")
 	if [ -f "$dir/refused" ]; then
-		run_cli_in /dev/null --validate "$schema" -
+		# shellcheck disable=SC2086
+		run_cli_in /dev/null --validate $opts "$schema" -
 		expect_status 2 "$name: the schema is refused"
 		expect_stderr_fixed "$dir/refused" "$name: refusal reason"
 		continue
 	fi
 	for f in "$dir"/pass/*.json; do
 		[ -f "$f" ] || continue
-		run_cli --validate "$schema" "$f"
+		# shellcheck disable=SC2086
+		run_cli --validate $opts "$schema" "$f"
 		expect_status 0 "$name: accepts $(basename "$f")"
 	done
 	for f in "$dir"/fail/*.json; do
 		[ -f "$f" ] || continue
-		run_cli --validate "$schema" "$f"
+		# shellcheck disable=SC2086
+		run_cli --validate $opts "$schema" "$f"
 		expect_status 1 "$name: rejects $(basename "$f")"
 		if [ -f "${f%.json}.expect" ]; then
 			expect_stderr_fixed "${f%.json}.expect" \
@@ -96,5 +103,60 @@ run_cli --validate
 expect_status 2 "--validate without arguments is a usage error"
 run_cli --validate a b c
 expect_status 2 "--validate with three arguments is a usage error"
+
+# --bundle embeds what --refs provides: the bundle alone enforces the same.
+ext=$data/refs-external
+run_cli --bundle --refs "https://example.com/schemas/=$ext/refs" \
+    "$ext/schema.json"
+expect_status 0 "--bundle prints the bundled form"
+cp "$TEST_TMP/out" "$TEST_TMP/bundle.json"
+run_cli --validate "$TEST_TMP/bundle.json" "$ext/pass/ok.json"
+expect_status 0 "the bundle accepts what the form with --refs accepts"
+run_cli --validate "$TEST_TMP/bundle.json" "$ext/fail/currency.json"
+expect_status 1 "the bundle rejects what the form with --refs rejects"
+run_cli --validate "$ext/schema.json" "$ext/pass/ok.json"
+expect_status 2 "without --refs the external reference refuses the form"
+
+# --annotations declares a tool's keyword; x- names need no declaration.
+printf '{"markdownDescription":"*x*","x-order":1,"type":"string"}\n' \
+    >"$TEST_TMP/ann.json"
+printf '"s"\n' >"$TEST_TMP/s.json"
+run_cli --validate "$TEST_TMP/ann.json" "$TEST_TMP/s.json"
+expect_status 2 "an undeclared annotation refuses the form"
+expect_stderr_match 'annotations = NAME' "the refusal says how to declare it"
+run_cli --validate --annotations markdownDescription,foo \
+    "$TEST_TMP/ann.json" "$TEST_TMP/s.json"
+expect_status 0 "a declared annotation is accepted"
+
+# --dialect: the dialect of a form without $schema.
+printf '{"$defs":{"a":true}}\n' >"$TEST_TMP/defs.json"
+run_cli --validate --dialect draft-07 "$TEST_TMP/defs.json" "$TEST_TMP/s.json"
+expect_status 2 "\$defs is refused under draft-07"
+expect_stderr_match 'not part of draft-07' "the refusal names the dialect"
+run_cli --validate --dialect 2019-09 "$TEST_TMP/defs.json" "$TEST_TMP/s.json"
+expect_status 0 "\$defs is accepted under 2019-09"
+run_cli --validate --dialect draft-03 "$TEST_TMP/defs.json" "$TEST_TMP/s.json"
+expect_status 2 "an unknown --dialect is a usage error"
+
+# An address: address.conf's dialect, refs (inside the address) and
+# annotations reach the compiler, and GET serves the bundle.
+addr=$TEST_TMP/addr
+mkdir -p "$addr/refs"
+cp "$ext/refs/money.json" "$addr/refs/"
+printf 'dialect = 2019-09\nrefs = https://example.com/schemas/=refs\n' \
+    >"$addr/address.conf"
+printf 'annotations = markdownDescription\n' >>"$addr/address.conf"
+printf '{"p":"Pay","m":[],"s":{"type":"object","markdownDescription":"m",' \
+    >"$addr/form.json"
+printf '"properties":{"money":{"$ref":"https://example.com/schemas/' \
+    >>"$addr/form.json"
+printf 'money.json"}},"unevaluatedProperties":false}}\n' >>"$addr/form.json"
+run_cli --check "$addr"
+expect_status 0 "an address with dialect, refs and annotations loads"
+expect_stderr_match 'markdownDescription" is an annotation' \
+    "--check lists the keywords it treats as annotations"
+printf 'dialect = 2019-09\n' >"$addr/address.conf"
+run_cli --check "$addr"
+expect_status 1 "without its refs and annotations the address is refused"
 
 finish

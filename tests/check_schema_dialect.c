@@ -1,0 +1,401 @@
+/*
+ * check_schema_dialect.c: each dialect difference and each keyword the
+ * dialects added, accepted and refused side by side: the same form and
+ * body under two dialects, or a keyword's passing and failing body.
+ */
+#include "check_schema.h"
+#include "schema_load.h"
+
+#define R_OK 0	   /* accepted */
+#define R_INVALID 1 /* rejected */
+#define R_REFUSED 2 /* the form refused */
+
+struct dcase {
+	const char *dialect; /* NULL: 2020-12 (the default) */
+	const char *schema;
+	const char *instance;
+	int expect;
+};
+
+static int
+run_dialect(const struct dcase *t)
+{
+	struct schema_opts o;
+	struct arena a;
+	const struct schema *s;
+	struct schema_err err;
+	enum schema_result r;
+	int rc;
+
+	memset(&o, 0, sizeof(o));
+	o.dialect = t->dialect != NULL ? schema_dialect_named(t->dialect) : -1;
+	arena_init(&a, 64 << 20);
+	memset(&err, 0, sizeof(err));
+	r = schema_compile_opts(parse_text(&a, t->schema), &o, &a, &s, &err);
+	if (r != SCHEMA_OK) {
+		ck_assert_msg(r == SCHEMA_REFUSED, "%s: result %d", t->schema,
+		    (int)r);
+		arena_free(&a);
+		return R_REFUSED;
+	}
+	r = schema_validate(s, parse_text(&a, t->instance), &a, &err);
+	rc = r == SCHEMA_OK ? R_OK : R_INVALID;
+	arena_free(&a);
+	return rc;
+}
+
+static void
+run_dcases(const struct dcase *t, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		int got = run_dialect(&t[i]);
+
+		ck_assert_msg(got == t[i].expect,
+		    "%s under %s against %s: %d, expected %d", t[i].schema,
+		    t[i].dialect != NULL ? t[i].dialect : "2020-12",
+		    t[i].instance, got, t[i].expect);
+	}
+}
+
+#define RUN_DCASES(t) run_dcases((t), GPT_ARRAY_LEN(t))
+
+START_TEST(dialect_comes_from_schema_or_the_default)
+{
+	static const struct dcase t[] = {
+	    {NULL, "{\"$schema\":\"http://json-schema.org/draft-07/schema#\","
+	           "\"definitions\":{},\"if\":true}", "1", R_OK},
+	    {NULL, "{\"$schema\":\"http://json-schema.org/draft-07/schema\","
+	           "\"$defs\":{}}", "1", R_REFUSED},
+	    {NULL, "{\"$schema\":\"https://json-schema.org/v1\"}", "1", R_OK},
+	    {NULL, "{\"$schema\":\"https://json-schema.org/draft/2019-09/"
+	           "schema\",\"$recursiveAnchor\":true}", "1", R_OK},
+	    {NULL, "{\"$schema\":\"http://example.com/unknown\"}", "1",
+	        R_REFUSED},
+	    {"draft-06", "{\"if\":false}", "1", R_REFUSED},
+	    {"draft-07", "{\"if\":false,\"else\":false}", "1", R_INVALID},
+	};
+
+	RUN_DCASES(t);
+}
+END_TEST
+
+START_TEST(ids_follow_each_dialect)
+{
+	static const struct dcase t[] = {
+	    /* draft-04 spells it id, later dialects $id */
+	    {"draft-04", "{\"id\":\"http://x/r\",\"definitions\":{\"a\":"
+	                 "{\"type\":\"string\"}},\"allOf\":[{\"$ref\":"
+	                 "\"http://x/r#/definitions/a\"}]}", "\"s\"", R_OK},
+	    /* beside $ref (through draft-07), id is ignored like the rest */
+	    {"draft-04", "{\"id\":\"http://x/r\",\"definitions\":{\"a\":"
+	                 "{}},\"$ref\":\"http://x/r#/definitions/a\"}", "1",
+	        R_REFUSED},
+	    {"draft-06", "{\"id\":\"http://x/r\"}", "1", R_REFUSED},
+	    /* draft-07: "$id": "#name" names a location */
+	    {"draft-07", "{\"definitions\":{\"a\":{\"$id\":\"#n\",\"type\":"
+	                 "\"integer\"}},\"allOf\":[{\"$ref\":\"#n\"}]}",
+	        "1.5", R_INVALID},
+	    {"2020-12", "{\"$defs\":{\"a\":{\"$id\":\"#n\"}}}", "1",
+	        R_REFUSED},
+	    /* 2019-09 on: $anchor */
+	    {"2019-09", "{\"$defs\":{\"a\":{\"$anchor\":\"n\",\"type\":"
+	                "\"integer\"}},\"$ref\":\"#n\"}", "\"s\"", R_INVALID},
+	    {"draft-07", "{\"$anchor\":\"n\"}", "1", R_REFUSED},
+	    /* an embedded resource changes the base of a relative $ref */
+	    {NULL, "{\"$id\":\"http://x/root\",\"properties\":{\"a\":{"
+	           "\"$id\":\"sub/\",\"$ref\":\"leaf\"}},\"$defs\":{\"l\":{"
+	           "\"$id\":\"http://x/sub/leaf\",\"type\":\"string\"}}}",
+	        "{\"a\":1}", R_INVALID},
+	    /* a URN id */
+	    {NULL, "{\"$id\":\"urn:uuid:deadbeef-1234-ffff-ffff-4321feebdaed\","
+	           "\"$defs\":{\"s\":{\"type\":\"string\"}},\"$ref\":"
+	           "\"urn:uuid:deadbeef-1234-ffff-ffff-4321feebdaed#/$defs/s\"}",
+	        "1", R_INVALID},
+	};
+
+	RUN_DCASES(t);
+}
+END_TEST
+
+START_TEST(ref_siblings_are_ignored_through_draft_07_only)
+{
+	static const struct dcase t[] = {
+	    {"draft-07", "{\"definitions\":{\"a\":{}},\"properties\":{\"p\":"
+	                 "{\"$ref\":\"#/definitions/a\",\"maxLength\":1}}}",
+	        "{\"p\":\"long\"}", R_OK},
+	    {"2019-09", "{\"$defs\":{\"a\":{}},\"properties\":{\"p\":"
+	                "{\"$ref\":\"#/$defs/a\",\"maxLength\":1}}}",
+	        "{\"p\":\"long\"}", R_INVALID},
+	};
+
+	RUN_DCASES(t);
+}
+END_TEST
+
+START_TEST(draft_04_exclusive_bounds_are_booleans)
+{
+	static const struct dcase t[] = {
+	    {"draft-04", "{\"maximum\":3,\"exclusiveMaximum\":true}", "3",
+	        R_INVALID},
+	    {"draft-04", "{\"maximum\":3,\"exclusiveMaximum\":false}", "3",
+	        R_OK},
+	    {"draft-04", "{\"minimum\":3,\"exclusiveMinimum\":true}", "3.5",
+	        R_OK},
+	    {"draft-04", "{\"exclusiveMaximum\":true}", "3", R_REFUSED},
+	    {"draft-04", "{\"exclusiveMaximum\":3}", "3", R_REFUSED},
+	    {"draft-06", "{\"exclusiveMaximum\":3}", "3", R_INVALID},
+	    {"draft-06", "{\"exclusiveMaximum\":true}", "3", R_REFUSED},
+	    /* draft-04 has no boolean schemas, but additional* take one */
+	    {"draft-04", "{\"items\":true}", "[1]", R_REFUSED},
+	    {"draft-04", "{\"additionalProperties\":false}", "{\"a\":1}",
+	        R_INVALID},
+	};
+
+	RUN_DCASES(t);
+}
+END_TEST
+
+START_TEST(items_arrays_and_prefix_items_per_dialect)
+{
+	static const struct dcase t[] = {
+	    {"2019-09", "{\"items\":[{\"type\":\"string\"}],"
+	                "\"additionalItems\":false}", "[\"a\"]", R_OK},
+	    {"2019-09", "{\"items\":[{\"type\":\"string\"}],"
+	                "\"additionalItems\":false}", "[\"a\",1]", R_INVALID},
+	    {"2019-09", "{\"items\":[{\"type\":\"string\"}]}", "[1]",
+	        R_INVALID},
+	    /* additionalItems without an items array constrains nothing */
+	    {"draft-07", "{\"additionalItems\":false}", "[1]", R_OK},
+	    {"2020-12", "{\"items\":[{\"type\":\"string\"}]}", "[1]",
+	        R_REFUSED},
+	    {"2020-12", "{\"prefixItems\":[{\"type\":\"string\"}],"
+	                "\"items\":false}", "[\"a\",1]", R_INVALID},
+	    {"2019-09", "{\"prefixItems\":[]}", "[1]", R_REFUSED},
+	};
+
+	RUN_DCASES(t);
+}
+END_TEST
+
+START_TEST(dependencies_split_into_required_and_schemas)
+{
+	static const struct dcase t[] = {
+	    {"draft-07", "{\"dependencies\":{\"a\":[\"b\"]}}", "{\"a\":1}",
+	        R_INVALID},
+	    {"draft-07", "{\"dependencies\":{\"a\":{\"required\":[\"b\"]}}}",
+	        "{\"a\":1,\"b\":2}", R_OK},
+	    {"draft-07", "{\"dependencies\":{\"a\":{\"required\":[\"b\"]}}}",
+	        "{\"a\":1}", R_INVALID},
+	    {"2020-12", "{\"dependencies\":{\"a\":[\"b\"]}}", "{}", R_REFUSED},
+	    {"2020-12", "{\"dependentRequired\":{\"a\":[\"b\"]}}", "{\"a\":1}",
+	        R_INVALID},
+	    {"2020-12", "{\"dependentSchemas\":{\"a\":{\"maxProperties\":1}}}",
+	        "{\"a\":1,\"b\":2}", R_INVALID},
+	    {"2020-12", "{\"dependentSchemas\":{\"a\":{\"maxProperties\":1}}}",
+	        "{\"c\":1,\"b\":2}", R_OK},
+	    {"draft-07", "{\"dependentSchemas\":{}}", "{}", R_REFUSED},
+	};
+
+	RUN_DCASES(t);
+}
+END_TEST
+
+START_TEST(unevaluated_keywords_see_through_applicators)
+{
+	static const struct dcase t[] = {
+	    {NULL, "{\"allOf\":[{\"properties\":{\"a\":true}}],"
+	           "\"unevaluatedProperties\":false}", "{\"a\":1}", R_OK},
+	    {NULL, "{\"allOf\":[{\"properties\":{\"a\":true}}],"
+	           "\"unevaluatedProperties\":false}", "{\"a\":1,\"b\":1}",
+	        R_INVALID},
+	    /* additionalProperties false would reject a, allOf sees it */
+	    {NULL, "{\"anyOf\":[{\"properties\":{\"a\":true}},{\"properties\":"
+	           "{\"b\":true}}],\"unevaluatedProperties\":false}",
+	        "{\"a\":1,\"b\":1}", R_OK},
+	    /* a failed branch's annotations are dropped */
+	    {NULL, "{\"anyOf\":[{\"properties\":{\"a\":{\"type\":\"string\"}}},"
+	           "true],\"unevaluatedProperties\":false}", "{\"a\":1}",
+	        R_INVALID},
+	    /* not drops annotations */
+	    {NULL, "{\"not\":{\"not\":{\"properties\":{\"a\":true}}},"
+	           "\"unevaluatedProperties\":false}", "{\"a\":1}", R_INVALID},
+	    {NULL, "{\"if\":{\"properties\":{\"a\":{\"const\":1}}},"
+	           "\"unevaluatedProperties\":false}", "{\"a\":1}", R_OK},
+	    {NULL, "{\"if\":{\"properties\":{\"a\":{\"const\":1}}},"
+	           "\"unevaluatedProperties\":false}", "{\"a\":2}", R_INVALID},
+	    {NULL, "{\"$defs\":{\"p\":{\"properties\":{\"a\":true}}},\"$ref\":"
+	           "\"#/$defs/p\",\"unevaluatedProperties\":false}",
+	        "{\"a\":1}", R_OK},
+	    {NULL, "{\"allOf\":[{\"additionalProperties\":true}],"
+	           "\"unevaluatedProperties\":false}", "{\"z\":1}", R_OK},
+	    {NULL, "{\"prefixItems\":[true],\"unevaluatedItems\":false}",
+	        "[1]", R_OK},
+	    {NULL, "{\"prefixItems\":[true],\"unevaluatedItems\":false}",
+	        "[1,2]", R_INVALID},
+	    /* contains evaluates items from 2020-12 on, not in 2019-09 */
+	    {NULL, "{\"contains\":{\"type\":\"string\"},"
+	           "\"unevaluatedItems\":false}", "[\"a\"]", R_OK},
+	    {"2019-09", "{\"contains\":{\"type\":\"string\"},"
+	                "\"unevaluatedItems\":false}", "[\"a\"]", R_INVALID},
+	    {"draft-07", "{\"unevaluatedItems\":false}", "[]", R_REFUSED},
+	};
+
+	RUN_DCASES(t);
+}
+END_TEST
+
+START_TEST(dynamic_references_follow_the_dynamic_scope)
+{
+	/* the generic list of 2020-12 section 8.2.3.2, specialised */
+	static const char list[] =
+	    "{\"$id\":\"http://x/strings\",\"$ref\":\"list\",\"$defs\":{"
+	    "\"s\":{\"$dynamicAnchor\":\"item\",\"type\":\"string\"},"
+	    "\"list\":{\"$id\":\"list\",\"items\":{\"$dynamicRef\":"
+	    "\"#item\"},\"$defs\":{\"any\":{\"$dynamicAnchor\":\"item\"}}}}}";
+	static const char rec[] =
+	    "{\"$schema\":\"https://json-schema.org/draft/2019-09/schema\","
+	    "\"$id\":\"http://x/strict\",\"$recursiveAnchor\":true,"
+	    "\"$ref\":\"tree\",\"unevaluatedProperties\":false,\"$defs\":{"
+	    "\"t\":{\"$id\":\"tree\",\"$recursiveAnchor\":true,"
+	    "\"properties\":{\"kids\":{\"items\":{\"$recursiveRef\":\"#\"}},"
+	    "\"v\":true}}}}";
+	static const struct dcase t[] = {
+	    {NULL, list, "[\"a\",\"b\"]", R_OK},
+	    {NULL, list, "[\"a\",1]", R_INVALID},
+	    {NULL, rec, "{\"v\":1,\"kids\":[{\"v\":2}]}", R_OK},
+	    {NULL, rec, "{\"v\":1,\"kids\":[{\"w\":2}]}", R_INVALID},
+	    {"2020-12", "{\"$recursiveRef\":\"#\"}", "1", R_REFUSED},
+	    {"2019-09", "{\"$dynamicRef\":\"#a\"}", "1", R_REFUSED},
+	};
+
+	RUN_DCASES(t);
+}
+END_TEST
+
+START_TEST(content_is_enforced)
+{
+	static const char b64json[] =
+	    "{\"contentEncoding\":\"base64\",\"contentMediaType\":"
+	    "\"application/json\",\"contentSchema\":{\"required\":[\"a\"]}}";
+	static const struct dcase t[] = {
+	    {NULL, b64json, "\"eyJhIjoxfQ==\"", R_OK},   /* {"a":1} */
+	    {NULL, b64json, "\"e30=\"", R_INVALID},      /* {} */
+	    {NULL, b64json, "\"eyJhIjox\"", R_INVALID},  /* {"a":1 */
+	    {NULL, b64json, "\"%%%\"", R_INVALID},
+	    {NULL, "{\"contentEncoding\":\"base64url\"}", "\"-_8\"", R_OK},
+	    {NULL, "{\"contentEncoding\":\"base64\"}", "\"-_8\"", R_INVALID},
+	    {NULL, "{\"contentEncoding\":\"base64\"}", "\"YQ\"", R_INVALID},
+	    {NULL, "{\"contentEncoding\":\"base64\"}", "1", R_OK},
+	    {NULL, "{\"contentEncoding\":\"7bit\"}", "\"a\"", R_REFUSED},
+	    {NULL, "{\"contentMediaType\":\"text/html\"}", "\"a\"", R_REFUSED},
+	    {NULL, "{\"contentSchema\":true}", "\"a\"", R_REFUSED},
+	    {"draft-06", "{\"contentEncoding\":\"base64\"}", "\"a\"",
+	        R_REFUSED},
+	};
+
+	RUN_DCASES(t);
+}
+END_TEST
+
+START_TEST(annotations_are_x_names_or_declared)
+{
+	static const char *const ann[] = {"markdownDescription"};
+	struct schema_opts o;
+	struct arena a;
+	const struct schema *s;
+	struct schema_err err;
+	static const struct dcase t[] = {
+	    {NULL, "{\"x-order\":3,\"type\":\"string\"}", "\"a\"", R_OK},
+	    {"draft-04", "{\"x-order\":3}", "1", R_OK},
+	    {NULL, "{\"markdownDescription\":\"m\"}", "1", R_REFUSED},
+	};
+
+	RUN_DCASES(t);
+	memset(&o, 0, sizeof(o));
+	o.dialect = -1;
+	o.annotations = ann;
+	o.nannotations = 1;
+	arena_init(&a, 1 << 20);
+	ck_assert_int_eq(
+	    schema_compile_opts(parse_text(&a, "{\"markdownDescription\":1}"),
+	        &o, &a, &s, &err),
+	    SCHEMA_OK);
+	arena_free(&a);
+}
+END_TEST
+
+START_TEST(builtin_meta_schemas_resolve_without_files)
+{
+	struct schema_opts o;
+	struct arena a;
+	const struct schema *s;
+	struct schema_err err;
+	enum schema_result r;
+
+	/* the draft-07 meta-schema compiles, or is refused only for a
+	 * format name it uses, never for naming nothing */
+	memset(&o, 0, sizeof(o));
+	o.dialect = -1;
+	arena_init(&a, 16 << 20);
+	memset(&err, 0, sizeof(err));
+	r = schema_compile_opts(parse_text(&a, "{\"$ref\":\"http://"
+	                                       "json-schema.org/draft-07/"
+	                                       "schema#\"}"),
+	    &o, &a, &s, &err);
+	ck_assert(r == SCHEMA_OK || r == SCHEMA_REFUSED);
+	ck_assert_msg(strstr(err.reason, "names nothing") == NULL,
+	    "the draft-07 meta-schema is built in: %s", err.reason);
+	arena_free(&a);
+}
+END_TEST
+
+START_TEST(refs_load_local_copies_only_under_their_prefix)
+{
+	struct schema_refs r;
+	struct arena a;
+	const struct json_value *doc;
+	char msg[128];
+
+	schema_refs_init(&r);
+	ck_assert_int_eq(schema_refs_add(&r, "http://h/=/nonexistent"), 0);
+	ck_assert_int_eq(schema_refs_add(&r, "no-equals-sign"), -1);
+	arena_init(&a, 1 << 20);
+	ck_assert_int_eq(
+	    schema_refs_load(&r, "http://other/a.json", 19, &a, &doc, msg,
+	        sizeof(msg)),
+	    1);
+	ck_assert_int_eq(schema_refs_load(&r, "http://h/../etc/passwd", 22,
+	                     &a, &doc, msg, sizeof(msg)),
+	    -1);
+	ck_assert_int_eq(schema_refs_load(&r, "http://h/a.json", 15, &a, &doc,
+	                     msg, sizeof(msg)),
+	    1);
+	arena_free(&a);
+}
+END_TEST
+
+static Suite *
+suite_schema_dialect(void)
+{
+	Suite *s = suite_create("schema_dialect");
+	TCase *k = tcase_create("Core");
+
+	tcase_add_test(k, dialect_comes_from_schema_or_the_default);
+	tcase_add_test(k, ids_follow_each_dialect);
+	tcase_add_test(k, ref_siblings_are_ignored_through_draft_07_only);
+	tcase_add_test(k, draft_04_exclusive_bounds_are_booleans);
+	tcase_add_test(k, items_arrays_and_prefix_items_per_dialect);
+	tcase_add_test(k, dependencies_split_into_required_and_schemas);
+	tcase_add_test(k, unevaluated_keywords_see_through_applicators);
+	tcase_add_test(k, dynamic_references_follow_the_dynamic_scope);
+	tcase_add_test(k, content_is_enforced);
+	tcase_add_test(k, annotations_are_x_names_or_declared);
+	tcase_add_test(k, builtin_meta_schemas_resolve_without_files);
+	tcase_add_test(k, refs_load_local_copies_only_under_their_prefix);
+	suite_add_tcase(s, k);
+	return s;
+}
+
+CHECK_MAIN(suite_schema_dialect)
