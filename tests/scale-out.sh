@@ -87,7 +87,7 @@ dsn="host=$pg/run port=5432 dbname=ledger user=ledger"
 
 # --- two hosts ------------------------------------------------------------
 # host_start NAME: a host's state directory, its copy of the ledger
-# address (db.conf pointing at the shared database), its pool of 4 and its
+# address (hook_env pointing it at the shared database), its pool of 4 and its
 # nginx with the shipped nginx-host.conf.  Sets port_NAME.
 host_start() {
 	_t=$TEST_TMP/$1
@@ -96,7 +96,8 @@ host_start() {
 	install_bin "$_t/bin"
 	cp -R "$GPT_SRCDIR/examples/ledger" "$_t/root/ledger"
 	rm -rf "$_t/root/ledger/data"
-	printf '# the shared database\n%s\n' "$dsn" >"$_t/root/ledger/db.conf"
+	printf '# the shared database\nhook_env = LEDGER_DSN=%s\n' "$dsn" \
+	    >>"$_t/root/ledger/address.conf"
 	chmod -R a+rX "$_t/root"
 	_port=$(free_port)
 	eval "port_$1=$_port"
@@ -119,9 +120,10 @@ host_start h1
 host_start h2
 h1=http://127.0.0.1:$port_h1/gpt
 h2=http://127.0.0.1:$port_h2/gpt
-# The SQLite default, on h1 only: the same address without db.conf.
+# The SQLite default, on h1 only: the same address without hook_env.
 cp -R "$TEST_TMP/h1/root/ledger" "$TEST_TMP/h1/root/ledger-local"
-rm -f "$TEST_TMP/h1/root/ledger-local/db.conf"
+cp "$GPT_SRCDIR/examples/ledger/address.conf" \
+    "$TEST_TMP/h1/root/ledger-local/address.conf"
 chown "$run_user" "$TEST_TMP/h1/root/ledger-local"
 
 # --- the balancer ---------------------------------------------------------
