@@ -91,18 +91,28 @@ const KW_04 = [...without(KW_06, "const", "contains", "propertyNames",
 	"exclusiveMinimum", "exclusiveMaximum"), "exclusiveBool"];
 
 // One line per dialect: name, $schema, the library's entry point (its
-// package.json "exports" key), the definitions keyword, the keywords.
+// package.json "exports" key), the definitions keyword, the keywords, and
+// what its meta-schema asks beyond the validator (README, the oracle):
+// uniqueEnum, an enum of distinct values; noBoolean, no boolean
+// subschemas (true is {}, false {"not": {}}); fullDeps, no empty name
+// list in dependencies; refAlone, $ref's siblings are ignored, so the
+// root's definitions are not beside a root $ref (is a pointer into an
+// ignored member resolved?  the validator says yes, the library no; the
+// suite never asks: it puts such a $ref under allOf, and so do we).
 const DIALECTS = [
 	{ name: "2020-12", uri: "https://json-schema.org/draft/2020-12/schema",
 	  entry: "./draft-2020-12", defs: "$defs", keywords: KW_2020 },
 	{ name: "2019-09", uri: "https://json-schema.org/draft/2019-09/schema",
 	  entry: "./draft-2019-09", defs: "$defs", keywords: KW_2019 },
 	{ name: "draft-07", uri: "http://json-schema.org/draft-07/schema#",
-	  entry: "./draft-07", defs: "definitions", keywords: KW_07 },
+	  entry: "./draft-07", defs: "definitions", keywords: KW_07,
+	  uniqueEnum: true, refAlone: true },
 	{ name: "draft-06", uri: "http://json-schema.org/draft-06/schema#",
-	  entry: "./draft-06", defs: "definitions", keywords: KW_06 },
+	  entry: "./draft-06", defs: "definitions", keywords: KW_06,
+	  uniqueEnum: true, refAlone: true },
 	{ name: "draft-04", uri: "http://json-schema.org/draft-04/schema#",
-	  entry: "./draft-04", defs: "definitions", keywords: KW_04 },
+	  entry: "./draft-04", defs: "definitions", keywords: KW_04,
+	  uniqueEnum: true, noBoolean: true, fullDeps: true, refAlone: true },
 	{ name: "v1", uri: "https://json-schema.org/v1",
 	  entry: ".", defs: "$defs", keywords: KW_2020 },
 ];
@@ -355,11 +365,9 @@ const TOO_SLOW = Symbol("library too slow");
 
 function wrapKeyword(name, dialectUri) {
 	let id;
-	try {
-		id = hjx.getKeywordId(name, dialectUri);
-	} catch {
-		return;
-	}
+	// Throws on a dialect the library does not know: a harness bug, not
+	// a keyword to leave to the library's doubles.
+	id = hjx.getKeywordId(name, dialectUri);
 	if (id === undefined || wrapped.has(id))
 		return;
 	const orig = hjx.getKeyword(id);
@@ -399,6 +407,12 @@ function wrapKeyword(name, dialectUri) {
 
 let schemaSerial = 0;
 
+// With --verbose the library says where its meta-schema rejects a schema.
+if (opt.verbose)
+	hj.setMetaSchemaOutputFormat("BASIC");
+const libErrors = (e) => (e.output?.errors ?? []).map((x) =>
+    `\n    ${x.instanceLocation.replace(/^[^#]*/, "")} fails ${x.absoluteKeywordLocation}`).join("");
+
 // The library's verdicts on one schema: null when it refuses the schema.
 async function hjJudge(d, schema, instances) {
 	const uri = `https://gpt.test/diff/${++schemaSerial}`;
@@ -417,7 +431,8 @@ async function hjJudge(d, schema, instances) {
 		if (e instanceof LibraryBudget)
 			return TOO_SLOW;
 		if (opt.verbose)
-			console.error(`diff: library refused ${text(schema)}: ${e.message}`);
+			console.error(`diff: library refused ${text(schema)}: ` +
+			    `${e.message}${libErrors(e)}`);
 		return null;
 	} finally {
 		hj.unregisterSchema(uri);
@@ -426,9 +441,13 @@ async function hjJudge(d, schema, instances) {
 
 // ---- the validator ----------------------------------------------------------
 
-// [{schema, instances}] -> [{refused, why, verdicts: ["1" | "0 ..." ...]}]
-function gptJudge(cases) {
+// [{schema, instances}] -> [{refused, why, verdicts: ["1" | "0 ..." ...]}],
+// each schema read in dialect d when it has no $schema (the address's
+// dialect, as the library's default dialect is d too).
+function gptJudge(cases, d) {
 	const lines = [];
+	if (d !== undefined)
+		lines.push(`D ${d.name}`);
 	for (const c of cases) {
 		lines.push(`S ${text(c.schema)}`);
 		for (const x of c.instances)
@@ -440,6 +459,8 @@ function gptJudge(cases) {
 		throw new Error(`judge failed (${r.status ?? r.signal}): ${r.stderr}`);
 	const out = r.stdout.split("\n");
 	let i = 0;
+	if (d !== undefined && out[i++] !== "ok")
+		throw new Error(`judge does not know dialect ${d.name}`);
 	return cases.map((c) => {
 		const head = out[i++];
 		const verdicts = c.instances.map(() => out[i++]);
@@ -548,6 +569,13 @@ class Gen {
 
 	num() { return N(pick(NUMS)); }
 
+	// A boolean schema, or its object spelling where there is none.
+	bool(b) {
+		if (!this.d.noBoolean)
+			return b;
+		return b ? O([]) : O([["not", O([])]]);
+	}
+
 	value(depth) {
 		const r = rnd();
 		if (depth > 2 || r < 0.55) {
@@ -565,7 +593,7 @@ class Gen {
 	// A schema for `depth` levels down, with `focus` the type it is about.
 	schema(depth, focus) {
 		if (chance(depth === 0 ? 0.02 : 0.12) || this.budget <= 0)
-			return chance(0.6);
+			return this.bool(chance(0.6));
 		this.budget--;
 		focus ??= pick(["object", "array", "string", "number", "integer",
 			"any", "any"]);
@@ -623,8 +651,9 @@ class Gen {
 		case "enum":
 			// Long enums are hashed by the validator: respelled numbers
 			// and reordered members must still be found.
-			put(k, Array.from({ length: chance(0.1) ? int(12, 40) : int(1, 4) }, () =>
-			    chance(0.7) ? this.value(3) : this.value(1)));
+			put(k, distinct(this.d, Array.from({ length: chance(0.1)
+			    ? int(12, 40) : int(1, 4) }, () =>
+			    chance(0.7) ? this.value(3) : this.value(1))));
 			break;
 		case "const":
 			put(k, this.value(chance(0.7) ? 3 : 1));
@@ -682,9 +711,12 @@ class Gen {
 			    ? N(String(int(-3, 10))) : this.num());
 			break;
 		case "exclusiveBool": // draft-04: a boolean beside minimum/maximum
-			put(chance(0.5) ? "minimum" : "maximum", this.num());
-			put("exclusiveMinimum", chance(0.5));
-			put("exclusiveMaximum", chance(0.5));
+			for (const [b, x] of [["minimum", "exclusiveMinimum"],
+			    ["maximum", "exclusiveMaximum"]])
+				if (chance(0.6)) {
+					put(b, this.num());
+					put(x, chance(0.7));
+				}
 			break;
 		case "multipleOf":
 			put(k, N(pick(MULTS)));
@@ -707,7 +739,8 @@ class Gen {
 			break;
 		case "dependencies":
 			put(k, O(pickSome(NAMES, 1, 2).map((p) =>
-			    [p, chance(0.6) ? pickSome(NAMES, 0, 2) : this.sub(depth)])));
+			    [p, chance(0.6) ? pickSome(NAMES, this.d.fullDeps ? 1 : 0, 2)
+			        : this.sub(depth)])));
 			break;
 		case "$ref":
 			// Definitions refer only to later ones, so no cycle without a
@@ -732,15 +765,33 @@ class Gen {
 			defs.unshift([names[i], this.schema(1)]);
 		}
 		this.defFloor = 0;
-		const s = this.schema(0);
+		let s = this.schema(0);
 		if (s === true || s === false)
 			return s;
+		if (defs.length && this.d.refAlone && s.has("$ref"))
+			s = O([["allOf", [s]]]);
 		if (defs.length)
 			s.entries.push([this.d.defs, O(defs)]);
 		if (chance(0.4))
 			s.entries.unshift(["$schema", this.d.uri]);
 		return s;
 	}
+}
+
+// The values of list, each once by the library's equality too (numbers
+// as doubles): what an enum is where the meta-schema says uniqueItems.
+function distinct(d, list) {
+	if (!d.uniqueEnum)
+		return list;
+	const canon = (x) => Array.isArray(x) ? x.map(canon)
+	    : x !== null && typeof x === "object" ? Object.fromEntries(
+	        Object.keys(x).sort().map((k) => [k, canon(x[k])]))
+	    : x;
+	const seen = new Set();
+	return list.filter((x) => {
+		const k = JSON.stringify(canon(toJs(x, true)));
+		return !seen.has(k) && seen.add(k);
+	});
 }
 
 // ---- instances aimed at a schema, and near misses --------------------------
@@ -966,7 +1017,7 @@ function smaller(v, inSchema) {
 }
 
 async function disagrees(d, schema, instance) {
-	const [g] = gptJudge([{ schema, instances: [instance] }]);
+	const [g] = gptJudge([{ schema, instances: [instance] }], d);
 	if (g.refused) return null;
 	const h = await hjJudge(d, schema, [instance]);
 	if (h === null || h === TOO_SLOW) return null;
@@ -983,12 +1034,19 @@ async function shrink(d, schema, instance) {
 	let best = { schema, instance, v: await disagrees(d, schema, instance) };
 	for (let round = 0; round < 200 && Date.now() < until; round++) {
 		let found = false;
+		// The root's $schema stays: without it the case would be judged
+		// in the default dialect, another question.
+		const keeps = (s) => !(best.schema instanceof Obj) ||
+		    !best.schema.has("$schema") ||
+		    (s instanceof Obj && s.get("$schema") === best.schema.get("$schema"));
 		const cands = [
 			...smaller(best.instance, false).map((x) => [best.schema, x]),
-			...smaller(best.schema, true).map((s) => [s, best.instance]),
+			...smaller(best.schema, true).filter(keeps)
+			    .map((s) => [s, best.instance]),
 		];
 		// One judge process per round: all candidates in one batch.
-		const gs = gptJudge(cands.map(([s, x]) => ({ schema: s, instances: [x] })));
+		const gs = gptJudge(cands.map(([s, x]) => ({ schema: s, instances: [x] })),
+		    d);
 		for (let i = 0; i < cands.length && !found && Date.now() < until;
 		    i++) {
 			if (gs[i].refused || documented(gs[i].verdicts[0])) continue;
@@ -1022,7 +1080,8 @@ for (const d of active) {
 	await import(resolveExport(HJ, d.entry));
 	if (!opt.library)
 		for (const k of Object.keys(EXACT))
-			wrapKeyword(k, d.uri);
+			// The library names dialects without the empty fragment.
+			wrapKeyword(k, d.uri.replace(/#$/, ""));
 }
 console.log(`diff: seed ${opt.seed} (replay: SEED=${opt.seed}), ` +
     `${HJ} ${hjVersion}, dialects ${active.map((d) => d.name).join(" ")}` +
@@ -1045,7 +1104,7 @@ while (failures.length === 0 &&
 		const schema = g.root();
 		cases.push({ schema, instances: instancesFor(g, schema) });
 	}
-	const gs = gptJudge(cases);
+	const gs = gptJudge(cases, d);
 	for (let i = 0; i < cases.length; i++) {
 		const c = cases[i], g = gs[i];
 		stats.schemas++;

@@ -3,6 +3,11 @@
  * It reads a stream of lines, each a tag, a space and one JSON text, and
  * answers each line with one line, in order:
  *
+ *   D <name>       the default dialect from now on (draft-04 ... v1, as
+ *                  an address's dialect or --dialect sets it): the one a
+ *                  schema without $schema is read in; "ok", or "refused
+ *                  dialect" for an unknown name.  Before any D line a
+ *                  schema without $schema is 2020-12.
  *   S <schema>     compile it (the current schema from now on), the way a
  *                  form is compiled: "ok", or "refused <pointer>: <why>"
  *   I <instance>   validate it against the current schema: "1" accepted,
@@ -10,7 +15,7 @@
  *                  limit was hit (rejected, fail closed), "P" it does not
  *                  parse, "-" no schema compiled
  *
- * Every text goes through the strict parser, as an act's body does, so
+ * The name after D is a bare word, not a JSON text.  Every text goes through the strict parser, as an act's body does, so
  * numbers keep the decimals written.  One process judges thousands of
  * pairs: the harness (diff.mjs) pipes whole batches through it.  Exit 0
  * at end of input, 2 on a malformed line or a failure to allocate.
@@ -42,10 +47,33 @@ judge_pointer(const struct jptr *p)
 		        : p->buf[i]);
 }
 
+/* "D draft-07": the dialect a schema without $schema is read in. */
 static int
-judge_schema(const char *text, size_t len, struct arena *fa,
+judge_dialect(const char *name, size_t len, int *dialect)
+{
+	char buf[32];
+	int d;
+
+	if (len >= sizeof(buf)) {
+		puts("refused dialect");
+		return 0;
+	}
+	memcpy(buf, name, len);
+	buf[len] = '\0';
+	if ((d = schema_dialect_named(buf)) < 0) {
+		puts("refused dialect");
+		return 0;
+	}
+	*dialect = d;
+	puts("ok");
+	return 0;
+}
+
+static int
+judge_schema(const char *text, size_t len, int dialect, struct arena *fa,
     const struct schema **form)
 {
+	struct schema_opts o;
 	const struct json_value *doc;
 	struct json_err jerr;
 	struct schema_err err;
@@ -61,7 +89,9 @@ judge_schema(const char *text, size_t len, struct arena *fa,
 		    jerr.msg != NULL ? jerr.msg : json_errstr(jerr.code));
 		return 0;
 	}
-	switch (schema_compile(doc, fa, NULL, NULL, form, &err)) {
+	memset(&o, 0, sizeof(o));
+	o.dialect = dialect;
+	switch (schema_compile_opts(doc, &o, fa, form, &err)) {
 	case SCHEMA_OK:
 		puts("ok");
 		return 0;
@@ -123,6 +153,7 @@ main(void)
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
+	int dialect = -1;
 	int rc = 0;
 
 	arena_init(&fa, JUDGE_ARENA_CAP);
@@ -138,8 +169,10 @@ main(void)
 			rc = 2;
 			break;
 		}
-		if (line[0] == 'S')
-			rc = judge_schema(line + 2, len - 2, &fa, &form);
+		if (line[0] == 'D')
+			rc = judge_dialect(line + 2, len - 2, &dialect);
+		else if (line[0] == 'S')
+			rc = judge_schema(line + 2, len - 2, dialect, &fa, &form);
 		else if (line[0] == 'I')
 			rc = judge_instance(line + 2, len - 2, &ia, form);
 		else {
