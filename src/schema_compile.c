@@ -347,6 +347,13 @@ string_set(struct cctx *c, struct slots *s, const struct json_value *v,
 	/* {"required": "a"} */
 	if (v->type != JSON_T_ARRAY)
 		return refuse(c, kw, "%s must be an array of strings", kw);
+	/* {"required": []} under draft-04: its validation spec (5.4.3,
+	 * 5.4.5.2.2) says the array MUST have at least one element */
+	if (v->u.arr.count == 0 && c->loc->d == SCHEMA_D_DRAFT04)
+		return refuse(c, kw,
+		    "%s must name at least one member in draft-04 (remove "
+		    "it: an empty list asks for nothing)",
+		    kw);
 	idx = arena_calloc(
 	    c->a, v->u.arr.count == 0 ? 1 : v->u.arr.count, sizeof(*idx));
 	if (idx == NULL)
@@ -764,6 +771,49 @@ enum_table(struct cctx *c, struct schema_node *n, const struct schema_enum *e,
 }
 
 /*
+ * Draft-04's enum (validation 5.5.1): at least one value, and no two
+ * equal (JSON equality).  Later dialects only say SHOULD, and an empty or
+ * repeating enum narrows nothing there, so only draft-04 refuses.  One
+ * pass over a scratch table probed by json_hash.
+ */
+static int
+enum_check_draft04(struct cctx *c, const struct schema_enum *e, size_t count)
+{
+	uint32_t *tab;
+	size_t size = 8, i, b;
+
+	/* {"enum": []} */
+	if (count == 0)
+		return refuse(c, "enum",
+		           "enum must have at least one value in draft-04"),
+		       -1;
+	if (count > UINT32_MAX / 4)
+		return refuse(c, "enum", "enum has too many values"), -1;
+	while (size < 2 * count)
+		size *= 2;
+	if ((tab = arena_calloc(c->a, size, sizeof(*tab))) == NULL)
+		return nomem(c), -1;
+	for (i = 0; i < count; i++) {
+		/* bounded: the table is at most half full */
+		for (b = (size_t)e[i].hash & (size - 1); tab[b] != 0;
+		     b = (b + 1) & (size - 1)) {
+			const struct schema_enum *o = &e[tab[b] - 1];
+
+			/* {"enum": [1, 1.0]} */
+			if (o->hash == e[i].hash &&
+			    json_equal(o->value, e[i].value))
+				return refuse(c, "enum",
+				           "enum repeats a value (items %zu and "
+				           "%zu): draft-04 requires them unique",
+				           (size_t)(tab[b] - 1), i),
+				       -1;
+		}
+		tab[b] = (uint32_t)i + 1;
+	}
+	return 0;
+}
+
+/*
  * format: every name format.h knows is asserted (binary and password are
  * annotations by definition: any string).  Any other name refuses the
  * form: treating it as absent would widen what is accepted.  XXX issue 9:
@@ -936,6 +986,9 @@ compile_scalar_kws(
 				e[i].len = e[i].value->u.str.len;
 			}
 		}
+		if (c->loc->d == SCHEMA_D_DRAFT04 &&
+		    enum_check_draft04(c, e, v->u.arr.count) == -1)
+			return -1;
 		if (v->u.arr.count >= SCHEMA_ENUM_TABLE_MIN &&
 		    enum_table(c, n, e, v->u.arr.count) == -1)
 			return -1;

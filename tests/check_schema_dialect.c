@@ -61,6 +61,29 @@ run_dcases(const struct dcase *t, size_t n)
 
 #define RUN_DCASES(t) run_dcases((t), GPT_ARRAY_LEN(t))
 
+/* Draft-04's validation spec makes these MUSTs (5.4.3, 5.4.5.2.2, 5.5.1);
+ * later dialects only say SHOULD, and the forms narrow nothing there. */
+START_TEST(draft04_refuses_empty_and_repeating_lists)
+{
+	static const struct dcase t[] = {
+	    {"draft-04", "{\"enum\":[]}", "1", R_REFUSED},
+	    {"draft-06", "{\"enum\":[]}", "1", R_INVALID},
+	    {"draft-04", "{\"enum\":[1,2,1.0]}", "1", R_REFUSED},
+	    {"draft-04", "{\"enum\":[{\"a\":1,\"b\":2},{\"b\":2,\"a\":1}]}",
+	        "1", R_REFUSED},
+	    {"draft-04", "{\"enum\":[1,\"1\",[1]]}", "1", R_OK},
+	    {"draft-07", "{\"enum\":[1,1]}", "1", R_OK},
+	    {"draft-04", "{\"required\":[]}", "{}", R_REFUSED},
+	    {"draft-07", "{\"required\":[]}", "{}", R_OK},
+	    {"draft-04", "{\"dependencies\":{\"a\":[]}}", "{}", R_REFUSED},
+	    {"draft-04", "{\"dependencies\":{\"a\":[\"b\"]}}", "{\"a\":1}",
+	        R_INVALID},
+	};
+
+	RUN_DCASES(t);
+}
+END_TEST
+
 START_TEST(dialect_comes_from_schema_or_the_default)
 {
 	static const struct dcase t[] = {
@@ -383,6 +406,7 @@ suite_schema_dialect(void)
 	TCase *k = tcase_create("Core");
 
 	tcase_add_test(k, dialect_comes_from_schema_or_the_default);
+	tcase_add_test(k, draft04_refuses_empty_and_repeating_lists);
 	tcase_add_test(k, ids_follow_each_dialect);
 	tcase_add_test(k, ref_siblings_are_ignored_through_draft_07_only);
 	tcase_add_test(k, draft_04_exclusive_bounds_are_booleans);
