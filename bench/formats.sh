@@ -31,8 +31,7 @@ fi
 work="$builddir/bench/ajv"
 mkdir -p "$work"
 if ! [ "$work" -ef "$srcdir/bench/ajv" ]; then
-	cp "$srcdir/bench/ajv/package.json" "$srcdir/bench/ajv/run.js" \
-	    "$srcdir/bench/ajv/run-formats.js" "$work/"
+	cp "$srcdir/bench/ajv/package.json" "$srcdir/bench/ajv/run.js" "$work/"
 fi
 if [ ! -f "$work/node_modules/ajv/dist/2020.js" ] ||
     [ ! -f "$work/node_modules/ajv-formats/package.json" ]; then
@@ -52,7 +51,7 @@ large=$(wc -c <"$tmp/large.json")
 for round in 1 2 3; do
 	echo "small $("$exe" "$schema" mbps "$small")" >>"$tmp/gpt"
 	echo "large $("$exe" "$schema" mbps "$large")" >>"$tmp/gpt"
-	node "$work/run-formats.js" "$schema" "$tmp/small.json" "$tmp/large.json" |
+	node "$work/run.js" --formats "$schema" "$tmp/small.json" "$tmp/large.json" |
 	    sed -e "s|^$tmp/\\(.*\\)\\.json|\\1|" >>"$tmp/ajv"
 done
 
