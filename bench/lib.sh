@@ -1,7 +1,56 @@
-# lib.sh: what the benchmarks that compare with ajv share (validate.sh,
-# formats.sh).  Source it after setting srcdir and builddir.
+# lib.sh: what the benchmark scripts share.  Source it; each function says
+# what it reads.
 #
-# bench_against_ajv EXE SCHEMA [RUNNER OPTION...]: where node and npm work,
+# bench_cpu_ns PID...: the CPU time (ns, from the scheduler) the processes
+# have spent, summed; 0 for one that is gone.  Unlike requests per second,
+# it hardly moves when other work shares the machine.
+bench_cpu_ns() {
+	for _p in "$@"; do
+		cat "/proc/$_p/schedstat" 2>/dev/null
+	done | awk '{ t += $1 } END { printf "%.0f", t }'
+}
+
+# bench_cpu_per_req NS_BEFORE NS_AFTER REQUESTS: microseconds a request,
+# "nan" when nothing was counted.
+bench_cpu_per_req() {
+	awk -v a="$1" -v b="$2" -v n="$3" 'BEGIN {
+		if (n > 0 && b > a) printf "%.2f", (b - a) / n / 1000
+		else printf "nan" }'
+}
+
+# The awk function med(x, k): the median of x[1..k] (sorts x).  Put it
+# before an awk program that calls it: awk "$BENCH_AWK_MED"'...'.
+BENCH_AWK_MED='
+	function med(x, k,   i, j, t) {
+		for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++)
+			if (x[j] + 0 < x[i] + 0) { t = x[i]; x[i] = x[j]; x[j] = t }
+		return x[int((k + 1) / 2)]
+	}
+'
+
+# bench_ratio RESULTS LABEL NUM DEN TARGET [COLUMN]: RESULTS has a line a
+# run, "ROUND CASE FIGURE...".  Within each round, the mean of COLUMN (3
+# unless given; "nan" is left out) over case NUM's runs against case
+# DEN's; prints the median of those per-round ratios, and each of them.
+bench_ratio() {
+	awk -v l="$2" -v n="$3" -v d="$4" -v t="$5" -v col="${6:-3}" \
+	    "$BENCH_AWK_MED"'
+	$2 == n && $col != "nan" { num[$1] += $col; nn[$1]++ }
+	$2 == d && $col != "nan" { den[$1] += $col; dn[$1]++ }
+	END {
+		k = 0; s = ""
+		for (r = 1; r in num; r++) if (den[r] > 0 && nn[r] > 0) {
+			v[++k] = (num[r] / nn[r]) / (den[r] / dn[r])
+			s = s sprintf(" %.2f", v[k])
+		}
+		if (!k) exit
+		printf "  %-34s %5.2fx  (rounds:%s; target %s)\n", l,
+		    med(v, k), s, t
+	}' "$1"
+}
+
+# bench_against_ajv EXE SCHEMA [RUNNER OPTION...]: for validate.sh and
+# formats.sh, which set srcdir and builddir.  Where node and npm work,
 # installs ajv and ajv-formats (pinned in bench/ajv's package.json) into
 # the build tree (bench/ajv/node_modules, never the source tree), then
 # alternates EXE's parse + validate with bench/ajv/run.js (given the
