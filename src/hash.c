@@ -99,6 +99,21 @@ load_tail(const unsigned char *p, size_t n)
 	    (uint64_t)p[n - 1] << (8 * (n - 1));
 }
 
+/* Absorb the last word m (the length byte and the tail), then finalize:
+ * what the one-shot and the incremental hash share. */
+static inline uint64_t
+sip_final(uint64_t v0, uint64_t v1, uint64_t v2, uint64_t v3, uint64_t m)
+{
+	v3 ^= m;
+	SIPROUND(v0, v1, v2, v3);
+	v0 ^= m;
+	v2 ^= 0xff;
+	SIPROUND(v0, v1, v2, v3);
+	SIPROUND(v0, v1, v2, v3);
+	SIPROUND(v0, v1, v2, v3);
+	return v0 ^ v1 ^ v2 ^ v3;
+}
+
 uint64_t
 hash_sip13(const struct hash_key *key, const void *p, size_t n)
 {
@@ -115,14 +130,7 @@ hash_sip13(const struct hash_key *key, const void *p, size_t n)
 		v0 ^= m;
 	}
 	m = (uint64_t)(n & 0xff) << 56 | load_tail(s, left);
-	v3 ^= m;
-	SIPROUND(v0, v1, v2, v3);
-	v0 ^= m;
-	v2 ^= 0xff;
-	SIPROUND(v0, v1, v2, v3);
-	SIPROUND(v0, v1, v2, v3);
-	SIPROUND(v0, v1, v2, v3);
-	return v0 ^ v1 ^ v2 ^ v3;
+	return sip_final(v0, v1, v2, v3, m);
 }
 
 /* ---- the process key ------------------------------------------------- */
@@ -325,15 +333,7 @@ hash_update_u64(struct hash_state *st, uint64_t w)
 uint64_t
 hash_end(const struct hash_state *st)
 {
-	uint64_t v0 = st->v0, v1 = st->v1, v2 = st->v2, v3 = st->v3;
 	uint64_t m = (uint64_t)(st->len & 0xff) << 56 | st->tail;
 
-	v3 ^= m;
-	SIPROUND(v0, v1, v2, v3);
-	v0 ^= m;
-	v2 ^= 0xff;
-	SIPROUND(v0, v1, v2, v3);
-	SIPROUND(v0, v1, v2, v3);
-	SIPROUND(v0, v1, v2, v3);
-	return v0 ^ v1 ^ v2 ^ v3;
+	return sip_final(st->v0, st->v1, st->v2, st->v3, m);
 }
