@@ -80,15 +80,6 @@ expect_err() {
 	fi
 }
 
-# expect_strict_json LABEL: the answer's body passes our own strict parser.
-expect_strict_json() {
-	if "$GPT_FCGI" --parse "$TEST_TMP/body" 2>"$TEST_TMP/parse-err"; then
-		pass; else
-		fail "$1: the body is not strict JSON ($(cat "$TEST_TMP/parse-err")):" \
-		    "$(head -c 300 "$TEST_TMP/body")"
-	fi
-}
-
 # expect_jq LABEL JQ-ARG...: jq -e JQ-ARG... holds for the answer's body.
 expect_jq() {
 	_l=$1

@@ -74,15 +74,6 @@ expect_code() {
 	fi
 }
 
-# expect_strict_json LABEL: the answer's body passes our own strict parser.
-expect_strict_json() {
-	if "$GPT_FCGI" --parse "$TEST_TMP/body" 2>"$TEST_TMP/parse-err"; then
-		pass; else
-		fail "$1: the body is not strict JSON ($(cat "$TEST_TMP/parse-err")):" \
-		    "$(head -c 300 "$TEST_TMP/body")"
-	fi
-}
-
 expect_alive() {
 	if kill -0 "$pid" 2>/dev/null; then pass; else
 		fail "$1: the FastCGI process $pid is gone"
