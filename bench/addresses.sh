@@ -13,7 +13,9 @@
 # ROUNDS (5), COUNT (20000 requests a run).
 set -u
 GPT_FCGI=${GPT_FCGI:-./gpt.fcgi}
+GPT_SRCDIR=${GPT_SRCDIR:-.}
 GPT_BUILDDIR=${GPT_BUILDDIR:-.}
+. "$GPT_SRCDIR/bench/lib.sh"
 ROUNDS=${ROUNDS:-5}
 COUNT=${COUNT:-20000}
 CLIENT=$GPT_BUILDDIR/tests/fcgi_client
@@ -89,22 +91,16 @@ done
 
 results=$T/results
 : >"$results"
-# CPU time the FastCGI process spent (ns, from the scheduler): steadier
-# than requests per second when other work shares the machine.
-cpu_ns() {
-	awk '{ printf "%.0f", $1 }' "/proc/$pid/schedstat" 2>/dev/null || echo 0
-}
 run() { # run ROUND N: one client run over plan N
-	c0=$(cpu_ns)
+	c0=$(bench_cpu_ns "$pid")
 	if "$CLIENT" -s "$T/gpt.sock" -n "$COUNT" "$T/plan.$2" >"$T/out" 2>&1; then
 		rps=$(awk '/ req\/s$/ { print $(NF - 1) }' "$T/out")
 	else
 		rps=0
 		head -n 3 "$T/out" >&2
 	fi
-	c1=$(cpu_ns)
-	cpu=$(awk -v a="$c0" -v b="$c1" -v n="$COUNT" \
-	    'BEGIN { printf "%.2f", (b - a) / n / 1000 }')
+	c1=$(bench_cpu_ns "$pid")
+	cpu=$(bench_cpu_per_req "$c0" "$c1" "$COUNT")
 	echo "$1 n$2 ${rps:-0} $cpu" >>"$results"
 	printf '  round %d  %3d address(es) in turn %10s req/s  CPU %6s us/req\n' \
 	    "$1" "$2" "${rps:-0}" "$cpu"
@@ -132,29 +128,12 @@ echo
 echo "addresses summary (median of runs):"
 printf '  %-28s %10s %11s\n' case "req/s" "CPU us/req"
 for n in 1 17 100; do
-	awk -v n="n$n" '$2 == n { r[++k] = $3; c[k] = $4 }
-	function med(x, k,   i, j, t) {
-		for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++)
-			if (x[j] + 0 < x[i] + 0) { t = x[i]; x[i] = x[j]; x[j] = t }
-		return x[int((k + 1) / 2)]
-	}
+	awk -v n="n$n" "$BENCH_AWK_MED"'
+	$2 == n { r[++k] = $3; c[k] = $4 }
 	END { if (k) printf "  %-28s %10.0f %11.2f\n", substr(n, 2) " address(es) in turn", med(r, k), med(c, k) }' "$results"
 done
-ratio() { # ratio LABEL N COLUMN TARGET: per-round ratios of means, median
-	awk -v n="n$2" -v l="$1" -v col="$3" -v t="$4" '
-	$2 == n { num[$1] += $col; nn[$1]++ }
-	$2 == "n1" { den[$1] += $col; dn[$1]++ }
-	END {
-		k = 0; s = ""
-		for (r = 1; r in num; r++) if (den[r] > 0) {
-			v[++k] = (num[r] / nn[r]) / (den[r] / dn[r])
-			s = s sprintf(" %.2f", v[k])
-		}
-		if (!k) exit
-		for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++)
-			if (v[j] < v[i]) { x = v[i]; v[i] = v[j]; v[j] = x }
-		printf "  %-34s %5.2fx  (rounds:%s; target %s)\n", l, v[int((k + 1) / 2)], s, t
-	}' "$results"
+ratio() { # ratio LABEL N COLUMN TARGET: N addresses against one
+	bench_ratio "$results" "$1" "n$2" n1 "$4" "$3"
 }
 echo
 echo "addresses ratios (within each round):"

@@ -12,6 +12,7 @@
 set -eu
 srcdir=${GPT_SRCDIR:-.}
 builddir=${GPT_BUILDDIR:-.}
+. "$srcdir/bench/lib.sh"
 exe="$builddir/bench/bench_format"
 schema="$srcdir/bench/formats.schema.json"
 [ -x "$exe" ] || {
@@ -24,49 +25,4 @@ echo "== formats"
 
 echo
 echo "== formats against ajv (JSON.parse + ajv/dist/2020 + ajv-formats full)"
-if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
-	echo "skipped: node or npm is not installed"
-	exit 0
-fi
-work="$builddir/bench/ajv"
-mkdir -p "$work"
-if ! [ "$work" -ef "$srcdir/bench/ajv" ]; then
-	cp "$srcdir/bench/ajv/package.json" "$srcdir/bench/ajv/run.js" \
-	    "$srcdir/bench/ajv/run-formats.js" "$work/"
-fi
-if [ ! -f "$work/node_modules/ajv/dist/2020.js" ] ||
-    [ ! -f "$work/node_modules/ajv-formats/package.json" ]; then
-	if ! (cd "$work" && timeout 300 npm install --no-audit --no-fund \
-	    --silent >/dev/null 2>&1); then
-		echo "skipped: npm install ajv failed (offline?)"
-		exit 0
-	fi
-fi
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpt-bench.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-"$exe" "$schema" dump "$tmp"
-small=$(wc -c <"$tmp/small.json")
-large=$(wc -c <"$tmp/large.json")
-
-# Three alternations: ours, then ajv, on both bodies.
-for round in 1 2 3; do
-	echo "small $("$exe" "$schema" mbps "$small")" >>"$tmp/gpt"
-	echo "large $("$exe" "$schema" mbps "$large")" >>"$tmp/gpt"
-	node "$work/run-formats.js" "$schema" "$tmp/small.json" "$tmp/large.json" |
-	    sed -e "s|^$tmp/\\(.*\\)\\.json|\\1|" >>"$tmp/ajv"
-done
-
-median() { # median BODY FILE: the middle of the three figures
-	awk -v b="$1" '$1 == b { print $2 }' "$2" | sort -g | sed -n 2p
-}
-printf '%-6s %10s %12s %12s %8s\n' body size "gpt MB/s" "ajv MB/s" ratio
-for b in small large; do
-	g=$(median "$b" "$tmp/gpt")
-	a=$(median "$b" "$tmp/ajv")
-	size=$small
-	[ "$b" = large ] && size=$large
-	awk -v b="$b" -v s="$size" -v g="$g" -v a="$a" \
-	    'BEGIN { printf "%-6s %8d B %12.1f %12.1f %7.2fx\n", b, s, g, a, g / a }'
-done
-echo "(parse + validate, median of 3 alternated runs of 9 rounds each;" \
-    "target >= 3x)"
+bench_against_ajv "$exe" "$schema" --formats

@@ -42,6 +42,7 @@ set -u
 GPT_FCGI=${GPT_FCGI:-./gpt.fcgi}
 GPT_SRCDIR=${GPT_SRCDIR:-.}
 GPT_BUILDDIR=${GPT_BUILDDIR:-.}
+. "$GPT_SRCDIR/bench/lib.sh"
 ROUNDS=${ROUNDS:-7}
 DURATION=${DURATION:-2s}
 CONNS=${CONNS:-16}
@@ -361,14 +362,8 @@ results=$T/results
 : >"$results"
 echo "$cases" >"$T/cases"
 
-# CPU time the application's processes spent (ns, from the scheduler):
-# unlike requests per second, it hardly moves when other work shares the
-# machine.  Only the FastCGI processes count (not nginx, not a hook).
-cpu_ns() { # cpu_ns PIDS...
-	for p in "$@"; do
-		cat "/proc/$p/schedstat" 2>/dev/null
-	done | awk '{ t += $1 } END { printf "%.0f", t }'
-}
+# CPU time (bench_cpu_ns): only the FastCGI processes count (not nginx,
+# not a hook).
 app_pids() { # app_pids CASE: the FastCGI processes that serve it
 	case $1 in
 	gpt_cached_logged) echo "$cached_logged_pids" ;;
@@ -377,18 +372,13 @@ app_pids() { # app_pids CASE: the FastCGI processes that serve it
 	gpt_* | direct_gpt_*) echo "$gpt_pids" ;;
 	esac
 }
-cpu_per_req() { # cpu_per_req NS_BEFORE NS_AFTER REQUESTS: microseconds
-	awk -v a="$1" -v b="$2" -v n="$3" 'BEGIN {
-		if (n > 0 && b > a) printf "%.2f", (b - a) / n / 1000; else printf "nan" }'
-}
-
 run_case() { # run_case ROUND NAME: one wrk run, one line in $results
 	line=$(grep "^$2|" "$T/cases") || return 0
 	url=$(echo "$line" | cut -d'|' -f2)
 	body=$(echo "$line" | cut -d'|' -f3)
 	apps=$(app_pids "$2")
 	# shellcheck disable=SC2086
-	c0=$(cpu_ns $apps)
+	c0=$(bench_cpu_ns $apps)
 	if [ "$body" = - ]; then
 		wrk -t1 -c"$CONNS" -d"$DURATION" --latency "$url" >"$T/wrk.out" 2>&1
 	else
@@ -399,11 +389,11 @@ run_case() { # run_case ROUND NAME: one wrk run, one line in $results
 	p50=$(to_ms "$(awk '$1 == "50%" { print $2 }' "$T/wrk.out")")
 	p99=$(to_ms "$(awk '$1 == "99%" { print $2 }' "$T/wrk.out")")
 	# shellcheck disable=SC2086
-	c1=$(cpu_ns $apps)
+	c1=$(bench_cpu_ns $apps)
 	errs=$(awk '/Non-2xx|Socket errors/ { print }' "$T/wrk.out" | tr '\n' ' ')
 	n=$(awk '/ requests in / { print $1 }' "$T/wrk.out")
 	cpu=nan
-	[ -n "$apps" ] && cpu=$(cpu_per_req "$c0" "$c1" "${n:-0}")
+	[ -n "$apps" ] && cpu=$(bench_cpu_per_req "$c0" "$c1" "${n:-0}")
 	echo "$1 $2 ${rps:-0} $p50 $p99 $cpu" >>"$results"
 	printf '  round %d  %-22s %10s req/s  p50 %8s ms  p99 %8s ms  CPU %6s us/req %s\n' \
 	    "$1" "$2" "${rps:-0}" "$p50" "$p99" "$cpu" "$errs"
@@ -424,7 +414,7 @@ printf 'expect=204 REQUEST_METHOD=POST CONTENT_TYPE=application/json body=%s\n' 
 run_direct() { # run_direct ROUND NAME SOCKET PLAN
 	apps=$(app_pids "$2")
 	# shellcheck disable=SC2086
-	c0=$(cpu_ns $apps)
+	c0=$(bench_cpu_ns $apps)
 	if "$CLIENT" -s "$3" -n "$DIRECT_COUNT" "$4" >"$T/direct.out" 2>&1; then
 		rps=$(awk '/ req\/s$/ { print $(NF - 1) }' "$T/direct.out")
 	else
@@ -432,8 +422,8 @@ run_direct() { # run_direct ROUND NAME SOCKET PLAN
 		head -n 3 "$T/direct.out"
 	fi
 	# shellcheck disable=SC2086
-	c1=$(cpu_ns $apps)
-	cpu=$(cpu_per_req "$c0" "$c1" "$DIRECT_COUNT")
+	c1=$(bench_cpu_ns $apps)
+	cpu=$(bench_cpu_per_req "$c0" "$c1" "$DIRECT_COUNT")
 	echo "$1 $2 ${rps:-0} nan nan $cpu" >>"$results"
 	printf '  round %d  %-22s %10s req/s  (%s one at a time)  CPU %6s us/req\n' \
 	    "$1" "$2" "${rps:-0}" "$DIRECT_COUNT" "$cpu"
@@ -466,30 +456,13 @@ echo
 echo "responder summary (median of all runs):"
 printf '  %-22s %10s %10s %10s %11s\n' case "req/s" "p50 ms" "p99 ms" "CPU us/req"
 for name in $(awk '!seen[$2]++ { print $2 }' "$results"); do
-	awk -v n="$name" '$2 == n { r[++k] = $3; a[k] = $4; b[k] = $5; c[k] = $6 }
-	function med(x, k,   i, j, t) {
-		for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++)
-			if (x[j] + 0 < x[i] + 0) { t = x[i]; x[i] = x[j]; x[j] = t }
-		return x[int((k + 1) / 2)]
-	}
+	awk -v n="$name" "$BENCH_AWK_MED"'
+	$2 == n { r[++k] = $3; a[k] = $4; b[k] = $5; c[k] = $6 }
 	END { if (k) printf "  %-22s %10.0f %10.3f %10.3f %11.2f\n", n, med(r, k), med(a, k), med(b, k), med(c, k) }' "$results"
 done
 
-ratio() { # ratio LABEL NUM DEN TARGET [COLUMN]: per-round ratios of means, and their median
-	awk -v l="$1" -v n="$2" -v d="$3" -v t="$4" -v col="${5:-3}" '
-	$2 == n && $col != "nan" { num[$1] += $col; nn[$1]++ }
-	$2 == d && $col != "nan" { den[$1] += $col; dn[$1]++ }
-	END {
-		k = 0; s = ""
-		for (r = 1; r in num; r++) if (den[r] > 0 && nn[r] > 0) {
-			v[++k] = (num[r] / nn[r]) / (den[r] / dn[r])
-			s = s sprintf(" %.2f", v[k])
-		}
-		if (!k) exit
-		for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++)
-			if (v[j] < v[i]) { x = v[i]; v[i] = v[j]; v[j] = x }
-		printf "  %-34s %5.2fx  (rounds:%s; target %s)\n", l, v[int((k + 1) / 2)], s, t
-	}' "$results"
+ratio() { # ratio LABEL NUM DEN TARGET [COLUMN]: see bench_ratio
+	bench_ratio "$results" "$@"
 }
 echo
 echo "responder ratios (req/s, within each round):"
@@ -569,12 +542,8 @@ if command -v hyperfine >/dev/null 2>&1; then
 		    "$T/cgi.json" >>"$T/cgi.ratios"
 		round=$((round + 1))
 	done
-	awk -v runs="$CGI_RUNS" '{ g[NR] = $1; f[NR] = $2; r[NR] = $3; c[NR] = $4; s = s sprintf(" %.2f", $3) }
-	function med(x, k,   i, j, t) {
-		for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++)
-			if (x[j] < x[i]) { t = x[i]; x[i] = x[j]; x[j] = t }
-		return x[int((k + 1) / 2)]
-	}
+	awk -v runs="$CGI_RUNS" "$BENCH_AWK_MED"'
+	{ g[NR] = $1; f[NR] = $2; r[NR] = $3; c[NR] = $4; s = s sprintf(" %.2f", $3) }
 	END { if (!NR) exit
 		printf "responder CGI GET (%d rounds of %d runs each, medians):\n", NR, runs
 		printf "  gpt.fcgi as CGI %8.0f us\n  cgi_floor       %8.0f us\n", med(g, NR), med(f, NR)

@@ -66,35 +66,19 @@ rotl(uint64_t x, unsigned b)
 		v2 = rotl(v2, 32);                                             \
 	} while (0)
 
-/* The 8 bytes at p as a little-endian word, whatever the host's order. */
+/* The n bytes at p (n <= 8; a constant, so that the copy is one load) as
+ * a little-endian word, whatever the host's order. */
 static inline uint64_t
-load_le64(const unsigned char *p)
+load_le(const unsigned char *p, size_t n)
 {
+	uint64_t w = 0;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	uint64_t w;
-
-	memcpy(&w, p, 8);
-	return w;
+	memcpy(&w, p, n);
 #else
-	return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 |
-	    (uint64_t)p[3] << 24 | (uint64_t)p[4] << 32 |
-	    (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 |
-	    (uint64_t)p[7] << 56;
+	while (n-- > 0)
+		w = w << 8 | p[n];
 #endif
-}
-
-static inline uint32_t
-load_le32(const unsigned char *p)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	uint32_t w;
-
-	memcpy(&w, p, 4);
 	return w;
-#else
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	    (uint32_t)p[3] << 24;
-#endif
 }
 
 /*
@@ -108,12 +92,26 @@ static inline uint64_t
 load_tail(const unsigned char *p, size_t n)
 {
 	if (n >= 4)
-		return (uint64_t)load_le32(p) |
-		    (uint64_t)load_le32(p + n - 4) << (8 * (n - 4));
+		return load_le(p, 4) | load_le(p + n - 4, 4) << (8 * (n - 4));
 	if (n == 0)
 		return 0;
 	return (uint64_t)p[0] | (uint64_t)p[n / 2] << (8 * (n / 2)) |
 	    (uint64_t)p[n - 1] << (8 * (n - 1));
+}
+
+/* Absorb the last word m (the length byte and the tail), then finalize:
+ * what the one-shot and the incremental hash share. */
+static inline uint64_t
+sip_final(uint64_t v0, uint64_t v1, uint64_t v2, uint64_t v3, uint64_t m)
+{
+	v3 ^= m;
+	SIPROUND(v0, v1, v2, v3);
+	v0 ^= m;
+	v2 ^= 0xff;
+	SIPROUND(v0, v1, v2, v3);
+	SIPROUND(v0, v1, v2, v3);
+	SIPROUND(v0, v1, v2, v3);
+	return v0 ^ v1 ^ v2 ^ v3;
 }
 
 uint64_t
@@ -126,20 +124,13 @@ hash_sip13(const struct hash_key *key, const void *p, size_t n)
 	size_t left = n;
 
 	for (; left >= 8; s += 8, left -= 8) {
-		m = load_le64(s);
+		m = load_le(s, 8);
 		v3 ^= m;
 		SIPROUND(v0, v1, v2, v3);
 		v0 ^= m;
 	}
 	m = (uint64_t)(n & 0xff) << 56 | load_tail(s, left);
-	v3 ^= m;
-	SIPROUND(v0, v1, v2, v3);
-	v0 ^= m;
-	v2 ^= 0xff;
-	SIPROUND(v0, v1, v2, v3);
-	SIPROUND(v0, v1, v2, v3);
-	SIPROUND(v0, v1, v2, v3);
-	return v0 ^ v1 ^ v2 ^ v3;
+	return sip_final(v0, v1, v2, v3, m);
 }
 
 /* ---- the process key ------------------------------------------------- */
@@ -323,7 +314,7 @@ hash_update(struct hash_state *st, const void *p, size_t n)
 		}
 	}
 	for (; n >= 8; s += 8, n -= 8)
-		absorb(st, load_le64(s));
+		absorb(st, load_le(s, 8));
 	if (n > 0)
 		st->tail = load_tail(s, n);
 }
@@ -342,15 +333,7 @@ hash_update_u64(struct hash_state *st, uint64_t w)
 uint64_t
 hash_end(const struct hash_state *st)
 {
-	uint64_t v0 = st->v0, v1 = st->v1, v2 = st->v2, v3 = st->v3;
 	uint64_t m = (uint64_t)(st->len & 0xff) << 56 | st->tail;
 
-	v3 ^= m;
-	SIPROUND(v0, v1, v2, v3);
-	v0 ^= m;
-	v2 ^= 0xff;
-	SIPROUND(v0, v1, v2, v3);
-	SIPROUND(v0, v1, v2, v3);
-	SIPROUND(v0, v1, v2, v3);
-	return v0 ^ v1 ^ v2 ^ v3;
+	return sip_final(st->v0, st->v1, st->v2, st->v3, m);
 }

@@ -29,6 +29,7 @@
 #include "dec.h"
 #include "hash.h"
 #include "json.h"
+#include "sort.h"
 
 /* Hash domains per type, so that "1", 1 and [1] hash apart. */
 enum {
@@ -367,34 +368,13 @@ name_cmp(const struct json_string *a, const struct json_string *b)
 	return a->len == 0 ? 0 : memcmp(a->ptr, b->ptr, a->len);
 }
 
-/* Sort the n positions at x by their members' names: a bottom-up merge
- * sort through tmp, O(n log n) comparisons whatever the names. */
-static void
-sort_members(
-    const struct json_member *m, uint32_t *x, uint32_t *tmp, size_t n)
+/* Orders positions in the members at ctx by name, for sort_positions. */
+static int
+member_cmp(const void *ctx, uint32_t a, uint32_t b)
 {
-	size_t w, lo, mid, hi, i, j, k;
-	uint32_t *from = x, *to = tmp, *t;
+	const struct json_member *m = ctx;
 
-	for (w = 1; w < n; w *= 2) {
-		for (lo = 0; lo < n; lo += 2 * w) {
-			mid = lo + w < n ? lo + w : n;
-			hi = lo + 2 * w < n ? lo + 2 * w : n;
-			for (i = lo, j = mid, k = lo; k < hi; k++)
-				if (i < mid &&
-				    (j >= hi ||
-					name_cmp(&m[from[i]].key,
-					    &m[from[j]].key) <= 0))
-					to[k] = from[i++];
-				else
-					to[k] = from[j++];
-		}
-		t = from;
-		from = to;
-		to = t;
-	}
-	if (from != x)
-		memcpy(x, from, n * sizeof(*x));
+	return name_cmp(&m[a].key, &m[b].key);
 }
 
 /* Write v's encoding at p: the end, or NULL when the arena refuses the
@@ -465,7 +445,7 @@ canon_write(
 	}
 	for (i = 0; i < n; i++)
 		order[i] = (uint32_t)i;
-	sort_members(v->u.obj.members, order, tmp, n);
+	sort_positions(order, tmp, n, member_cmp, v->u.obj.members);
 	for (i = 0; i < n && p != NULL; i++) {
 		const struct json_member *m = &v->u.obj.members[order[i]];
 

@@ -514,16 +514,13 @@ re_eat(struct re_parse *ps, int c)
 	return true;
 }
 
+/* The value of the hex digit at pos + k, or -1 (not one, or past the end). */
 static int
-re_hex(int c)
+re_hex_at(const struct re_parse *ps, size_t k)
 {
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
+	int c = re_peek(ps, k);
+
+	return c < 0 ? -1 : gpt_hex_value((unsigned char)c);
 }
 
 /* Four hex digits at pos + k, or -1. */
@@ -534,7 +531,7 @@ re_hex4(const struct re_parse *ps, size_t k)
 	int i, d;
 
 	for (i = 0; i < 4; i++) {
-		if ((d = re_hex(re_peek(ps, k + (size_t)i))) < 0)
+		if ((d = re_hex_at(ps, k + (size_t)i)) < 0)
 			return -1;
 		v = v * 16 + d;
 	}
@@ -561,9 +558,9 @@ re_unicode_escape(struct re_parse *ps, uint32_t *cp)
 	int d;
 
 	if (re_eat(ps, '{')) {
-		if (re_hex(re_peek(ps, 0)) < 0)
+		if (re_hex_at(ps, 0) < 0)
 			return re_fail(ps, at, "\\u{ needs hex digits");
-		while ((d = re_hex(re_peek(ps, 0))) >= 0) {
+		while ((d = re_hex_at(ps, 0)) >= 0) {
 			w = w * 16 + (uint32_t)d;
 			if (w > RE_MAX_CP) /* hits on "\\u{110000}" */
 				return re_fail(ps, at,
@@ -633,8 +630,8 @@ re_char_escape(struct re_parse *ps, bool in_class, uint32_t *cp)
 		*cp = 0;
 		return 0;
 	case 'x':
-		d1 = re_hex(re_peek(ps, 0));
-		d2 = re_hex(re_peek(ps, 1));
+		d1 = re_hex_at(ps, 0);
+		d2 = re_hex_at(ps, 1);
 		if (d1 < 0 || d2 < 0) /* hits on "\\x4" */
 			return re_fail(ps, at, "\\x needs two hex digits");
 		ps->pos += 2;

@@ -46,6 +46,7 @@
 #include "re.h"
 #include "schema.h"
 #include "schema_int.h"
+#include "sort.h"
 
 /* Arrays up to this long are checked for uniqueness pairwise: cheaper
  * than hashing every item when there are few. */
@@ -702,9 +703,18 @@ ukey_cmp(const struct ukey *a, const struct ukey *b)
 	return a->n < b->n ? -1 : a->n > b->n;
 }
 
+/* Orders positions in the keys at ctx, for sort_positions. */
+static int
+ukey_pos_cmp(const void *ctx, uint32_t a, uint32_t b)
+{
+	const struct ukey *key = ctx;
+
+	return ukey_cmp(&key[a], &key[b]);
+}
+
 /*
- * uniqueItems by sorting: item positions ordered by canonical encoding (a
- * stable bottom-up merge sort, so equal items stay in document order),
+ * uniqueItems by sorting: item positions ordered by canonical encoding
+ * (sort_positions is stable, so equal items stay in document order),
  * then the first item equal to an earlier one is the smallest second
  * member of a run of equal encodings.
  */
@@ -712,49 +722,33 @@ static VALIDATE_NOINLINE enum schema_result
 unique_sorted(struct vctx *x, const struct json_value *v)
 {
 	const struct json_value *it = v->u.arr.items;
-	size_t count = v->u.arr.count, w, lo, mid, hi, i, j, k;
+	size_t count = v->u.arr.count, i;
 	size_t best = SIZE_MAX, first = 0;
 	struct arena_mark mark = arena_mark(x->scratch);
 	struct ukey *key;
-	uint32_t *from, *to, *t;
+	uint32_t *order, *tmp;
 
 	key = arena_calloc(x->scratch, count, sizeof(*key));
-	from = arena_calloc(x->scratch, count, sizeof(*from));
-	to = arena_calloc(x->scratch, count, sizeof(*to));
-	if (key == NULL || from == NULL || to == NULL)
+	order = arena_calloc(x->scratch, count, sizeof(*order));
+	tmp = arena_calloc(x->scratch, count, sizeof(*tmp));
+	if (key == NULL || order == NULL || tmp == NULL)
 		goto nomem;
 	for (i = 0; i < count; i++) {
 		if (json_canon(&it[i], x->scratch, &key[i].p, &key[i].n) == -1)
 			goto nomem;
-		from[i] = (uint32_t)i;
+		order[i] = (uint32_t)i;
 	}
-	for (w = 1; w < count; w *= 2) {
-		for (lo = 0; lo < count; lo += 2 * w) {
-			mid = lo + w < count ? lo + w : count;
-			hi = lo + 2 * w < count ? lo + 2 * w : count;
-			for (i = lo, j = mid, k = lo; k < hi; k++)
-				if (i < mid &&
-				    (j >= hi ||
-					ukey_cmp(&key[from[i]],
-					    &key[from[j]]) <= 0))
-					to[k] = from[i++];
-				else
-					to[k] = from[j++];
-		}
-		t = from;
-		from = to;
-		to = t;
-	}
+	sort_positions(order, tmp, count, ukey_pos_cmp, key);
 	for (i = 1; i < count; i++) {
-		if (ukey_cmp(&key[from[i - 1]], &key[from[i]]) != 0) {
+		if (ukey_cmp(&key[order[i - 1]], &key[order[i]]) != 0) {
 			continue;
 		}
-		/* from[i - 1] starts its run when the one before differs */
+		/* order[i - 1] starts its run when the one before differs */
 		if ((i == 1 ||
-			ukey_cmp(&key[from[i - 2]], &key[from[i - 1]]) != 0) &&
-		    from[i] < best) {
-			best = from[i];
-			first = from[i - 1];
+			ukey_cmp(&key[order[i - 2]], &key[order[i - 1]]) != 0) &&
+		    order[i] < best) {
+			best = order[i];
+			first = order[i - 1];
 		}
 	}
 	arena_rewind(x->scratch, mark);

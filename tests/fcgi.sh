@@ -74,15 +74,6 @@ expect_code() {
 	fi
 }
 
-# expect_strict_json LABEL: the answer's body passes our own strict parser.
-expect_strict_json() {
-	if "$GPT_FCGI" --parse "$TEST_TMP/body" 2>"$TEST_TMP/parse-err"; then
-		pass; else
-		fail "$1: the body is not strict JSON ($(cat "$TEST_TMP/parse-err")):" \
-		    "$(head -c 300 "$TEST_TMP/body")"
-	fi
-}
-
 expect_alive() {
 	if kill -0 "$pid" 2>/dev/null; then pass; else
 		fail "$1: the FastCGI process $pid is gone"
@@ -482,41 +473,35 @@ if kill -0 "$pid2" 2>/dev/null; then pass; else
 	fail "the process is gone after stalled connections"; fi
 stop_pid "$pid2"
 
-# A bad timeout refuses to start, with the reason.
-for v in 0 5s " 5" 05 -1 3601 99999999999; do
-	GPT_FCGI_IDLE_TIMEOUT=$v timeout 10 perl -e 'use Socket;
-	socket(my $s, PF_UNIX, SOCK_STREAM, 0) or die "socket: $!";
-	bind($s, pack_sockaddr_un(shift)) or die "bind: $!";
-	listen($s, 5) or die "listen: $!";
-	open(STDIN, "<&", $s) or die "dup: $!"; exec @ARGV or die' \
-	    "$TEST_TMP/bad.sock" "$GPT_FCGI" 2>"$TEST_TMP/err"
-	status=$?
-	rm -f "$TEST_TMP/bad.sock"
-	if [ "$status" -eq 1 ] &&
-	    grep -q 'GPT_FCGI_IDLE_TIMEOUT=.*not a whole number of seconds' \
-	    "$TEST_TMP/err"; then pass; else
-		fail "GPT_FCGI_IDLE_TIMEOUT='$v': exit $status," \
-		    "$(head -c 300 "$TEST_TMP/err")"
-	fi
-done
+# refuses_to_start VAR REASON VALUE...: with VAR=VALUE in its environment,
+# gpt.fcgi on a listening socket exits 1 at once, saying "VAR=... REASON".
+refuses_to_start() {
+	_var=$1
+	_why=$2
+	shift 2
+	for _v in "$@"; do
+		env "$_var=$_v" timeout 10 perl -e 'use Socket;
+		socket(my $s, PF_UNIX, SOCK_STREAM, 0) or die "socket: $!";
+		bind($s, pack_sockaddr_un(shift)) or die "bind: $!";
+		listen($s, 5) or die "listen: $!";
+		open(STDIN, "<&", $s) or die "dup: $!"; exec @ARGV or die' \
+		    "$TEST_TMP/bad.sock" "$GPT_FCGI" 2>"$TEST_TMP/err"
+		status=$?
+		rm -f "$TEST_TMP/bad.sock"
+		if [ "$status" -eq 1 ] &&
+		    grep -q "$_var=.*$_why" "$TEST_TMP/err"; then pass; else
+			fail "$_var='$_v': exit $status," \
+			    "$(head -c 300 "$TEST_TMP/err")"
+		fi
+	done
+}
 
+# A bad timeout refuses to start, with the reason.
+refuses_to_start GPT_FCGI_IDLE_TIMEOUT 'not a whole number of seconds' \
+    0 5s " 5" 05 -1 3601 99999999999
 # So does a malformed cache budget.
-for v in 64MB 0 -1 x 99999999999999999999G; do
-	GPT_CACHE_BYTES=$v timeout 10 perl -e 'use Socket;
-	socket(my $s, PF_UNIX, SOCK_STREAM, 0) or die "socket: $!";
-	bind($s, pack_sockaddr_un(shift)) or die "bind: $!";
-	listen($s, 5) or die "listen: $!";
-	open(STDIN, "<&", $s) or die "dup: $!"; exec @ARGV or die' \
-	    "$TEST_TMP/bad.sock" "$GPT_FCGI" 2>"$TEST_TMP/err"
-	status=$?
-	rm -f "$TEST_TMP/bad.sock"
-	if [ "$status" -eq 1 ] &&
-	    grep -q 'GPT_CACHE_BYTES=.*not a size in bytes' "$TEST_TMP/err"
-	then pass; else
-		fail "GPT_CACHE_BYTES='$v': exit $status," \
-		    "$(head -c 300 "$TEST_TMP/err")"
-	fi
-done
+refuses_to_start GPT_CACHE_BYTES 'not a size in bytes' \
+    64MB 0 -1 x 99999999999999999999G
 
 # As root, the process said once, at start, that its hooks run as root
 # (it has answered many requests by now); as anyone else it said nothing.

@@ -49,6 +49,16 @@ expect_stderr_match() {
 	fi
 }
 
+# expect_strict_json LABEL: the answer's body ($TEST_TMP/body, as cgi.sh
+# and fcgi.sh split it) passes our own strict parser.
+expect_strict_json() {
+	if "$GPT_FCGI" --parse "$TEST_TMP/body" 2>"$TEST_TMP/parse-err"; then
+		pass; else
+		fail "$1: the body is not strict JSON ($(cat "$TEST_TMP/parse-err")):" \
+		    "$(head -c 300 "$TEST_TMP/body")"
+	fi
+}
+
 # alive PID: true while PID runs (a zombie counts as gone).  The state is
 # the first field after the command name's closing parenthesis.
 alive() {

@@ -1,8 +1,10 @@
-// run.js: the validator benchmark's baseline.  JSON.parse + ajv's compiled
-// JSON Schema 2020-12 validator (ajv/dist/2020), median MB/s of ROUNDS
-// rounds on each body file, the same bytes the C benchmark measures.
-// Throughput is per CPU second.
-//   node run.js SCHEMA BODY...   prints "BODY MB/s" per body
+// run.js: the baseline of the validator and formats benchmarks.
+// JSON.parse + ajv's compiled JSON Schema 2020-12 validator
+// (ajv/dist/2020), median MB/s of ROUNDS rounds on each body file, the
+// same bytes the C benchmark measures.  With --formats, ajv-formats in
+// "full" mode (the exact checks, not "fast") asserts `format`, as the
+// formats benchmark needs.  Throughput is per CPU second.
+//   node run.js [--formats] SCHEMA BODY...   prints "BODY MB/s" per body
 'use strict';
 const fs = require('fs');
 const Ajv2020 = require('ajv/dist/2020');
@@ -10,8 +12,12 @@ const Ajv2020 = require('ajv/dist/2020');
 const ROUNDS = 9;
 const ROUND_SECONDS = 0.15;
 
-const [schemaPath, ...bodies] = process.argv.slice(2);
+const args = process.argv.slice(2);
+const formats = args[0] === '--formats';
+if (formats) args.shift();
+const [schemaPath, ...bodies] = args;
 const ajv = new Ajv2020({ allErrors: false });
+if (formats) require('ajv-formats')(ajv, { mode: 'full' });
 const validate = ajv.compile(JSON.parse(fs.readFileSync(schemaPath, 'utf8')));
 
 function run(text, iters) {
