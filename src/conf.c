@@ -26,6 +26,7 @@ enum conf_key {
 	CONF_K_DIALECT,
 	CONF_K_ANNOTATIONS,
 	CONF_K_REFS,
+	CONF_K_LOG,
 };
 
 static const char *const conf_keys[] = {
@@ -38,6 +39,7 @@ static const char *const conf_keys[] = {
     [CONF_K_DIALECT] = "dialect",
     [CONF_K_ANNOTATIONS] = "annotations",
     [CONF_K_REFS] = "refs",
+    [CONF_K_LOG] = "log",
 };
 
 static void GPT_PRINTF(4, 5)
@@ -166,6 +168,28 @@ static bool conf_plain_path(const char *p, size_t len);
 static int conf_words(const char *v, size_t len, char *text, size_t cap,
     const char **word, size_t max);
 
+/* log = errors | rejections | all: what the address logs (log.h). */
+static int
+conf_log(struct conf *c, const char *v, size_t len, char *err, size_t errlen,
+    unsigned line)
+{
+	static const char *const names[] = {
+	    [LOG_LEVEL_ERRORS] = "errors",
+	    [LOG_LEVEL_REJECTIONS] = "rejections",
+	    [LOG_LEVEL_ALL] = "all",
+	};
+	size_t i;
+
+	for (i = 0; i < GPT_ARRAY_LEN(names); i++)
+		if (strlen(names[i]) == len && memcmp(names[i], v, len) == 0) {
+			c->log = (enum log_level)i;
+			return 0;
+		}
+	/* hits on "log = debug", "log = Errors", "log = " */
+	conf_fail(err, errlen, line, "log must be errors, rejections or all");
+	return -1;
+}
+
 static int
 conf_value(struct conf *c, enum conf_key k, const char *v, size_t len,
     char *err, size_t errlen, unsigned line)
@@ -277,6 +301,8 @@ conf_value(struct conf *c, enum conf_key k, const char *v, size_t len,
 		return 0;
 	case CONF_K_HOOK_ENV:
 		return conf_hook_env(c, v, len, err, errlen, line);
+	case CONF_K_LOG:
+		return conf_log(c, v, len, err, errlen, line);
 	}
 	return -1;
 range:
@@ -292,6 +318,7 @@ conf_init(struct conf *c)
 	c->hook_max_output = CONF_HOOK_MAX_OUTPUT_DEFAULT;
 	c->type[0] = '\0';
 	c->explain = false;
+	c->log = LOG_LEVEL_ALL;
 	c->hook_env[0] = '\0';
 	c->hook_env_len = 0;
 	c->hook_env_count = 0;

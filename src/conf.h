@@ -11,6 +11,7 @@
 #define GPT_CONF_H
 
 #include "common.h"
+#include "log.h"
 
 /* Defaults (CONTRACT "An address") and the ranges a value must lie in. */
 #define CONF_MAX_BODY_DEFAULT ((size_t)1048576)
@@ -56,6 +57,7 @@ struct conf {
 	size_t hook_max_output;       /* bytes of hook stdout */
 	char type[CONF_TYPE_MAX + 1]; /* GPT-Type value; "" when not set */
 	bool explain; /* failures = explain: 422 with the reason */
+	enum log_level log; /* log = errors | rejections | all [all] */
 	/* hook_env: hook_env_count "NAME=value" strings, each ending in a
 	 * NUL, one after the other, in the file's order */
 	char hook_env[CONF_HOOK_ENV_BYTES];

@@ -761,6 +761,11 @@ http_reject(struct http_writer *w, const struct http_rejection *r,
 	/* The log line is assembled by copying, not formatted: a rejection
 	 * costs its one line and the constant 204, nothing more. */
 	line[0] = '\0';
+	if (r->address != NULL) {
+		http_line_add(line, sizeof(line), &n, " at ");
+		http_line_add(line, sizeof(line), &n, r->address);
+	}
+	http_line_add(line, sizeof(line), &n, ": ");
 	http_line_add(
 	    line, sizeof(line), &n, r->reason != NULL ? r->reason : "rejected");
 	if (r->detail != NULL) {
@@ -784,7 +789,7 @@ http_reject(struct http_writer *w, const struct http_rejection *r,
 	http_line_add(line, sizeof(line), &n, " (actor \"");
 	http_line_add(line, sizeof(line), &n, actor != NULL ? actor : "");
 	http_line_add(line, sizeof(line), &n, "\")");
-	log_info("act rejected: %s", line);
+	log_reject("act rejected%s", line);
 	if (!explain)
 		return http_reply(w, HTTP_O_REJECTED);
 	buf_init(&body, HTTP_EXPLAIN_MAX);

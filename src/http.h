@@ -150,6 +150,7 @@ int http_reply_json(
 
 /* Why a body was rejected; strings borrowed, any may be NULL. */
 struct http_rejection {
+	const char *address; /* the address's directory, for the log line */
 	const char *reason;  /* short English phrase: "not strict JSON" */
 	const char *detail;  /* the parser's or validator's message */
 	const char *pointer; /* JSON Pointer of the failing value */
@@ -165,8 +166,10 @@ struct http_rejection {
 #define HTTP_EXPLAIN_MAX ((size_t)8 * 1024)
 
 /*
- * The one path of every body rejection (CONTRACT "Act"): log one line with
- * the reason and the actor (log_ sanitizes both), then answer.  explain ==
+ * The one path of every body rejection (CONTRACT "Act"): log one
+ * rejection line (log_reject: rate-limited, filtered by the address's
+ * level) naming the address, the reason and the actor (log_ sanitizes
+ * them), then answer.  explain ==
  * false: the same 204 whatever the reason.  explain == true: 422 with
  * {"error", "detail", "pointer", "keyword", "offset"} (those known),
  * every string valid UTF-8 escaped as RFC 8259 asks (a pointer cut by its

@@ -321,7 +321,7 @@ static int
 serve_act(struct serve_io *io, struct serve_state *st,
     const struct http_req *req, const struct addr *a, int *status)
 {
-	struct http_rejection r = {0};
+	struct http_rejection r = {.address = a->dir};
 	const struct json_value *v;
 	struct json_err jerr;
 	struct schema_err serr;
@@ -363,7 +363,7 @@ serve_act(struct serve_io *io, struct serve_state *st,
 	if (req->if_match != NULL &&
 	    !http_etag_match(req->if_match, a->etag, false)) {
 		/* hits on If-Match: "stale" */
-		log_info("act at %s: If-Match does not match %s (actor \"%s\")",
+		log_reject("act at %s: If-Match does not match %s (actor \"%s\")",
 		    a->dir, a->etag, req->actor != NULL ? req->actor : "");
 		*status = http_status(HTTP_O_PRECONDITION);
 		return serve_write_answer(io, &a->precondition, false);
@@ -415,7 +415,9 @@ serve_request(struct serve_io *io, struct serve_state *st)
 
 	http_parse_env(io->envp, io->fallback, &req);
 	if (addr_resolve(&req, &ref, &why) == -1) {
-		log_info("no address: %s", why);
+		/* no address to name: what the request asked for instead */
+		log_reject("no address for PATH_INFO \"%.200s\": %s",
+		    req.path_info != NULL ? req.path_info : "", why);
 		rc = serve_reply(io, HTTP_O_NO_ADDRESS, &status);
 		goto done;
 	}
@@ -423,14 +425,14 @@ serve_request(struct serve_io *io, struct serve_state *st)
 	if (ref.script_own && (a == NULL || (!a->ok && a->no_form))) {
 		/* hits on .../gpt.fcgi (shared hosting, the .d default) before
 		 * anything was published there: not the server's failure */
-		log_info("no form at the script's own URL: create %s/form.json "
-		         "to publish one there (see gpt-address(5))",
+		log_reject("no form at the script's own URL: create %s/form.json "
+		           "to publish one there (see gpt-address(5))",
 		    ref.dir);
 		rc = serve_reply(io, HTTP_O_NO_ADDRESS, &status);
 		goto done;
 	}
 	if (a == NULL) {
-		log_info("no address at %s: %s", ref.dir, why);
+		log_reject("no address at %s: %s", ref.dir, why);
 		rc = serve_reply(io, HTTP_O_NO_ADDRESS, &status);
 		goto done;
 	}
@@ -439,6 +441,9 @@ serve_request(struct serve_io *io, struct serve_state *st)
 		rc = serve_reply(io, HTTP_O_SERVER, &status);
 		goto done;
 	}
+	/* From here on, lines are the address's: its `log` level filters them
+	 * (reset below, so lines between requests keep the default). */
+	log_set_level(a->conf.log);
 	switch (req.method) {
 	case HTTP_M_GET:
 	case HTTP_M_HEAD:
@@ -456,6 +461,7 @@ done:
 		log_info("the client went away before the whole answer "
 		         "(status %d)",
 		    status);
+	log_set_level(LOG_LEVEL_ALL);
 	serve_state_reset(st);
 	return status;
 }
@@ -952,6 +958,30 @@ serve_fd_write(void *ctx, const void *p, size_t n)
 	return 0;
 }
 
+/*
+ * A FastCGI stderr record reaches the log with the web server's stamp
+ * (nginx, lighttpd's mod_fastcgi, Apache's mod_proxy_fcgi all add one);
+ * a CGI program's stderr does under Apache only (see log_cgi_timestamps):
+ * elsewhere the lines carry their own time.  GPT_LOG_TIMESTAMP=yes|no
+ * overrides (gpt.fcgi(8)).
+ */
+static void
+serve_cgi_log(void)
+{
+	const char *set = http_getenv(environ, "GPT_LOG_TIMESTAMP");
+	bool stamp;
+	int rc;
+
+	rc = log_cgi_timestamps(
+	    set, http_getenv(environ, "SERVER_SOFTWARE"), &stamp);
+	log_set_timestamps(stamp);
+	if (rc == -1)
+		/* hits on GPT_LOG_TIMESTAMP=1 */
+		log_warn("GPT_LOG_TIMESTAMP=\"%.40s\": not yes or no; "
+		         "ignored",
+		    set);
+}
+
 static int
 serve_cgi(struct serve_state *st)
 {
@@ -1041,6 +1071,29 @@ serve_timeout_env(const char *name, unsigned def, unsigned *out)
 }
 
 /*
+ * GPT_LOG_REJECT_LIMIT: "yes" (or unset, empty) rate-limits rejection
+ * lines (log.h), "no" writes every one; anything else refuses to start.
+ */
+static int
+serve_reject_limit_env(void)
+{
+	const char *v = getenv("GPT_LOG_REJECT_LIMIT");
+
+	if (v == NULL || *v == '\0' || strcmp(v, "yes") == 0)
+		log_set_reject_limit(true);
+	else if (strcmp(v, "no") == 0)
+		log_set_reject_limit(false);
+	else {
+		/* hits on GPT_LOG_REJECT_LIMIT=0 */
+		log_error("GPT_LOG_REJECT_LIMIT=\"%.40s\": not yes or no; "
+		          "not starting",
+		    v);
+		return -1;
+	}
+	return 0;
+}
+
+/*
  * Before the next request, with no timer running: a kept connection is
  * given the idle time to send its next request, and closed when it sends
  * none; without one, the listening socket is polled for as long as it
@@ -1101,6 +1154,8 @@ serve_fastcgi(struct serve_state *st)
 	    serve_timeout_env("GPT_FCGI_REQUEST_TIMEOUT",
 	        SERVE_REQUEST_TIMEOUT_DEFAULT, &request) == -1 ||
 	    addr_cache_configure() == -1)
+		return 1;
+	if (serve_reject_limit_env() == -1)
 		return 1;
 	/* The listening socket must not reach a hook (nor its children);
 	 * FD_CLOEXEC is the only fd flag, so no F_GETFD first. */
@@ -1206,14 +1261,16 @@ serve_main(void)
 	 * systemd-socket-activate) on fd 3 becomes the listening socket. */
 	if (listenfd_adopt() == -1)
 		return 1;
-	/* Once per process: at the start of a FastCGI process, with each
-	 * request under CGI (one process per request). */
-	if (hook_runs_as_root())
-		log_warn("%s", HOOK_ROOT_WARNING);
 	if (FCGX_Init() != 0) {
 		log_error("libfcgi failed to initialize");
 		return 1;
 	}
+	if (FCGX_IsCGI())
+		serve_cgi_log();
+	/* Once per process: at the start of a FastCGI process, with each
+	 * request under CGI (one process per request). */
+	if (hook_runs_as_root())
+		log_warn("%s", HOOK_ROOT_WARNING);
 	serve_state_init(&st);
 	rc = FCGX_IsCGI() ? serve_cgi(&st) : serve_fastcgi(&st);
 	serve_state_free(&st);

@@ -296,7 +296,8 @@ while IFS='|' read -r why bad; do
 	body "$bad"
 	post /modes "$TEST_TMP/in"
 	reject "body $bad"
-	expect_err "act rejected: $why" "body $bad is logged as $why"
+	expect_err "act rejected at $ROOT/modes: $why" \
+	    "body $bad is logged as $why, naming the address"
 done <<'EOF'
 not strict JSON|{"mode":"echo",}
 not strict JSON.*after the value|{"mode":"echo"} x
@@ -318,7 +319,8 @@ deep=$(head -c 200 /dev/zero | tr '\0' '[')$(head -c 200 /dev/zero | tr '\0' ']'
 body "{\"mode\":\"echo\",\"deep\":$deep}"
 post /modes "$TEST_TMP/in"
 reject "nesting deeper than the limit"
-expect_err 'act rejected: not strict JSON.*deep' "too deep is logged as such"
+expect_err "act rejected at $ROOT/modes: not strict JSON.*deep" \
+    "too deep is logged as such"
 body '{"mode":"echo","note":"\\u0000"}'
 post /modes "$TEST_TMP/in"
 expect_code 200 "a NUL escape is legal JSON"
@@ -720,5 +722,59 @@ expect_true "a CGI request as an ordinary user is answered" \
     grep -q '^Status: 200' "$TEST_TMP/resp"
 expect_true "a CGI request as an ordinary user does not mention root" \
     sh -c "! grep -q '$rootline' '$TEST_TMP/err'"
+
+
+# --- the log: the address named, the CGI timestamp, the level ----------
+# Lines under CGI carry an RFC 3339 UTC time unless the web server stamps
+# them itself (Apache does; lighttpd's mod_cgi does not).
+stamp='[0-9]\{4\}-[01][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:[0-6][0-9]Z'
+body '{"mode":"nope"}'
+post /modes "$TEST_TMP/in" SERVER_SOFTWARE=lighttpd/1.4.69
+expect_err "^$stamp gpt.fcgi: notice: act rejected at $ROOT/modes: fails" \
+    "under lighttpd a CGI rejection line is stamped and names the address"
+post /modes "$TEST_TMP/in" SERVER_SOFTWARE='Apache/2.4.62 (Debian)'
+expect_err "^gpt.fcgi: notice: act rejected at $ROOT/modes: fails" \
+    "under Apache (which stamps CGI stderr) the line has no time of its own"
+post /modes "$TEST_TMP/in" SERVER_SOFTWARE=lighttpd GPT_LOG_TIMESTAMP=no
+expect_err "^gpt.fcgi: notice: act rejected at " "GPT_LOG_TIMESTAMP=no"
+post /modes "$TEST_TMP/in" SERVER_SOFTWARE=Apache GPT_LOG_TIMESTAMP=yes
+expect_err "^$stamp gpt.fcgi: notice: act rejected at " \
+    "GPT_LOG_TIMESTAMP=yes"
+post /modes "$TEST_TMP/in" GPT_LOG_TIMESTAMP=1
+expect_code 204 "a bad GPT_LOG_TIMESTAMP still answers"
+expect_err 'warning: GPT_LOG_TIMESTAMP="1": not yes or no' \
+    "a bad GPT_LOG_TIMESTAMP is said"
+cgi GET /nosuch "$TEST_TMP/empty"
+expect_err 'notice: no address at .*/nosuch: ' \
+    "a 404 line names the address asked for"
+
+# log = errors | rejections | all filters what the address logs.
+for level in errors rejections all; do
+	cp -R "$ROOT/modes" "$ROOT/log-$level"
+	printf 'log = %s\n' "$level" >>"$ROOT/log-$level/address.conf"
+	body '{"mode":"nope"}'
+	post "/log-$level" "$TEST_TMP/in"
+	expect_code 204 "log = $level: a rejected act"
+	n=$(grep -c "act rejected at $ROOT/log-$level:" "$TEST_TMP/err")
+	if [ "$level" = errors ]; then want=0; else want=1; fi
+	expect_true "log = $level: $want rejection line(s) (got $n)" \
+	    test "$n" -eq "$want"
+	body '{"mode":"echo"}'
+	post "/log-$level" "$TEST_TMP/in"
+	expect_code 200 "log = $level: an accepted act"
+	n=$(grep -c "info: act accepted at $ROOT/log-$level" "$TEST_TMP/err")
+	if [ "$level" = all ]; then want=1; else want=0; fi
+	expect_true "log = $level: $want acceptance line(s) (got $n)" \
+	    test "$n" -eq "$want"
+done
+body '{"mode":"exit"}'
+post /log-errors "$TEST_TMP/in"
+expect_err 'error: hook of .*/log-errors: ' \
+    "log = errors still logs a failing hook"
+sed 's/^log = all$/log = verbose/' "$ROOT/log-all/address.conf" \
+    >"$TEST_TMP/conf" && cp "$TEST_TMP/conf" "$ROOT/log-all/address.conf"
+cgi GET /log-all "$TEST_TMP/empty"
+expect_code 500 "log = verbose refuses the address"
+expect_err 'log must be errors, rejections or all' "and says why"
 
 finish

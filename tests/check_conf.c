@@ -324,6 +324,48 @@ START_TEST(conf_parse_refuses_bad_hook_env)
 }
 END_TEST
 
+START_TEST(conf_parse_reads_each_log_level)
+{
+	static const struct {
+		const char *text;
+		enum log_level level;
+	} cases[] = {
+	    {"", LOG_LEVEL_ALL},
+	    {"log = errors\n", LOG_LEVEL_ERRORS},
+	    {"log=rejections", LOG_LEVEL_REJECTIONS},
+	    {"  log\t=  all  \r\n", LOG_LEVEL_ALL},
+	};
+	size_t i;
+
+	for (i = 0; i < GPT_ARRAY_LEN(cases); i++) {
+		struct conf c = expect_conf(cases[i].text);
+
+		ck_assert_msg(c.log == cases[i].level,
+		    "\"%s\" gave level %d", cases[i].text, (int)c.log);
+	}
+}
+END_TEST
+
+START_TEST(conf_parse_refuses_bad_log_levels)
+{
+	static const struct {
+		const char *text, *why;
+	} cases[] = {
+	    {"log = debug\n", "log must be errors, rejections or all"},
+	    {"log = Errors\n", "log must be"},
+	    {"log = \n", "log must be"},
+	    {"log = errors all\n", "log must be"},
+	    {"log = error\n", "log must be"},
+	    {"log = errors\nlog = all\n", "line 2: duplicate key 'log'"},
+	    {"logs = all\n", "unknown key 'logs'"},
+	};
+	size_t i;
+
+	for (i = 0; i < GPT_ARRAY_LEN(cases); i++)
+		expect_conf_fail(cases[i].text, cases[i].why);
+}
+END_TEST
+
 static Suite *
 suite_conf(void)
 {
@@ -343,6 +385,8 @@ suite_conf(void)
 	tcase_add_test(tc, conf_parse_refuses_bad_hook_env);
 	tcase_add_test(tc, conf_parse_reads_the_schema_keys);
 	tcase_add_test(tc, conf_parse_refuses_bad_schema_keys);
+	tcase_add_test(tc, conf_parse_reads_each_log_level);
+	tcase_add_test(tc, conf_parse_refuses_bad_log_levels);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("conf_load");
 	tcase_add_test(tc, conf_load_of_a_missing_file_gives_defaults);

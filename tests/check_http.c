@@ -425,29 +425,33 @@ START_TEST(http_reject_logs_one_line_with_the_reason)
 		const char *line;
 	} cases[] = {
 	    {{.reason = "larger than max_body"}, NULL,
-	        "gpt.fcgi: info: act rejected: larger than max_body "
+	        "gpt.fcgi: notice: act rejected: larger than max_body "
 	        "(actor \"\")\n"},
 	    {{.reason = "not strict JSON",
 	         .detail = "bytes after the value",
 	         .has_offset = true,
 	         .offset = 1234567},
 	        "a",
-	        "gpt.fcgi: info: act rejected: not strict JSON: bytes "
+	        "gpt.fcgi: notice: act rejected: not strict JSON: bytes "
 	        "after the value at byte 1234567 (actor \"a\")\n"},
 	    {{.reason = "not strict JSON", .has_offset = true, .offset = 0},
 	        "b",
-	        "gpt.fcgi: info: act rejected: not strict JSON at byte 0 "
+	        "gpt.fcgi: notice: act rejected: not strict JSON at byte 0 "
 	        "(actor \"b\")\n"},
 	    {{.reason = "fails the form",
 	         .detail = "too short",
 	         .pointer = "/note",
 	         .keyword = "minLength"},
 	        "x\ny",
-	        "gpt.fcgi: info: act rejected: fails the form: too "
+	        "gpt.fcgi: notice: act rejected: fails the form: too "
 	        "short at \"/note\", keyword minLength (actor "
 	        "\"x?y\")\n"},
 	    {{0}, NULL,
-	        "gpt.fcgi: info: act rejected: rejected (actor \"\")\n"},
+	        "gpt.fcgi: notice: act rejected: rejected (actor \"\")\n"},
+	    {{.address = "/srv/gpt/guestbook", .reason = "fails the form"},
+	        "c",
+	        "gpt.fcgi: notice: act rejected at /srv/gpt/guestbook: fails "
+	        "the form (actor \"c\")\n"},
 	};
 	struct http_writer w;
 	struct buf out, log;

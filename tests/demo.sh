@@ -23,6 +23,8 @@ if grep -q 'Ctrl-C stops everything' "$out"; then pass; else
 	fail "the demo starts and prints its instructions in 30 s"
 	sed 's/^/    demo: /' "$out" >&2
 fi
+expect_true "the demo installs only its own group (install-deps demo)" \
+    grep -q '^install-deps: demo: ' "$out"
 expect_true "the demo lists the guestbook URL" \
     grep -q "^    http://127.0.0.1:$port/gpt/guestbook\$" "$out"
 
@@ -64,5 +66,31 @@ expect_true "the demo removed its temporary directory" test ! -e "$demo_tmp"
 n=$(curl -s --max-time 2 -o /dev/null -w '%{http_code}' \
     "http://127.0.0.1:$port/gpt/echo")
 expect_true "nothing answers on the port afterwards (got $n)" test "$n" = 000
+
+
+# The demo's packages (scripts/install-deps --list demo, which installs
+# nothing) are a part of the whole list: the build's, and lighttpd, not
+# the development tools.
+deps=$GPT_SRCDIR/scripts/install-deps
+"$deps" --list demo >"$TEST_TMP/deps.demo"
+"$deps" --list >"$TEST_TMP/deps.all"
+expect_true "the demo's list names lighttpd and the libraries" \
+    sh -c "grep -qx lighttpd '$TEST_TMP/deps.demo' &&
+        grep -qx libfcgi-dev '$TEST_TMP/deps.demo' &&
+        grep -qx libpcre2-dev '$TEST_TMP/deps.demo' &&
+        grep -qx check '$TEST_TMP/deps.demo'"
+sort -u "$TEST_TMP/deps.demo" >"$TEST_TMP/deps.demo.s"
+sort -u "$TEST_TMP/deps.all" >"$TEST_TMP/deps.all.s"
+missing=$(comm -23 "$TEST_TMP/deps.demo.s" "$TEST_TMP/deps.all.s" | tr '\n' ' ')
+expect_true "the demo's list is a subset of the whole ($missing)" \
+    test -z "$missing"
+for p in clang llvm wrk hyperfine nodejs apache2 nginx-light postgresql; do
+	expect_true "the demo's list leaves out $p" \
+	    sh -c "! grep -qx '$p' '$TEST_TMP/deps.demo'"
+done
+expect_true "the whole list is still the default (wrk in it)" \
+    grep -qx wrk "$TEST_TMP/deps.all"
+expect_true "an unknown group is refused" \
+    sh -c "! '$deps' --list bogus 2>/dev/null"
 
 finish

@@ -23,17 +23,20 @@ chmod 755 "$ROOT/modes/hook" "$ROOT/explain/hook"
 : >"$TEST_TMP/empty"
 
 # The process environment carries GPT_ROOT (as spawn-fcgi's would) and a
-# marker that must never reach a hook.  In a sanitizer build, freed memory
+# marker that must never reach a hook; every rejection line is written
+# (the rate limit has its own process below).  In a sanitizer build, freed memory
 # waits in a quarantine that would look like growth: turn it off.
 ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=0"
 export ASAN_OPTIONS
-GPT_ROOT=$ROOT GPT_TEST_MARKER=leaked \
+GPT_ROOT=$ROOT GPT_TEST_MARKER=leaked GPT_LOG_REJECT_LIMIT=no \
     spawn-fcgi -s "$SOCK" -n -- "$GPT_FCGI" 2>"$TEST_TMP/server-err" &
 pid=$!
 pid2=
+pid3=
 stop() {
 	stop_pid "$pid"
 	[ -z "$pid2" ] || stop_pid "$pid2"
+	[ -z "$pid3" ] || stop_pid "$pid3"
 	rm -rf "$TEST_TMP"
 }
 trap stop EXIT
@@ -273,6 +276,11 @@ for my $r (@reqs) {
 	$seq =~ s/E+/E/g;
 	my ($status) = $stdout =~ /^Status: (\d+)/;
 	my $log = $stderr =~ /(act \w+)/ ? $1 : '-';
+	if (defined $ENV{KEEP_LOG}) {
+		open(my $f, '>>', $ENV{KEEP_LOG}) or die "$ENV{KEEP_LOG}: $!";
+		print $f $stderr;
+		close $f;
+	}
 	my $blen = length($stdout) - (index($stdout, "\r\n\r\n") + 4);
 	print "request $id: ", $status // '?', " $seq $log $blen\n";
 }
@@ -296,6 +304,59 @@ if cmp -s "$TEST_TMP/keep.want" "$TEST_TMP/keep.out"; then pass; else
 	fail "answers over one kept connection: $(cat "$TEST_TMP/keep.out")"
 fi
 expect_alive "after a kept connection"
+
+# Rejection lines are rate-limited per process (a burst of 10, then 5 a
+# second; gpt.fcgi(8)): 100 rejected acts in a fresh process, one kept
+# connection, write the burst (and what the time taken earned) and no
+# STDERR record for the rest; the next line written, a second later, is
+# preceded by one summary, and the lines and the counts add up to 101.
+SOCK3=$TEST_TMP/limit.sock
+GPT_ROOT=$ROOT spawn-fcgi -s "$SOCK3" -n -- "$GPT_FCGI" \
+    2>"$TEST_TMP/limit-err" &
+pid3=$!
+i=0
+while [ ! -S "$SOCK3" ] && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+set --
+i=0
+while [ $i -lt 100 ]; do
+	set -- "$@" 'POST|/modes|{"mode":"nope"}'
+	i=$((i + 1))
+done
+: >"$TEST_TMP/limit.log"
+t0=$(date +%s)
+KEEP_LOG=$TEST_TMP/limit.log timeout 30 perl "$TEST_TMP/keep.pl" "$SOCK3" \
+    "$@" >"$TEST_TMP/limit.out" 2>&1
+t1=$(date +%s)
+n204=$(grep -c '^request [0-9]*: 204 ' "$TEST_TMP/limit.out")
+nerr=$(grep -c '^request [0-9]*: 204 EOeoX' "$TEST_TMP/limit.out")
+lines=$(grep -c 'notice: act rejected at ' "$TEST_TMP/limit.log")
+max=$((10 + 5 * (t1 - t0 + 1)))
+expect_true "a burst of 100 rejected acts: all answered 204 (got $n204)" \
+    test "$n204" -eq 100
+expect_true "a burst of 100: at most $max rejection lines (got $lines)" \
+    test "$lines" -ge 10 -a "$lines" -le "$max"
+expect_true "a burst of 100: no STDERR record for a suppressed line" \
+    test "$nerr" -eq "$lines"
+expect_true "a burst of 100: no summary yet" \
+    sh -c "! grep -q 'suppressed' '$TEST_TMP/limit.log'"
+sleep 1.2
+timeout 30 env KEEP_LOG="$TEST_TMP/limit.log" perl "$TEST_TMP/keep.pl" \
+    "$SOCK3" 'POST|/modes|{"mode":"nope"}' >"$TEST_TMP/limit.out" 2>&1
+lines=$(grep -c 'notice: act rejected at ' "$TEST_TMP/limit.log")
+nsum=$(grep -c '^gpt.fcgi: notice: [0-9]* rejection lines suppressed in the last [0-9]* s$' \
+    "$TEST_TMP/limit.log")
+supp=$(sed -n 's/^gpt.fcgi: notice: \([0-9]*\) rejection lines suppressed.*/\1/p' \
+    "$TEST_TMP/limit.log" | awk '{ s += $1 } END { print s + 0 }')
+expect_true "after a second: one summary line (got $nsum)" test "$nsum" -eq 1
+expect_true "lines written ($lines) and suppressed ($supp) add up to 101" \
+    test $((lines + supp)) -eq 101
+expect_true "the summary comes right before the line that resumed" \
+    sh -c "tail -n 2 '$TEST_TMP/limit.log' | head -n 1 | grep -q suppressed"
+stop_pid "$pid3"
+pid3=
 
 # Answers larger than one FastCGI record (65535 bytes): a large form's GET
 # and a large act echoed by its hook arrive whole, byte for byte what the
