@@ -821,6 +821,22 @@ resolve_one(struct cctx *c, struct pending *p)
 	const char *hash = memchr(ref, '#', len);
 
 	ptr_set(&c->ptr, p->where, p->where_len);
+	/* v1: {"$dynamicRef": "meta"}, as the v1 meta-schemas write it, is
+	 * the anchor name without its "#" (the core meta-schema's pattern is
+	 * "^#?[A-Za-z_][-A-Za-z0-9._]*$"); read it as "#meta" */
+	if (p->kind == PENDING_DYNAMIC && p->loc->d >= SCHEMA_D_V1 &&
+	    hash == NULL && plain_name(ref, len)) {
+		size_t hlen;
+		char *h;
+
+		if (!gpt_add_size(len, 1, &hlen) ||
+		    (h = arena_alloc(c->a, hlen)) == NULL)
+			return nomem(c), -1;
+		h[0] = '#';
+		memcpy(h + 1, ref, len);
+		ref = hash = h;
+		len = hlen;
+	}
 	/* v1: {"$dynamicRef": "#items"} names a $dynamicAnchor of the dynamic
 	 * scope, with no anchor of that name needed where it is written */
 	if (p->kind == PENDING_DYNAMIC && p->loc->d >= SCHEMA_D_V1 &&
