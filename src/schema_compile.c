@@ -741,10 +741,14 @@ compile_type(struct cctx *c, struct schema_node *n, const struct json_value *v)
  * length or its values' types: {"enum": [1, 2, ..., 20000]}.  The table
  * is fixed once built; the longest probe any entry took is kept, and a
  * lookup never probes further.
+ *
+ * With unique (draft-04, whose validation spec 5.5.1 says the values MUST
+ * differ; later dialects only say SHOULD, and a repeat narrows nothing
+ * there), two JSON-equal values refuse the form.
  */
 static int
 enum_table(struct cctx *c, struct schema_node *n, const struct schema_enum *e,
-    size_t count)
+    size_t count, bool unique)
 {
 	uint32_t *tab, probes, longest = 0;
 	size_t size = 8, i, b;
@@ -758,8 +762,20 @@ enum_table(struct cctx *c, struct schema_node *n, const struct schema_enum *e,
 		return nomem(c), -1;
 	for (i = 0; i < count; i++) {
 		b = (size_t)e[i].hash & (size - 1);
-		for (probes = 1; tab[b] != 0; probes++)
+		/* bounded: the table is at most half full */
+		for (probes = 1; tab[b] != 0; probes++) {
+			const struct schema_enum *o = &e[tab[b] - 1];
+
+			/* {"enum": [1, 1.0]} under draft-04 */
+			if (unique && o->hash == e[i].hash &&
+			    json_equal(o->value, e[i].value))
+				return refuse(c, "enum",
+				           "enum repeats a value (items %zu and "
+				           "%zu): draft-04 requires them unique",
+				           (size_t)(tab[b] - 1), i),
+				       -1;
 			b = (b + 1) & (size - 1);
+		}
 		tab[b] = (uint32_t)i + 1;
 		if (probes > longest)
 			longest = probes;
@@ -767,49 +783,6 @@ enum_table(struct cctx *c, struct schema_node *n, const struct schema_enum *e,
 	n->enum_table = tab;
 	n->enum_mask = (uint32_t)(size - 1);
 	n->enum_maxprobe = longest;
-	return 0;
-}
-
-/*
- * Draft-04's enum (validation 5.5.1): at least one value, and no two
- * equal (JSON equality).  Later dialects only say SHOULD, and an empty or
- * repeating enum narrows nothing there, so only draft-04 refuses.  One
- * pass over a scratch table probed by json_hash.
- */
-static int
-enum_check_draft04(struct cctx *c, const struct schema_enum *e, size_t count)
-{
-	uint32_t *tab;
-	size_t size = 8, i, b;
-
-	/* {"enum": []} */
-	if (count == 0)
-		return refuse(c, "enum",
-		           "enum must have at least one value in draft-04"),
-		       -1;
-	if (count > UINT32_MAX / 4)
-		return refuse(c, "enum", "enum has too many values"), -1;
-	while (size < 2 * count)
-		size *= 2;
-	if ((tab = arena_calloc(c->a, size, sizeof(*tab))) == NULL)
-		return nomem(c), -1;
-	for (i = 0; i < count; i++) {
-		/* bounded: the table is at most half full */
-		for (b = (size_t)e[i].hash & (size - 1); tab[b] != 0;
-		     b = (b + 1) & (size - 1)) {
-			const struct schema_enum *o = &e[tab[b] - 1];
-
-			/* {"enum": [1, 1.0]} */
-			if (o->hash == e[i].hash &&
-			    json_equal(o->value, e[i].value))
-				return refuse(c, "enum",
-				           "enum repeats a value (items %zu and "
-				           "%zu): draft-04 requires them unique",
-				           (size_t)(tab[b] - 1), i),
-				       -1;
-		}
-		tab[b] = (uint32_t)i + 1;
-	}
 	return 0;
 }
 
@@ -967,6 +940,7 @@ compile_scalar_kws(
 		return -1;
 	if (kv[KW_ENUM] != NULL) {
 		const struct json_value *v = kv[KW_ENUM];
+		bool draft04 = c->loc->d == SCHEMA_D_DRAFT04;
 		struct schema_enum *e;
 
 		mark = jptr_push(&c->ptr, "enum", 4);
@@ -986,11 +960,17 @@ compile_scalar_kws(
 				e[i].len = e[i].value->u.str.len;
 			}
 		}
-		if (c->loc->d == SCHEMA_D_DRAFT04 &&
-		    enum_check_draft04(c, e, v->u.arr.count) == -1)
-			return -1;
-		if (v->u.arr.count >= SCHEMA_ENUM_TABLE_MIN &&
-		    enum_table(c, n, e, v->u.arr.count) == -1)
+		/* {"enum": []} under draft-04 (validation 5.5.1: at least
+		 * one value); elsewhere valid, and it accepts nothing */
+		if (draft04 && v->u.arr.count == 0)
+			return refuse(c, "enum",
+			           "enum must have at least one value in "
+			           "draft-04"),
+			       -1;
+		/* the table serves short enums too when it must look for
+		 * repeats: the validator takes it whenever it is there */
+		if ((draft04 || v->u.arr.count >= SCHEMA_ENUM_TABLE_MIN) &&
+		    enum_table(c, n, e, v->u.arr.count, draft04) == -1)
 			return -1;
 		jptr_pop(&c->ptr, mark);
 		n->enums = e;
