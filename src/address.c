@@ -362,7 +362,8 @@ done:
  * (address.conf; refs directories inside the address). */
 static enum schema_result
 addr_compile(struct addr *a, const struct json_value *s, schema_warn_fn warn,
-    void *warn_ctx, const struct schema **form, struct schema_err *serr)
+    void *warn_ctx, struct schema_problems *problems,
+    const struct schema **form, struct schema_err *serr)
 {
 	struct schema_opts o;
 	struct schema_refs refs;
@@ -377,6 +378,8 @@ addr_compile(struct addr *a, const struct json_value *s, schema_warn_fn warn,
 	o.warn_ctx = warn_ctx;
 	/* only --check asks for warnings: it also lists the annotations */
 	o.notes = warn != NULL;
+	/* NULL for the responder: the first problem refuses the form */
+	o.problems = problems;
 	schema_refs_init(&refs);
 	for (i = 0; i < a->conf.nrefs; i++) {
 		size_t n = strlen(a->dir) + strlen(a->conf.ref_dir[i]) + 2;
@@ -427,8 +430,8 @@ addr_bundled(struct addr *a, const struct json_value *doc,
 /* One attempt of addr_load: the stamps are taken before each file is
  * read, for addr_load to compare after. */
 static int
-addr_load_once(
-    const char *dir, struct addr *a, schema_warn_fn warn, void *warn_ctx)
+addr_load_once(const char *dir, struct addr *a, schema_warn_fn warn,
+    void *warn_ctx, struct schema_problems *problems)
 {
 	char path[PATH_MAX + 32], cerr[CONF_ERR_MAX];
 	const struct json_value *doc, *s;
@@ -443,6 +446,8 @@ addr_load_once(
 	int rc = -1;
 
 	memset(a, 0, sizeof(*a));
+	if (problems != NULL)
+		schema_problems_init(problems);
 	arena_init(&a->arena, ADDR_ARENA_MAX);
 	arena_init(&scratch, ADDR_ARENA_MAX);
 	buf_init(&body, ADDR_ARENA_MAX);
@@ -489,7 +494,8 @@ addr_load_once(
 		goto done;
 	}
 	s = json_object_get(doc, "s", 1);
-	if (addr_compile(a, s, warn, warn_ctx, &form, &serr) != SCHEMA_OK) {
+	if (addr_compile(a, s, warn, warn_ctx, problems, &form, &serr) !=
+	    SCHEMA_OK) {
 		/* hits on {"s": {"type": "strnig"}} */
 		addr_fail(a, "%s: form refused at \"#%s\": %s%s%s", path,
 		    serr.pointer.buf, serr.reason,
@@ -562,6 +568,13 @@ addr_stamps_hold(const struct addr *a)
 int
 addr_load(const char *dir, struct addr *a, schema_warn_fn warn, void *warn_ctx)
 {
+	return addr_load_problems(dir, a, warn, warn_ctx, NULL);
+}
+
+int
+addr_load_problems(const char *dir, struct addr *a, schema_warn_fn warn,
+    void *warn_ctx, struct schema_problems *problems)
+{
 	struct timespec now;
 	unsigned try;
 	int rc;
@@ -571,7 +584,7 @@ addr_load(const char *dir, struct addr *a, schema_warn_fn warn, void *warn_ctx)
 	 * (an editor saves once; a file that keeps changing is refused until
 	 * the next check). */
 	for (try = 0; try < ADDR_LOAD_TRIES; try++) {
-		rc = addr_load_once(dir, a, warn, warn_ctx);
+		rc = addr_load_once(dir, a, warn, warn_ctx, problems);
 		if (strlen(dir) >= sizeof(a->dir) || addr_stamps_hold(a))
 			break;
 		addr_free(a);

@@ -135,6 +135,15 @@ int addr_resolve(const struct http_req *req, struct addr_ref *ref,
 int addr_load(const char *dir, struct addr *a, schema_warn_fn warn,
     void *warn_ctx) GPT_MUSTCHECK;
 
+/*
+ * addr_load for --check: when problems is not NULL, the compiler goes on
+ * past each refusal of the form and records every problem there (the
+ * first in document order is also a->err's); problems->count is 0 when
+ * the refusal is not the form's (address.conf, the arrival document).
+ */
+int addr_load_problems(const char *dir, struct addr *a, schema_warn_fn warn,
+    void *warn_ctx, struct schema_problems *problems) GPT_MUSTCHECK;
+
 /* Release what addr_load took.  a may then be loaded again. */
 void addr_free(struct addr *a);
 

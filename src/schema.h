@@ -48,6 +48,35 @@ struct schema_err {
 	char reason[SCHEMA_REASON_MAX];
 };
 
+/*
+ * Every problem of a form, for --check: the compiler records each refusal
+ * here and goes on with the next keyword or subschema.  The first
+ * SCHEMA_PROBLEMS_MAX problems in document order are kept (sorted), the
+ * rest only counted in more.  Refusals that end the walk (an unknown
+ * $schema, nesting past SCHEMA_MAX_DEPTH, no memory) are the last one
+ * found.  Zero it (schema_problems_init) before each compile.
+ */
+#define SCHEMA_PROBLEMS_MAX 100
+#define SCHEMA_PROBLEM_DEPTH 64 /* levels of the document order key */
+
+struct schema_problem {
+	struct schema_err err;
+	/* the compiler's: the member / item index at each level from the
+	 * form's root (document order), and the record's sequence number;
+	 * outside: not in the form's own document (sorted after it) */
+	uint32_t path[SCHEMA_PROBLEM_DEPTH];
+	unsigned depth;
+	bool outside;
+};
+
+struct schema_problems {
+	struct schema_problem list[SCHEMA_PROBLEMS_MAX]; /* count, in order */
+	size_t count;
+	size_t more; /* problems found past the first SCHEMA_PROBLEMS_MAX */
+};
+
+void schema_problems_init(struct schema_problems *p);
+
 /* Called by schema_compile for each warning (e.g. unbounded recursion). */
 typedef void (*schema_warn_fn)(void *ctx, const char *schema_pointer,
     const char *message);
@@ -73,6 +102,10 @@ struct schema_opts {
 	schema_warn_fn warn; /* warnings and notes, or NULL */
 	void *warn_ctx;
 	bool notes; /* also report each annotation keyword (for --check) */
+	/* NULL: stop at the first refusal (the responder: fail closed, no
+	 * work past it).  Else record every problem there and go on; the
+	 * result is still SCHEMA_REFUSED, *err the first in document order */
+	struct schema_problems *problems;
 };
 
 /* The dialect named name ("draft-04", "draft-06", "draft-07", "2019-09",

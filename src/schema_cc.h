@@ -48,6 +48,7 @@ struct pending {
 	const struct res_loc *loc; /* where the reference is written */
 	const char *where;	   /* owned: pointer of the keyword */
 	size_t where_len;
+	const struct json_value *where_root; /* the document of where */
 };
 
 struct res_loc;
@@ -63,6 +64,10 @@ struct cctx {
 	struct schema_err *err;
 	enum schema_result rc;
 	struct jptr ptr; /* schema pointer of what is being compiled */
+	/* the document ptr is written in, or NULL when unknown: problems
+	 * in c->root sort in document order (schema_problems) */
+	const struct json_value *ptr_root;
+	unsigned quiet; /* inside schema_cc_try: refusals are not problems */
 	unsigned depth;
 	struct memo_ent *memo;
 	size_t memo_cap, memo_len;
@@ -90,6 +95,26 @@ extern const struct schema_node schema_node_false, schema_node_true;
 void *schema_cc_refuse(struct cctx *c, const char *keyword, const char *fmt,
     ...) GPT_PRINTF(3, 4);
 
+/*
+ * After a step failed: true when the walk goes on with the next keyword
+ * or subschema (every problem is wanted, schema_opts.problems, and the
+ * failure was a refusal), false when it ends (the first problem is
+ * enough, or the arena refused, or inside schema_cc_try).
+ */
+bool schema_cc_go_on(const struct cctx *c);
+
+/* A lookup whose refusal the caller may take back (a meta-schema tried
+ * for $schema): refusals in it are not recorded as problems. */
+struct cc_try {
+	enum schema_result rc;
+};
+void schema_cc_try(struct cctx *c, struct cc_try *t);
+
+/* End the try.  failed: take its refusal back (c->rc as before the
+ * try).  -1 when the arena refused inside it (the walk ends), else 0. */
+int schema_cc_untry(struct cctx *c, const struct cc_try *t, bool failed)
+    GPT_MUSTCHECK;
+
 /* Record that the arena refused.  Returns NULL. */
 void *schema_cc_nomem(struct cctx *c);
 
@@ -109,5 +134,10 @@ int schema_cc_bundle(struct cctx *c, struct schema *s) GPT_MUSTCHECK;
  * unbounded recursion, link past pure-$ref nodes and plan the fast
  * paths of every node.  0, or -1 (refused / no memory). */
 int schema_plan(struct cctx *c) GPT_MUSTCHECK;
+
+/* schema_plan.c: only the refusal of no-progress $ref cycles, over what
+ * compiled, for a form that has other problems (the refusal, or no
+ * memory, is recorded in c). */
+void schema_plan_cycles(struct cctx *c);
 
 #endif /* GPT_SCHEMA_CC_H */

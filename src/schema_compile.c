@@ -81,18 +81,169 @@ schema_clip(char *out, const char *s, size_t len)
 	out[len] = '\0';
 }
 
+void
+schema_problems_init(struct schema_problems *p)
+{
+	p->count = 0;
+	p->more = 0;
+}
+
+/*
+ * The document order key of the refusal at c->ptr: the member or item
+ * index at each level, found by walking c->root (member names through
+ * the parser's index, so a key costs the pointer's depth, not the
+ * form's size).  A pointer into another document, or cut short, keys as
+ * far as it resolves.
+ */
+static void
+problem_key(const struct cctx *c, struct schema_problem *p)
+{
+	const struct json_value *v = c->root;
+	const char *s = c->ptr.buf, *end = c->ptr.buf + c->ptr.len;
+	char tok[JPTR_MAX];
+
+	p->depth = 0;
+	p->outside = c->ptr_root == NULL || c->ptr_root != c->root;
+	while (!p->outside && s < end && *s == '/' &&
+	       p->depth < SCHEMA_PROBLEM_DEPTH) {
+		const char *t = s + 1, *e = memchr(t, '/', (size_t)(end - t));
+		size_t n = 0, i = 0;
+
+		if (e == NULL)
+			e = end;
+		/* RFC 6901 section 4: ~1 is '/', ~0 is '~' */
+		for (; t < e; t++)
+			if (*t == '~' && t + 1 < e) {
+				tok[n++] = t[1] == '1' ? '/' : '~';
+				t++;
+			} else {
+				tok[n++] = *t;
+			}
+		if (v->type == JSON_T_OBJECT) {
+			const struct json_value *m = json_object_get(v, tok, n);
+
+			if (m == NULL)
+				return;
+			i = (size_t)((const struct json_member *)(const void *)
+			        ((const char *)m -
+			            offsetof(struct json_member, value)) -
+			    v->u.obj.members);
+			v = m;
+		} else if (v->type == JSON_T_ARRAY && n > 0 && n < 10) {
+			for (t = tok; t < tok + n; t++) {
+				if (*t < '0' || *t > '9')
+					return;
+				i = i * 10 + (size_t)(*t - '0');
+			}
+			if (i >= v->u.arr.count)
+				return;
+			v = &v->u.arr.items[i];
+		} else {
+			return;
+		}
+		p->path[p->depth++] = (uint32_t)i;
+		s = e;
+	}
+}
+
+/* <0, 0, >0: a comes before, with, after b in document order; a parent
+ * before what it holds, another document after the form. */
+static int
+problem_cmp(const struct schema_problem *a, const struct schema_problem *b)
+{
+	unsigned i;
+
+	if (a->outside || b->outside)
+		return (int)a->outside - (int)b->outside;
+	for (i = 0; i < a->depth && i < b->depth; i++)
+		if (a->path[i] != b->path[i])
+			return a->path[i] < b->path[i] ? -1 : 1;
+	return (int)a->depth - (int)b->depth;
+}
+
+/* Keep e among the first SCHEMA_PROBLEMS_MAX problems in document order
+ * (after those at the same place: the order found), or count it. */
+static void
+problem_add(struct cctx *c, const struct schema_err *e)
+{
+	struct schema_problems *ps = c->o->problems;
+	struct schema_problem p;
+	size_t i, at;
+
+	p.err = *e;
+	problem_key(c, &p);
+	for (at = ps->count; at > 0 && problem_cmp(&ps->list[at - 1], &p) > 0;
+	     at--)
+		;
+	/* the same refusal reached twice (a $ref to a malformed place) */
+	for (i = at; i > 0 && problem_cmp(&ps->list[i - 1], &p) == 0; i--)
+		if ((ps->list[i - 1].err.keyword == NULL) ==
+		        (e->keyword == NULL) &&
+		    (e->keyword == NULL ||
+		        strcmp(ps->list[i - 1].err.keyword, e->keyword) == 0) &&
+		    ps->list[i - 1].err.pointer.len == e->pointer.len &&
+		    memcmp(ps->list[i - 1].err.pointer.buf, e->pointer.buf,
+		        e->pointer.len) == 0 &&
+		    strcmp(ps->list[i - 1].err.reason, e->reason) == 0)
+			return;
+	if (at == SCHEMA_PROBLEMS_MAX) {
+		ps->more++;
+		return;
+	}
+	if (ps->count == SCHEMA_PROBLEMS_MAX) {
+		ps->count--;
+		ps->more++;
+	}
+	for (i = ps->count; i > at; i--)
+		ps->list[i] = ps->list[i - 1];
+	ps->list[at] = p;
+	ps->count++;
+}
+
 void *
 schema_cc_refuse(struct cctx *c, const char *keyword, const char *fmt, ...)
 {
+	struct schema_err e;
 	va_list ap;
 
-	c->rc = SCHEMA_REFUSED;
-	c->err->keyword = keyword;
-	c->err->pointer = c->ptr;
+	e.keyword = keyword;
+	e.pointer = c->ptr;
 	va_start(ap, fmt);
-	err_reason(c->err, fmt, ap);
+	err_reason(&e, fmt, ap);
 	va_end(ap);
+	/* *err is the first refusal: what a caller that stops there sees */
+	if (c->rc == SCHEMA_OK)
+		*c->err = e;
+	if (c->rc != SCHEMA_NOMEM)
+		c->rc = SCHEMA_REFUSED;
+	if (c->o->problems != NULL && c->quiet == 0)
+		problem_add(c, &e);
 	return NULL;
+}
+
+bool
+schema_cc_go_on(const struct cctx *c)
+{
+	return c->o->problems != NULL && c->quiet == 0 &&
+	       c->rc == SCHEMA_REFUSED;
+}
+
+void
+schema_cc_try(struct cctx *c, struct cc_try *t)
+{
+	t->rc = c->rc;
+	c->quiet++;
+}
+
+int
+schema_cc_untry(struct cctx *c, const struct cc_try *t, bool failed)
+{
+	c->quiet--;
+	if (c->rc == SCHEMA_NOMEM)
+		return -1;
+	if (failed)
+		c->rc = t->rc;
+	return 0;
 }
 
 void *
@@ -238,6 +389,33 @@ read_num(struct cctx *c, const struct json_value *v, const char *kw,
 	return 0;
 }
 
+/* ----- going on past a problem ---------------------------------------- */
+
+/*
+ * A keyword's reader failed: -1 ends the walk (the first problem is
+ * enough, or the arena refused); 0 goes on with the next keyword or
+ * subschema (every problem is wanted: schema_opts.problems), the failure
+ * noted in *bad and the pointer cut back to at, where the reader began.
+ * The keyword that failed is then left out of the node: its flag is not
+ * set, its pointers stay NULL, so what compiled stays a consistent graph.
+ */
+static int
+kw_failed(struct cctx *c, size_t at, bool *bad)
+{
+	*bad = true;
+	if (!schema_cc_go_on(c))
+		return -1;
+	jptr_pop(&c->ptr, at);
+	return 0;
+}
+
+/* Run expr (a keyword's reader: 0 or -1) and go on past its refusal as
+ * kw_failed says; at is the pointer's length before it. */
+#define KW_STEP(c, at, bad, expr)                                              \
+	do {                                                                   \
+		if ((expr) == -1 && kw_failed((c), (at), &(bad)) == -1)        \
+			return -1;                                             \
+	} while (0)
 
 /* Compile v as the schema under keyword kw (pointer /kw). */
 static const struct schema_node *
@@ -246,8 +424,7 @@ compile_sub(struct cctx *c, const struct json_value *v, const char *kw)
 	size_t mark = jptr_push(&c->ptr, kw, strlen(kw));
 	const struct schema_node *n = compile_value(c, v);
 
-	if (n != NULL)
-		jptr_pop(&c->ptr, mark);
+	jptr_pop(&c->ptr, mark);
 	return n;
 }
 
@@ -256,26 +433,35 @@ static const struct schema_node *const *
 compile_list(
     struct cctx *c, const struct json_value *v, const char *kw, size_t *count)
 {
-	const struct schema_node **list;
+	const struct schema_node **list = NULL;
 	size_t mark, mark2, i;
+	bool bad = false;
 
 	mark = jptr_push(&c->ptr, kw, strlen(kw));
 	/* {"anyOf": {}} */
 	if (v->type != JSON_T_ARRAY)
-		return refuse(c, kw, "%s must be an array of schemas", kw);
+		refuse(c, kw, "%s must be an array of schemas", kw);
 	/* {"anyOf": []} */
-	if (v->u.arr.count == 0)
-		return refuse(c, kw, "%s must not be empty", kw);
-	list = arena_calloc(c->a, v->u.arr.count, sizeof(*list));
-	if (list == NULL)
-		return nomem(c);
+	else if (v->u.arr.count == 0)
+		refuse(c, kw, "%s must not be empty", kw);
+	else if ((list = arena_calloc(c->a, v->u.arr.count, sizeof(*list))) ==
+	         NULL)
+		nomem(c);
+	if (list == NULL) {
+		jptr_pop(&c->ptr, mark);
+		return NULL;
+	}
+	/* every item is checked, even after one fails (--check) */
 	for (i = 0; i < v->u.arr.count; i++) {
 		mark2 = jptr_push_index(&c->ptr, i);
-		if ((list[i] = compile_value(c, &v->u.arr.items[i])) == NULL)
+		if ((list[i] = compile_value(c, &v->u.arr.items[i])) == NULL &&
+		    kw_failed(c, mark2, &bad) == -1)
 			return NULL;
 		jptr_pop(&c->ptr, mark2);
 	}
 	jptr_pop(&c->ptr, mark);
+	if (bad)
+		return NULL;
 	*count = v->u.arr.count;
 	return list;
 }
@@ -375,6 +561,166 @@ string_set(struct cctx *c, struct slots *s, const struct json_value *v,
 	return idx;
 }
 
+/* required: the names each get their slot, marked required. */
+static int
+read_required(struct cctx *c, struct slots *s, struct schema_node *n,
+    const struct json_value *req, uint32_t stamp)
+{
+	size_t i, mark = jptr_push(&c->ptr, "required", 8);
+	uint32_t *idx;
+
+	if ((idx = string_set(c, s, req, "required", stamp)) == NULL)
+		return -1;
+	jptr_pop(&c->ptr, mark);
+	n->required = idx;
+	n->nrequired = (uint32_t)req->u.arr.count;
+	for (i = 0; i < n->nrequired; i++)
+		s->slot[idx[i]].required = true;
+	if (n->nrequired > 0)
+		n->flags |= SF_REQUIRED;
+	return 0;
+}
+
+/* dependentRequired, or the arrays of dependencies (mixed). */
+static int
+read_depreq(struct cctx *c, struct slots *s, struct schema_node *n,
+    const struct json_value *dep, const char *depkw, bool mixed,
+    uint32_t *stamp)
+{
+	struct schema_depreq *dr;
+	size_t i, mark, mark2, ndep = 0;
+	bool bad = false;
+
+	if ((dr = arena_calloc(c->a, dep->u.obj.count, sizeof(*dr))) == NULL)
+		return nomem(c), -1;
+	mark = jptr_push(&c->ptr, depkw, strlen(depkw));
+	for (i = 0; i < dep->u.obj.count; i++) {
+		const struct json_member *m = &dep->u.obj.members[i];
+		uint32_t *idx;
+
+		if (mixed && m->value.type != JSON_T_ARRAY)
+			continue;
+		mark2 = jptr_push(&c->ptr, m->key.ptr, m->key.len);
+		idx = string_set(c, s, &m->value, depkw, (*stamp)++);
+		if (idx == NULL) {
+			if (kw_failed(c, mark2, &bad) == -1)
+				return -1;
+			continue;
+		}
+		jptr_pop(&c->ptr, mark2);
+		dr[ndep].trigger = slots_get(s, &m->key);
+		dr[ndep].need = idx;
+		dr[ndep].count = (uint32_t)m->value.u.arr.count;
+		ndep++;
+	}
+	jptr_pop(&c->ptr, mark);
+	n->depreq = dr;
+	n->ndepreq = (uint32_t)ndep;
+	if (ndep > 0)
+		n->flags |= SF_DEPREQ;
+	return bad ? -1 : 0;
+}
+
+/* patternProperties: each name a pattern, each value a schema; both
+ * checked, member after member. */
+static int
+read_pprops(struct cctx *c, struct schema_node *n, const struct json_value *pp)
+{
+	struct schema_pprop *p;
+	size_t i, k = 0, mark, mark2;
+	bool bad = false;
+
+	if ((p = arena_calloc(c->a, pp->u.obj.count, sizeof(*p))) == NULL)
+		return nomem(c), -1;
+	mark = jptr_push(&c->ptr, "patternProperties", 17);
+	for (i = 0; i < pp->u.obj.count; i++) {
+		const struct json_member *m = &pp->u.obj.members[i];
+		char msg[128];
+
+		mark2 = jptr_push(&c->ptr, m->key.ptr, m->key.len);
+		p[k].re = re_compile(
+		    m->key.ptr, m->key.len, c->a, msg, sizeof(msg));
+		/* {"patternProperties": {"(": {}}} */
+		if (p[k].re == NULL &&
+		    (refuse(c, "patternProperties", "invalid pattern: %s",
+		         msg),
+		        kw_failed(c, mark2, &bad)) == -1)
+			return -1;
+		if ((p[k].sub = compile_value(c, &m->value)) == NULL &&
+		    kw_failed(c, mark2, &bad) == -1)
+			return -1;
+		jptr_pop(&c->ptr, mark2);
+		if (p[k].re != NULL && p[k].sub != NULL)
+			k++;
+	}
+	jptr_pop(&c->ptr, mark);
+	n->pprops = p;
+	n->npprops = (uint32_t)k;
+	n->flags |= SF_MEMBERS;
+	return bad ? -1 : 0;
+}
+
+/* A count keyword (minProperties, minLength, ...): *out and flag set. */
+static int
+read_count_kw(struct cctx *c, struct schema_node *n,
+    const struct json_value *v, const char *kw, size_t *out, uint32_t flag)
+{
+	size_t mark;
+
+	if (v == NULL)
+		return 0;
+	mark = jptr_push(&c->ptr, kw, strlen(kw));
+	if (read_count(c, v, kw, out) == -1)
+		return -1;
+	jptr_pop(&c->ptr, mark);
+	n->flags |= flag;
+	return 0;
+}
+
+/* additionalProperties (a boolean even in draft-04). */
+static int
+read_additional(struct cctx *c, struct schema_node *n,
+    const struct json_value *v)
+{
+	const struct schema_node *sub;
+
+	c->allow_bool = true;
+	sub = compile_sub(c, v, "additionalProperties");
+	c->allow_bool = false;
+	if (sub == NULL)
+		return -1;
+	n->additional_all = true;
+	if (sub->kind != SCHEMA_K_TRUE) {
+		n->additional = sub;
+		n->flags |= SF_MEMBERS;
+	}
+	return 0;
+}
+
+static int
+read_names(struct cctx *c, struct schema_node *n, const struct json_value *v)
+{
+	const struct schema_node *sub = compile_sub(c, v, "propertyNames");
+
+	if (sub == NULL)
+		return -1;
+	if (sub->kind != SCHEMA_K_TRUE) {
+		n->names = sub;
+		n->flags |= SF_MEMBERS;
+	}
+	return 0;
+}
+
+/* A keyword that must hold an object ({"properties": []} refuses). */
+static int
+need_object(struct cctx *c, const struct json_value *v, const char *kw)
+{
+	if (v == NULL || v->type == JSON_T_OBJECT)
+		return 0;
+	jptr_push(&c->ptr, kw, strlen(kw));
+	return refuse(c, kw, "%s must be an object", kw), -1;
+}
+
 static int
 compile_object_kws(
     struct cctx *c, struct schema_node *n, const struct json_value *const *kv)
@@ -386,33 +732,31 @@ compile_object_kws(
 	/* draft-04..07: dependencies holds both kinds; its arrays are
 	 * dependentRequired's */
 	const char *depkw = "dependentRequired";
-	bool mixed = dep == NULL && kv[KW_DEPENDENCIES] != NULL;
+	bool mixed = dep == NULL && kv[KW_DEPENDENCIES] != NULL, bad = false;
 	struct slots s;
-	size_t bound = 0, i, mark, mark2, ndep = 0;
+	size_t at = c->ptr.len, bound = 0, i, mark, mark2;
 	uint32_t stamp = 1;
 
 	if (mixed) {
 		dep = kv[KW_DEPENDENCIES];
 		depkw = "dependencies";
 	}
-
-	/* {"properties": []} */
-	if (props != NULL && props->type != JSON_T_OBJECT) {
-		jptr_push(&c->ptr, "properties", 10);
-		return refuse(c, "properties", "properties must be an object"),
-		       -1;
+	/* {"properties": []}, {"dependentRequired": []},
+	 * {"patternProperties": []}: reported, then left out */
+	if (need_object(c, props, "properties") == -1) {
+		if (kw_failed(c, at, &bad) == -1)
+			return -1;
+		props = NULL;
 	}
-	/* {"dependentRequired": []} */
-	if (dep != NULL && dep->type != JSON_T_OBJECT) {
-		jptr_push(&c->ptr, depkw, strlen(depkw));
-		return refuse(c, depkw, "%s must be an object", depkw), -1;
+	if (need_object(c, dep, depkw) == -1) {
+		if (kw_failed(c, at, &bad) == -1)
+			return -1;
+		dep = NULL;
 	}
-	/* {"patternProperties": []} */
-	if (pp != NULL && pp->type != JSON_T_OBJECT) {
-		jptr_push(&c->ptr, "patternProperties", 17);
-		return refuse(c, "patternProperties",
-		           "patternProperties must be an object"),
-		       -1;
+	if (need_object(c, pp, "patternProperties") == -1) {
+		if (kw_failed(c, at, &bad) == -1)
+			return -1;
+		pp = NULL;
 	}
 	if (props != NULL)
 		bound += props->u.obj.count;
@@ -438,238 +782,155 @@ compile_object_kws(
 
 			mark2 = jptr_push(&c->ptr, m->key.ptr, m->key.len);
 			if ((s.slot[k].sub = compile_value(c, &m->value)) ==
-			    NULL)
+			        NULL &&
+			    kw_failed(c, mark2, &bad) == -1)
 				return -1;
 			jptr_pop(&c->ptr, mark2);
 		}
 		jptr_pop(&c->ptr, mark);
 		n->flags |= SF_MEMBERS;
 	}
-	if (req != NULL) {
-		uint32_t *idx;
-
-		mark = jptr_push(&c->ptr, "required", 8);
-		if ((idx = string_set(c, &s, req, "required", stamp++)) == NULL)
-			return -1;
-		jptr_pop(&c->ptr, mark);
-		n->required = idx;
-		n->nrequired = (uint32_t)req->u.arr.count;
-		for (i = 0; i < n->nrequired; i++)
-			s.slot[idx[i]].required = true;
-		if (n->nrequired > 0)
-			n->flags |= SF_REQUIRED;
-	}
-	if (dep != NULL && dep->u.obj.count > 0) {
-		struct schema_depreq *dr;
-
-		dr = arena_calloc(c->a, dep->u.obj.count, sizeof(*dr));
-		if (dr == NULL)
-			return nomem(c), -1;
-		mark = jptr_push(&c->ptr, depkw, strlen(depkw));
-		for (i = 0; i < dep->u.obj.count; i++) {
-			const struct json_member *m = &dep->u.obj.members[i];
-			uint32_t *idx;
-
-			if (mixed && m->value.type != JSON_T_ARRAY)
-				continue;
-			mark2 = jptr_push(&c->ptr, m->key.ptr, m->key.len);
-			idx = string_set(c, &s, &m->value, depkw, stamp++);
-			if (idx == NULL)
-				return -1;
-			jptr_pop(&c->ptr, mark2);
-			dr[ndep].trigger = slots_get(&s, &m->key);
-			dr[ndep].need = idx;
-			dr[ndep].count = (uint32_t)m->value.u.arr.count;
-			ndep++;
-		}
-		jptr_pop(&c->ptr, mark);
-		n->depreq = dr;
-		n->ndepreq = (uint32_t)ndep;
-		if (ndep > 0)
-			n->flags |= SF_DEPREQ;
-	}
+	if (req != NULL)
+		KW_STEP(c, at, bad, read_required(c, &s, n, req, stamp++));
+	if (dep != NULL && dep->u.obj.count > 0)
+		KW_STEP(c, at, bad,
+		    read_depreq(c, &s, n, dep, depkw, mixed, &stamp));
 	n->slots = s.slot;
 	n->nslots = s.n;
 	n->table = s.table;
 	n->table_mask = s.mask;
 
-	if (pp != NULL && pp->u.obj.count > 0) {
-		struct schema_pprop *p;
+	if (pp != NULL && pp->u.obj.count > 0)
+		KW_STEP(c, at, bad, read_pprops(c, n, pp));
+	if (kv[KW_ADDITIONALPROPERTIES] != NULL)
+		KW_STEP(c, at, bad,
+		    read_additional(c, n, kv[KW_ADDITIONALPROPERTIES]));
+	if (kv[KW_PROPERTYNAMES] != NULL)
+		KW_STEP(c, at, bad, read_names(c, n, kv[KW_PROPERTYNAMES]));
+	KW_STEP(c, at, bad,
+	    read_count_kw(c, n, kv[KW_MINPROPERTIES], "minProperties",
+	        &n->min_props, SF_MINPROPS));
+	KW_STEP(c, at, bad,
+	    read_count_kw(c, n, kv[KW_MAXPROPERTIES], "maxProperties",
+	        &n->max_props, SF_MAXPROPS));
+	return bad ? -1 : 0;
+}
 
-		p = arena_calloc(c->a, pp->u.obj.count, sizeof(*p));
-		if (p == NULL)
-			return nomem(c), -1;
-		mark = jptr_push(&c->ptr, "patternProperties", 17);
-		for (i = 0; i < pp->u.obj.count; i++) {
-			const struct json_member *m = &pp->u.obj.members[i];
-			char msg[128];
+/* ----- array keywords ------------------------------------------------- */
 
-			mark2 = jptr_push(&c->ptr, m->key.ptr, m->key.len);
-			p[i].re = re_compile(
-			    m->key.ptr, m->key.len, c->a, msg, sizeof(msg));
-			/* {"patternProperties": {"(": {}}} */
-			if (p[i].re == NULL)
-				return refuse(c, "patternProperties",
-				           "invalid pattern: %s", msg),
-				       -1;
-			if ((p[i].sub = compile_value(c, &m->value)) == NULL)
-				return -1;
-			jptr_pop(&c->ptr, mark2);
-		}
-		jptr_pop(&c->ptr, mark);
-		n->pprops = p;
-		n->npprops = (uint32_t)pp->u.obj.count;
-		n->flags |= SF_MEMBERS;
-	}
-	if (kv[KW_ADDITIONALPROPERTIES] != NULL) {
-		const struct schema_node *sub;
+/* The schema for the items after the prefix: items, or (through
+ * 2019-09, after an items array) additionalItems. */
+static int
+read_rest(struct cctx *c, struct schema_node *n, const struct json_value *rest,
+    const char *rest_kw, bool boolean_ok)
+{
+	const struct schema_node *sub;
 
-		/* draft-04: additionalProperties may be a boolean */
-		c->allow_bool = true;
-		sub = compile_sub(
-		    c, kv[KW_ADDITIONALPROPERTIES], "additionalProperties");
-		c->allow_bool = false;
-		if (sub == NULL)
-			return -1;
-		n->additional_all = true;
-		if (sub->kind != SCHEMA_K_TRUE) {
-			n->additional = sub;
-			n->flags |= SF_MEMBERS;
-		}
-	}
-	if (kv[KW_PROPERTYNAMES] != NULL) {
-		const struct schema_node *sub =
-		    compile_sub(c, kv[KW_PROPERTYNAMES], "propertyNames");
-
-		if (sub == NULL)
-			return -1;
-		if (sub->kind != SCHEMA_K_TRUE) {
-			n->names = sub;
-			n->flags |= SF_MEMBERS;
-		}
-	}
-	if (kv[KW_MINPROPERTIES] != NULL) {
-		mark = jptr_push(&c->ptr, "minProperties", 13);
-		if (read_count(c, kv[KW_MINPROPERTIES], "minProperties",
-		        &n->min_props) == -1)
-			return -1;
-		jptr_pop(&c->ptr, mark);
-		n->flags |= SF_MINPROPS;
-	}
-	if (kv[KW_MAXPROPERTIES] != NULL) {
-		mark = jptr_push(&c->ptr, "maxProperties", 13);
-		if (read_count(c, kv[KW_MAXPROPERTIES], "maxProperties",
-		        &n->max_props) == -1)
-			return -1;
-		jptr_pop(&c->ptr, mark);
-		n->flags |= SF_MAXPROPS;
+	/* draft-04: additionalItems may be a boolean */
+	c->allow_bool = boolean_ok;
+	sub = compile_sub(c, rest, rest_kw);
+	c->allow_bool = false;
+	if (sub == NULL)
+		return -1;
+	n->items_all = true;
+	if (sub->kind != SCHEMA_K_TRUE) {
+		n->items = sub;
+		n->flags |= SF_ITEMS;
 	}
 	return 0;
 }
 
-/* ----- array keywords ------------------------------------------------- */
+/* prefixItems, or items as an array (through 2019-09). */
+static int
+read_prefix(struct cctx *c, struct schema_node *n, const struct json_value *v,
+    const char *kw)
+{
+	size_t count = 0;
+	const struct schema_node *const *list = compile_list(c, v, kw, &count);
+
+	if (list == NULL)
+		return -1;
+	n->prefix_kw = kw;
+	n->prefix = list;
+	n->nprefix = count;
+	n->flags |= SF_ITEMS;
+	return 0;
+}
+
+static int
+read_contains(struct cctx *c, struct schema_node *n, const struct json_value *v)
+{
+	if ((n->contains = compile_sub(c, v, "contains")) == NULL)
+		return -1;
+	n->flags |= SF_CONTAINS;
+	return 0;
+}
+
+static int
+read_unique(struct cctx *c, struct schema_node *n, const struct json_value *v)
+{
+	size_t mark = jptr_push(&c->ptr, "uniqueItems", 11);
+
+	/* {"uniqueItems": 1} */
+	if (v->type != JSON_T_TRUE && v->type != JSON_T_FALSE)
+		return refuse(c, "uniqueItems", "uniqueItems must be a boolean"),
+		       -1;
+	jptr_pop(&c->ptr, mark);
+	if (v->type == JSON_T_TRUE)
+		n->flags |= SF_UNIQUE;
+	return 0;
+}
 
 static int
 compile_array_kws(
     struct cctx *c, struct schema_node *n, const struct json_value *const *kv)
 {
-	size_t mark;
-
 	const struct json_value *rest = kv[KW_ITEMS];
 	const char *rest_kw = "items";
+	size_t at = c->ptr.len;
+	bool bad = false;
 
 	n->prefix_kw = "prefixItems";
 	n->contains_marks = c->loc->d >= SCHEMA_D_2020_12;
-	if (kv[KW_PREFIXITEMS] != NULL) {
-		n->prefix = compile_list(
-		    c, kv[KW_PREFIXITEMS], "prefixItems", &n->nprefix);
-		if (n->prefix == NULL)
-			return -1;
-		n->flags |= SF_ITEMS;
-	}
+	if (kv[KW_PREFIXITEMS] != NULL)
+		KW_STEP(c, at, bad,
+		    read_prefix(c, n, kv[KW_PREFIXITEMS], "prefixItems"));
 	/* through 2019-09: items is a schema for every item, or an array
 	 * by position followed by additionalItems (ignored without it) */
 	if (kv[KW_ITEMS_OLD] != NULL &&
 	    kv[KW_ITEMS_OLD]->type == JSON_T_ARRAY) {
+		KW_STEP(c, at, bad, read_prefix(c, n, kv[KW_ITEMS_OLD], "items"));
 		n->prefix_kw = "items";
-		n->prefix = compile_list(c, kv[KW_ITEMS_OLD], "items",
-		    &n->nprefix);
-		if (n->prefix == NULL)
-			return -1;
-		n->flags |= SF_ITEMS;
 		rest = kv[KW_ADDITIONALITEMS];
 		rest_kw = "additionalItems";
 	} else if (kv[KW_ITEMS_OLD] != NULL) {
 		rest = kv[KW_ITEMS_OLD];
 	}
 	n->items_kw = rest_kw;
-	if (rest != NULL) {
-		const struct schema_node *sub;
-
-		/* draft-04: additionalItems may be a boolean */
-		c->allow_bool = rest == kv[KW_ADDITIONALITEMS];
-		sub = compile_sub(c, rest, rest_kw);
-		c->allow_bool = false;
-		if (sub == NULL)
-			return -1;
-		n->items_all = true;
-		if (sub->kind != SCHEMA_K_TRUE) {
-			n->items = sub;
-			n->flags |= SF_ITEMS;
-		}
-	}
+	if (rest != NULL)
+		KW_STEP(c, at, bad,
+		    read_rest(c, n, rest, rest_kw,
+		        rest == kv[KW_ADDITIONALITEMS]));
 	n->min_contains = 1;
 	n->max_contains = SIZE_MAX;
-	if (kv[KW_MINCONTAINS] != NULL) {
-		mark = jptr_push(&c->ptr, "minContains", 11);
-		if (read_count(c, kv[KW_MINCONTAINS], "minContains",
-		        &n->min_contains) == -1)
-			return -1;
-		jptr_pop(&c->ptr, mark);
-	}
-	if (kv[KW_MAXCONTAINS] != NULL) {
-		mark = jptr_push(&c->ptr, "maxContains", 11);
-		if (read_count(c, kv[KW_MAXCONTAINS], "maxContains",
-		        &n->max_contains) == -1)
-			return -1;
-		jptr_pop(&c->ptr, mark);
-	}
 	/* minContains/maxContains without contains constrain nothing. */
-	if (kv[KW_CONTAINS] != NULL) {
-		if ((n->contains = compile_sub(
-		         c, kv[KW_CONTAINS], "contains")) == NULL)
-			return -1;
-		n->flags |= SF_CONTAINS;
-	}
-	if (kv[KW_MINITEMS] != NULL) {
-		mark = jptr_push(&c->ptr, "minItems", 8);
-		if (read_count(c, kv[KW_MINITEMS], "minItems", &n->min_items) ==
-		    -1)
-			return -1;
-		jptr_pop(&c->ptr, mark);
-		n->flags |= SF_MINITEMS;
-	}
-	if (kv[KW_MAXITEMS] != NULL) {
-		mark = jptr_push(&c->ptr, "maxItems", 8);
-		if (read_count(c, kv[KW_MAXITEMS], "maxItems", &n->max_items) ==
-		    -1)
-			return -1;
-		jptr_pop(&c->ptr, mark);
-		n->flags |= SF_MAXITEMS;
-	}
-	if (kv[KW_UNIQUEITEMS] != NULL) {
-		mark = jptr_push(&c->ptr, "uniqueItems", 11);
-		/* {"uniqueItems": 1} */
-		if (kv[KW_UNIQUEITEMS]->type != JSON_T_TRUE &&
-		    kv[KW_UNIQUEITEMS]->type != JSON_T_FALSE)
-			return refuse(c, "uniqueItems",
-			           "uniqueItems must be a boolean"),
-			       -1;
-		jptr_pop(&c->ptr, mark);
-		if (kv[KW_UNIQUEITEMS]->type == JSON_T_TRUE)
-			n->flags |= SF_UNIQUE;
-	}
-	return 0;
+	KW_STEP(c, at, bad,
+	    read_count_kw(c, n, kv[KW_MINCONTAINS], "minContains",
+	        &n->min_contains, 0));
+	KW_STEP(c, at, bad,
+	    read_count_kw(c, n, kv[KW_MAXCONTAINS], "maxContains",
+	        &n->max_contains, 0));
+	if (kv[KW_CONTAINS] != NULL)
+		KW_STEP(c, at, bad, read_contains(c, n, kv[KW_CONTAINS]));
+	KW_STEP(c, at, bad,
+	    read_count_kw(c, n, kv[KW_MINITEMS], "minItems", &n->min_items,
+	        SF_MINITEMS));
+	KW_STEP(c, at, bad,
+	    read_count_kw(c, n, kv[KW_MAXITEMS], "maxItems", &n->max_items,
+	        SF_MAXITEMS));
+	if (kv[KW_UNIQUEITEMS] != NULL)
+		KW_STEP(c, at, bad, read_unique(c, n, kv[KW_UNIQUEITEMS]));
+	return bad ? -1 : 0;
 }
 
 /* ----- scalar keywords ------------------------------------------------ */
@@ -786,29 +1047,57 @@ enum_table(struct cctx *c, struct schema_node *n, const struct schema_enum *e,
 	return 0;
 }
 
+/* true when the address declares name (len bytes) an annotation. */
+static bool
+declared_annotation(const struct cctx *c, const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < c->o->nannotations; i++)
+		if (strlen(c->o->annotations[i]) == len &&
+		    memcmp(c->o->annotations[i], name, len) == 0)
+			return true;
+	return false;
+}
+
 /*
  * format: every name format.h knows is asserted (binary and password are
  * annotations by definition: any string).  Any other name refuses the
- * form: treating it as absent would widen what is accepted.  XXX issue 9:
- * names the operator declares with `annotations` are to pass here.
+ * form, since treating it as absent would widen what is accepted, unless
+ * the operator declares the name with `annotations` (address.conf,
+ * --annotations): the format is then an annotation, asserting nothing.
  */
 static int
 compile_format(struct cctx *c, struct schema_node *n,
     const struct json_value *v)
 {
 	const struct format *f;
-	char name[SCHEMA_CLIP_MAX + 1];
+	char name[SCHEMA_CLIP_MAX + 1], msg[SCHEMA_CLIP_MAX + 64];
 	size_t mark = jptr_push(&c->ptr, "format", 6);
 
 	/* {"format": 1} */
 	if (v->type != JSON_T_STRING)
 		return refuse(c, "format", "format must be a string"), -1;
+	f = format_lookup(v->u.str.ptr, v->u.str.len);
+	if (f == NULL && declared_annotation(c, v->u.str.ptr, v->u.str.len)) {
+		/* {"format": "color-hex"} with annotations = color-hex */
+		if (c->o->notes && c->warn != NULL) {
+			schema_clip(name, v->u.str.ptr, v->u.str.len);
+			snprintf(msg, sizeof(msg),
+			    "format \"%s\" is an annotation (not enforced)",
+			    name);
+			c->warn(c->warn_ctx, c->ptr.buf, msg);
+		}
+		jptr_pop(&c->ptr, mark);
+		return 0;
+	}
 	/* {"format": "e-mail"} */
-	if ((f = format_lookup(v->u.str.ptr, v->u.str.len)) == NULL) {
+	if (f == NULL) {
 		schema_clip(name, v->u.str.ptr, v->u.str.len);
 		return refuse(c, "format",
 		           "unknown format \"%s\": a name gpt.fcgi does not "
-		           "enforce refuses the form",
+		           "enforce refuses the form (or declare it: "
+		           "annotations = NAME)",
 		           name),
 		       -1;
 	}
@@ -865,7 +1154,8 @@ compile_content(
 {
 	const struct json_value *e = kv[KW_CONTENTENCODING];
 	const struct json_value *m = kv[KW_CONTENTMEDIATYPE];
-	size_t mark;
+	size_t mark, at = c->ptr.len;
+	bool bad = false;
 
 	if (e != NULL) {
 		mark = jptr_push(&c->ptr, "contentEncoding", 15);
@@ -875,44 +1165,131 @@ compile_content(
 		else if (e->type == JSON_T_STRING && e->u.str.len == 9 &&
 		         memcmp(e->u.str.ptr, "base64url", 9) == 0)
 			n->enc = SCHEMA_ENC_BASE64URL;
-		else /* {"contentEncoding": "quoted-printable"} */
-			return refuse(c, "contentEncoding",
-			           "contentEncoding must be \"base64\" or "
-			           "\"base64url\" (the others are not "
-			           "implemented)"),
-			       -1;
+		else if ((/* {"contentEncoding": "quoted-printable"} */
+		             refuse(c, "contentEncoding",
+		                 "contentEncoding must be \"base64\" or "
+		                 "\"base64url\" (the others are not "
+		                 "implemented)"),
+		             kw_failed(c, at, &bad)) == -1)
+			return -1;
 		jptr_pop(&c->ptr, mark);
-		n->content = true;
+		n->content = n->enc != SCHEMA_ENC_NONE;
 	}
 	if (m != NULL) {
 		mark = jptr_push(&c->ptr, "contentMediaType", 16);
 		/* {"contentMediaType": "image/png"} */
 		if (m->type != JSON_T_STRING || m->u.str.len != 16 ||
-		    memcmp(m->u.str.ptr, "application/json", 16) != 0)
-			return refuse(c, "contentMediaType",
-			           "contentMediaType must be "
-			           "\"application/json\" (the others are not "
-			           "implemented)"),
-			       -1;
-		jptr_pop(&c->ptr, mark);
-		n->content_json = true;
-		n->content = true;
+		    memcmp(m->u.str.ptr, "application/json", 16) != 0) {
+			refuse(c, "contentMediaType",
+			    "contentMediaType must be "
+			    "\"application/json\" (the others are not "
+			    "implemented)");
+			if (kw_failed(c, at, &bad) == -1)
+				return -1;
+			m = NULL;
+		} else {
+			jptr_pop(&c->ptr, mark);
+			n->content_json = true;
+			n->content = true;
+		}
 	}
 	if (kv[KW_CONTENTSCHEMA] != NULL) {
 		/* {"contentSchema": {...}} alone */
-		if (m == NULL) {
+		if (m == NULL && kv[KW_CONTENTMEDIATYPE] == NULL) {
 			jptr_push(&c->ptr, "contentSchema", 13);
-			return refuse(c, "contentSchema",
-			           "contentSchema needs contentMediaType "
-			           "\"application/json\""),
-			       -1;
-		}
-		if ((n->content_schema = compile_sub(
-		         c, kv[KW_CONTENTSCHEMA], "contentSchema")) == NULL)
+			refuse(c, "contentSchema",
+			    "contentSchema needs contentMediaType "
+			    "\"application/json\"");
+			if (kw_failed(c, at, &bad) == -1)
+				return -1;
+		} else if ((n->content_schema = compile_sub(c,
+		                kv[KW_CONTENTSCHEMA], "contentSchema")) ==
+		               NULL &&
+		           kw_failed(c, at, &bad) == -1) {
 			return -1;
+		}
 	}
 	if (n->content)
 		n->flags |= SF_PATTERN;
+	return bad ? -1 : 0;
+}
+
+static int
+read_enum(struct cctx *c, struct schema_node *n, const struct json_value *v)
+{
+	bool draft04 = c->loc->d == SCHEMA_D_DRAFT04;
+	struct schema_enum *e;
+	size_t i, mark = jptr_push(&c->ptr, "enum", 4);
+
+	/* {"enum": 1}; an empty enum is valid and accepts nothing */
+	if (v->type != JSON_T_ARRAY)
+		return refuse(c, "enum", "enum must be an array"), -1;
+	e = arena_calloc(
+	    c->a, v->u.arr.count == 0 ? 1 : v->u.arr.count, sizeof(*e));
+	if (e == NULL)
+		return nomem(c), -1;
+	for (i = 0; i < v->u.arr.count; i++) {
+		e[i].value = &v->u.arr.items[i];
+		e[i].hash = json_hash(e[i].value);
+		e[i].len = SIZE_MAX;
+		if (e[i].value->type == JSON_T_STRING) {
+			e[i].str = e[i].value->u.str.ptr;
+			e[i].len = e[i].value->u.str.len;
+		}
+	}
+	/* {"enum": []} under draft-04 (validation 5.5.1: at least one
+	 * value); elsewhere valid, and it accepts nothing */
+	if (draft04 && v->u.arr.count == 0)
+		return refuse(c, "enum",
+		           "enum must have at least one value in draft-04"),
+		       -1;
+	/* the table serves short enums too when it must look for repeats:
+	 * the validator takes it whenever it is there */
+	if ((draft04 || v->u.arr.count >= SCHEMA_ENUM_TABLE_MIN) &&
+	    enum_table(c, n, e, v->u.arr.count, draft04) == -1)
+		return -1;
+	jptr_pop(&c->ptr, mark);
+	n->enums = e;
+	n->nenums = v->u.arr.count;
+	n->flags |= SF_ENUM;
+	return 0;
+}
+
+/* minimum, maximum, exclusiveMinimum, exclusiveMaximum (numbers), or
+ * multipleOf: the bound at num, flag set. */
+static int
+read_bound(struct cctx *c, struct schema_node *n, const struct json_value *v,
+    enum kw kw, uint32_t flag, struct schema_num *num)
+{
+	const char *name = schema_kw_name(kw);
+	size_t mark = jptr_push(&c->ptr, name, strlen(name));
+
+	if (read_num(c, v, name, num) == -1)
+		return -1;
+	/* {"multipleOf": 0}, {"multipleOf": -2} */
+	if (kw == KW_MULTIPLEOF && (num->d.neg || dec_is_zero(&num->d)))
+		return refuse(c, name, "multipleOf must be > 0"), -1;
+	jptr_pop(&c->ptr, mark);
+	n->flags |= flag;
+	return 0;
+}
+
+static int
+read_pattern(struct cctx *c, struct schema_node *n, const struct json_value *v)
+{
+	char msg[128];
+	size_t mark = jptr_push(&c->ptr, "pattern", 7);
+
+	/* {"pattern": 1} */
+	if (v->type != JSON_T_STRING)
+		return refuse(c, "pattern", "pattern must be a string"), -1;
+	n->pattern =
+	    re_compile(v->u.str.ptr, v->u.str.len, c->a, msg, sizeof(msg));
+	/* {"pattern": "("} */
+	if (n->pattern == NULL)
+		return refuse(c, "pattern", "invalid pattern: %s", msg), -1;
+	jptr_pop(&c->ptr, mark);
+	n->flags |= SF_PATTERN;
 	return 0;
 }
 
@@ -934,115 +1311,42 @@ compile_scalar_kws(
 	    {KW_MULTIPLEOF, SF_MULTIPLE,
 	        offsetof(struct schema_node, multiple)},
 	};
-	size_t i, mark;
+	size_t i, at = c->ptr.len;
+	bool bad = false;
 
-	if (kv[KW_TYPE] != NULL && compile_type(c, n, kv[KW_TYPE]) == -1)
-		return -1;
-	if (kv[KW_ENUM] != NULL) {
-		const struct json_value *v = kv[KW_ENUM];
-		bool draft04 = c->loc->d == SCHEMA_D_DRAFT04;
-		struct schema_enum *e;
-
-		mark = jptr_push(&c->ptr, "enum", 4);
-		/* {"enum": 1}; an empty enum is valid and accepts nothing */
-		if (v->type != JSON_T_ARRAY)
-			return refuse(c, "enum", "enum must be an array"), -1;
-		e = arena_calloc(
-		    c->a, v->u.arr.count == 0 ? 1 : v->u.arr.count, sizeof(*e));
-		if (e == NULL)
-			return nomem(c), -1;
-		for (i = 0; i < v->u.arr.count; i++) {
-			e[i].value = &v->u.arr.items[i];
-			e[i].hash = json_hash(e[i].value);
-			e[i].len = SIZE_MAX;
-			if (e[i].value->type == JSON_T_STRING) {
-				e[i].str = e[i].value->u.str.ptr;
-				e[i].len = e[i].value->u.str.len;
-			}
-		}
-		/* {"enum": []} under draft-04 (validation 5.5.1: at least
-		 * one value); elsewhere valid, and it accepts nothing */
-		if (draft04 && v->u.arr.count == 0)
-			return refuse(c, "enum",
-			           "enum must have at least one value in "
-			           "draft-04"),
-			       -1;
-		/* the table serves short enums too when it must look for
-		 * repeats: the validator takes it whenever it is there */
-		if ((draft04 || v->u.arr.count >= SCHEMA_ENUM_TABLE_MIN) &&
-		    enum_table(c, n, e, v->u.arr.count, draft04) == -1)
-			return -1;
-		jptr_pop(&c->ptr, mark);
-		n->enums = e;
-		n->nenums = v->u.arr.count;
-		n->flags |= SF_ENUM;
-	}
+	if (kv[KW_TYPE] != NULL)
+		KW_STEP(c, at, bad, compile_type(c, n, kv[KW_TYPE]));
+	if (kv[KW_ENUM] != NULL)
+		KW_STEP(c, at, bad, read_enum(c, n, kv[KW_ENUM]));
 	if (kv[KW_CONST] != NULL) {
 		n->const_value = kv[KW_CONST];
 		n->flags |= SF_CONST;
 	}
-	for (i = 0; i < GPT_ARRAY_LEN(nums); i++) {
-		const char *name = schema_kw_name(nums[i].kw);
-		struct schema_num *num =
-		    (struct schema_num *)((char *)n + nums[i].off);
-
-		if (kv[nums[i].kw] == NULL)
-			continue;
-		mark = jptr_push(&c->ptr, name, strlen(name));
-		if (read_num(c, kv[nums[i].kw], name, num) == -1)
-			return -1;
-		/* {"multipleOf": 0}, {"multipleOf": -2} */
-		if (nums[i].kw == KW_MULTIPLEOF &&
-		    (num->d.neg || dec_is_zero(&num->d)))
-			return refuse(c, name, "multipleOf must be > 0"), -1;
-		jptr_pop(&c->ptr, mark);
-		n->flags |= nums[i].flag;
-	}
-	if (draft04_exclusive(c, n, kv[KW_XMIN_BOOL], "exclusiveMinimum",
-	        SF_MINIMUM, &n->minimum, SF_XMINIMUM, &n->xminimum) == -1 ||
+	for (i = 0; i < GPT_ARRAY_LEN(nums); i++)
+		if (kv[nums[i].kw] != NULL)
+			KW_STEP(c, at, bad,
+			    read_bound(c, n, kv[nums[i].kw], nums[i].kw,
+			        nums[i].flag,
+			        (struct schema_num *)((char *)n + nums[i].off)));
+	KW_STEP(c, at, bad,
+	    draft04_exclusive(c, n, kv[KW_XMIN_BOOL], "exclusiveMinimum",
+	        SF_MINIMUM, &n->minimum, SF_XMINIMUM, &n->xminimum));
+	KW_STEP(c, at, bad,
 	    draft04_exclusive(c, n, kv[KW_XMAX_BOOL], "exclusiveMaximum",
-	        SF_MAXIMUM, &n->maximum, SF_XMAXIMUM, &n->xmaximum) == -1)
-		return -1;
+	        SF_MAXIMUM, &n->maximum, SF_XMAXIMUM, &n->xmaximum));
 	n->max_length = SIZE_MAX;
-	if (kv[KW_MINLENGTH] != NULL) {
-		mark = jptr_push(&c->ptr, "minLength", 9);
-		if (read_count(
-		        c, kv[KW_MINLENGTH], "minLength", &n->min_length) == -1)
-			return -1;
-		jptr_pop(&c->ptr, mark);
-		n->flags |= SF_MINLENGTH;
-	}
-	if (kv[KW_MAXLENGTH] != NULL) {
-		mark = jptr_push(&c->ptr, "maxLength", 9);
-		if (read_count(
-		        c, kv[KW_MAXLENGTH], "maxLength", &n->max_length) == -1)
-			return -1;
-		jptr_pop(&c->ptr, mark);
-		n->flags |= SF_MAXLENGTH;
-	}
-	if (compile_content(c, n, kv) == -1)
-		return -1;
-	if (kv[KW_PATTERN] != NULL) {
-		const struct json_value *v = kv[KW_PATTERN];
-		char msg[128];
-
-		mark = jptr_push(&c->ptr, "pattern", 7);
-		/* {"pattern": 1} */
-		if (v->type != JSON_T_STRING)
-			return refuse(c, "pattern", "pattern must be a string"),
-			       -1;
-		n->pattern = re_compile(
-		    v->u.str.ptr, v->u.str.len, c->a, msg, sizeof(msg));
-		/* {"pattern": "("} */
-		if (n->pattern == NULL)
-			return refuse(c, "pattern", "invalid pattern: %s", msg),
-			       -1;
-		jptr_pop(&c->ptr, mark);
-		n->flags |= SF_PATTERN;
-	}
-	if (kv[KW_FORMAT] != NULL && compile_format(c, n, kv[KW_FORMAT]) == -1)
-		return -1;
-	return 0;
+	KW_STEP(c, at, bad,
+	    read_count_kw(c, n, kv[KW_MINLENGTH], "minLength", &n->min_length,
+	        SF_MINLENGTH));
+	KW_STEP(c, at, bad,
+	    read_count_kw(c, n, kv[KW_MAXLENGTH], "maxLength", &n->max_length,
+	        SF_MAXLENGTH));
+	KW_STEP(c, at, bad, compile_content(c, n, kv));
+	if (kv[KW_PATTERN] != NULL)
+		KW_STEP(c, at, bad, read_pattern(c, n, kv[KW_PATTERN]));
+	if (kv[KW_FORMAT] != NULL)
+		KW_STEP(c, at, bad, compile_format(c, n, kv[KW_FORMAT]));
+	return bad ? -1 : 0;
 }
 
 /* ----- in-place keywords ---------------------------------------------- */
@@ -1076,6 +1380,7 @@ add_ref(struct cctx *c, struct schema_node *n, const struct json_value *v,
 	p->ref = v->u.str.ptr;
 	p->len = v->u.str.len;
 	p->loc = c->loc;
+	p->where_root = c->ptr_root;
 	p->next = c->pending;
 	c->pending = p;
 	n->flags |= SF_REF;
@@ -1093,6 +1398,7 @@ compile_depsch(
 	const char *kw = "dependentSchemas";
 	struct schema_depsch *ds;
 	size_t i, k = 0, mark, mark2;
+	bool bad = false;
 
 	if (d == NULL && kv[KW_DEPENDENCIES] != NULL) {
 		d = kv[KW_DEPENDENCIES];
@@ -1112,8 +1418,11 @@ compile_depsch(
 		if (kv[KW_DEPENDENCIES] == d && m->value.type == JSON_T_ARRAY)
 			continue;
 		mark2 = jptr_push(&c->ptr, m->key.ptr, m->key.len);
-		if ((ds[k].sub = compile_value(c, &m->value)) == NULL)
-			return -1;
+		if ((ds[k].sub = compile_value(c, &m->value)) == NULL) {
+			if (kw_failed(c, mark2, &bad) == -1)
+				return -1;
+			continue;
+		}
 		jptr_pop(&c->ptr, mark2);
 		ds[k].name = m->key.ptr;
 		ds[k].len = m->key.len;
@@ -1124,7 +1433,29 @@ compile_depsch(
 	n->ndepsch = (uint32_t)k;
 	if (k > 0)
 		n->flags |= SF_DEPSCH;
+	return bad ? -1 : 0;
+}
+
+/* allOf, anyOf or oneOf: the list, its length and flag set. */
+static int
+read_list(struct cctx *c, struct schema_node *n, const struct json_value *v,
+    const char *kw, const struct schema_node *const **list, size_t *count,
+    uint32_t flag)
+{
+	if ((*list = compile_list(c, v, kw, count)) == NULL)
+		return -1;
+	n->flags |= flag;
 	return 0;
+}
+
+/* One subschema keyword (not, if, then, ...) into *out. */
+static int
+read_one(struct cctx *c, const struct json_value *v, const char *kw,
+    const struct schema_node **out)
+{
+	if (v == NULL)
+		return 0;
+	return (*out = compile_sub(c, v, kw)) == NULL ? -1 : 0;
 }
 
 static int
@@ -1132,74 +1463,55 @@ compile_inplace_kws(
     struct cctx *c, struct cnode *cn, const struct json_value *const *kv)
 {
 	struct schema_node *n = &cn->n;
+	const struct schema_node *i = NULL, *t = NULL, *e = NULL;
+	size_t at = c->ptr.len;
+	bool bad = false;
 
-	if (kv[KW_ALLOF] != NULL) {
-		if ((n->all_of = compile_list(
-		         c, kv[KW_ALLOF], "allOf", &n->nall_of)) == NULL)
-			return -1;
-		n->flags |= SF_ALLOF;
-	}
-	if (kv[KW_ANYOF] != NULL) {
-		if ((n->any_of = compile_list(
-		         c, kv[KW_ANYOF], "anyOf", &n->nany_of)) == NULL)
-			return -1;
-		n->flags |= SF_ANYOF;
-	}
-	if (kv[KW_ONEOF] != NULL) {
-		if ((n->one_of = compile_list(
-		         c, kv[KW_ONEOF], "oneOf", &n->none_of)) == NULL)
-			return -1;
-		n->flags |= SF_ONEOF;
-	}
-	if (kv[KW_NOT] != NULL) {
-		if ((n->not_ = compile_sub(c, kv[KW_NOT], "not")) == NULL)
-			return -1;
+	if (kv[KW_ALLOF] != NULL)
+		KW_STEP(c, at, bad,
+		    read_list(c, n, kv[KW_ALLOF], "allOf", &n->all_of,
+		        &n->nall_of, SF_ALLOF));
+	if (kv[KW_ANYOF] != NULL)
+		KW_STEP(c, at, bad,
+		    read_list(c, n, kv[KW_ANYOF], "anyOf", &n->any_of,
+		        &n->nany_of, SF_ANYOF));
+	if (kv[KW_ONEOF] != NULL)
+		KW_STEP(c, at, bad,
+		    read_list(c, n, kv[KW_ONEOF], "oneOf", &n->one_of,
+		        &n->none_of, SF_ONEOF));
+	KW_STEP(c, at, bad, read_one(c, kv[KW_NOT], "not", &n->not_));
+	if (n->not_ != NULL)
 		n->flags |= SF_NOT;
-	}
 	/* then and else are checked even without if, but apply only with it
 	 * (2020-12 section 10.2.2). */
-	{
-		const struct schema_node *i = NULL, *t = NULL, *e = NULL;
-
-		if (kv[KW_IF] != NULL &&
-		    (i = compile_sub(c, kv[KW_IF], "if")) == NULL)
-			return -1;
-		if (kv[KW_THEN] != NULL &&
-		    (t = compile_sub(c, kv[KW_THEN], "then")) == NULL)
-			return -1;
-		if (kv[KW_ELSE] != NULL &&
-		    (e = compile_sub(c, kv[KW_ELSE], "else")) == NULL)
-			return -1;
-		/* if alone asserts nothing, but its annotations count for
-		 * unevaluated* when it passes */
-		if (i != NULL) {
-			n->if_ = i;
-			n->then_ = t;
-			n->else_ = e;
-			if (t != NULL || e != NULL)
-				n->flags |= SF_IF;
-		}
+	KW_STEP(c, at, bad, read_one(c, kv[KW_IF], "if", &i));
+	KW_STEP(c, at, bad, read_one(c, kv[KW_THEN], "then", &t));
+	KW_STEP(c, at, bad, read_one(c, kv[KW_ELSE], "else", &e));
+	/* if alone asserts nothing, but its annotations count for
+	 * unevaluated* when it passes */
+	if (i != NULL) {
+		n->if_ = i;
+		n->then_ = t;
+		n->else_ = e;
+		if (t != NULL || e != NULL)
+			n->flags |= SF_IF;
 	}
-	if (compile_depsch(c, n, kv) == -1 ||
-	    add_ref(c, n, kv[KW_REF], "$ref", PENDING_REF) == -1 ||
-	    add_ref(c, n, kv[KW_DYNAMICREF], "$dynamicRef", PENDING_DYNAMIC) ==
-	        -1 ||
+	KW_STEP(c, at, bad, compile_depsch(c, n, kv));
+	KW_STEP(c, at, bad, add_ref(c, n, kv[KW_REF], "$ref", PENDING_REF));
+	KW_STEP(c, at, bad,
+	    add_ref(c, n, kv[KW_DYNAMICREF], "$dynamicRef", PENDING_DYNAMIC));
+	KW_STEP(c, at, bad,
 	    add_ref(c, n, kv[KW_RECURSIVEREF], "$recursiveRef",
-	        PENDING_RECURSIVE) == -1)
-		return -1;
-	if (kv[KW_UNEVALPROPS] != NULL) {
-		if ((n->uneval_props = compile_sub(c, kv[KW_UNEVALPROPS],
-		         "unevaluatedProperties")) == NULL)
-			return -1;
+	        PENDING_RECURSIVE));
+	KW_STEP(c, at, bad,
+	    read_one(c, kv[KW_UNEVALPROPS], "unevaluatedProperties",
+	        &n->uneval_props));
+	KW_STEP(c, at, bad,
+	    read_one(c, kv[KW_UNEVALITEMS], "unevaluatedItems",
+	        &n->uneval_items));
+	if (n->uneval_props != NULL || n->uneval_items != NULL)
 		cn->own_collect = true;
-	}
-	if (kv[KW_UNEVALITEMS] != NULL) {
-		if ((n->uneval_items = compile_sub(c, kv[KW_UNEVALITEMS],
-		         "unevaluatedItems")) == NULL)
-			return -1;
-		cn->own_collect = true;
-	}
-	return 0;
+	return bad ? -1 : 0;
 }
 
 /* ----- annotations ---------------------------------------------------- */
@@ -1220,7 +1532,8 @@ check_annotations(struct cctx *c, const struct json_value *const *kv)
 	    {KW_READONLY, JSON_T_TRUE, JSON_T_FALSE, "a boolean"},
 	    {KW_WRITEONLY, JSON_T_TRUE, JSON_T_FALSE, "a boolean"},
 	};
-	size_t i;
+	size_t i, at = c->ptr.len;
+	bool bad = false;
 
 	for (i = 0; i < GPT_ARRAY_LEN(shapes); i++) {
 		const struct json_value *v = kv[shapes[i].kw];
@@ -1230,12 +1543,12 @@ check_annotations(struct cctx *c, const struct json_value *const *kv)
 		if (v != NULL && v->type != shapes[i].t1 &&
 		    v->type != shapes[i].t2) {
 			jptr_push(&c->ptr, name, strlen(name));
-			return refuse(c, name, "%s must be %s", name,
-			           shapes[i].what),
-			       -1;
+			refuse(c, name, "%s must be %s", name, shapes[i].what);
+			if (kw_failed(c, at, &bad) == -1)
+				return -1;
 		}
 	}
-	return 0;
+	return bad ? -1 : 0;
 }
 
 /* ----- one schema ----------------------------------------------------- */
@@ -1246,6 +1559,7 @@ static int
 compile_defs(struct cctx *c, const struct json_value *d, const char *kw)
 {
 	size_t i, mark, mark2;
+	bool bad = false;
 
 	if (d == NULL)
 		return 0;
@@ -1257,12 +1571,13 @@ compile_defs(struct cctx *c, const struct json_value *d, const char *kw)
 		const struct json_member *m = &d->u.obj.members[i];
 
 		mark2 = jptr_push(&c->ptr, m->key.ptr, m->key.len);
-		if (compile_value(c, &m->value) == NULL)
+		if (compile_value(c, &m->value) == NULL &&
+		    kw_failed(c, mark2, &bad) == -1)
 			return -1;
 		jptr_pop(&c->ptr, mark2);
 	}
 	jptr_pop(&c->ptr, mark);
-	return 0;
+	return bad ? -1 : 0;
 }
 
 /* --check: say which keywords are annotations. */
@@ -1280,19 +1595,6 @@ note_annotation(struct cctx *c, const struct json_member *m)
 	mark = jptr_push(&c->ptr, m->key.ptr, m->key.len);
 	c->warn(c->warn_ctx, c->ptr.buf, msg);
 	jptr_pop(&c->ptr, mark);
-}
-
-/* true when the address declares name (len bytes) an annotation. */
-static bool
-declared_annotation(const struct cctx *c, const char *name, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < c->o->nannotations; i++)
-		if (strlen(c->o->annotations[i]) == len &&
-		    memcmp(c->o->annotations[i], name, len) == 0)
-			return true;
-	return false;
 }
 
 /* Refuse the unknown keyword m at c->ptr, with the fix where one is
@@ -1345,7 +1647,8 @@ read_keywords(struct cctx *c, const struct json_value *v,
     const struct json_value **kv)
 {
 	enum schema_dialect d = c->loc->d;
-	size_t i;
+	size_t i, at = c->ptr.len;
+	bool bad = false;
 
 	for (i = 0; i < v->u.obj.count; i++) {
 		const struct json_member *m = &v->u.obj.members[i];
@@ -1357,8 +1660,12 @@ read_keywords(struct cctx *c, const struct json_value *v,
 			note_annotation(c, m);
 			continue;
 		}
-		if (k < 0)
-			return refuse_unknown(c, m);
+		if (k < 0) {
+			if (refuse_unknown(c, m) == -1 &&
+			    kw_failed(c, at, &bad) == -1)
+				return -1;
+			continue;
+		}
 		if (!((c->loc->vocab >> schema_kw_vocab((enum kw)k)) & 1u))
 			continue;
 		kv[k] = &m->value;
@@ -1380,7 +1687,7 @@ read_keywords(struct cctx *c, const struct json_value *v,
 			    "keywords beside $ref are ignored in this dialect "
 			    "(wrap them in allOf to apply them)");
 	}
-	return 0;
+	return bad ? -1 : 0;
 }
 
 static const struct schema_node *
@@ -1389,6 +1696,8 @@ compile_object(struct cctx *c, const struct json_value *v)
 	const struct json_value *kv[KW_COUNT] = {0};
 	const struct res_loc *l, *saved;
 	struct cnode *cn;
+	size_t at = c->ptr.len;
+	bool bad = false;
 
 	/* {"properties": {"a": {"properties": ... 600 levels ...}}} */
 	if (c->depth >= SCHEMA_MAX_DEPTH)
@@ -1411,18 +1720,25 @@ compile_object(struct cctx *c, const struct json_value *v)
 		return NULL;
 	saved = c->loc;
 	c->loc = l;
-	if (read_keywords(c, v, kv) == -1)
+	/* Each step below goes on past a refusal when every problem is
+	 * wanted (kw_failed); otherwise the first one ends the walk. */
+	if (read_keywords(c, v, kv) == -1 && kw_failed(c, at, &bad) == -1)
 		return NULL;
 	cn->n.res = l->res->rt;
 	c->depth++;
-	if (check_annotations(c, kv) == -1 ||
-	    compile_scalar_kws(c, &cn->n, kv) == -1 ||
-	    compile_array_kws(c, &cn->n, kv) == -1 ||
-	    compile_object_kws(c, &cn->n, kv) == -1 ||
-	    compile_inplace_kws(c, cn, kv) == -1)
-		return NULL;
-	if (compile_defs(c, kv[KW_DEFS], "$defs") == -1 ||
-	    compile_defs(c, kv[KW_DEFINITIONS], "definitions") == -1)
+	if ((check_annotations(c, kv) == -1 && kw_failed(c, at, &bad) == -1) ||
+	    (compile_scalar_kws(c, &cn->n, kv) == -1 &&
+	        kw_failed(c, at, &bad) == -1) ||
+	    (compile_array_kws(c, &cn->n, kv) == -1 &&
+	        kw_failed(c, at, &bad) == -1) ||
+	    (compile_object_kws(c, &cn->n, kv) == -1 &&
+	        kw_failed(c, at, &bad) == -1) ||
+	    (compile_inplace_kws(c, cn, kv) == -1 &&
+	        kw_failed(c, at, &bad) == -1) ||
+	    (compile_defs(c, kv[KW_DEFS], "$defs") == -1 &&
+	        kw_failed(c, at, &bad) == -1) ||
+	    (compile_defs(c, kv[KW_DEFINITIONS], "definitions") == -1 &&
+	        kw_failed(c, at, &bad) == -1))
 		return NULL;
 	c->depth--;
 	c->loc = saved;
@@ -1431,7 +1747,7 @@ compile_object(struct cctx *c, const struct json_value *v)
 	if (cn->n.flags == 0 && !cn->n.additional_all && !cn->n.items_all &&
 	    cn->n.nslots == 0 && !cn->own_collect)
 		cn->n.kind = SCHEMA_K_TRUE;
-	return &cn->n;
+	return bad ? NULL : &cn->n;
 }
 
 const struct schema_node *
@@ -1496,8 +1812,19 @@ schema_compile_opts(const struct json_value *root, const struct schema_opts *o,
 	if (schema_res_scan(&c, root, "", 0, d, false) == -1)
 		goto fail;
 	c.loc = c.resources->loc;
-	if ((n = compile_value(&c, root)) == NULL ||
-	    schema_res_resolve(&c) == -1 || schema_plan(&c) == -1)
+	c.ptr_root = root;
+	/* With a problems collector each phase goes on past a refusal, and
+	 * the form is refused at the end (c.rc). */
+	if ((n = compile_value(&c, root)) == NULL && !schema_cc_go_on(&c))
+		goto fail;
+	if (schema_res_resolve(&c) == -1)
+		goto fail;
+	if (c.rc != SCHEMA_OK) {
+		/* the no-progress cycles over what compiled: refused too */
+		schema_plan_cycles(&c);
+		goto fail;
+	}
+	if (schema_plan(&c) == -1)
 		goto fail;
 	if ((s = arena_calloc(a, 1, sizeof(*s))) == NULL) {
 		nomem(&c);
@@ -1511,7 +1838,14 @@ schema_compile_opts(const struct json_value *root, const struct schema_opts *o,
 	*out = s;
 	return SCHEMA_OK;
 fail:
-	return c.rc == SCHEMA_OK ? SCHEMA_NOMEM : c.rc;
+	if (c.rc == SCHEMA_OK)
+		return SCHEMA_NOMEM;
+	/* the first problem in document order, for a caller that prints
+	 * one */
+	if (c.rc == SCHEMA_REFUSED && o->problems != NULL &&
+	    o->problems->count > 0)
+		*err = o->problems->list[0].err;
+	return c.rc;
 }
 
 enum schema_result

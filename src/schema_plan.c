@@ -569,3 +569,12 @@ schema_plan(struct cctx *c)
 	skip_pure_refs(c);
 	return plan_nodes(c);
 }
+
+void
+schema_plan_cycles(struct cctx *c)
+{
+	/* the nodes' places are not tied to a document here: such a
+	 * problem sorts after the form's own */
+	c->ptr_root = NULL;
+	(void)find_cycles(c, false); /* its outcome is recorded in c */
+}

@@ -270,9 +270,11 @@ read_schema_kw(struct cctx *c, const struct json_value *sv,
     const struct res_loc *at, enum schema_dialect *d, unsigned *vocab)
 {
 	struct res_target t;
+	struct cc_try try;
 	const struct json_value *vv, *ms;
 	enum schema_dialect md;
 	size_t i, mark = jptr_push(&c->ptr, "$schema", 7);
+	bool found = false;
 
 	/* {"$schema": 7} */
 	if (sv->type != JSON_T_STRING)
@@ -284,10 +286,17 @@ read_schema_kw(struct cctx *c, const struct json_value *sv,
 	}
 	/* {"$schema": "https://example.com/my-meta"}: a meta-schema the
 	 * address provides, or a refusal */
-	if (c->ndocs > 0 && sv->u.str.len > 0 &&
-	    schema_res_find(c, at, sv->u.str.ptr, sv->u.str.len, &t) == 0 &&
-	    t.v->type == JSON_T_OBJECT && (ms = json_object_get(t.v,
-	                                       "$schema", 7)) != NULL &&
+	if (c->ndocs > 0 && sv->u.str.len > 0) {
+		/* tried: when it names nothing, the refusal is the unknown
+		 * dialect below */
+		schema_cc_try(c, &try);
+		found = schema_res_find(c, at, sv->u.str.ptr, sv->u.str.len,
+		            &t) == 0;
+		if (schema_cc_untry(c, &try, !found) == -1)
+			return -1;
+	}
+	if (found && t.v->type == JSON_T_OBJECT &&
+	    (ms = json_object_get(t.v, "$schema", 7)) != NULL &&
 	    ms->type == JSON_T_STRING &&
 	    schema_dialect_by_uri(ms->u.str.ptr, ms->u.str.len, &md) == 0) {
 		*d = md;
@@ -330,8 +339,6 @@ read_schema_kw(struct cctx *c, const struct json_value *sv,
 		jptr_pop(&c->ptr, mark);
 		return 0;
 	}
-	if (c->rc != SCHEMA_OK && c->rc != SCHEMA_REFUSED)
-		return -1;
 	{
 		char name[SCHEMA_CLIP_MAX + 1];
 
@@ -533,8 +540,14 @@ scan(struct cctx *c, const struct json_value *v, const struct res_loc *parent,
 	}
 	if (loc_put(c, v, l) == -1)
 		return nomem(c), -1;
-	if (scan_ids(c, v, l, parent->res->root == v) == -1)
-		return -1;
+	/* a malformed $id or anchor: with every problem wanted, the scan
+	 * goes on (without that identifier) */
+	mark = c->ptr.len;
+	if (scan_ids(c, v, l, parent->res->root == v) == -1) {
+		if (!schema_cc_go_on(c))
+			return -1;
+		jptr_pop(&c->ptr, mark);
+	}
 	/* draft-04..07: siblings of $ref are not schemas */
 	if (l->d <= SCHEMA_D_DRAFT07 && json_object_get(v, "$ref", 4) != NULL)
 		return 0;
@@ -561,6 +574,7 @@ schema_res_scan(struct cctx *c, const struct json_value *doc,
 	struct res_resource *res;
 	struct res_loc root;
 	struct jptr saved = c->ptr;
+	const struct json_value *saved_root = c->ptr_root;
 	int rc;
 
 	/* a form using more documents than anyone serves */
@@ -580,6 +594,7 @@ schema_res_scan(struct cctx *c, const struct json_value *doc,
 	root.vocab = SCHEMA_V_ALL;
 	root.res = res;
 	jptr_init(&c->ptr);
+	c->ptr_root = doc;
 	if (doc->type != JSON_T_OBJECT) {
 		struct res_loc *l = arena_alloc(c->a, sizeof(*l));
 
@@ -588,6 +603,7 @@ schema_res_scan(struct cctx *c, const struct json_value *doc,
 		*l = root;
 		res->loc = l;
 		c->ptr = saved;
+		c->ptr_root = saved_root;
 		return 0;
 	}
 	if (scan(c, doc, &root, 0) == -1)
@@ -595,6 +611,7 @@ schema_res_scan(struct cctx *c, const struct json_value *doc,
 	if (res->loc == NULL)
 		res->loc = loc_get(c, doc);
 	c->ptr = saved;
+	c->ptr_root = saved_root;
 	return 0;
 }
 
@@ -717,6 +734,7 @@ schema_res_find(struct cctx *c, const struct res_loc *from, const char *ref,
 		res = e->res;
 	}
 	v = res->root;
+	out->root = res->root;
 	if (hash != NULL) {
 		/* {"$ref": "#/$defs/a%zz"}, {"$ref": "#/a~2"} */
 		if (jptr_from_fragment(&out->place, hash, out->frag_len + 1) ==
@@ -778,6 +796,7 @@ build_rt(struct cctx *c, struct res_resource *r)
 	const struct schema_node *node;
 	struct jptr saved = c->ptr;
 
+	c->ptr_root = NULL; /* the places below are the resource's */
 	for (a = r->anchors; a != NULL; a = a->next)
 		n += a->dynamic;
 	if ((an = arena_calloc(c->a, n == 0 ? 1 : n, sizeof(*an))) == NULL)
@@ -819,8 +838,10 @@ resolve_one(struct cctx *c, struct pending *p)
 	size_t len = p->len;
 
 	const char *hash = memchr(ref, '#', len);
+	struct cc_try try;
 
 	ptr_set(&c->ptr, p->where, p->where_len);
+	c->ptr_root = p->where_root;
 	/* v1: {"$dynamicRef": "meta"}, as the v1 meta-schemas write it, is
 	 * the anchor name without its "#" (the core meta-schema's pattern is
 	 * "^#?[A-Za-z_][-A-Za-z0-9._]*$"); read it as "#meta" */
@@ -844,13 +865,13 @@ resolve_one(struct cctx *c, struct pending *p)
 		p->node->dyn = SCHEMA_DYN_ANCHOR;
 		p->node->dyn_name = hash + 1;
 		p->node->dyn_len = (size_t)(ref + len - hash - 1);
-		if (schema_res_find(c, p->loc, ref, len, &t) == -1) {
-			if (c->rc == SCHEMA_NOMEM)
-				return -1;
-			c->rc = SCHEMA_OK;
-			return 0;
-		}
+		schema_cc_try(c, &try);
+		if (schema_res_find(c, p->loc, ref, len, &t) == -1)
+			return schema_cc_untry(c, &try, true);
+		if (schema_cc_untry(c, &try, false) == -1)
+			return -1;
 		jptr_init(&c->ptr);
+		c->ptr_root = NULL;
 		c->depth = 0;
 		c->loc = t.loc;
 		if ((p->node->dref = schema_cc_value(c, t.v)) == NULL)
@@ -861,8 +882,11 @@ resolve_one(struct cctx *c, struct pending *p)
 		return -1;
 	/* The target's own place, for messages about it. */
 	jptr_init(&c->ptr);
-	if (t.pointer)
+	c->ptr_root = NULL;
+	if (t.pointer) {
 		c->ptr = t.place;
+		c->ptr_root = t.root;
+	}
 	c->depth = 0;
 	c->loc = t.loc;
 	if ((n = schema_cc_value(c, t.v)) == NULL)
@@ -904,7 +928,8 @@ schema_res_resolve(struct cctx *c)
 			struct pending *p = c->pending;
 
 			c->pending = p->next;
-			if (resolve_one(c, p) == -1)
+			/* with every problem wanted, the next reference */
+			if (resolve_one(c, p) == -1 && !schema_cc_go_on(c))
 				return -1;
 		}
 		more = false;
@@ -914,7 +939,7 @@ schema_res_resolve(struct cctx *c)
 		 * building one may load more */
 		for (r = done == NULL ? c->resources : done->next; r != NULL;
 		     r = r->next) {
-			if (build_rt(c, r) == -1)
+			if (build_rt(c, r) == -1 && !schema_cc_go_on(c))
 				return -1;
 			done = r;
 			more = true;

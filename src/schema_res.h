@@ -71,6 +71,7 @@ struct res_target {
 	size_t frag_len;
 	bool pointer;	  /* the fragment is a JSON Pointer: place */
 	struct jptr place; /* the decoded pointer (RFC 6901 section 6) */
+	const struct json_value *root; /* the resource place is inside */
 };
 
 /*
