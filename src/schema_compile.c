@@ -627,7 +627,7 @@ static int
 read_pprops(struct cctx *c, struct schema_node *n, const struct json_value *pp)
 {
 	struct schema_pprop *p;
-	size_t i, k = 0, mark, mark2;
+	size_t i, k = 0, mark, mark2, here;
 	bool bad = false;
 
 	if ((p = arena_calloc(c->a, pp->u.obj.count, sizeof(*p))) == NULL)
@@ -638,13 +638,15 @@ read_pprops(struct cctx *c, struct schema_node *n, const struct json_value *pp)
 		char msg[128];
 
 		mark2 = jptr_push(&c->ptr, m->key.ptr, m->key.len);
+		here = c->ptr.len;
 		p[k].re = re_compile(
 		    m->key.ptr, m->key.len, c->a, msg, sizeof(msg));
-		/* {"patternProperties": {"(": {}}} */
+		/* {"patternProperties": {"(": {}}}: its schema is still
+		 * checked */
 		if (p[k].re == NULL &&
 		    (refuse(c, "patternProperties", "invalid pattern: %s",
 		         msg),
-		        kw_failed(c, mark2, &bad)) == -1)
+		        kw_failed(c, here, &bad)) == -1)
 			return -1;
 		if ((p[k].sub = compile_value(c, &m->value)) == NULL &&
 		    kw_failed(c, mark2, &bad) == -1)

@@ -606,6 +606,212 @@ START_TEST(compile_plans_what_each_node_accepts_without_work)
 }
 END_TEST
 
+/* --- every problem of a form (schema_opts.problems, for --check) ----- */
+
+struct probcase {
+	const char *schema;
+	size_t count;		/* problems expected */
+	const char *pointer[4]; /* the first ones, in document order; NULL:
+	                           any place */
+	const char *reason[4];  /* a phrase each one's reason contains */
+};
+
+static enum schema_result
+compile_collecting(struct arena *a, const char *schema,
+    struct schema_problems *ps, struct schema_err *err)
+{
+	struct schema_opts o;
+	const struct schema *s = NULL;
+
+	memset(&o, 0, sizeof(o));
+	o.dialect = -1;
+	o.problems = ps;
+	schema_problems_init(ps);
+	memset(err, 0, sizeof(*err));
+	return schema_compile_opts(parse_text(a, schema), &o, a, &s, err);
+}
+
+static void
+expect_problems(const struct probcase *t)
+{
+	struct schema_problems *ps = calloc(1, sizeof(*ps));
+	struct schema_err err;
+	struct arena a;
+	enum schema_result r;
+	size_t i;
+
+	ck_assert_ptr_nonnull(ps);
+	arena_init(&a, 64 << 20);
+	r = compile_collecting(&a, t->schema, ps, &err);
+	ck_assert_msg(r == (t->count == 0 ? SCHEMA_OK : SCHEMA_REFUSED),
+	    "schema %.200s: result %d", t->schema, (int)r);
+	ck_assert_msg(ps->count == t->count && ps->more == 0,
+	    "schema %.200s: %zu problems (+%zu), expected %zu; first at "
+	    "\"%s\": %s",
+	    t->schema, ps->count, ps->more, t->count,
+	    ps->count > 0 ? ps->list[0].err.pointer.buf : "",
+	    ps->count > 0 ? ps->list[0].err.reason : "");
+	for (i = 0; i < t->count && i < GPT_ARRAY_LEN(t->reason); i++) {
+		const struct schema_err *e = &ps->list[i].err;
+
+		if (t->reason[i] == NULL)
+			break;
+		ck_assert_msg(t->pointer[i] == NULL ||
+		                  strcmp(e->pointer.buf, t->pointer[i]) == 0,
+		    "schema %.200s: problem %zu at \"%s\", expected \"%s\"",
+		    t->schema, i, e->pointer.buf, t->pointer[i]);
+		ck_assert_msg(strstr(e->reason, t->reason[i]) != NULL,
+		    "schema %.200s: problem %zu says \"%s\", expected \"%s\"",
+		    t->schema, i, e->reason, t->reason[i]);
+	}
+	/* the single-error record is the first in document order */
+	if (t->count > 0)
+		ck_assert_str_eq(err.pointer.buf, ps->list[0].err.pointer.buf);
+	arena_free(&a);
+	free(ps);
+}
+
+START_TEST(compile_reports_every_problem_in_document_order)
+{
+	static const struct probcase t[] = {
+	    /* three independent problems, found in another order than
+	     * written (unknown keywords first, then by keyword group) */
+	    {"{\"required\":\"a\",\"properties\":{\"x\":{\"minLength\":-1}},"
+	     "\"minLenght\":1}",
+	        3, {"/required", "/properties/x/minLength", "/minLenght"},
+	        {"array of strings", "non-negative integer",
+	            "did you mean minLength?"}},
+	    /* past a bad item or member, the next one is compiled */
+	    {"{\"anyOf\":[{\"type\":\"strnig\"},true,{\"maxItems\":\"1\"}],"
+	     "\"$defs\":{\"a\":{\"foo\":1},\"b\":{\"$ref\":\"#/nope\"}}}",
+	        4, {"/anyOf/0/type", "/anyOf/2/maxItems", "/$defs/a/foo",
+	               "/$defs/b/$ref"},
+	        {"unknown type", "non-negative", "unknown keyword \"foo\"",
+	            "names nothing"}},
+	    /* two problems in one keyword group, and a bad pattern beside
+	     * a bad subschema of patternProperties */
+	    {"{\"minimum\":\"0\",\"maxLength\":1.5,\"patternProperties\":"
+	     "{\"(\":{\"nullable\":true}}}",
+	        4, {"/minimum", "/maxLength", "/patternProperties/(",
+	               "/patternProperties/(/nullable"},
+	        {"must be a number", "non-negative", "invalid pattern",
+	            "[T, \"null\"]"}},
+	    /* a no-progress cycle is found beside another problem */
+	    {"{\"$defs\":{\"a\":{\"$ref\":\"#/$defs/b\"},\"b\":{\"$ref\":"
+	     "\"#/$defs/a\"}},\"minLength\":-1}",
+	        2, {"/minLength", NULL}, {"non-negative", "never descends"}},
+	    /* one refusal: an unknown $schema is reported once, not also
+	     * as the lookup tried before it */
+	    {"{\"$schema\":\"https://example.com/nope\"}", 1, {"/$schema"},
+	        {"unknown dialect"}},
+	    /* tried and taken back: v1's $dynamicRef to a name no anchor
+	     * declares is no problem */
+	    {"{\"$schema\":\"https://json-schema.org/v1\","
+	     "\"$dynamicRef\":\"#items\"}",
+	        0, {NULL}, {NULL}},
+	    {"{\"type\":\"string\",\"maxLength\":3}", 0, {NULL}, {NULL}},
+	};
+	size_t i;
+
+	for (i = 0; i < GPT_ARRAY_LEN(t); i++)
+		expect_problems(&t[i]);
+}
+END_TEST
+
+/* The responder passes no collector: the first refusal found ends the
+ * walk, as before. */
+START_TEST(compile_without_a_collector_stops_at_the_first_problem)
+{
+	expect_refused("{\"required\":\"a\",\"properties\":{\"x\":"
+	               "{\"minLength\":-1}},\"minLenght\":1}",
+	    "/minLenght", "did you mean minLength?");
+}
+END_TEST
+
+/* 150 bad members and an unknown keyword written last but read first:
+ * the first SCHEMA_PROBLEMS_MAX in document order are kept, the rest
+ * counted. */
+START_TEST(compile_keeps_the_first_problems_and_counts_the_rest)
+{
+	struct schema_problems *ps = calloc(1, sizeof(*ps));
+	struct schema_err err;
+	struct arena a;
+	struct buf b;
+	char want[64];
+	int i;
+
+	ck_assert_ptr_nonnull(ps);
+	buf_init(&b, 1 << 20);
+	ck_assert_int_eq(buf_append(&b, "{\"properties\":{", 15), 0);
+	for (i = 0; i < 150; i++) {
+		char m[64];
+		int n = snprintf(m, sizeof(m), "%s\"p%03d\":{\"minLength\":-1}",
+		    i > 0 ? "," : "", i);
+
+		ck_assert_int_eq(buf_append(&b, m, (size_t)n), 0);
+	}
+	ck_assert_int_eq(buf_append(&b, "},\"zzz\":1}", 11), 0);
+	arena_init(&a, 64 << 20);
+	ck_assert_int_eq(compile_collecting(&a, b.data, ps, &err),
+	    SCHEMA_REFUSED);
+	ck_assert_uint_eq(ps->count, SCHEMA_PROBLEMS_MAX);
+	ck_assert_uint_eq(ps->more, 151 - SCHEMA_PROBLEMS_MAX);
+	for (i = 0; i < SCHEMA_PROBLEMS_MAX; i++) {
+		snprintf(want, sizeof(want), "/properties/p%03d/minLength", i);
+		ck_assert_str_eq(ps->list[i].err.pointer.buf, want);
+	}
+	ck_assert_str_eq(err.pointer.buf, "/properties/p000/minLength");
+	arena_free(&a);
+	buf_free(&b);
+	free(ps);
+}
+END_TEST
+
+/* format: a name declared with `annotations` is an annotation; an
+ * undeclared unknown name refuses; a known name stays asserted. */
+START_TEST(compile_takes_a_declared_format_name_as_an_annotation)
+{
+	static const char *const ann[] = {"color-hex", "email"};
+	struct schema_opts o;
+	struct arena a, req;
+	const struct schema *s = NULL;
+	struct schema_err err;
+	struct warnings w = {0};
+
+	memset(&o, 0, sizeof(o));
+	o.dialect = -1;
+	o.annotations = ann;
+	o.nannotations = 2;
+	o.warn = collect_warning;
+	o.warn_ctx = &w;
+	o.notes = true;
+	arena_init(&a, 1 << 20);
+	arena_init(&req, 1 << 20);
+	ck_assert_int_eq(schema_compile_opts(parse_text(&a,
+	                                         "{\"format\":\"color-hex\"}"),
+	                     &o, &a, &s, &err),
+	    SCHEMA_OK);
+	ck_assert_int_eq(w.count, 1);
+	ck_assert_str_eq(w.last,
+	    "/format: format \"color-hex\" is an annotation (not enforced)");
+	ck_assert_int_eq(schema_validate(s, parse_text(&req, "\"not a colour\""),
+	                     &req, &err),
+	    SCHEMA_OK);
+	/* a known name is asserted, declared or not */
+	ck_assert_int_eq(schema_compile_opts(
+	                     parse_text(&a, "{\"format\":\"email\"}"), &o, &a,
+	                     &s, &err),
+	    SCHEMA_OK);
+	ck_assert_int_eq(schema_validate(s, parse_text(&req, "\"x\""), &req,
+	                     &err),
+	    SCHEMA_INVALID);
+	arena_free(&req);
+	arena_free(&a);
+	expect_refused("{\"format\":\"color-hex\"}", "/format",
+	    "annotations = NAME");
+}
+END_TEST
+
 static Suite *
 suite_schema_compile(void)
 {
@@ -626,6 +832,12 @@ suite_schema_compile(void)
 	tcase_add_test(k, compile_memoizes_each_schema_location_once);
 	tcase_add_test(k, compile_links_past_a_ref_chain_in_linear_work);
 	tcase_add_test(k, compile_plans_what_each_node_accepts_without_work);
+	tcase_add_test(k, compile_reports_every_problem_in_document_order);
+	tcase_add_test(
+	    k, compile_without_a_collector_stops_at_the_first_problem);
+	tcase_add_test(k, compile_keeps_the_first_problems_and_counts_the_rest);
+	tcase_add_test(
+	    k, compile_takes_a_declared_format_name_as_an_annotation);
 	suite_add_tcase(s, k);
 	return s;
 }

@@ -159,4 +159,58 @@ printf 'dialect = 2019-09\n' >"$addr/address.conf"
 run_cli --check "$addr"
 expect_status 1 "without its refs and annotations the address is refused"
 
+# --check reports every problem of a form, in document order, each with
+# its pointer, reason and fix; exit 1.  The responder still stops at the
+# first (the address is refused either way).
+chk=$TEST_TMP/problems
+mkdir -p "$chk"
+printf '{"p":"x","m":[],"s":{"required":"a","properties":{"x":' \
+    >"$chk/form.json"
+printf '{"minLength":-1}},"minLenght":1}}\n' >>"$chk/form.json"
+run_cli --check "$chk"
+expect_status 1 "a form with three problems is refused"
+grep -o 'form refused at "#[^"]*"' "$TEST_TMP/err" | tr '\n' ' ' \
+    >"$TEST_TMP/where"
+expect_true "--check lists the three problems in document order" \
+    grep -qx 'form refused at "#/required" form refused at "#/properties/x/minLength" form refused at "#/minLenght" ' \
+    "$TEST_TMP/where"
+expect_stderr_match 'did you mean minLength?' "each problem keeps its fix"
+expect_stderr_match 'minLength must be a non-negative integer, keyword minLength' \
+    "each problem keeps its reason and keyword"
+# Past SCHEMA_PROBLEMS_MAX (100) the rest is counted.
+{
+	printf '{"p":"x","m":[],"s":{"properties":{'
+	i=0
+	while [ $i -lt 150 ]; do
+		[ $i -gt 0 ] && printf ','
+		printf '"p%d":{"minLength":-1}' $i
+		i=$((i + 1))
+	done
+	printf '}}}\n'
+} >"$chk/form.json"
+run_cli --check "$chk"
+expect_status 1 "a form with 150 problems is refused"
+expect_true "--check prints the first 100 problems" \
+    test "$(grep -c 'form refused at' "$TEST_TMP/err")" -eq 100
+expect_stderr_match 'and 50 more problems' "then how many more"
+
+# format: a name declared with annotations is an annotation; an unknown
+# name still refuses the form.
+printf '{"type":"string","format":"color-hex"}\n' >"$TEST_TMP/fmt.json"
+run_cli --validate "$TEST_TMP/fmt.json" "$TEST_TMP/s.json"
+expect_status 2 "an unknown format name refuses the form"
+expect_stderr_match 'unknown format "color-hex"' "the refusal names it"
+run_cli --validate --annotations color-hex "$TEST_TMP/fmt.json" \
+    "$TEST_TMP/s.json"
+expect_status 0 "a declared format name asserts nothing"
+printf '{"p":"x","m":[],"s":{"type":"string","format":"color-hex"}}\n' \
+    >"$chk/form.json"
+run_cli --check "$chk"
+expect_status 1 "--check refuses an undeclared format name"
+printf 'annotations = color-hex\n' >"$chk/address.conf"
+run_cli --check "$chk"
+expect_status 0 "--check loads a form whose format name is declared"
+expect_stderr_match 'format "color-hex" is an annotation' \
+    "--check lists the format it treats as an annotation"
+
 finish
