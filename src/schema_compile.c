@@ -13,6 +13,12 @@
  * makes no progress into the instance, nesting past SCHEMA_MAX_DEPTH.
  * Every schema under $defs is compiled (so checked) even when unused.
  *
+ * With a problems collector (schema_opts.problems, for --check) a refusal
+ * is recorded and the walk goes on with the next keyword, item or member
+ * (kw_failed), leaving the failed keyword out of its node; the form is
+ * still refused at the end.  Without one, the first refusal ends the walk
+ * (the responder: fail closed, no work past it).
+ *
  * Each schema location is compiled once (memoized by its json_value), so a
  * $ref back to an ancestor links to the node already built.  The other
  * jobs of the compiler live apart (schema_cc.h): which keywords exist in

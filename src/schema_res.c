@@ -58,6 +58,15 @@ uri_resolve_to(struct cctx *c, const char *base, size_t blen,
 	} else {
 		if (uri_parse(base, blen, URI_IRI, &b) == -1)
 			return refuse(c, NULL, "the base URI does not parse");
+		/* {"$id": "foo/", "items": {"$ref": "a.json"}}: RFC 3986
+		 * section 5.1 resolves against an absolute base only */
+		if (!b.has_scheme) {
+			schema_clip(name, base, blen);
+			return refuse(c, NULL,
+			    "the base URI \"%s\" is not absolute (give the "
+			    "form an absolute $id)",
+			    name);
+		}
 		abs = uri_resolve_arena(&b, &r, c->a, &alen);
 	}
 	if (abs == NULL)

@@ -234,6 +234,10 @@ START_TEST(compile_refuses_remote_dangling_and_malformed_refs)
 	    {"{\"$ref\":\"/$defs/a\",\"$defs\":{\"a\":true}}", "/$ref",
 	        "neither"},
 	    {"{\"$ref\":1}", "/$ref", "URI reference"},
+	    /* a relative root $id: no base to resolve against (this
+	     * was reported as running out of memory) */
+	    {"{\"$id\":\"foo/\",\"items\":{\"$ref\":\"a.json\"}}",
+	        "/items/$ref", "is not absolute"},
 	    {"{\"$ref\":\"#/$defs/missing\"}", "/$ref", "names nothing"},
 	    {"{\"properties\":{\"a\":{\"$ref\":\"#/$defs/missing\"}},"
 	     "\"$defs\":{}}",
