@@ -1,6 +1,7 @@
 /*
- * bench_form.h: the driver the two form benchmarks share (bench_validate on
- * the reference form, bench_format on the formats form).  A benchmark
+ * bench_form.h: the driver the form benchmarks share (bench_validate on
+ * the reference form, bench_format on the formats form, bench_dialects on
+ * its two dialects' forms).  A benchmark
  * describes its body (the opening text and one generated item) in a
  * struct bench_form and hands it to bench_form_main(), which loads the
  * form, builds the bodies, and times json_parse alone against json_parse +
@@ -48,6 +49,9 @@ struct bench_form {
 	const char *head;
 	size_t margin;
 	void (*item)(struct buf *b);
+	/* If set, told each body's target before its first item (a generator
+	 * may make the small body leaner than the items of the large one). */
+	void (*sized)(size_t target);
 };
 
 /* A document of about `target` bytes (at least one item). */
@@ -59,6 +63,8 @@ bench_form_body(const struct bench_form *bf, size_t target, size_t *len)
 
 	/* The same bytes for a size, whatever ran before. */
 	rng = BENCH_RAND_SEED;
+	if (bf->sized != NULL)
+		bf->sized(target);
 	buf_init(&b, (size_t)64 << 20);
 	put(&b, bf->head);
 	while (b.len + bf->margin < target || first) {
