@@ -9,11 +9,11 @@
  *            through $ref, closed with additionalProperties: false.
  *
  * For each, two generated bodies that conform to the form, about 300 B
- * and about 1 MB (pages of orders; batches of events).  A round times
- * json_parse alone and json_parse + schema_validate over the same number
- * of iterations, alternating which goes first; the median of ROUNDS
- * rounds of each, and the overhead of validation.  CPU time of the
- * process, so that other load on the machine disturbs the figures less.
+ * and about 1 MB (pages of orders; batches of events).  The driver
+ * (bench_form.h) times json_parse alone against json_parse +
+ * schema_validate on each: the median of ROUNDS interleaved rounds of
+ * each, and the overhead of validation.  CPU time of the process, so that
+ * other load on the machine disturbs the figures less.
  *
  *   bench_dialects FORM SCHEMA            the table above
  *   bench_dialects FORM SCHEMA mbps SIZE  one line: median MB/s of parse +
@@ -35,17 +35,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
-#include "bench_common.h"
-#include "buf.h"
-#include "cli.h"
-#include "json.h"
-#include "schema.h"
+#include "bench_form.h"
 
-#define ROUNDS 9
-#define ROUND_SECONDS 0.15
-#define SMALL 300
-#define LARGE ((size_t)1 << 20)
 #define COMPILE_RUNS 15
 #define BIGFORM ((size_t)500 * 1000)
 
@@ -183,137 +174,26 @@ event(struct buf *b)
 	put(b, "}");
 }
 
-/* What differs between the two forms' bodies: head, then items separated
- * by commas while the body is more than margin bytes short of the target
- * (one item at least), then "]}". */
-struct form_kind {
-	const char *name;
-	const char *head;
-	size_t margin;
-	void (*item)(struct buf *b);
-};
-
-static const struct form_kind kinds_of_form[] = {
-    {"openapi", "{\"next\":null,\"orders\":[", 200, order},
-    {"draft07", "{\"source\":\"web-frontend\",\"events\":[", 60, event},
-};
-
-static char *
-make_body(const struct form_kind *k, size_t target, size_t *len)
+static void
+sized(size_t target)
 {
-	struct buf b;
-	bool first = true;
-
-	rng = BENCH_RAND_SEED; /* the same bytes for a size, whatever ran before */
 	lean = target <= SMALL;
-	buf_init(&b, (size_t)64 << 20);
-	put(&b, k->head);
-	while (b.len + k->margin < target || first) {
-		if (!first)
-			put(&b, ",");
-		k->item(&b);
-		first = false;
-	}
-	put(&b, "]}");
-	return buf_take(&b, len);
 }
 
-/* ----- the validation benchmark ---------------------------------------- */
+/* The two forms' bodies, for the driver (bench_form.h). */
+static const struct {
+	const char *name;
+	struct bench_form bf;
+} forms[] = {
+    {"openapi", {.prog = "bench_dialects", .form = "openapi form",
+        .head = "{\"next\":null,\"orders\":[", .margin = 200,
+        .item = order, .sized = sized}},
+    {"draft07", {.prog = "bench_dialects", .form = "draft07 form",
+        .head = "{\"source\":\"web-frontend\",\"events\":[",
+        .margin = 60, .item = event, .sized = sized}},
+};
 
-static struct arena req;
-static const struct schema *form;
-
-static void
-run(const char *body, size_t len, unsigned iters, bool validate)
-{
-	const struct json_value *v;
-	struct json_err err;
-	struct schema_err serr;
-	unsigned i;
-
-	for (i = 0; i < iters; i++) {
-		if (json_parse(body, len, &req, 0, &v, &err) != JSON_OK) {
-			fprintf(stderr, "json_parse: %s at %zu\n", err.msg,
-			    err.offset);
-			exit(1);
-		}
-		if (validate && schema_validate(form, v, &req, &serr) !=
-		    SCHEMA_OK) {
-			fprintf(stderr, "the body fails the form at %s: %s\n",
-			    serr.pointer.buf, serr.reason);
-			exit(1);
-		}
-		arena_reset(&req);
-	}
-}
-
-/* Iterations for a round of about ROUND_SECONDS of parse + validate. */
-static unsigned
-calibrate(const char *body, size_t len)
-{
-	unsigned iters = 1;
-	double t;
-
-	for (;;) {
-		t = now();
-		run(body, len, iters, true);
-		if ((t = now() - t) > ROUND_SECONDS / 4 || iters > (1u << 28))
-			break;
-		iters *= 2;
-	}
-	return (unsigned)(iters * (ROUND_SECONDS / t)) + 1;
-}
-
-static double
-batch_mbps(const char *body, size_t len, unsigned iters, bool validate)
-{
-	double t = now();
-
-	run(body, len, iters, validate);
-	return (double)len * iters / 1e6 / (now() - t);
-}
-
-static void
-bench_body(const struct form_kind *k, const char *label, size_t target)
-{
-	double parse[ROUNDS], both[ROUNDS], mp, mb;
-	unsigned iters, r;
-	size_t len;
-	char *body = make_body(k, target, &len);
-
-	iters = calibrate(body, len);
-	for (r = 0; r < ROUNDS; r++) {
-		/* Which goes first alternates, so a drift of the machine's
-		 * speed within a round favours neither. */
-		if (r % 2 == 0) {
-			parse[r] = batch_mbps(body, len, iters, false);
-			both[r] = batch_mbps(body, len, iters, true);
-		} else {
-			both[r] = batch_mbps(body, len, iters, true);
-			parse[r] = batch_mbps(body, len, iters, false);
-		}
-	}
-	mp = median(parse, ROUNDS);
-	mb = median(both, ROUNDS);
-	printf("%-6s %8zu B %12.1f %14.1f %+9.0f%%\n", label, len, mp, mb,
-	    (mp / mb - 1) * 100);
-	free(body);
-}
-
-static double
-median_mbps(const struct form_kind *k, size_t target)
-{
-	double both[ROUNDS];
-	unsigned iters, r;
-	size_t len;
-	char *body = make_body(k, target, &len);
-
-	iters = calibrate(body, len);
-	for (r = 0; r < ROUNDS; r++)
-		both[r] = batch_mbps(body, len, iters, true);
-	free(body);
-	return median(both, ROUNDS);
-}
+/* ----- the compile benchmark ------------------------------------------- */
 
 static int
 write_file(const char *path, const char *bytes, size_t len)
@@ -324,29 +204,6 @@ write_file(const char *path, const char *bytes, size_t len)
 	    fwrite(bytes, 1, len, f) != len || fclose(f) != 0) {
 		perror(path);
 		return -1;
-	}
-	return 0;
-}
-
-static int
-dump(const struct form_kind *k, const char *dir)
-{
-	static const struct {
-		const char *name;
-		size_t target;
-	} bodies[] = {{"small.json", SMALL}, {"large.json", LARGE}};
-	char path[4096];
-	size_t i, len;
-
-	for (i = 0; i < GPT_ARRAY_LEN(bodies); i++) {
-		char *body = make_body(k, bodies[i].target, &len);
-		int rc;
-
-		snprintf(path, sizeof(path), "%s/%s", dir, bodies[i].name);
-		rc = write_file(path, body, len);
-		free(body);
-		if (rc == -1)
-			return 1;
 	}
 	return 0;
 }
@@ -384,41 +241,6 @@ compile_or_say(const char *path, const struct json_value *root,
 	}
 	return 0;
 }
-
-static int
-bench_form(const struct form_kind *k, int argc, char **argv)
-{
-	struct arena form_arena;
-	const struct json_value *root;
-	char *bytes;
-	size_t len;
-	int rc = 0;
-
-	arena_init(&form_arena, (size_t)64 << 20);
-	arena_init(&req, (size_t)1 << 30);
-	if ((root = load_json(argv[2], &form_arena, &bytes, &len)) == NULL ||
-	    compile_or_say(argv[2], root, &form_arena, &form) == -1)
-		return 1;
-	if (argc == 5 && strcmp(argv[3], "dump") == 0) {
-		rc = dump(k, argv[4]);
-	} else if (argc == 5 && strcmp(argv[3], "mbps") == 0) {
-		printf("%.1f\n", median_mbps(k, strtoul(argv[4], NULL, 10)));
-	} else {
-		printf("json_parse alone vs json_parse + schema_validate "
-		       "(%s form; median of %d interleaved rounds)\n",
-		    k->name, ROUNDS);
-		printf("%-6s %10s %12s %14s %10s\n", "body", "size",
-		    "parse MB/s", "+validate MB/s", "overhead");
-		bench_body(k, "small", SMALL);
-		bench_body(k, "large", LARGE);
-	}
-	arena_free(&req);
-	arena_free(&form_arena);
-	free(bytes);
-	return rc;
-}
-
-/* ----- the compile benchmark ------------------------------------------- */
 
 static const char *const nouns[] = {"Account", "Address", "Invoice",
     "Shipment", "Product", "Price", "Tax", "Discount", "Warehouse", "Carrier",
@@ -664,9 +486,10 @@ main(int argc, char **argv)
 		return bigform(argv[2]);
 	if (argc == 3 && strcmp(argv[1], "compile") == 0)
 		return bench_compile(argv[2]);
-	for (i = 0; argc >= 3 && i < GPT_ARRAY_LEN(kinds_of_form); i++)
-		if (strcmp(argv[1], kinds_of_form[i].name) == 0)
-			return bench_form(&kinds_of_form[i], argc, argv);
+	/* FORM, then the driver's own arguments (SCHEMA and the rest). */
+	for (i = 0; argc >= 3 && i < GPT_ARRAY_LEN(forms); i++)
+		if (strcmp(argv[1], forms[i].name) == 0)
+			return bench_form_main(argc - 1, argv + 1, &forms[i].bf);
 	fprintf(stderr, "usage: bench_dialects openapi|draft07 SCHEMA "
 	                "[mbps SIZE | dump DIR]\n"
 	                "       bench_dialects bigform FILE\n"

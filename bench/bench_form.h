@@ -1,6 +1,7 @@
 /*
- * bench_form.h: the driver the two form benchmarks share (bench_validate on
- * the reference form, bench_format on the formats form).  A benchmark
+ * bench_form.h: the driver the form benchmarks share (bench_validate on
+ * the reference form, bench_format on the formats form, bench_dialects on
+ * its two dialects' forms).  A benchmark
  * describes its body (the opening text and one generated item) in a
  * struct bench_form and hands it to bench_form_main(), which loads the
  * form, builds the bodies, and times json_parse alone against json_parse +
@@ -48,6 +49,9 @@ struct bench_form {
 	const char *head;
 	size_t margin;
 	void (*item)(struct buf *b);
+	/* If set, told each body's target before its first item (a generator
+	 * may make the small body leaner than the items of the large one). */
+	void (*sized)(size_t target);
 };
 
 /* A document of about `target` bytes (at least one item). */
@@ -59,6 +63,8 @@ bench_form_body(const struct bench_form *bf, size_t target, size_t *len)
 
 	/* The same bytes for a size, whatever ran before. */
 	rng = BENCH_RAND_SEED;
+	if (bf->sized != NULL)
+		bf->sized(target);
 	buf_init(&b, (size_t)64 << 20);
 	put(&b, bf->head);
 	while (b.len + bf->margin < target || first) {
@@ -193,22 +199,22 @@ dump(const struct bench_form *bf, const char *dir)
 	return 0;
 }
 
-/* Parse and compile the form at path into a (process lifetime). */
+/* Parse and compile the form at path into a; its bytes into *bytes, for
+ * the caller to free once the form is done with. */
 static int
-load_form(const char *path, struct arena *a)
+load_form(const char *path, struct arena *a, char **bytes)
 {
 	struct buf text;
 	const struct json_value *root;
 	struct json_err err;
 	struct schema_err serr;
-	char *bytes;
 	size_t len;
 
 	buf_init(&text, (size_t)1 << 20);
 	if (cli_slurp(path, &text) == -1)
 		return -1;
-	bytes = buf_take(&text, &len);
-	if (bytes == NULL || json_parse(bytes, len, a, 0, &root, &err) !=
+	*bytes = buf_take(&text, &len);
+	if (*bytes == NULL || json_parse(*bytes, len, a, 0, &root, &err) !=
 	    JSON_OK) {
 		fprintf(stderr, "%s: not strict JSON\n", path);
 		return -1;
@@ -218,7 +224,7 @@ load_form(const char *path, struct arena *a)
 		    serr.pointer.buf, serr.reason);
 		return -1;
 	}
-	return 0; /* bytes stay allocated: the form borrows its strings */
+	return 0; /* *bytes stay allocated: the form borrows its strings */
 }
 
 /* The benchmark's main(): the three uses in the header comment. */
@@ -226,6 +232,7 @@ static int
 bench_form_main(int argc, char **argv, const struct bench_form *bf)
 {
 	struct arena form_arena;
+	char *bytes = NULL;
 	int rc = 0;
 
 	if (argc < 2) {
@@ -235,7 +242,7 @@ bench_form_main(int argc, char **argv, const struct bench_form *bf)
 	}
 	arena_init(&form_arena, (size_t)64 << 20);
 	arena_init(&req, (size_t)1 << 30);
-	if (load_form(argv[1], &form_arena) == -1)
+	if (load_form(argv[1], &form_arena, &bytes) == -1)
 		return 1;
 	if (argc == 4 && strcmp(argv[2], "dump") == 0) {
 		rc = dump(bf, argv[3]);
@@ -252,6 +259,7 @@ bench_form_main(int argc, char **argv, const struct bench_form *bf)
 	}
 	arena_free(&req);
 	arena_free(&form_arena);
+	free(bytes);
 	return rc;
 }
 

@@ -14,11 +14,13 @@
 #    definitions, described properties, enums, patterns, references),
 #    schema_compile from the parsed JSON against ajv's compile of the same
 #    parsed schema, in ms, medians, alternated three times.
-# ajv is installed into the build tree (bench/ajv/node_modules); without
-# node, npm or a network the ajv parts are skipped with a message.
+# ajv is installed into the build tree (bench/ajv/node_modules, by lib.sh's
+# bench_ajv_install; bench/ajv/run.js runs it); without node, npm or a
+# network the ajv parts are skipped with a message.
 set -eu
 srcdir=${GPT_SRCDIR:-.}
 builddir=${GPT_BUILDDIR:-.}
+. "$srcdir/bench/lib.sh"
 exe="$builddir/bench/bench_dialects"
 [ -x "$exe" ] || {
 	echo "bench/dialects.sh: build $exe first (make bench)" >&2
@@ -35,28 +37,11 @@ for f in openapi draft07; do
 done
 
 ajv=yes
-if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
-	echo "ajv: skipped (node or npm is not installed)"
+if ! bench_ajv_install; then
+	echo "ajv: skipped: $bench_ajv_why"
 	ajv=
 fi
-work="$builddir/bench/ajv"
-if [ -n "$ajv" ]; then
-	mkdir -p "$work"
-	if ! [ "$work" -ef "$srcdir/bench/ajv" ]; then
-		cp "$srcdir/bench/ajv/package.json" \
-		    "$srcdir/bench/ajv/run-dialects.js" "$work/"
-	fi
-	if [ ! -f "$work/node_modules/ajv/dist/2020.js" ] &&
-	    ! (cd "$work" && timeout 300 npm install --no-audit --no-fund \
-	    --silent >/dev/null 2>&1); then
-		echo "ajv: skipped (npm install ajv failed: offline?)"
-		ajv=
-	fi
-fi
-
-median() { # median KEY FILE: the middle of the three figures for KEY
-	awk -v k="$1" '$1 == k { print $2 }' "$2" | sort -g | sed -n 2p
-}
+work="$builddir/bench/ajv" # bench_ajv_dir, where ajv is installed
 
 if [ -n "$ajv" ]; then
 	echo "== against ajv (JSON.parse + ajv in the form's dialect)"
@@ -80,14 +65,14 @@ if [ -n "$ajv" ]; then
 			    >>"$tmp/$f/gpt"
 			echo "large $("$exe" $f "$schema" mbps "$large")" \
 			    >>"$tmp/$f/gpt"
-			node "$work/run-dialects.js" $opt "$schema" \
+			node "$work/run.js" $opt "$schema" \
 			    "$tmp/$f/small.json" "$tmp/$f/large.json" |
 			    sed -e "s|^$tmp/$f/\\(.*\\)\\.json|\\1|" \
 			    >>"$tmp/$f/ajv"
 		done
 		for b in small large; do
-			g=$(median $b "$tmp/$f/gpt")
-			a=$(median $b "$tmp/$f/ajv")
+			g=$(bench_median $b "$tmp/$f/gpt")
+			a=$(bench_median $b "$tmp/$f/ajv")
 			size=$small
 			[ $b = large ] && size=$large
 			awk -v f=$f -v b=$b -v s="$size" -v g="$g" -v a="$a" \
@@ -104,15 +89,15 @@ echo "== compile time of a $(wc -c <"$tmp/big.schema.json")-byte draft-07 form"
 for round in 1 2 3; do
 	"$exe" compile "$tmp/big.schema.json" |
 	    awk '{ print "parse", $2; print "compile", $3 }' >>"$tmp/compile"
-	[ -z "$ajv" ] || echo "ajv $(node "$work/run-dialects.js" --draft-07 \
+	[ -z "$ajv" ] || echo "ajv $(node "$work/run.js" --draft-07 \
 	    --compile 15 "$tmp/big.schema.json")" >>"$tmp/compile"
 done
-p=$(median parse "$tmp/compile")
-c=$(median compile "$tmp/compile")
+p=$(bench_median parse "$tmp/compile")
+c=$(bench_median compile "$tmp/compile")
 printf '%-34s %10.2f ms\n' "json_parse" "$p"
 printf '%-34s %10.2f ms\n' "schema_compile (parsed JSON)" "$c"
 if [ -n "$ajv" ]; then
-	a=$(median ajv "$tmp/compile")
+	a=$(bench_median ajv "$tmp/compile")
 	printf '%-34s %10.2f ms\n' "ajv compile (parsed schema)" "$a"
 	awk -v c="$c" -v a="$a" 'BEGIN {
 		printf "%-34s %10.2fx\n", "ratio (ajv / schema_compile)", a / c }'

@@ -49,24 +49,20 @@ bench_ratio() {
 	}' "$1"
 }
 
-# bench_against_ajv EXE SCHEMA [RUNNER OPTION...]: for validate.sh and
-# formats.sh, which set srcdir and builddir.  Where node and npm work,
-# installs ajv and ajv-formats (pinned in bench/ajv's package.json) into
-# the build tree (bench/ajv/node_modules, never the source tree), then
-# alternates EXE's parse + validate with bench/ajv/run.js (given the
-# options) three times on the very same bytes (EXE's small and large
-# bodies) and prints the median of each and their ratio.  Without node,
-# npm or a network it says why and ends the script with status 0.
-bench_against_ajv() {
-	_exe=$1
-	_schema=$2
-	shift 2
+# bench_ajv_install: for the scripts that set srcdir and builddir.  Where
+# node and npm work, installs ajv and ajv-formats (pinned in bench/ajv's
+# package.json) and bench/ajv/run.js into the build tree
+# (bench/ajv/node_modules, never the source tree) and sets bench_ajv_dir
+# to the directory that holds run.js; without node, npm or a network it
+# returns 1 with the reason in bench_ajv_why.
+bench_ajv_install() {
 	if ! command -v node >/dev/null 2>&1 ||
 	    ! command -v npm >/dev/null 2>&1; then
-		echo "skipped: node or npm is not installed"
-		exit 0
+		bench_ajv_why="node or npm is not installed"
+		return 1
 	fi
-	_work="$builddir/bench/ajv"
+	bench_ajv_dir="$builddir/bench/ajv"
+	_work=$bench_ajv_dir
 	mkdir -p "$_work"
 	if ! [ "$_work" -ef "$srcdir/bench/ajv" ]; then
 		cp "$srcdir/bench/ajv/package.json" "$srcdir/bench/ajv/run.js" \
@@ -76,10 +72,28 @@ bench_against_ajv() {
 	    [ ! -f "$_work/node_modules/ajv-formats/package.json" ]; then
 		if ! (cd "$_work" && timeout 300 npm install --no-audit \
 		    --no-fund --silent >/dev/null 2>&1); then
-			echo "skipped: npm install ajv failed (offline?)"
-			exit 0
+			bench_ajv_why="npm install ajv failed (offline?)"
+			return 1
 		fi
 	fi
+}
+
+# bench_against_ajv EXE SCHEMA [RUNNER OPTION...]: for validate.sh and
+# formats.sh, which set srcdir and builddir.  Installs ajv
+# (bench_ajv_install), then alternates EXE's parse + validate with
+# bench/ajv/run.js (given the options) three times on the very same bytes
+# (EXE's small and large bodies) and prints the median of each and their
+# ratio.  Without node, npm or a network it says why and ends the script
+# with status 0.
+bench_against_ajv() {
+	_exe=$1
+	_schema=$2
+	shift 2
+	if ! bench_ajv_install; then
+		echo "skipped: $bench_ajv_why"
+		exit 0
+	fi
+	_work=$bench_ajv_dir
 	_tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpt-bench.XXXXXX")
 	trap 'rm -rf "$_tmp"' EXIT
 	"$_exe" "$_schema" dump "$_tmp"
