@@ -1164,12 +1164,45 @@ check_refs(
 	return check_refs_ev(x, n, v, NULL);
 }
 
+static enum schema_result apply_branch(struct vctx *x,
+    const struct schema_node *sub, const struct json_value *v, const char *kw,
+    struct eval *ev);
+
+/* oneOf: exactly one branch passes; stops at the second.  ev as in
+ * apply_branch (NULL: nothing recorded). */
+static enum schema_result
+check_one_of(struct vctx *x, const struct schema_node *n,
+    const struct json_value *v, struct eval *ev)
+{
+	enum schema_result r;
+	size_t i, ok;
+
+	x->quiet++;
+	for (i = 0, ok = 0; i < n->none_of && ok < 2; i++) {
+		if (!type_admits(n->one_of[i], v))
+			continue;
+		r = apply_branch(x, n->one_of[i], v, "oneOf", ev);
+		if (r > SCHEMA_INVALID) {
+			x->quiet--;
+			return r;
+		}
+		ok += r == SCHEMA_OK;
+	}
+	x->quiet--;
+	if (ok != 1)
+		/* hits on {"oneOf": [{}, {}]} (both pass) */
+		return FAIL(x, "oneOf",
+		    ok == 0 ? "matches none of oneOf"
+		            : "matches more than one of oneOf");
+	return SCHEMA_OK;
+}
+
 static enum schema_result
 check_inplace(
     struct vctx *x, const struct schema_node *n, const struct json_value *v)
 {
 	enum schema_result r;
-	size_t i, ok;
+	size_t i;
 
 	if ((n->flags & SF_REF) && (r = check_refs(x, n, v)) != SCHEMA_OK)
 		return r;
@@ -1180,24 +1213,9 @@ check_inplace(
 				return r;
 	if ((n->flags & SF_ANYOF) && (r = check_any_of(x, n, v)) != SCHEMA_OK)
 		return r;
-	if (n->flags & SF_ONEOF) {
-		x->quiet++;
-		for (i = 0, ok = 0; i < n->none_of && ok < 2; i++) {
-			if (!type_admits(n->one_of[i], v))
-				continue;
-			r = apply(x, n->one_of[i], v, "oneOf");
-			if (r > SCHEMA_INVALID) {
-				x->quiet--;
-				return r;
-			}
-			ok += r == SCHEMA_OK;
-		}
-		x->quiet--;
-		if (ok != 1)
-			return FAIL(x, "oneOf",
-			    ok == 0 ? "matches none of oneOf"
-			            : "matches more than one of oneOf");
-	}
+	if ((n->flags & SF_ONEOF) &&
+	    (r = check_one_of(x, n, v, NULL)) != SCHEMA_OK)
+		return r;
 	if (n->flags & SF_NOT) {
 		x->quiet++;
 		r = apply(x, n->not_, v, "not");
@@ -1464,24 +1482,9 @@ check_inplace_ev(struct vctx *x, const struct schema_node *n,
 		if (ok == 0)
 			return FAIL(x, "anyOf", "matches none of anyOf");
 	}
-	if (n->flags & SF_ONEOF) {
-		x->quiet++;
-		for (i = 0, ok = 0; i < n->none_of && ok < 2; i++) {
-			if (!type_admits(n->one_of[i], v))
-				continue;
-			r = apply_branch(x, n->one_of[i], v, "oneOf", ev);
-			if (r > SCHEMA_INVALID) {
-				x->quiet--;
-				return r;
-			}
-			ok += r == SCHEMA_OK;
-		}
-		x->quiet--;
-		if (ok != 1)
-			return FAIL(x, "oneOf",
-			    ok == 0 ? "matches none of oneOf"
-			            : "matches more than one of oneOf");
-	}
+	if ((n->flags & SF_ONEOF) &&
+	    (r = check_one_of(x, n, v, ev)) != SCHEMA_OK)
+		return r;
 	if (n->flags & SF_NOT) {
 		x->quiet++;
 		r = apply(x, n->not_, v, "not");
