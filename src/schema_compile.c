@@ -807,6 +807,13 @@ compile_object_kws(
 	n->nslots = s.n;
 	n->table = s.table;
 	n->table_mask = s.mask;
+	for (i = 0; i < s.n; i++) {
+		n->slot_lens |= (uint64_t)1 << (s.slot[i].len % 64);
+		n->slot_firsts |= (uint64_t)1
+		    << (s.slot[i].len > 0
+		               ? (unsigned char)s.slot[i].name[0] % 64
+		               : 0);
+	}
 
 	if (pp != NULL && pp->u.obj.count > 0)
 		KW_STEP(c, at, bad, read_pprops(c, n, pp));

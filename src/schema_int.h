@@ -268,6 +268,10 @@ struct schema_node {
 	uint32_t nslots;
 	const uint32_t *table;    /* open addressing: slot + 1, 0 = empty */
 	uint32_t table_mask;      /* table size - 1 */
+	/* a quick "not a slot" before hashing: bit (len % 64) of every
+	 * slot name's length, bit (first byte % 64) of every first byte
+	 * (bit 0 also for the empty name) */
+	uint64_t slot_lens, slot_firsts;
 	const uint32_t *required; /* slot indices */
 	uint32_t nrequired;
 	const struct schema_depreq *depreq;

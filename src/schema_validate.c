@@ -905,6 +905,14 @@ slot_find(
 	if (guess < n->nslots && n->slots[guess].len == key->len &&
 	    schema_key_eq(n->slots[guess].name, key->ptr, key->len))
 		return guess;
+	/* A member another allOf branch names is usually no slot here:
+	 * most such names differ in length or first byte from every slot,
+	 * which two bit tests tell before a keyed hash of the name. */
+	if (!((n->slot_lens >> (key->len % 64)) & 1) ||
+	    !((n->slot_firsts >>
+	          (key->len > 0 ? (unsigned char)key->ptr[0] % 64 : 0)) &
+	        1))
+		return UINT32_MAX;
 	h = hash_bytes(key->ptr, key->len);
 	i = (uint32_t)h & n->table_mask;
 	while ((k = n->table[i]) != 0) {
