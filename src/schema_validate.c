@@ -1176,6 +1176,24 @@ static enum schema_result apply_branch(struct vctx *x,
     const struct schema_node *sub, const struct json_value *v, const char *kw,
     struct eval *ev);
 
+/* not: the subschema must fail; its annotations are dropped, so both
+ * walks apply it plainly (quiet: its failure is no report). */
+static enum schema_result
+check_not(struct vctx *x, const struct schema_node *n,
+    const struct json_value *v)
+{
+	enum schema_result r;
+
+	x->quiet++;
+	r = apply(x, n->not_, v, "not");
+	x->quiet--;
+	if (r > SCHEMA_INVALID)
+		return r;
+	if (r == SCHEMA_OK)
+		return FAIL(x, "not", "matches the schema under not");
+	return SCHEMA_OK;
+}
+
 /* oneOf: exactly one branch passes; stops at the second.  ev as in
  * apply_branch (NULL: nothing recorded). */
 static enum schema_result
@@ -1224,15 +1242,8 @@ check_inplace(
 	if ((n->flags & SF_ONEOF) &&
 	    (r = check_one_of(x, n, v, NULL)) != SCHEMA_OK)
 		return r;
-	if (n->flags & SF_NOT) {
-		x->quiet++;
-		r = apply(x, n->not_, v, "not");
-		x->quiet--;
-		if (r > SCHEMA_INVALID)
-			return r;
-		if (r == SCHEMA_OK)
-			return FAIL(x, "not", "matches the schema under not");
-	}
+	if ((n->flags & SF_NOT) && (r = check_not(x, n, v)) != SCHEMA_OK)
+		return r;
 	if (n->flags & SF_IF) {
 		x->quiet++;
 		r = apply(x, n->if_, v, "if");
@@ -1493,15 +1504,8 @@ check_inplace_ev(struct vctx *x, const struct schema_node *n,
 	if ((n->flags & SF_ONEOF) &&
 	    (r = check_one_of(x, n, v, ev)) != SCHEMA_OK)
 		return r;
-	if (n->flags & SF_NOT) {
-		x->quiet++;
-		r = apply(x, n->not_, v, "not");
-		x->quiet--;
-		if (r > SCHEMA_INVALID)
-			return r;
-		if (r == SCHEMA_OK)
-			return FAIL(x, "not", "matches the schema under not");
-	}
+	if ((n->flags & SF_NOT) && (r = check_not(x, n, v)) != SCHEMA_OK)
+		return r;
 	if (n->if_ != NULL) {
 		x->quiet++;
 		r = apply_branch(x, n->if_, v, "if", ev);
