@@ -563,6 +563,19 @@ expect_no_marker(const char *what)
 	"echo late > marker\" " redirect " &'; "                               \
 	"while [ ! -s gc.pid ]; do sleep 0.05; done; "
 
+/* After the act: the escaped grandchild is dead, no child is left, and
+ * its late write never happened. */
+static void
+expect_escape_gone(const char *script)
+{
+	pid_t gc = read_pid("gc.pid");
+
+	ck_assert_msg(pid_dead(gc), "hook `%s`: escaped %ld lives", script,
+	    (long)gc);
+	expect_no_children(script);
+	expect_no_marker(script);
+}
+
 START_TEST(hook_run_kills_what_escaped_the_group_when_the_hook_exits)
 {
 	static const char *const scripts[] = {
@@ -574,14 +587,8 @@ START_TEST(hook_run_kills_what_escaped_the_group_when_the_hook_exits)
 	size_t i;
 
 	for (i = 0; i < GPT_ARRAY_LEN(scripts); i++) {
-		pid_t gc;
-
 		expect_run(scripts[i], "{}", 2, "{}\n", 3);
-		gc = read_pid("gc.pid");
-		ck_assert_msg(pid_dead(gc), "hook `%s`: escaped %ld lives",
-		    scripts[i], (long)gc);
-		expect_no_children(scripts[i]);
-		expect_no_marker(scripts[i]);
+		expect_escape_gone(scripts[i]);
 	}
 }
 END_TEST
@@ -595,16 +602,10 @@ START_TEST(hook_run_kills_what_escaped_the_group_at_timeout)
 	size_t i;
 
 	for (i = 0; i < GPT_ARRAY_LEN(scripts); i++) {
-		pid_t gc;
-
 		expect_run_fail(scripts[i], "{}", 2, 1, MB, HOOK_E_TIMEOUT);
 		ck_assert_str_eq(res.reason,
 		    "timed out after 1 s: ended by SIGTERM");
-		gc = read_pid("gc.pid");
-		ck_assert_msg(pid_dead(gc), "hook `%s`: escaped %ld lives",
-		    scripts[i], (long)gc);
-		expect_no_children(scripts[i]);
-		expect_no_marker(scripts[i]);
+		expect_escape_gone(scripts[i]);
 	}
 }
 END_TEST
