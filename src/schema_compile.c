@@ -388,6 +388,7 @@ read_num(struct cctx *c, const struct json_value *v, const char *kw,
 	/* {"maximum": 1e99999999999999} */
 	if (dec_parse(v->u.num.text, v->u.num.len, &out->d) == -1)
 		return refuse(c, kw, "%s is out of range", kw), -1;
+	out->v = v;
 	out->is_small = v->u.num.is_small_int;
 	out->i = v->u.num.i;
 	out->is_short = schema_num_short(
@@ -647,6 +648,8 @@ read_pprops(struct cctx *c, struct schema_node *n, const struct json_value *pp)
 		here = c->ptr.len;
 		p[k].re = re_compile(
 		    m->key.ptr, m->key.len, c->a, msg, sizeof(msg));
+		p[k].src = m->key.ptr;
+		p[k].src_len = m->key.len;
 		/* {"patternProperties": {"(": {}}}: its schema is still
 		 * checked */
 		if (p[k].re == NULL &&
@@ -1304,6 +1307,7 @@ read_pattern(struct cctx *c, struct schema_node *n, const struct json_value *v)
 	if (n->pattern == NULL)
 		return refuse(c, "pattern", "invalid pattern: %s", msg), -1;
 	jptr_pop(&c->ptr, mark);
+	((struct cnode *)n)->pattern = v;
 	n->flags |= SF_PATTERN;
 	return 0;
 }
@@ -1724,6 +1728,7 @@ compile_object(struct cctx *c, const struct json_value *v)
 	    memo_put(c, v, &cn->n) == -1)
 		return nomem(c);
 	cn->n.kind = SCHEMA_K_NODE;
+	cn->src = v;
 	if (c->last != NULL)
 		c->last->next = cn;
 	else
@@ -1793,6 +1798,23 @@ schema_cc_value(struct cctx *c, const struct json_value *v)
 
 /* ----- entry point ---------------------------------------------------- */
 
+/* s->nodes: every cnode, in the order compiled (schema_view_each). */
+static int
+list_nodes(struct cctx *c, struct schema *s)
+{
+	const struct schema_node **list;
+	const struct cnode *cn;
+	size_t i = 0;
+
+	if ((list = arena_calloc(c->a, c->nnodes + 1, sizeof(*list))) == NULL)
+		return nomem(c), -1;
+	for (cn = c->nodes; cn != NULL && i < c->nnodes; cn = cn->next)
+		list[i++] = &cn->n;
+	s->nodes = list;
+	s->nnodes = i;
+	return 0;
+}
+
 int
 schema_dialect_named(const char *name)
 {
@@ -1846,7 +1868,8 @@ schema_compile_opts(const struct json_value *root, const struct schema_opts *o,
 		goto fail;
 	}
 	s->root = n;
-	s->nnodes = c.nnodes;
+	if (list_nodes(&c, s) == -1)
+		goto fail;
 	s->dynamic = c.dynamic;
 	if (schema_cc_bundle(&c, s) == -1)
 		goto fail;

@@ -114,6 +114,7 @@ enum schema_kind {
  * cases that need no digit-by-digit work. */
 struct schema_num {
 	struct dec d;  /* borrows the schema's number text */
+	const struct json_value *v; /* borrowed: the keyword's value */
 	bool is_small; /* the bound is an integer that fits in int64 */
 	int64_t i;
 	bool is_short; /* |value| = mant * 10^exp, mant < 10^18 */
@@ -142,6 +143,8 @@ struct schema_slot {
 
 struct schema_pprop {
 	const struct re *re; /* owned by the form arena */
+	const char *src;     /* borrowed: the pattern's text (schema_view) */
+	size_t src_len;
 	const struct schema_node *sub;
 };
 
@@ -306,6 +309,8 @@ struct schema_node {
 
 struct schema {
 	const struct schema_node *root;
+	/* every object schema compiled, in document order (schema_view) */
+	const struct schema_node *const *nodes;
 	size_t nnodes;
 	bool dynamic; /* every node keeps the dynamic scope (scoped) */
 	const struct json_value *bundle; /* the served form (--bundle) */
