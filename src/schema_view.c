@@ -180,10 +180,14 @@ schema_view_prop(
     const struct schema_node *n, size_t i, struct schema_view_prop *out)
 {
 	const struct schema_slot *sl = &n->slots[i];
+	const struct cnode *cn = cnode_of(n);
+	const struct json_value *props =
+	    cn != NULL ? json_object_get(cn->src, "properties", 10) : NULL;
 
 	out->name = sl->name;
 	out->len = sl->len;
 	out->sub = sl->sub;
+	out->src = json_object_get(props, sl->name, sl->len);
 	out->required = sl->required;
 }
 

@@ -124,6 +124,9 @@ struct schema_view_prop {
 	const char *name; /* may hold U+0000: use len */
 	size_t len;
 	const struct schema_node *sub; /* properties[name]; NULL: any */
+	/* properties[name] as written, or NULL: its annotations (a title
+	 * beside a $ref stays here, while sub is the $ref's target) */
+	const struct json_value *src;
 	bool required;
 };
 

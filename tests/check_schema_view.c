@@ -135,7 +135,8 @@ START_TEST(references_are_already_followed)
 
 	arena_init(&a, 1 << 20);
 	v = view_of(&a,
-	    "{\"properties\": {\"n\": {\"$ref\": \"#/$defs/node\"}}, "
+	    "{\"properties\": {\"n\": {\"$ref\": \"#/$defs/node\", "
+	    "\"description\": \"a tree\"}}, "
 	    "\"$defs\": {\"node\": {\"type\": \"array\", \"maxItems\": 3, "
 	    "\"items\": {\"$ref\": \"#/$defs/node\"}}}}",
 	    &s);
@@ -145,6 +146,9 @@ START_TEST(references_are_already_followed)
 	ck_assert(t.types == SV_TY_ARRAY);
 	ck_assert_uint_eq(t.max_items, 3);
 	ck_assert_ptr_eq(t.items, p.sub);
+	/* the member's own annotations stay reachable */
+	ck_assert(
+	    p.src != NULL && json_object_get(p.src, "description", 11) != NULL);
 	ck_assert(v.nprops == 1);
 	arena_free(&a);
 }
