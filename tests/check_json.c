@@ -934,7 +934,7 @@ START_TEST(json_parse_reports_nomem_when_the_arena_refuses)
 	ck_assert_int_eq(json_parse(s, n, &a, 0, &v, &err), JSON_E_NOMEM);
 	ck_assert_int_eq(err.code, JSON_E_NOMEM);
 	ck_assert_ptr_eq(v, (const struct json_value *)&a);
-	ck_assert_uint_le(a.held, a.cap);
+	ck_assert_uint_le(arena_held(&a), arena_cap(&a));
 	arena_free(&a);
 	free(s);
 	/* Every cap either parses or refuses cleanly. */
