@@ -78,7 +78,7 @@ make_body(size_t target, size_t *len)
 		record(&b, id);
 	} else {
 		put(&b, "{\"page\":1,\"total\":12345,\"items\":[");
-		while (b.len + 400 < target) {
+		while (buf_len(&b) + 400 < target) {
 			if (id > 1)
 				put(&b, ",");
 			record(&b, id++);

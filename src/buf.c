@@ -143,6 +143,21 @@ buf_trunc(struct buf *b, size_t len)
 	return 0;
 }
 
+int
+buf_tail(struct buf *b, size_t len)
+{
+	if (len > b->len) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (len < b->len) {
+		memmove(b->data, b->data + (b->len - len), len);
+		b->len = len;
+		b->data[len] = '\0';
+	}
+	return 0;
+}
+
 void
 buf_reset(struct buf *b)
 {

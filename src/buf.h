@@ -57,9 +57,17 @@ void buf_commit(struct buf *b, size_t n);
 
 /*
  * Drop everything after the first len bytes (give back a partial append).
- * 0, or -1 with errno = EINVAL when len is more than buf_len() (b unchanged).
+ * 0, or -1 with errno = EINVAL when len is more than buf_len() (b unchanged):
+ * a rollback to a length taken from buf_len() earlier cannot fail.
  */
-int buf_trunc(struct buf *b, size_t len) GPT_MUSTCHECK;
+int buf_trunc(struct buf *b, size_t len);
+
+/*
+ * Keep only the last len bytes, moved to the front (consume what was
+ * handled from the head of a stream).  0, or -1 with errno = EINVAL when len
+ * is more than buf_len() (b unchanged).
+ */
+int buf_tail(struct buf *b, size_t len) GPT_MUSTCHECK;
 
 /* Forget the contents, keep the memory. */
 void buf_reset(struct buf *b);

@@ -99,12 +99,10 @@ cli_slurp(const char *path, struct buf *out)
 		if ((dst = buf_reserve(out, 65536)) == NULL &&
 		    (dst = buf_reserve(out, 1)) == NULL) {
 			fprintf(stderr, "gpt.fcgi: %s: larger than %zu bytes\n",
-			    name, out->max);
+			    name, buf_max(out));
 			goto done;
 		}
-		n = read(fd, dst, out->max - out->len < 65536
-			? out->max - out->len
-			: 65536);
+		n = read(fd, dst, buf_room(out) < 65536 ? buf_room(out) : 65536);
 		if (n == -1 && errno == EINTR)
 			continue;
 		if (n == -1) {
@@ -114,8 +112,7 @@ cli_slurp(const char *path, struct buf *out)
 		}
 		if (n == 0)
 			break;
-		out->len += (size_t)n;
-		out->data[out->len] = '\0';
+		buf_commit(out, (size_t)n);
 	}
 	rc = 0;
 done:
@@ -149,7 +146,7 @@ cli_parse(int argc, char **argv)
 	arena_init(&a, SIZE_MAX);
 	if (cli_slurp(argc == 2 ? argv[1] : NULL, &in) == -1)
 		goto done;
-	if (json_parse(in.data, in.len, &a, 0, &v, &err) != JSON_OK) {
+	if (json_parse(buf_ptr(&in), buf_len(&in), &a, 0, &v, &err) != JSON_OK) {
 		fprintf(stderr, "gpt.fcgi: offset %zu: %s\n", err.offset,
 		    err.msg);
 		rc = 1;

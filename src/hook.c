@@ -185,40 +185,40 @@ env_build(const struct hook_req *req, struct buf *eb,
 		if (strncmp(x, "PATH=", 5) == 0)
 			own_path = true;
 	if (!own_path) {
-		off[n++] = eb->len;
+		off[n++] = buf_len(eb);
 		if (buf_printf(eb, "PATH=%s", HOOK_PATH_ENV) < 0 ||
 		    buf_putc(eb, '\0') < 0)
 			return -1;
 	}
-	off[n++] = eb->len;
+	off[n++] = buf_len(eb);
 	if (buf_printf(eb, "GPT_ADDRESS=%s",
 		req->address != NULL ? req->address : "") < 0 ||
 	    buf_putc(eb, '\0') < 0)
 		return -1;
 	if (req->actor != NULL) {
-		off[n++] = eb->len;
+		off[n++] = buf_len(eb);
 		if (buf_printf(eb, "GPT_ACTOR=%s", req->actor) < 0 ||
 		    buf_putc(eb, '\0') < 0)
 			return -1;
 	}
-	off[n++] = eb->len;
+	off[n++] = buf_len(eb);
 	if (buf_printf(eb, "CONTENT_LENGTH=%zu", req->body_len) < 0 ||
 	    buf_putc(eb, '\0') < 0)
 		return -1;
 	if (req->remote_addr != NULL) {
-		off[n++] = eb->len;
+		off[n++] = buf_len(eb);
 		if (buf_printf(eb, "REMOTE_ADDR=%s", req->remote_addr) < 0 ||
 		    buf_putc(eb, '\0') < 0)
 			return -1;
 	}
 	for (k = 0, x = req->extra_env; k < req->extra_env_count;
 	     k++, x += strlen(x) + 1) {
-		off[n++] = eb->len;
+		off[n++] = buf_len(eb);
 		if (buf_append(eb, x, strlen(x) + 1) < 0)
 			return -1;
 	}
 	for (i = 0; i < n; i++)
-		envp[i] = eb->data + off[i];
+		envp[i] = buf_data(eb) + off[i];
 	envp[n] = NULL;
 	return 0;
 }
@@ -575,7 +575,7 @@ static void
 drain_stdout(struct hook_state *st)
 {
 	struct buf *out = st->out;
-	size_t room = out->max - out->len;
+	size_t room = buf_room(out);
 	char probe;
 	char *dst;
 	ssize_t n;
@@ -598,8 +598,7 @@ drain_stdout(struct hook_state *st)
 			st->over = true;
 			return;
 		}
-		out->len += (size_t)n;
-		out->data[out->len] = '\0';
+		buf_commit(out, (size_t)n);
 		return;
 	}
 	if (n < 0 && (errno == EAGAIN || errno == EINTR))
@@ -830,9 +829,7 @@ hook_run(const struct hook_req *req, struct buf *out, struct hook_result *res)
 
 	memset(res, 0, sizeof(*res));
 	res->exit_code = -1;
-	buf_reset(out);
-	out->max = req->max_output < SIZE_MAX - 1 ? req->max_output
-						  : SIZE_MAX - 2;
+	buf_reset_max(out, req->max_output);
 	buf_init(&envb, HOOK_ENV_MAX);
 
 	/* The state carries an 8 KiB stderr buffer: off the stack, which a

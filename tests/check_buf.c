@@ -199,6 +199,30 @@ START_TEST(buf_trunc_gives_back_a_tail_and_refuses_to_grow)
 }
 END_TEST
 
+START_TEST(buf_tail_keeps_the_last_bytes_at_the_front)
+{
+	struct buf b;
+
+	buf_init(&b, 10);
+	ck_assert_int_eq(buf_tail(&b, 0), 0);
+	ck_assert_int_eq(buf_puts(&b, "abcdef"), 0);
+	ck_assert_int_eq(buf_tail(&b, 6), 0);
+	ck_assert_str_eq(buf_ptr(&b), "abcdef");
+	ck_assert_int_eq(buf_tail(&b, 2), 0);
+	ck_assert_str_eq(buf_ptr(&b), "ef");
+	errno = 0;
+	ck_assert_int_eq(buf_tail(&b, 3), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_str_eq(buf_ptr(&b), "ef");
+	/* The room freed at the front counts against the max again. */
+	ck_assert_int_eq(buf_puts(&b, "ghijklmn"), 0);
+	ck_assert_uint_eq(buf_room(&b), 0);
+	ck_assert_int_eq(buf_tail(&b, 0), 0);
+	ck_assert_uint_eq(buf_len(&b), 0);
+	buf_free(&b);
+}
+END_TEST
+
 START_TEST(buf_reset_keeps_memory_and_reset_max_changes_the_limit)
 {
 	struct buf b;
@@ -286,6 +310,7 @@ suite_buf(void)
 	tcase_add_test(tc, buf_ptr_is_an_empty_string_before_the_first_append);
 	tcase_add_test(tc, buf_reserve_and_commit_append_what_was_written);
 	tcase_add_test(tc, buf_trunc_gives_back_a_tail_and_refuses_to_grow);
+	tcase_add_test(tc, buf_tail_keeps_the_last_bytes_at_the_front);
 	tcase_add_test(tc, buf_reset_keeps_memory_and_reset_max_changes_the_limit);
 	tcase_add_test(tc, buf_free_leaves_a_reusable_buffer_with_its_max);
 	tcase_add_test(tc, buf_take_hands_over_ownership);
