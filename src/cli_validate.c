@@ -48,9 +48,7 @@ print_pointer(const struct jptr *p)
 	size_t i;
 
 	for (i = 0; i < p->len; i++)
-		fputc((unsigned char)p->buf[i] < 0x20 || p->buf[i] == 0x7f
-		          ? '?'
-		          : p->buf[i],
+		fputc(gpt_is_control((unsigned char)p->buf[i]) ? '?' : p->buf[i],
 		    stderr);
 }
 

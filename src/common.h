@@ -67,4 +67,28 @@ gpt_hex_value(unsigned char c)
 	return -1;
 }
 
+/*
+ * A byte that must not reach a log line, a report or a terminal raw: a C0
+ * control (a newline would forge a line, ESC drive the terminal) or DEL.
+ * Text from a form, an act or a hook is masked with gpt_mask_controls()
+ * wherever it leaves the process as a line (log_, --validate, the schema
+ * reasons).  UTF-8 sequences pass untouched.
+ */
+static inline bool
+gpt_is_control(unsigned char c)
+{
+	return c < 0x20 || c == 0x7f;
+}
+
+/* Replace each such byte of s[0..n) with '?', in place. */
+static inline void
+gpt_mask_controls(char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (gpt_is_control((unsigned char)s[i]))
+			s[i] = '?';
+}
+
 #endif /* GPT_COMMON_H */

@@ -121,7 +121,7 @@ conf_hook_env(struct conf *c, const char *v, size_t len, char *err,
 		return -1;
 	}
 	for (i = nlen + 1; i < len; i++)
-		if ((unsigned char)v[i] < 0x20 || v[i] == 0x7f) {
+		if (gpt_is_control((unsigned char)v[i])) {
 			/* hits on a tab inside the value */
 			conf_fail(err, errlen, line,
 			    "hook_env: control character in the value of %.*s",

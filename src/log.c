@@ -160,7 +160,7 @@ static void
 log_emit(const char *level, const char *fmt, va_list ap)
 {
 	char line[LOG_LINE_MAX];
-	size_t len, i, start = 0;
+	size_t len, start = 0;
 	int n;
 
 	if (log_stamp) {
@@ -181,12 +181,7 @@ log_emit(const char *level, const char *fmt, va_list ap)
 	len = start + (size_t)n;
 	if (len > sizeof(line) - 2)
 		len = sizeof(line) - 2;
-	for (i = start; i < len; i++) {
-		unsigned char c = (unsigned char)line[i];
-
-		if (c < 0x20 || c == 0x7f)
-			line[i] = '?';
-	}
+	gpt_mask_controls(line + start, len - start);
 	line[len++] = '\n';
 	line[len] = '\0';
 	if (log_sink != NULL) {

@@ -124,10 +124,7 @@ report(struct vctx *x, const char *keyword, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(x->err->reason, sizeof(x->err->reason), fmt, ap);
 	va_end(ap);
-	for (i = 0; x->err->reason[i] != '\0'; i++)
-		if ((unsigned char)x->err->reason[i] < 0x20 ||
-		    x->err->reason[i] == 0x7f)
-			x->err->reason[i] = '?';
+	gpt_mask_controls(x->err->reason, strlen(x->err->reason));
 }
 
 /* A keyword rejects the instance.  Inside a branch whose failure may not

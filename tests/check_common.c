@@ -1,0 +1,73 @@
+/* check_common.c: the helpers every module shares (common.h). */
+#include <string.h>
+
+#include "check_main.h"
+#include "common.h"
+
+START_TEST(gpt_is_control_is_true_for_c0_and_del_only)
+{
+	unsigned c;
+
+	for (c = 0; c < 256; c++)
+		ck_assert_msg(gpt_is_control((unsigned char)c) ==
+		        (c < 0x20 || c == 0x7f),
+		    "byte 0x%02x", c);
+}
+END_TEST
+
+static const struct {
+	const char *in, *want;
+	size_t n;
+} masked[] = {
+	{"plain", "plain", 5},
+	{"a\nb\rc\td", "a?b?c?d", 7},
+	{"\x1b[31mred", "?[31mred", 8},
+	{"nul\0here", "nul?here", 8},
+	{"del\x7f", "del?", 4},
+	{"caf\xc3\xa9 \xc2\x85", "caf\xc3\xa9 \xc2\x85", 8}, /* UTF-8 kept */
+	{"", "", 0},
+};
+
+START_TEST(gpt_mask_controls_replaces_each_control_byte_with_a_question_mark)
+{
+	char s[32];
+
+	memcpy(s, masked[_i].in, masked[_i].n);
+	s[masked[_i].n] = '!';
+	gpt_mask_controls(s, masked[_i].n);
+	ck_assert_mem_eq(s, masked[_i].want, masked[_i].n);
+	ck_assert_int_eq(s[masked[_i].n], '!'); /* nothing past n */
+}
+END_TEST
+
+START_TEST(gpt_add_and_mul_size_refuse_to_wrap)
+{
+	size_t out = 7;
+
+	ck_assert(gpt_add_size(SIZE_MAX - 1, 1, &out));
+	ck_assert_uint_eq(out, SIZE_MAX);
+	ck_assert(!gpt_add_size(SIZE_MAX, 1, &out));
+	ck_assert_uint_eq(out, SIZE_MAX);
+	ck_assert(gpt_mul_size(SIZE_MAX / 2, 2, &out));
+	ck_assert(!gpt_mul_size(SIZE_MAX / 2 + 1, 2, &out));
+	ck_assert(gpt_mul_size(SIZE_MAX, 0, &out));
+	ck_assert_uint_eq(out, 0);
+}
+END_TEST
+
+static Suite *
+suite_common(void)
+{
+	Suite *s = suite_create("common");
+	TCase *tc = tcase_create("Core");
+
+	tcase_add_test(tc, gpt_is_control_is_true_for_c0_and_del_only);
+	tcase_add_loop_test(tc,
+	    gpt_mask_controls_replaces_each_control_byte_with_a_question_mark,
+	    0, (int)GPT_ARRAY_LEN(masked));
+	tcase_add_test(tc, gpt_add_and_mul_size_refuse_to_wrap);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+CHECK_MAIN(suite_common)
