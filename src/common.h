@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #if defined(__GNUC__) || defined(__clang__)
 #define GPT_MUSTCHECK __attribute__((warn_unused_result))
@@ -89,6 +90,30 @@ gpt_mask_controls(char *s, size_t n)
 	for (i = 0; i < n; i++)
 		if (gpt_is_control((unsigned char)s[i]))
 			s[i] = '?';
+}
+
+/*
+ * Milliseconds on the one monotonic clock of the program (timeouts, budgets,
+ * rate limits, rechecks: all of them count whole milliseconds or more).
+ * CLOCK_MONOTONIC_COARSE where it exists: the kernel's last tick, read
+ * from memory without a system call, a few milliseconds behind at most.
+ * clock_gettime cannot fail with these ids; 0 would only start a count
+ * early.
+ */
+#ifdef CLOCK_MONOTONIC_COARSE
+#define GPT_CLOCK CLOCK_MONOTONIC_COARSE
+#else
+#define GPT_CLOCK CLOCK_MONOTONIC
+#endif
+
+static inline uint64_t
+gpt_now_ms(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(GPT_CLOCK, &ts) == -1)
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
 #endif /* GPT_COMMON_H */

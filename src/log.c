@@ -29,18 +29,9 @@ log_set_sink(log_sink_fn fn, void *ctx)
 }
 
 static uint64_t
-log_monotonic_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
-static uint64_t
 log_now_ms(void)
 {
-	return log_clock != NULL ? log_clock() : log_monotonic_ms();
+	return log_clock != NULL ? log_clock() : gpt_now_ms();
 }
 
 void

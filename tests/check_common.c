@@ -1,5 +1,6 @@
 /* check_common.c: the helpers every module shares (common.h). */
 #include <string.h>
+#include <time.h>
 
 #include "check_main.h"
 #include "common.h"
@@ -55,6 +56,25 @@ START_TEST(gpt_add_and_mul_size_refuse_to_wrap)
 }
 END_TEST
 
+START_TEST(gpt_now_ms_never_goes_back_and_counts_a_sleep)
+{
+	struct timespec pause = {0, 50 * 1000 * 1000};
+	uint64_t start = gpt_now_ms(), prev = start, now;
+	int i;
+
+	ck_assert_uint_gt(start, 0);
+	for (i = 0; i < 10000; i++) {
+		now = gpt_now_ms();
+		ck_assert_uint_ge(now, prev);
+		prev = now;
+	}
+	ck_assert_int_eq(nanosleep(&pause, NULL), 0);
+	now = gpt_now_ms();
+	/* 50 ms asleep; the coarse clock may lag its last tick (a few ms). */
+	ck_assert_uint_ge(now - start, 40);
+}
+END_TEST
+
 static Suite *
 suite_common(void)
 {
@@ -66,6 +86,7 @@ suite_common(void)
 	    gpt_mask_controls_replaces_each_control_byte_with_a_question_mark,
 	    0, (int)GPT_ARRAY_LEN(masked));
 	tcase_add_test(tc, gpt_add_and_mul_size_refuse_to_wrap);
+	tcase_add_test(tc, gpt_now_ms_never_goes_back_and_counts_a_sleep);
 	suite_add_tcase(s, tc);
 	return s;
 }
