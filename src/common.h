@@ -93,6 +93,28 @@ gpt_mask_controls(char *s, size_t n)
 }
 
 /*
+ * RFC 9110 section 5.6.2 tchar, the bytes of a token (a header name, a
+ * media type's parts): ALPHA, DIGIT and !#$%&'*+-.^_`|~.  Here because the
+ * HTTP parser and address.conf's GPT-Type check both need it, and neither
+ * may include the other.
+ */
+static inline bool
+gpt_is_tchar(unsigned char c)
+{
+	if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	    (c >= '0' && c <= '9'))
+		return true;
+	switch (c) {
+	case '!': case '#': case '$': case '%': case '&': case '\'':
+	case '*': case '+': case '-': case '.': case '^': case '_':
+	case '`': case '|': case '~':
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
  * Milliseconds on the one monotonic clock of the program (timeouts, budgets,
  * rate limits, rechecks: all of them count whole milliseconds or more).
  * CLOCK_MONOTONIC_COARSE where it exists: the kernel's last tick, read

@@ -87,10 +87,7 @@ conf_number(const char *p, size_t len, size_t min, size_t max, size_t *out)
 static bool
 conf_is_type_char(unsigned char c)
 {
-	if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	    (c >= '0' && c <= '9'))
-		return true;
-	return c != '\0' && strchr("!#$%&'*+-.^_`|~/", c) != NULL;
+	return gpt_is_tchar(c) || c == '/';
 }
 
 /*

@@ -41,6 +41,22 @@ START_TEST(gpt_mask_controls_replaces_each_control_byte_with_a_question_mark)
 }
 END_TEST
 
+START_TEST(gpt_is_tchar_admits_exactly_the_rfc_9110_token_bytes)
+{
+	static const char extra[] = "!#$%&'*+-.^_`|~";
+	unsigned c;
+
+	for (c = 0; c < 256; c++) {
+		bool want = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		    (c >= '0' && c <= '9') ||
+		    (c != 0 && memchr(extra, (int)c, sizeof(extra) - 1) != NULL);
+
+		ck_assert_msg(gpt_is_tchar((unsigned char)c) == want,
+		    "byte 0x%02x", c);
+	}
+}
+END_TEST
+
 START_TEST(gpt_add_and_mul_size_refuse_to_wrap)
 {
 	size_t out = 7;
@@ -85,6 +101,7 @@ suite_common(void)
 	tcase_add_loop_test(tc,
 	    gpt_mask_controls_replaces_each_control_byte_with_a_question_mark,
 	    0, (int)GPT_ARRAY_LEN(masked));
+	tcase_add_test(tc, gpt_is_tchar_admits_exactly_the_rfc_9110_token_bytes);
 	tcase_add_test(tc, gpt_add_and_mul_size_refuse_to_wrap);
 	tcase_add_test(tc, gpt_now_ms_never_goes_back_and_counts_a_sleep);
 	suite_add_tcase(s, tc);
