@@ -382,7 +382,7 @@ read_num(struct cctx *c, const struct json_value *v, const char *kw,
 		return refuse(c, kw, "%s is out of range", kw), -1;
 	out->is_small = v->u.num.is_small_int;
 	out->i = v->u.num.i;
-	out->is_short = schema_num_short(
+	out->is_short = dec_short(
 	    v->u.num.text, v->u.num.len, &out->mant, &out->exp);
 	return 0;
 }
