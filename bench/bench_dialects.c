@@ -423,7 +423,7 @@ bigform(const char *path)
 			    next_rand() % 4 == 0 ? "true" : "false");
 		}
 		put(&b, "}}");
-		if (b.len >= BIGFORM)
+		if (buf_len(&b) >= BIGFORM)
 			break;
 		buf_free(&b);
 	}

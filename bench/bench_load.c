@@ -134,7 +134,7 @@ form_long_refs(struct buf *b, size_t n)
 	put(b, "{\"type\":\"object\",\"required\":[");
 	names(b, 0, n, "");
 	put(b, "],\"additionalProperties\":{\"$ref\":\"");
-	put(b, path.data);
+	put(b, buf_ptr(&path));
 	put(b, "/$defs/c0\"},\"$defs\":");
 	for (k = 0; k < 8; k++) {
 		put(b, "{\"");
@@ -145,7 +145,7 @@ form_long_refs(struct buf *b, size_t n)
 	for (i = 0; i < 14; i++) {
 		snprintf(tail, sizeof(tail), "\"c%zu\":{\"$ref\":\"", i);
 		put(b, tail);
-		put(b, path.data);
+		put(b, buf_ptr(&path));
 		snprintf(tail, sizeof(tail), "/$defs/c%zu\"},", i + 1);
 		put(b, tail);
 	}
@@ -177,7 +177,8 @@ write_form(const char *dir, const struct buf *b)
 
 	snprintf(path, sizeof(path), "%s/form.json", dir);
 	if ((f = fopen(path, "w")) == NULL ||
-	    fwrite(b->data, 1, b->len, f) != b->len || fclose(f) != 0) {
+	    fwrite(buf_ptr(b), 1, buf_len(b), f) != buf_len(b) ||
+	    fclose(f) != 0) {
 		perror(path);
 		exit(2);
 	}
@@ -210,7 +211,7 @@ parse_once(const struct buf *b)
 
 	arena_init(&a, (size_t)1 << 30);
 	t0 = now();
-	if (json_parse(b->data, b->len, &a, 0, &v, &err) != JSON_OK)
+	if (json_parse(buf_ptr(b), buf_len(b), &a, 0, &v, &err) != JSON_OK)
 		abort();
 	t = now() - t0;
 	arena_free(&a);
@@ -257,7 +258,7 @@ main(int argc, char **argv)
 			break;
 		}
 		printf("%-26s %8zu %9zu %10.2f %10.2f %9.1fx\n", cases[i].name,
-		    n, b.len, median(parse, rounds) * 1e3,
+		    n, buf_len(&b), median(parse, rounds) * 1e3,
 		    median(load, rounds) * 1e3,
 		    median(load, rounds) / median(parse, rounds));
 		fflush(stdout);

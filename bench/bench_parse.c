@@ -78,7 +78,7 @@ make_body(size_t target, size_t *len)
 		record(&b, id);
 	} else {
 		put(&b, "{\"page\":1,\"total\":12345,\"items\":[");
-		while (b.len + 400 < target) {
+		while (buf_len(&b) + 400 < target) {
 			if (id > 1)
 				put(&b, ",");
 			record(&b, id++);
@@ -250,7 +250,8 @@ peak_memory(void)
 		exit(1);
 	printf("arena peak parsing a %zu-byte body: %.2f MiB "
 	       "(%.1fx the body; target <= 8 MiB)\n",
-	    len, (double)a.peak / (1 << 20), (double)a.peak / (double)len);
+	    len, (double)arena_peak(&a) / (1 << 20),
+	    (double)arena_peak(&a) / (double)len);
 	arena_free(&a);
 	free(body);
 }

@@ -7,6 +7,7 @@
  * Limits: never holds more than `cap` bytes of blocks; an allocation that
  * would pass the cap fails (NULL) and leaves the arena as it was.
  * Not thread-safe; one arena belongs to one request or one form.
+ * Callers use only the functions below, never the fields.
  */
 #ifndef GPT_ARENA_H
 #define GPT_ARENA_H
@@ -90,5 +91,35 @@ void arena_reset(struct arena *a);
 
 /* Give back everything, blocks included.  The arena may be reused. */
 void arena_free(struct arena *a);
+
+/*
+ * Change the cap for the allocations to come (an arena reused for inputs
+ * with different limits).  Blocks already held stay; when they pass the new
+ * cap, every allocation that needs a new block fails until a reset or free.
+ */
+static inline void
+arena_set_cap(struct arena *a, size_t cap)
+{
+	a->cap = cap;
+}
+
+/* The cap, the bytes of blocks held now, and the most ever held. */
+static inline size_t
+arena_cap(const struct arena *a)
+{
+	return a->cap;
+}
+
+static inline size_t
+arena_held(const struct arena *a)
+{
+	return a->held;
+}
+
+static inline size_t
+arena_peak(const struct arena *a)
+{
+	return a->peak;
+}
 
 #endif /* GPT_ARENA_H */

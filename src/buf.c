@@ -2,6 +2,7 @@
  * buf.c: growable bytes under a maximum.  Growth doubles (amortized O(1)
  * appends) but never asks for more than max + 1 bytes.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,13 +10,20 @@
 
 #include "buf.h"
 
+/* Keep max + 1 (the NUL) representable. */
+static size_t
+buf_clamp(size_t max)
+{
+	return max < SIZE_MAX - 1 ? max : SIZE_MAX - 2;
+}
+
 void
 buf_init(struct buf *b, size_t max)
 {
 	b->data = NULL;
 	b->len = 0;
 	b->size = 0;
-	b->max = max < SIZE_MAX - 1 ? max : SIZE_MAX - 2;
+	b->max = buf_clamp(max);
 }
 
 char *
@@ -24,8 +32,10 @@ buf_reserve(struct buf *b, size_t n)
 	size_t need, size;
 	char *p;
 
-	if (n > b->max - b->len)
+	if (n > b->max - b->len) {
+		errno = EMSGSIZE;
 		return NULL;
+	}
 	need = b->len + n + 1;
 	if (need > b->size) {
 		size = b->size < 256 ? 256 : b->size;
@@ -33,12 +43,26 @@ buf_reserve(struct buf *b, size_t n)
 			size = size > SIZE_MAX / 2 ? need : size * 2;
 		if (size > b->max + 1)
 			size = b->max + 1;
-		if ((p = realloc(b->data, size)) == NULL)
+		if ((p = realloc(b->data, size)) == NULL) {
+			errno = ENOMEM;
 			return NULL;
+		}
 		b->data = p;
 		b->size = size;
 	}
 	return b->data + b->len;
+}
+
+void
+buf_commit(struct buf *b, size_t n)
+{
+	if (n == 0 && b->data == NULL)
+		return;
+	/* A caller that wrote past its reservation has already overrun. */
+	if (b->data == NULL || n >= b->size - b->len)
+		abort();
+	b->len += n;
+	b->data[b->len] = '\0';
 }
 
 int
@@ -50,8 +74,7 @@ buf_append(struct buf *b, const void *p, size_t n)
 		return -1;
 	if (n > 0)
 		memcpy(dst, p, n);
-	b->len += n;
-	b->data[b->len] = '\0';
+	buf_commit(b, n);
 	return 0;
 }
 
@@ -68,26 +91,70 @@ buf_puts(struct buf *b, const char *s)
 }
 
 int
-buf_printf(struct buf *b, const char *fmt, ...)
+buf_vprintf(struct buf *b, const char *fmt, va_list ap)
 {
-	va_list ap;
+	va_list again;
 	char small[256];
 	char *dst;
 	int n;
 
-	va_start(ap, fmt);
+	va_copy(again, ap);
 	n = vsnprintf(small, sizeof(small), fmt, ap);
-	va_end(ap);
-	if (n < 0)
+	if (n < 0) {
+		va_end(again);
 		return -1;
-	if ((size_t)n < sizeof(small))
+	}
+	if ((size_t)n < sizeof(small)) {
+		va_end(again);
 		return buf_append(b, small, (size_t)n);
-	if ((dst = buf_reserve(b, (size_t)n)) == NULL)
+	}
+	if ((dst = buf_reserve(b, (size_t)n)) == NULL) {
+		va_end(again);
 		return -1;
+	}
+	vsnprintf(dst, (size_t)n + 1, fmt, again);
+	va_end(again);
+	buf_commit(b, (size_t)n);
+	return 0;
+}
+
+int
+buf_printf(struct buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
 	va_start(ap, fmt);
-	vsnprintf(dst, (size_t)n + 1, fmt, ap);
+	rc = buf_vprintf(b, fmt, ap);
 	va_end(ap);
-	b->len += (size_t)n;
+	return rc;
+}
+
+int
+buf_trunc(struct buf *b, size_t len)
+{
+	if (len > b->len) {
+		errno = EINVAL;
+		return -1;
+	}
+	b->len = len;
+	if (b->data != NULL)
+		b->data[len] = '\0';
+	return 0;
+}
+
+int
+buf_tail(struct buf *b, size_t len)
+{
+	if (len > b->len) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (len < b->len) {
+		memmove(b->data, b->data + (b->len - len), len);
+		b->len = len;
+		b->data[len] = '\0';
+	}
 	return 0;
 }
 
@@ -97,6 +164,13 @@ buf_reset(struct buf *b)
 	b->len = 0;
 	if (b->data != NULL)
 		b->data[0] = '\0';
+}
+
+void
+buf_reset_max(struct buf *b, size_t max)
+{
+	buf_reset(b);
+	b->max = buf_clamp(max);
 }
 
 char *

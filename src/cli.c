@@ -11,6 +11,7 @@
 #include "arena.h"
 #include "buf.h"
 #include "cli.h"
+#include "file.h"
 #include "json.h"
 #include "config.h"
 
@@ -80,45 +81,20 @@ cli_main(int argc, char **argv)
 int
 cli_slurp(const char *path, struct buf *out)
 {
-	int fd = STDIN_FILENO;
-	const char *name = "standard input";
-	int rc = -1;
+	char why[FILE_WHY_MAX];
+	int fd = STDIN_FILENO, rc;
 
-	if (path != NULL && strcmp(path, "-") != 0) {
-		name = path;
-		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
-			fprintf(stderr, "gpt.fcgi: %s: %s\n", path,
-			    strerror(errno));
-			return -1;
-		}
+	if (path == NULL || strcmp(path, "-") == 0)
+		path = "standard input";
+	/* The operator names the file: a symbolic link (the test data has
+	 * some) or a pipe (`<(...)`) is theirs to give, unlike the files an
+	 * address is served from. */
+	else if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
+		fprintf(stderr, "gpt.fcgi: %s: %s\n", path, strerror(errno));
+		return -1;
 	}
-	for (;;) {
-		char *dst;
-		ssize_t n;
-
-		if ((dst = buf_reserve(out, 65536)) == NULL &&
-		    (dst = buf_reserve(out, 1)) == NULL) {
-			fprintf(stderr, "gpt.fcgi: %s: larger than %zu bytes\n",
-			    name, out->max);
-			goto done;
-		}
-		n = read(fd, dst, out->max - out->len < 65536
-			? out->max - out->len
-			: 65536);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n == -1) {
-			fprintf(stderr, "gpt.fcgi: %s: %s\n", name,
-			    strerror(errno));
-			goto done;
-		}
-		if (n == 0)
-			break;
-		out->len += (size_t)n;
-		out->data[out->len] = '\0';
-	}
-	rc = 0;
-done:
+	if ((rc = file_read_fd(fd, out, why, sizeof(why))) == -1)
+		fprintf(stderr, "gpt.fcgi: %s: %s\n", path, why);
 	if (fd != STDIN_FILENO)
 		close(fd);
 	return rc;
@@ -149,7 +125,7 @@ cli_parse(int argc, char **argv)
 	arena_init(&a, SIZE_MAX);
 	if (cli_slurp(argc == 2 ? argv[1] : NULL, &in) == -1)
 		goto done;
-	if (json_parse(in.data, in.len, &a, 0, &v, &err) != JSON_OK) {
+	if (json_parse(buf_ptr(&in), buf_len(&in), &a, 0, &v, &err) != JSON_OK) {
 		fprintf(stderr, "gpt.fcgi: offset %zu: %s\n", err.offset,
 		    err.msg);
 		rc = 1;

@@ -18,7 +18,8 @@ int cli_main(int argc, char **argv);
 
 /*
  * Read all of path (stdin when path is NULL or "-") into out, at most
- * out->max bytes.  0, or -1 with the reason on stderr.
+ * buf_max(out) bytes (file_read_fd: any kind of file, links followed).
+ * 0, or -1 with the reason on stderr.
  */
 int cli_slurp(const char *path, struct buf *out) GPT_MUSTCHECK;
 

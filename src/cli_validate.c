@@ -48,9 +48,7 @@ print_pointer(const struct jptr *p)
 	size_t i;
 
 	for (i = 0; i < p->len; i++)
-		fputc((unsigned char)p->buf[i] < 0x20 || p->buf[i] == 0x7f
-		          ? '?'
-		          : p->buf[i],
+		fputc(gpt_is_control((unsigned char)p->buf[i]) ? '?' : p->buf[i],
 		    stderr);
 }
 
@@ -79,8 +77,7 @@ load_json(const char *path, struct buf *b, struct arena *a,
 
 	if (cli_slurp(path, b) == -1)
 		return -1;
-	if (json_parse(b->data == NULL ? "" : b->data, b->len, a, 0, out,
-	        &jerr) != JSON_OK) {
+	if (json_parse(buf_ptr(b), buf_len(b), a, 0, out, &jerr) != JSON_OK) {
 		fprintf(stderr, "gpt.fcgi: %s %s: offset %zu: %s\n", what,
 		    path == NULL ? "(standard input)" : path, jerr.offset,
 		    jerr.msg != NULL ? jerr.msg : json_errstr(jerr.code));
@@ -206,7 +203,7 @@ run_validate(int argc, char **argv, bool bundle)
 			    stderr, "gpt.fcgi: %s: path too long\n", argv[1]);
 			goto done;
 		}
-		schema_path = form_path.data;
+		schema_path = buf_ptr(&form_path);
 	}
 	if (load_json(schema_path, &schema_buf, &form_arena, &doc,
 	        dir ? "form" : "schema") != 0)
@@ -247,7 +244,7 @@ run_validate(int argc, char **argv, bool bundle)
 			buf_free(&out);
 			goto done;
 		}
-		fwrite(out.data, 1, out.len, stdout);
+		fwrite(buf_ptr(&out), 1, buf_len(&out), stdout);
 		fputc('\n', stdout);
 		buf_free(&out);
 		status = 0;

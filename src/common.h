@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #if defined(__GNUC__) || defined(__clang__)
 #define GPT_MUSTCHECK __attribute__((warn_unused_result))
@@ -65,6 +66,76 @@ gpt_hex_value(unsigned char c)
 	if (c >= 'A' && c <= 'F')
 		return c - 'A' + 10;
 	return -1;
+}
+
+/*
+ * A byte that must not reach a log line, a report or a terminal raw: a C0
+ * control (a newline would forge a line, ESC drive the terminal) or DEL.
+ * Text from a form, an act or a hook is masked with gpt_mask_controls()
+ * wherever it leaves the process as a line (log_, --validate, the schema
+ * reasons).  UTF-8 sequences pass untouched.
+ */
+static inline bool
+gpt_is_control(unsigned char c)
+{
+	return c < 0x20 || c == 0x7f;
+}
+
+/* Replace each such byte of s[0..n) with '?', in place. */
+static inline void
+gpt_mask_controls(char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (gpt_is_control((unsigned char)s[i]))
+			s[i] = '?';
+}
+
+/*
+ * RFC 9110 section 5.6.2 tchar, the bytes of a token (a header name, a
+ * media type's parts): ALPHA, DIGIT and !#$%&'*+-.^_`|~.  Here because the
+ * HTTP parser and address.conf's GPT-Type check both need it, and neither
+ * may include the other.
+ */
+static inline bool
+gpt_is_tchar(unsigned char c)
+{
+	if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	    (c >= '0' && c <= '9'))
+		return true;
+	switch (c) {
+	case '!': case '#': case '$': case '%': case '&': case '\'':
+	case '*': case '+': case '-': case '.': case '^': case '_':
+	case '`': case '|': case '~':
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * Milliseconds on the one monotonic clock of the program (timeouts, budgets,
+ * rate limits, rechecks: all of them count whole milliseconds or more).
+ * CLOCK_MONOTONIC_COARSE where it exists: the kernel's last tick, read
+ * from memory without a system call, a few milliseconds behind at most.
+ * clock_gettime cannot fail with these ids; 0 would only start a count
+ * early.
+ */
+#ifdef CLOCK_MONOTONIC_COARSE
+#define GPT_CLOCK CLOCK_MONOTONIC_COARSE
+#else
+#define GPT_CLOCK CLOCK_MONOTONIC
+#endif
+
+static inline uint64_t
+gpt_now_ms(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(GPT_CLOCK, &ts) == -1)
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
 #endif /* GPT_COMMON_H */

@@ -6,14 +6,13 @@
  * bytes, lines that are not `key = value`, comments after a value.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
+#include "buf.h"
 #include "conf.h"
+#include "file.h"
 #include "schema.h"
 
 enum conf_key {
@@ -88,10 +87,7 @@ conf_number(const char *p, size_t len, size_t min, size_t max, size_t *out)
 static bool
 conf_is_type_char(unsigned char c)
 {
-	if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	    (c >= '0' && c <= '9'))
-		return true;
-	return c != '\0' && strchr("!#$%&'*+-.^_`|~/", c) != NULL;
+	return gpt_is_tchar(c) || c == '/';
 }
 
 /*
@@ -122,7 +118,7 @@ conf_hook_env(struct conf *c, const char *v, size_t len, char *err,
 		return -1;
 	}
 	for (i = nlen + 1; i < len; i++)
-		if ((unsigned char)v[i] < 0x20 || v[i] == 0x7f) {
+		if (gpt_is_control((unsigned char)v[i])) {
 			/* hits on a tab inside the value */
 			conf_fail(err, errlen, line,
 			    "hook_env: control character in the value of %.*s",
@@ -470,47 +466,24 @@ conf_parse(
 int
 conf_load(const char *path, struct conf *out, char *err, size_t errlen)
 {
-	char text[CONF_FILE_MAX + 1];
-	struct stat st;
-	size_t len = 0;
-	ssize_t n;
-	int fd, rc = -1;
+	char why[FILE_WHY_MAX];
+	struct buf text;
+	int rc = -1;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-	if (fd == -1 && errno == ENOENT) {
-		conf_init(out);
-		return 0;
-	}
-	if (fd == -1) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode)) {
-		/* hits on address.conf being a directory or a FIFO */
-		snprintf(err, errlen, "%s: not a regular file", path);
+	buf_init(&text, CONF_FILE_MAX);
+	if (file_read_buf(path, &text, why, sizeof(why)) == -1) {
+		if (errno == ENOENT) {
+			conf_init(out);
+			return 0;
+		}
+		/* hits on address.conf being a directory, a FIFO or a link */
+		snprintf(err, errlen, "%s: %s", path, why);
 		goto done;
 	}
-	for (;;) {
-		n = read(fd, text + len, sizeof(text) - len);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n == -1) {
-			snprintf(err, errlen, "%s: %s", path, strerror(errno));
-			goto done;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-		if (len > CONF_FILE_MAX) {
-			snprintf(err, errlen, "%s: larger than %zu bytes", path,
-			    CONF_FILE_MAX);
-			goto done;
-		}
-	}
-	if (conf_parse(text, len, out, err, errlen) == -1)
+	if (conf_parse(buf_ptr(&text), buf_len(&text), out, err, errlen) == -1)
 		goto done;
 	rc = 0;
 done:
-	close(fd);
+	buf_free(&text);
 	return rc;
 }

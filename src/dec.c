@@ -430,3 +430,46 @@ dec_is_multiple(const struct dec *value, const struct dec *divisor)
 	}
 	return multiple_big(value, divisor, e);
 }
+
+bool
+dec_short(const char *t, size_t len, uint64_t *mant, int64_t *exp)
+{
+	uint64_t m = 0;
+	int64_t e = 0, x = 0;
+	unsigned nd = 0;
+	size_t i = 0;
+	bool xneg = false;
+
+	if (i < len && t[i] == '-')
+		i++;
+	for (; i < len && t[i] >= '0' && t[i] <= '9'; i++) {
+		if (m == 0 && t[i] == '0')
+			continue;
+		if (++nd > 18)
+			return false;
+		m = m * 10 + (uint64_t)(t[i] - '0');
+	}
+	if (i < len && t[i] == '.')
+		for (i++; i < len && t[i] >= '0' && t[i] <= '9'; i++) {
+			e--;
+			if (m == 0 && t[i] == '0')
+				continue;
+			if (++nd > 18)
+				return false;
+			m = m * 10 + (uint64_t)(t[i] - '0');
+		}
+	if (i < len && (t[i] == 'e' || t[i] == 'E')) {
+		i++;
+		if (i < len && (t[i] == '+' || t[i] == '-'))
+			xneg = t[i++] == '-';
+		for (; i < len && t[i] >= '0' && t[i] <= '9'; i++)
+			if ((x = x * 10 + (t[i] - '0')) > DEC_SHORT_EXP_MAX)
+				return false;
+		e += xneg ? -x : x;
+	}
+	if (e > DEC_SHORT_EXP_MAX || e < -DEC_SHORT_EXP_MAX)
+		return false;
+	*mant = m;
+	*exp = e;
+	return true;
+}

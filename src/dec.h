@@ -54,4 +54,17 @@ int dec_is_multiple(const struct dec *value, const struct dec *divisor);
 /* d's i-th significant digit (0-based), '0' to '9'. */
 char dec_digit(const struct dec *d, size_t i);
 
+/*
+ * The short form, for the validator's fast path: read JSON number text
+ * (valid per RFC 8259) as mant * 10^exp with at most 18 significant digits
+ * and |exp| at most DEC_SHORT_EXP_MAX.  true and the outputs set, or false
+ * (outputs untouched) when it does not fit: the caller then uses dec_parse.
+ * The sign is ignored (divisibility does not need it).  The exponent is
+ * not normalized: "1.50" is 150 * 10^-2.  The exponent cap keeps the
+ * validator's shortcut, which steps over the gap between two exponents,
+ * short; past it dec_parse's exact work is the cheaper one.
+ */
+#define DEC_SHORT_EXP_MAX 400
+bool dec_short(const char *text, size_t len, uint64_t *mant, int64_t *exp);
+
 #endif /* GPT_DEC_H */

@@ -124,15 +124,6 @@ hook_strstatus(enum hook_status st)
 	return "unknown";
 }
 
-static uint64_t
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 static void
 close_fd(int *fd)
 {
@@ -185,40 +176,40 @@ env_build(const struct hook_req *req, struct buf *eb,
 		if (strncmp(x, "PATH=", 5) == 0)
 			own_path = true;
 	if (!own_path) {
-		off[n++] = eb->len;
+		off[n++] = buf_len(eb);
 		if (buf_printf(eb, "PATH=%s", HOOK_PATH_ENV) < 0 ||
 		    buf_putc(eb, '\0') < 0)
 			return -1;
 	}
-	off[n++] = eb->len;
+	off[n++] = buf_len(eb);
 	if (buf_printf(eb, "GPT_ADDRESS=%s",
 		req->address != NULL ? req->address : "") < 0 ||
 	    buf_putc(eb, '\0') < 0)
 		return -1;
 	if (req->actor != NULL) {
-		off[n++] = eb->len;
+		off[n++] = buf_len(eb);
 		if (buf_printf(eb, "GPT_ACTOR=%s", req->actor) < 0 ||
 		    buf_putc(eb, '\0') < 0)
 			return -1;
 	}
-	off[n++] = eb->len;
+	off[n++] = buf_len(eb);
 	if (buf_printf(eb, "CONTENT_LENGTH=%zu", req->body_len) < 0 ||
 	    buf_putc(eb, '\0') < 0)
 		return -1;
 	if (req->remote_addr != NULL) {
-		off[n++] = eb->len;
+		off[n++] = buf_len(eb);
 		if (buf_printf(eb, "REMOTE_ADDR=%s", req->remote_addr) < 0 ||
 		    buf_putc(eb, '\0') < 0)
 			return -1;
 	}
 	for (k = 0, x = req->extra_env; k < req->extra_env_count;
 	     k++, x += strlen(x) + 1) {
-		off[n++] = eb->len;
+		off[n++] = buf_len(eb);
 		if (buf_append(eb, x, strlen(x) + 1) < 0)
 			return -1;
 	}
 	for (i = 0; i < n; i++)
-		envp[i] = eb->data + off[i];
+		envp[i] = buf_data(eb) + off[i];
 	envp[n] = NULL;
 	return 0;
 }
@@ -384,11 +375,11 @@ child_exited(struct hook_state *st)
 static bool
 child_wait(struct hook_state *st, unsigned ms)
 {
-	uint64_t end = now_ms() + ms;
+	uint64_t end = gpt_now_ms() + ms;
 	struct pollfd p;
 
 	while (!child_exited(st)) {
-		uint64_t now = now_ms();
+		uint64_t now = gpt_now_ms();
 		int wait;
 
 		if (now >= end)
@@ -521,7 +512,7 @@ strays_kill(pid_t except)
 static unsigned
 strays_reap(bool *left)
 {
-	uint64_t end = now_ms() + HOOK_STRAY_MS;
+	uint64_t end = gpt_now_ms() + HOOK_STRAY_MS;
 	unsigned reaped = 0, round;
 	pid_t r;
 
@@ -538,7 +529,7 @@ strays_reap(bool *left)
 			return reaped;
 		if (r < 0 && errno != EINTR)
 			break;
-		if (now_ms() >= end)
+		if (gpt_now_ms() >= end)
 			break;
 		/* SIGKILL is asynchronous: give the dying a moment */
 		(void)poll(NULL, 0, HOOK_POLL_FALLBACK_MS);
@@ -575,7 +566,7 @@ static void
 drain_stdout(struct hook_state *st)
 {
 	struct buf *out = st->out;
-	size_t room = out->max - out->len;
+	size_t room = buf_room(out);
 	char probe;
 	char *dst;
 	ssize_t n;
@@ -598,8 +589,7 @@ drain_stdout(struct hook_state *st)
 			st->over = true;
 			return;
 		}
-		out->len += (size_t)n;
-		out->data[out->len] = '\0';
+		buf_commit(out, (size_t)n);
 		return;
 	}
 	if (n < 0 && (errno == EAGAIN || errno == EINTR))
@@ -666,7 +656,7 @@ pump(struct hook_state *st)
 			return;
 		if (st->exited && st->out_fd < 0 && st->err_fd < 0)
 			return;
-		now = now_ms();
+		now = gpt_now_ms();
 		if (now >= st->deadline_ms) {
 			st->timed_out = true;
 			return;
@@ -830,9 +820,7 @@ hook_run(const struct hook_req *req, struct buf *out, struct hook_result *res)
 
 	memset(res, 0, sizeof(*res));
 	res->exit_code = -1;
-	buf_reset(out);
-	out->max = req->max_output < SIZE_MAX - 1 ? req->max_output
-						  : SIZE_MAX - 2;
+	buf_reset_max(out, req->max_output);
 	buf_init(&envb, HOOK_ENV_MAX);
 
 	/* The state carries an 8 KiB stderr buffer: off the stack, which a
@@ -846,7 +834,7 @@ hook_run(const struct hook_req *req, struct buf *out, struct hook_result *res)
 	st->out = out;
 	st->res = res;
 	st->in_fd = st->out_fd = st->err_fd = st->pid_fd = -1;
-	st->start_ms = now_ms();
+	st->start_ms = gpt_now_ms();
 	st->deadline_ms = st->start_ms + (uint64_t)req->timeout_sec * 1000;
 
 	if (env_build(req, &envb, envp) < 0) {
@@ -904,7 +892,7 @@ hook_run(const struct hook_req *req, struct buf *out, struct hook_result *res)
 	close_fd(&st->out_fd);
 	close_fd(&st->err_fd);
 	close_fd(&st->pid_fd);
-	res->elapsed_ms = (unsigned)(now_ms() - st->start_ms);
+	res->elapsed_ms = (unsigned)(gpt_now_ms() - st->start_ms);
 	decide(st);
 	forward_stderr(st);
 out:

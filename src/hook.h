@@ -117,10 +117,10 @@ struct hook_result {
  * (bounded by req->timeout_sec plus the kill grace).
  *
  * out: a buffer the caller owns, initialized with buf_init() (its memory is
- * kept across calls).  hook_run() empties it, sets out->max to
- * req->max_output, and appends the hook's stdout.  Only with HOOK_OK is
- * out the hook's complete output; on failure it holds whatever was read and
- * must not be sent.  Checking that it is one strict JSON value is the
+ * kept across calls).  hook_run() empties it, sets its maximum to
+ * req->max_output (buf_reset_max), and appends the hook's stdout.  Only
+ * with HOOK_OK is out the hook's complete output; on failure it holds
+ * whatever was read and must not be sent.  Checking that it is one strict JSON value is the
  * caller's job.
  *
  * res: always filled.  Returns res->status: HOOK_OK only when the hook

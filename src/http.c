@@ -147,15 +147,6 @@ http_is_ows(char c)
 	return c == ' ' || c == '\t';
 }
 
-static bool
-http_is_tchar(unsigned char c)
-{
-	if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	    (c >= '0' && c <= '9'))
-		return true;
-	return c != '\0' && strchr("!#$%&'*+-.^_`|~", c) != NULL;
-}
-
 static const char *
 http_skip_ows(const char *p)
 {
@@ -170,7 +161,7 @@ http_token(const char *p)
 {
 	size_t n = 0;
 
-	while (http_is_tchar((unsigned char)p[n]))
+	while (gpt_is_tchar((unsigned char)p[n]))
 		n++;
 	return n;
 }

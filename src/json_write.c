@@ -13,6 +13,7 @@
  * holds valid UTF-8 only; '/' stays unescaped).  So parsing the output
  * gives back the same tree.
  */
+#include <errno.h>
 #include <string.h>
 
 #include "buf.h"
@@ -97,8 +98,7 @@ put_indent(struct buf *out, unsigned indent, size_t depth)
 	dst[0] = '\n';
 	for (i = 1; i < n; i++)
 		dst[i] = ' ';
-	out->len += n;
-	out->data[out->len] = '\0';
+	buf_commit(out, n);
 	return 0;
 }
 
@@ -198,13 +198,15 @@ write_value(const struct json_value *v, unsigned indent, struct buf *out)
 static int
 write_or_undo(const struct json_value *v, unsigned indent, struct buf *out)
 {
-	size_t len = out->len;
+	size_t len = buf_len(out);
+	int saved;
 
 	if (write_value(v, indent, out) == 0)
 		return 0;
-	out->len = len;
-	if (out->data != NULL)
-		out->data[len] = '\0';
+	/* Keep the reason (EMSGSIZE or ENOMEM) across the undo. */
+	saved = errno;
+	(void)buf_trunc(out, len); /* len is within out: cannot fail */
+	errno = saved;
 	return -1;
 }
 

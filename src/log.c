@@ -29,18 +29,9 @@ log_set_sink(log_sink_fn fn, void *ctx)
 }
 
 static uint64_t
-log_monotonic_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
-static uint64_t
 log_now_ms(void)
 {
-	return log_clock != NULL ? log_clock() : log_monotonic_ms();
+	return log_clock != NULL ? log_clock() : gpt_now_ms();
 }
 
 void
@@ -160,7 +151,7 @@ static void
 log_emit(const char *level, const char *fmt, va_list ap)
 {
 	char line[LOG_LINE_MAX];
-	size_t len, i, start = 0;
+	size_t len, start = 0;
 	int n;
 
 	if (log_stamp) {
@@ -181,12 +172,7 @@ log_emit(const char *level, const char *fmt, va_list ap)
 	len = start + (size_t)n;
 	if (len > sizeof(line) - 2)
 		len = sizeof(line) - 2;
-	for (i = start; i < len; i++) {
-		unsigned char c = (unsigned char)line[i];
-
-		if (c < 0x20 || c == 0x7f)
-			line[i] = '?';
-	}
+	gpt_mask_controls(line + start, len - start);
 	line[len++] = '\n';
 	line[len] = '\0';
 	if (log_sink != NULL) {

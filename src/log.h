@@ -68,7 +68,7 @@ bool log_bucket_take(struct log_bucket *b, uint64_t now_ms);
 
 /* Send lines to fn(ctx, ...); fn == NULL restores stderr. */
 void log_set_sink(log_sink_fn fn, void *ctx);
-/* The clock of the rate limit; NULL restores CLOCK_MONOTONIC (for tests).
+/* The clock of the rate limit; NULL restores gpt_now_ms() (for tests).
  * Setting it refills the bucket and drops any pending count. */
 void log_set_clock(log_clock_fn fn);
 void log_set_level(enum log_level level);

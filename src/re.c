@@ -1451,26 +1451,6 @@ re_search(const struct re *re, const char *subject, size_t len)
 	}
 }
 
-/* The coarse clock is enough for a budget of many milliseconds and costs
- * a read of memory the kernel keeps current. */
-#ifdef CLOCK_MONOTONIC_COARSE
-#define RE_CLOCK CLOCK_MONOTONIC_COARSE
-#else
-#define RE_CLOCK CLOCK_MONOTONIC
-#endif
-
-static int64_t
-re_now_ms(void)
-{
-	struct timespec ts;
-
-	/* cannot fail with a valid clock id; a zero time would only start
-	 * the budget early */
-	if (clock_gettime(RE_CLOCK, &ts) == -1)
-		return 0;
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 void
 re_budget_init(struct re_budget *b)
 {
@@ -1482,7 +1462,8 @@ enum re_result
 re_search_budget(const struct re *re, const char *subject, size_t len,
     struct re_budget *b)
 {
-	int64_t now = re_now_ms();
+	/* The coarse clock is enough for a budget of many milliseconds. */
+	int64_t now = (int64_t)gpt_now_ms();
 
 	if (!b->started) {
 		b->started = true;

@@ -64,26 +64,18 @@ static void err_reason(struct schema_err *err, const char *fmt, va_list ap)
 static void
 err_reason(struct schema_err *err, const char *fmt, va_list ap)
 {
-	size_t i;
-
 	vsnprintf(err->reason, sizeof(err->reason), fmt, ap);
 	/* Names come from the form: keep the message on one printable line. */
-	for (i = 0; err->reason[i] != '\0'; i++)
-		if ((unsigned char)err->reason[i] < 0x20 ||
-		    err->reason[i] == 0x7f)
-			err->reason[i] = '?';
+	gpt_mask_controls(err->reason, strlen(err->reason));
 }
 
 void
 schema_clip(char *out, const char *s, size_t len)
 {
-	size_t i;
-
 	if (len > SCHEMA_CLIP_MAX)
 		len = SCHEMA_CLIP_MAX;
-	for (i = 0; i < len; i++)
-		out[i] =
-		    (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i];
+	memcpy(out, s, len);
+	gpt_mask_controls(out, len);
 	out[len] = '\0';
 }
 
@@ -391,7 +383,7 @@ read_num(struct cctx *c, const struct json_value *v, const char *kw,
 	out->v = v;
 	out->is_small = v->u.num.is_small_int;
 	out->i = v->u.num.i;
-	out->is_short = schema_num_short(
+	out->is_short = dec_short(
 	    v->u.num.text, v->u.num.len, &out->mant, &out->exp);
 	return 0;
 }

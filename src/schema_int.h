@@ -122,15 +122,6 @@ struct schema_num {
 	int64_t exp;
 };
 
-/*
- * Read JSON number text (valid per RFC 8259) as mant * 10^exp with fewer
- * than 19 significant digits and a modest exponent.  true and the outputs
- * set, or false (outputs untouched) when it does not fit: the caller then
- * uses dec.  The sign is ignored (divisibility does not need it).
- */
-bool schema_num_short(
-    const char *text, size_t len, uint64_t *mant, int64_t *exp);
-
 /* A member name a node mentions (properties, required, dependentRequired):
  * one slot each, so a walk over an instance object marks what it saw. */
 struct schema_slot {

@@ -2,17 +2,16 @@
  * schema_load.c: documents for references from local directories
  * (schema_load.h).
  *
- * Owns nothing: the text and the tree go to the form's arena.  Reads with
- * O_NOFOLLOW at most SCHEMA_REF_FILE_MAX bytes; parses strictly.
+ * Owns nothing: the text and the tree go to the form's arena.  Reads a
+ * regular file, not through a symbolic link, of at most SCHEMA_REF_FILE_MAX
+ * bytes (file_read_arena); parses strictly.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "arena.h"
+#include "file.h"
 #include "json.h"
 #include "schema_load.h"
 
@@ -80,11 +79,9 @@ schema_refs_load(void *ctx, const char *uri, size_t len, struct arena *a,
 {
 	const struct schema_refs *r = ctx;
 	size_t i, best = SIZE_MAX, plen = 0, got = 0, rlen;
-	char path[4096], *text;
+	char path[4096], why[FILE_WHY_MAX];
 	struct json_err jerr;
-	struct stat st;
-	size_t size;
-	int fd;
+	const char *text;
 
 	for (i = 0; i < r->n; i++)
 		if (r->map[i].prefix_len <= len &&
@@ -107,46 +104,13 @@ schema_refs_load(void *ctx, const char *uri, size_t len, struct arena *a,
 	path[r->map[best].dir_len] = '/';
 	memcpy(path + r->map[best].dir_len + 1, uri + plen, rlen);
 	path[r->map[best].dir_len + 1 + rlen] = '\0';
-	if ((fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) == -1) {
+	if (file_read_arena(path, SCHEMA_REF_FILE_MAX, a, &text, &got, why,
+	        sizeof(why)) == -1) {
 		if (errno == ENOENT)
 			return 1;
-		snprintf(msg, msglen, "%s", strerror(errno));
+		snprintf(msg, msglen, "%s", why);
 		return -1;
 	}
-	if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode) ||
-	    (uintmax_t)st.st_size > SCHEMA_REF_FILE_MAX) {
-		snprintf(msg, msglen, "not a regular file of at most %zu bytes",
-		    SCHEMA_REF_FILE_MAX);
-		close(fd);
-		return -1;
-	}
-	size = (size_t)st.st_size;
-	if ((text = arena_alloc(a, size + 1)) == NULL) {
-		close(fd);
-		snprintf(msg, msglen, "out of memory");
-		return -1;
-	}
-	for (;;) {
-		ssize_t n = read(fd, text + got, size + 1 - got);
-
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n == -1) {
-			snprintf(msg, msglen, "%s", strerror(errno));
-			close(fd);
-			return -1;
-		}
-		if (n == 0)
-			break;
-		got += (size_t)n;
-		/* the file grew while read */
-		if (got > size) {
-			snprintf(msg, msglen, "changed while read");
-			close(fd);
-			return -1;
-		}
-	}
-	close(fd);
 	if (json_parse(text, got, a, 0, out, &jerr) != JSON_OK) {
 		snprintf(msg, msglen, "byte %zu: %s", jerr.offset,
 		    jerr.msg != NULL ? jerr.msg : json_errstr(jerr.code));

@@ -124,10 +124,7 @@ report(struct vctx *x, const char *keyword, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(x->err->reason, sizeof(x->err->reason), fmt, ap);
 	va_end(ap);
-	for (i = 0; x->err->reason[i] != '\0'; i++)
-		if ((unsigned char)x->err->reason[i] < 0x20 ||
-		    x->err->reason[i] == 0x7f)
-			x->err->reason[i] = '?';
+	gpt_mask_controls(x->err->reason, strlen(x->err->reason));
 }
 
 /* A keyword rejects the instance.  Inside a branch whose failure may not
@@ -266,52 +263,6 @@ apply_index(struct vctx *x, const struct schema_node *sub,
 
 /* ----- numbers -------------------------------------------------------- */
 
-/* Exponents past this are left to dec (a loop of this many steps). */
-#define SHORT_EXP_MAX 400
-
-bool
-schema_num_short(const char *t, size_t len, uint64_t *mant, int64_t *exp)
-{
-	uint64_t m = 0;
-	int64_t e = 0, x = 0;
-	unsigned nd = 0;
-	size_t i = 0;
-	bool xneg = false;
-
-	if (i < len && t[i] == '-')
-		i++;
-	for (; i < len && t[i] >= '0' && t[i] <= '9'; i++) {
-		if (m == 0 && t[i] == '0')
-			continue;
-		if (++nd > 18)
-			return false;
-		m = m * 10 + (uint64_t)(t[i] - '0');
-	}
-	if (i < len && t[i] == '.')
-		for (i++; i < len && t[i] >= '0' && t[i] <= '9'; i++) {
-			e--;
-			if (m == 0 && t[i] == '0')
-				continue;
-			if (++nd > 18)
-				return false;
-			m = m * 10 + (uint64_t)(t[i] - '0');
-		}
-	if (i < len && (t[i] == 'e' || t[i] == 'E')) {
-		i++;
-		if (i < len && (t[i] == '+' || t[i] == '-'))
-			xneg = t[i++] == '-';
-		for (; i < len && t[i] >= '0' && t[i] <= '9'; i++)
-			if ((x = x * 10 + (t[i] - '0')) > SHORT_EXP_MAX)
-				return false;
-		e += xneg ? -x : x;
-	}
-	if (e > SHORT_EXP_MAX || e < -SHORT_EXP_MAX)
-		return false;
-	*mant = m;
-	*exp = e;
-	return true;
-}
-
 /*
  * multipleOf on two short decimals, v = m1 * 10^e1 and d = m2 * 10^e2
  * (m2 > 0): 1 when v / d is an integer, 0 when not, -1 when the exponents
@@ -389,7 +340,7 @@ static bool
 need_short(const struct json_value *v, struct lazy_dec *ld)
 {
 	if (ld->shortened < 0) {
-		ld->shortened = schema_num_short(
+		ld->shortened = dec_short(
 		    v->u.num.text, v->u.num.len, &ld->mant, &ld->exp);
 		ld->neg = v->u.num.text[0] == '-' && ld->mant != 0;
 	}

@@ -34,7 +34,7 @@ START_TEST(arena_alloc_refuses_past_cap_and_stays_usable)
 	ck_assert_ptr_null(arena_alloc(&a, SIZE_MAX));
 	ck_assert_ptr_null(arena_calloc(&a, SIZE_MAX / 2, 4));
 	ck_assert_ptr_nonnull(arena_alloc(&a, 1000));
-	ck_assert_uint_le(a.held, a.cap);
+	ck_assert_uint_le(arena_held(&a), arena_cap(&a));
 	arena_free(&a);
 }
 END_TEST
@@ -51,9 +51,9 @@ START_TEST(arena_grows_across_blocks)
 		ck_assert_ptr_nonnull(p);
 		memset(p, i & 0xff, 1000);
 	}
-	ck_assert_uint_ge(a.held, 10000 * 1000);
+	ck_assert_uint_ge(arena_held(&a), 10000 * 1000);
 	arena_free(&a);
-	ck_assert_uint_eq(a.held, 0);
+	ck_assert_uint_eq(arena_held(&a), 0);
 }
 END_TEST
 
@@ -76,14 +76,14 @@ START_TEST(arena_rewind_gives_back_later_memory_and_runs_cleanups)
 	arena_init(&a, 64 << 20);
 	ck_assert_ptr_nonnull(arena_alloc(&a, 100));
 	m = arena_mark(&a);
-	held = a.held;
+	held = arena_held(&a);
 	cleanups_run = 0;
 	for (i = 0; i < 100; i++)
 		ck_assert_ptr_nonnull(arena_alloc(&a, 10000));
 	ck_assert_int_eq(arena_defer(&a, count_cleanup, NULL), 0);
 	arena_rewind(&a, m);
 	ck_assert_int_eq(cleanups_run, 1);
-	ck_assert_uint_eq(a.held, held);
+	ck_assert_uint_eq(arena_held(&a), held);
 	arena_free(&a);
 	ck_assert_int_eq(cleanups_run, 1);
 }
@@ -101,7 +101,7 @@ START_TEST(arena_reset_settles_on_one_block_and_runs_cleanups)
 		for (i = 0; i < 50; i++)
 			ck_assert_ptr_nonnull(arena_alloc(&a, 4000));
 		ck_assert_int_eq(arena_defer(&a, count_cleanup, NULL), 0);
-		held[round] = a.held;
+		held[round] = arena_held(&a);
 		arena_reset(&a);
 	}
 	ck_assert_int_eq(cleanups_run, 4);
@@ -109,10 +109,10 @@ START_TEST(arena_reset_settles_on_one_block_and_runs_cleanups)
 	 * as they were together serves every round and is kept. */
 	ck_assert_uint_eq(held[1], held[0]);
 	ck_assert_uint_eq(held[2], held[1]);
-	ck_assert_uint_eq(a.held, held[1]);
-	ck_assert_uint_eq(a.peak, held[0]);
+	ck_assert_uint_eq(arena_held(&a), held[1]);
+	ck_assert_uint_eq(arena_peak(&a), held[0]);
 	arena_free(&a);
-	ck_assert_uint_eq(a.held, 0);
+	ck_assert_uint_eq(arena_held(&a), 0);
 }
 END_TEST
 
@@ -130,6 +130,26 @@ START_TEST(arena_strndup_copies_and_terminates)
 }
 END_TEST
 
+START_TEST(arena_set_cap_applies_to_the_allocations_that_follow)
+{
+	struct arena a;
+
+	arena_init(&a, 64 * 1024);
+	ck_assert_uint_eq(arena_cap(&a), 64 * 1024);
+	ck_assert_ptr_null(arena_alloc(&a, 100 * 1024));
+	arena_set_cap(&a, 256 * 1024);
+	ck_assert_uint_eq(arena_cap(&a), 256 * 1024);
+	ck_assert_ptr_nonnull(arena_alloc(&a, 100 * 1024));
+	ck_assert_uint_ge(arena_held(&a), 100 * 1024);
+	/* Lowered under what is held: the next new block is refused. */
+	arena_set_cap(&a, 1024);
+	ck_assert_ptr_null(arena_alloc(&a, 200 * 1024));
+	arena_free(&a);
+	ck_assert_ptr_nonnull(arena_alloc(&a, 512));
+	arena_free(&a);
+}
+END_TEST
+
 static Suite *
 suite_arena(void)
 {
@@ -142,6 +162,7 @@ suite_arena(void)
 	tcase_add_test(tc, arena_rewind_gives_back_later_memory_and_runs_cleanups);
 	tcase_add_test(tc, arena_reset_settles_on_one_block_and_runs_cleanups);
 	tcase_add_test(tc, arena_strndup_copies_and_terminates);
+	tcase_add_test(tc, arena_set_cap_applies_to_the_allocations_that_follow);
 	suite_add_tcase(s, tc);
 	return s;
 }

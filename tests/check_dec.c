@@ -284,6 +284,52 @@ START_TEST(dec_digit_skips_the_decimal_point)
 }
 END_TEST
 
+static const struct {
+	const char *text;
+	bool fits;
+	uint64_t mant;
+	int64_t exp;
+} shorts[] = {
+	{"0", true, 0, 0},
+	{"-0", true, 0, 0},
+	{"7", true, 7, 0},
+	{"-12.50", true, 1250, -2}, /* sign ignored, not normalized */
+	{"1E+2", true, 1, 2},
+	{"-0.5e-3", true, 5, -4},
+	{"0.000", true, 0, -3},
+	{"000000000000000000000001", true, 1, 0}, /* leading zeros are free */
+	{"123456789012345678", true, 123456789012345678u, 0}, /* 18 digits */
+	{"1234567890123456789", false, 0, 0},		  /* 19 */
+	{"1.000000000000000000", false, 0, 0}, /* 19 with the zeros */
+	{"1e400", true, 1, 400},
+	{"1e401", false, 0, 0},
+	{"1.5e-399", true, 15, -400},
+	{"1.5e-400", false, 0, 0},
+	{"1e99999999999999999999999", false, 0, 0}, /* no overflow */
+	{"0e-401", false, 0, 0},
+};
+
+START_TEST(dec_short_reads_small_numbers_and_refuses_the_rest)
+{
+	uint64_t mant = 99;
+	int64_t exp = 99;
+	bool fits;
+
+	fits = dec_short(shorts[_i].text, strlen(shorts[_i].text), &mant,
+	    &exp);
+	ck_assert_msg(fits == shorts[_i].fits, "%s: fits %d", shorts[_i].text,
+	    (int)fits);
+	if (fits) {
+		ck_assert_msg(mant == shorts[_i].mant && exp == shorts[_i].exp,
+		    "%s: %llue%lld", shorts[_i].text, (unsigned long long)mant,
+		    (long long)exp);
+	} else {
+		ck_assert_msg(mant == 99 && exp == 99,
+		    "%s: outputs touched on failure", shorts[_i].text);
+	}
+}
+END_TEST
+
 static Suite *
 suite_dec(void)
 {
@@ -298,6 +344,8 @@ suite_dec(void)
 	tcase_add_test(tc, dec_is_multiple_is_exact);
 	tcase_add_test(tc, dec_is_multiple_refuses_huge_divisors);
 	tcase_add_test(tc, dec_digit_skips_the_decimal_point);
+	tcase_add_loop_test(tc, dec_short_reads_small_numbers_and_refuses_the_rest,
+	    0, (int)GPT_ARRAY_LEN(shorts));
 	suite_add_tcase(s, tc);
 	return s;
 }

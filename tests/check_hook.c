@@ -165,11 +165,12 @@ expect_run(const char *script, const char *body, size_t len,
 	ck_assert_msg(res.exit_code == 0 && res.reason[0] == '\0',
 	    "hook `%s`: exit %d, reason \"%s\"", script, res.exit_code,
 	    res.reason);
-	ck_assert_msg(out.len == want_len, "hook `%s`: %zu bytes, want %zu",
-	    script, out.len, want_len);
-	ck_assert_msg(want_len == 0 || memcmp(out.data, want, want_len) == 0,
+	ck_assert_msg(buf_len(&out) == want_len,
+	    "hook `%s`: %zu bytes, want %zu", script, buf_len(&out), want_len);
+	ck_assert_msg(
+	    want_len == 0 || memcmp(buf_ptr(&out), want, want_len) == 0,
 	    "hook `%s`: output \"%.*s\"", script,
-	    out.len > 200 ? 200 : (int)out.len, out.data);
+	    buf_len(&out) > 200 ? 200 : (int)buf_len(&out), buf_ptr(&out));
 }
 
 /* The script fails with the given status and a reason for the log. */
@@ -203,7 +204,7 @@ read_file(const char *name, size_t *len)
 	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
 		ck_assert_int_eq(buf_append(&b, chunk, n), 0);
 	fclose(f);
-	if (b.data == NULL)
+	if (buf_data(&b) == NULL)
 		ck_assert_int_eq(buf_append(&b, "", 0), 0);
 	return buf_take(&b, len);
 }
@@ -336,10 +337,10 @@ START_TEST(hook_run_moves_5mb_each_way_without_deadlock)
 	ck_assert_int_eq(run_script("head -c 5242880 /dev/zero; wc -c", body,
 			     len, 20, 16 * MB),
 	    HOOK_OK);
-	ck_assert_uint_eq(out.len, len + (size_t)n);
-	ck_assert_mem_eq(out.data + len, want, (size_t)n);
-	ck_assert_int_eq(out.data[0], 0);
-	ck_assert_int_eq(out.data[len - 1], 0);
+	ck_assert_uint_eq(buf_len(&out), len + (size_t)n);
+	ck_assert_mem_eq(buf_ptr(&out) + len, want, (size_t)n);
+	ck_assert_int_eq(buf_ptr(&out)[0], 0);
+	ck_assert_int_eq(buf_ptr(&out)[len - 1], 0);
 	free(body);
 }
 END_TEST
@@ -413,12 +414,12 @@ START_TEST(hook_run_refuses_output_over_max)
 	expect_run_fail("echo x", "{}", 2, 20, 0, HOOK_E_OUTPUT);
 	/* An endless writer is killed, not waited for. */
 	expect_run_fail("exec yes", "{}", 2, 20, MB, HOOK_E_OUTPUT);
-	ck_assert_uint_eq(out.len, MB);
+	ck_assert_uint_eq(buf_len(&out), MB);
 	/* Exactly max is fine. */
 	ck_assert_int_eq(run_script("head -c 1000 /dev/zero", "{}", 2, 20,
 			     1000),
 	    HOOK_OK);
-	ck_assert_uint_eq(out.len, 1000);
+	ck_assert_uint_eq(buf_len(&out), 1000);
 }
 END_TEST
 
@@ -638,8 +639,8 @@ START_TEST(hook_run_starts_the_hook_in_its_own_process_group)
 	ck_assert_int_eq(run_script("exec cat /proc/self/stat", NULL, 0, 20,
 			     MB),
 	    HOOK_OK);
-	pid = strtol(out.data, NULL, 10);
-	p = strrchr(out.data, ')');
+	pid = strtol(buf_ptr(&out), NULL, 10);
+	p = strrchr(buf_ptr(&out), ')');
 	ck_assert_ptr_nonnull(p);
 	ck_assert_int_eq(sscanf(p + 1, " %c %ld %ld", &state, &ppid, &pgrp),
 	    3);
@@ -671,7 +672,7 @@ expect_env(const struct env_case *c)
 	req.extra_env = c->extra;
 	req.extra_env_count = c->extra_count;
 	ck_assert_int_eq(hook_run(&req, &out, &res), HOOK_OK);
-	copy = strdup(out.data);
+	copy = strdup(buf_ptr(&out));
 	ck_assert_ptr_nonnull(copy);
 	for (line = strtok_r(copy, "\n", &save); line != NULL && n < 16;
 	     line = strtok_r(NULL, "\n", &save))
@@ -686,10 +687,10 @@ expect_env(const struct env_case *c)
 	buf_init(&sorted, MB);
 	for (i = 0; i < n; i++)
 		ck_assert_int_eq(buf_printf(&sorted, "%s\n", lines[i]), 0);
-	ck_assert_msg(sorted.data != NULL && strcmp(sorted.data, c->want) == 0,
+	ck_assert_msg(strcmp(buf_ptr(&sorted), c->want) == 0,
 	    "actor %s, remote %s: environment\n%s\nwant\n%s",
 	    c->actor ? c->actor : "(none)", c->remote ? c->remote : "(none)",
-	    sorted.data ? sorted.data : "", c->want);
+	    buf_ptr(&sorted), c->want);
 	buf_free(&sorted);
 	free(copy);
 }
@@ -791,7 +792,7 @@ START_TEST(hook_run_forwards_stderr_to_the_log_line_by_line)
 
 	expect_run("echo one >&2; printf 'two\\r\\n\\nthree' >&2; echo '{}'",
 	    NULL, 0, "{}\n", 3);
-	ck_assert_str_eq(logged.data,
+	ck_assert_str_eq(buf_ptr(&logged),
 	    "gpt.fcgi: warning: hook " ADDRESS ": one\n"
 	    "gpt.fcgi: warning: hook " ADDRESS ": two\n"
 	    "gpt.fcgi: warning: hook " ADDRESS ": three\n");
@@ -800,13 +801,13 @@ START_TEST(hook_run_forwards_stderr_to_the_log_line_by_line)
 	/* Control bytes cannot forge log lines; NUL does not cut a line. */
 	buf_reset(&logged);
 	expect_run("printf 'a\\033b\\000c\\n' >&2", NULL, 0, "", 0);
-	ck_assert_str_eq(logged.data,
+	ck_assert_str_eq(buf_ptr(&logged),
 	    "gpt.fcgi: warning: hook " ADDRESS ": a?b?c\n");
 
 	/* stderr is also forwarded when the hook fails. */
 	buf_reset(&logged);
 	expect_run_fail("echo why >&2; exit 1", NULL, 0, 20, MB, HOOK_E_EXIT);
-	ck_assert_str_eq(logged.data,
+	ck_assert_str_eq(buf_ptr(&logged),
 	    "gpt.fcgi: warning: hook " ADDRESS ": why\n");
 
 	/* Beyond HOOK_STDERR_MAX it is counted and dropped, not logged. */
@@ -816,9 +817,10 @@ START_TEST(hook_run_forwards_stderr_to_the_log_line_by_line)
 	    (size_t)1 << 20);
 	expect_run(script, NULL, 0, "{}\n", 3);
 	ck_assert_uint_eq(res.stderr_bytes, (size_t)1 << 20);
-	big = strstr(logged.data, "more bytes of stderr dropped");
+	big = strstr(buf_ptr(&logged), "more bytes of stderr dropped");
 	ck_assert_ptr_nonnull(big);
-	ck_assert_uint_lt(logged.len, HOOK_STDERR_MAX + 2 * LOG_LINE_MAX);
+	ck_assert_uint_lt(
+	    buf_len(&logged), HOOK_STDERR_MAX + 2 * LOG_LINE_MAX);
 }
 END_TEST
 

@@ -934,7 +934,7 @@ START_TEST(json_parse_reports_nomem_when_the_arena_refuses)
 	ck_assert_int_eq(json_parse(s, n, &a, 0, &v, &err), JSON_E_NOMEM);
 	ck_assert_int_eq(err.code, JSON_E_NOMEM);
 	ck_assert_ptr_eq(v, (const struct json_value *)&a);
-	ck_assert_uint_le(a.held, a.cap);
+	ck_assert_uint_le(arena_held(&a), arena_cap(&a));
 	arena_free(&a);
 	free(s);
 	/* Every cap either parses or refuses cleanly. */
@@ -1012,8 +1012,9 @@ expect_write(const char *in, size_t len, unsigned indent, const char *want)
 	buf_init(&b, 1 << 20);
 	rc = indent ? json_write_pretty(p.v, indent, &b) : json_write(p.v, &b);
 	ck_assert_int_eq(rc, 0);
-	ck_assert_msg(b.len == strlen(want) && memcmp(b.data, want, b.len) == 0,
-	    "%s serialized as %s", show(in, len), show(b.data, b.len));
+	ck_assert_msg(buf_len(&b) == strlen(want) &&
+	        memcmp(buf_ptr(&b), want, buf_len(&b)) == 0,
+	    "%s serialized as %s", show(in, len), show(buf_ptr(&b), buf_len(&b)));
 	buf_free(&b);
 	parsed_free(&p);
 }
@@ -1108,12 +1109,12 @@ expect_round_trip(const char *in, size_t len)
 		ck_assert_int_eq(indent ? json_write_pretty(p.v, indent, &b)
 					: json_write(p.v, &b),
 		    0);
-		parse_into(&q, b.data, b.len, 0);
+		parse_into(&q, buf_ptr(&b), buf_len(&b), 0);
 		ck_assert_msg(q.rc == JSON_OK, "%s wrote %s, which is rejected",
-		    show(in, len), show(b.data, b.len));
+		    show(in, len), show(buf_ptr(&b), buf_len(&b)));
 		ck_assert_msg(same_tree(p.v, q.v),
 		    "%s wrote %s, which parses to another tree", show(in, len),
-		    show(b.data, b.len));
+		    show(buf_ptr(&b), buf_len(&b)));
 		parsed_free(&q);
 		buf_free(&b);
 	}
@@ -1148,10 +1149,10 @@ START_TEST(json_write_fails_past_the_buffer_max_and_leaves_it_unchanged)
 	buf_init(&b, 20);
 	ck_assert_int_eq(buf_append(&b, "prefix", 6), 0);
 	ck_assert_int_eq(json_write(p.v, &b), -1);
-	ck_assert_uint_eq(b.len, 6);
-	ck_assert_str_eq(b.data, "prefix");
+	ck_assert_uint_eq(buf_len(&b), 6);
+	ck_assert_str_eq(buf_ptr(&b), "prefix");
 	ck_assert_int_eq(json_write_pretty(p.v, 8, &b), -1);
-	ck_assert_uint_eq(b.len, 6);
+	ck_assert_uint_eq(buf_len(&b), 6);
 	buf_free(&b);
 	parsed_free(&p);
 }

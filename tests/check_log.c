@@ -115,7 +115,7 @@ teardown(void)
 static const char *
 text(void)
 {
-	return lines.data != NULL ? lines.data : "";
+	return buf_ptr(&lines);
 }
 
 static unsigned

@@ -490,7 +490,7 @@ ref_chain(size_t n)
 		ck_assert_int_eq(buf_puts(&b, piece), 0);
 	}
 	ck_assert_int_eq(buf_puts(&b, "}}"), 0);
-	return b.data; /* the caller frees */
+	return buf_take(&b, NULL); /* the caller frees */
 }
 
 /*
@@ -756,7 +756,7 @@ START_TEST(compile_keeps_the_first_problems_and_counts_the_rest)
 	}
 	ck_assert_int_eq(buf_append(&b, "},\"zzz\":1}", 11), 0);
 	arena_init(&a, 64 << 20);
-	ck_assert_int_eq(compile_collecting(&a, b.data, ps, &err),
+	ck_assert_int_eq(compile_collecting(&a, buf_ptr(&b), ps, &err),
 	    SCHEMA_REFUSED);
 	ck_assert_uint_eq(ps->count, SCHEMA_PROBLEMS_MAX);
 	ck_assert_uint_eq(ps->more, 151 - SCHEMA_PROBLEMS_MAX);

@@ -251,14 +251,16 @@ fc_template_parse(char *line, int lineno, struct fc_template *t)
 	if (has_body && !has_length) {
 		char len[32];
 
-		snprintf(len, sizeof(len), "%zu", body.len);
+		snprintf(len, sizeof(len), "%zu", buf_len(&body));
 		if (fc_param(&params, "CONTENT_LENGTH", len, strlen(len)) == -1)
 			goto done;
 	}
 	if (fc_header(&t->records, FC_BEGIN_REQUEST, 8) == -1 ||
 	    buf_append(&t->records, "\0\1\0\0\0\0\0\0", 8) == -1 ||
-	    fc_stream(&t->records, FC_PARAMS, params.data, params.len) == -1 ||
-	    fc_stream(&t->records, FC_STDIN, body.data, body.len) == -1)
+	    fc_stream(&t->records, FC_PARAMS, buf_ptr(&params),
+	        buf_len(&params)) == -1 ||
+	    fc_stream(&t->records, FC_STDIN, buf_ptr(&body), buf_len(&body)) ==
+	        -1)
 		goto done;
 	rc = 0;
 done:
@@ -401,14 +403,14 @@ fc_exchange(int fd, const struct buf *req, struct fc_answer *a,
 			return -1;
 		}
 		if (writing && (pfd.revents & (POLLOUT | POLLERR))) {
-			ssize_t n = send(fd, req->data + sent, req->len - sent,
-			    MSG_NOSIGNAL);
+			ssize_t n = send(fd, buf_ptr(req) + sent,
+			    buf_len(req) - sent, MSG_NOSIGNAL);
 
 			if (n > 0)
 				sent += (size_t)n;
 			else if (n == -1 && errno != EAGAIN && errno != EINTR)
 				writing = false; /* the server stopped reading */
-			if (sent == req->len)
+			if (sent == buf_len(req))
 				writing = false;
 		}
 		if (pfd.revents & (POLLIN | POLLHUP | POLLERR)) {
@@ -426,11 +428,11 @@ fc_exchange(int fd, const struct buf *req, struct fc_answer *a,
 					continue;
 				break;
 			}
-			in->len += (size_t)n;
-			used = fc_records((const unsigned char *)in->data,
-			    in->len, a, &bad);
-			memmove(in->data, in->data + used, in->len - used);
-			in->len -= used;
+			buf_commit(in, (size_t)n);
+			used = fc_records((const unsigned char *)buf_ptr(in),
+			    buf_len(in), a, &bad);
+			if (buf_tail(in, buf_len(in) - used) == -1)
+				return -1;
 		}
 	}
 	return a->ended && !bad ? 0 : -1;
@@ -440,8 +442,8 @@ fc_exchange(int fd, const struct buf *req, struct fc_answer *a,
 static int
 fc_status(const struct buf *out)
 {
-	const char *p = out->data != NULL ? out->data : "";
-	const char *end = p + out->len;
+	const char *p = buf_ptr(out);
+	const char *end = p + buf_len(out);
 
 	while (p < end) {
 		const char *eol = memchr(p, '\n', (size_t)(end - p));
@@ -463,18 +465,18 @@ fc_status(const struct buf *out)
 static const char *
 fc_body(const struct buf *out, size_t *len)
 {
-	const char *p = out->data != NULL ? out->data : "";
-	const char *b = memmem(p, out->len, "\r\n\r\n", 4);
+	const char *p = buf_ptr(out);
+	const char *b = memmem(p, buf_len(out), "\r\n\r\n", 4);
 
 	if (b != NULL) {
 		b += 4;
-	} else if ((b = memmem(p, out->len, "\n\n", 2)) != NULL) {
+	} else if ((b = memmem(p, buf_len(out), "\n\n", 2)) != NULL) {
 		b += 2;
 	} else {
 		*len = 0;
-		return p + out->len;
+		return p + buf_len(out);
 	}
-	*len = out->len - (size_t)(b - p);
+	*len = buf_len(out) - (size_t)(b - p);
 	return b;
 }
 
@@ -568,7 +570,7 @@ main(int argc, char **argv)
 	buf_init(&a.out, FC_ANSWER_MAX);
 	start = fc_now();
 	for (i = 0; i < count; i++) {
-		const struct fc_template *tp = &ts[order[i % order_len]];
+		struct fc_template *tp = &ts[order[i % order_len]];
 		const char *body;
 		size_t blen;
 		int status;
@@ -580,7 +582,7 @@ main(int argc, char **argv)
 		a.ended = false;
 		a.err_bytes = 0;
 		/* The keep-connection flag sits in BEGIN_REQUEST's body. */
-		tp->records.data[10] = keep ? FC_KEEP_CONN : 0;
+		buf_data(&tp->records)[10] = keep ? FC_KEEP_CONN : 0;
 		ok = fc_exchange(fd, &tp->records, &a, &in) == 0 &&
 		    a.protocol_status == FC_REQUEST_COMPLETE;
 		status = fc_status(&a.out);
@@ -592,8 +594,7 @@ main(int argc, char **argv)
 			ok = false;
 		if (dump && i < order_len)
 			printf("--- plan line %d: status %d\n%.*s\n", tp->line,
-			    status, (int)a.out.len,
-			    a.out.data != NULL ? a.out.data : "");
+			    status, (int)buf_len(&a.out), buf_ptr(&a.out));
 		if (!ok) {
 			if (failed < FC_FAILS_SHOWN)
 				fprintf(stderr,
