@@ -333,8 +333,9 @@ addr_keep(struct addr *a, struct addr_answer *ans, const struct buf *b,
 
 /* Build head + body for one representation, and its 304. */
 static int
-addr_answers(struct addr *a, const char *ctype, const struct buf *body,
-    char *etag, struct addr_answer *ok, struct addr_answer *nm)
+addr_answers(struct addr *a, const char *ctype, const char *csp,
+    const struct buf *body, char *etag, struct addr_answer *ok,
+    struct addr_answer *nm)
 {
 	struct buf b;
 	size_t head;
@@ -342,7 +343,7 @@ addr_answers(struct addr *a, const char *ctype, const struct buf *body,
 
 	buf_init(&b, body->len + 4096);
 	http_etag(body->data, body->len, etag);
-	if (http_head_ok(&b, ctype, etag, body->len, a->conf.type) == -1)
+	if (http_head_ok(&b, ctype, etag, body->len, a->conf.type, csp) == -1)
 		goto done;
 	head = b.len;
 	if (buf_append(&b, body->data, body->len) == -1 ||
@@ -440,6 +441,7 @@ addr_load_once(const char *dir, struct addr *a, schema_warn_fn warn,
 	struct schema_err serr;
 	struct arena scratch;
 	struct buf body;
+	struct html_opts page;
 	struct stat hst;
 	const char *text = NULL;
 	size_t len = 0;
@@ -514,7 +516,7 @@ addr_load_once(const char *dir, struct addr *a, schema_warn_fn warn,
 	/* The published bytes are the parsed value written back: GET shows
 	 * exactly the value the validator enforces. */
 	if (json_write(doc, &body) == -1 ||
-	    addr_answers(a, "application/json", &body, a->etag, &a->json,
+	    addr_answers(a, "application/json", NULL, &body, a->etag, &a->json,
 	        &a->json_304) == -1) {
 		addr_fail(a, "%s: out of memory", path);
 		goto done;
@@ -526,9 +528,11 @@ addr_load_once(const char *dir, struct addr *a, schema_warn_fn warn,
 		goto done;
 	}
 	buf_reset(&body);
-	if (html_page(doc, &body) == -1 ||
-	    addr_answers(a, "text/html; charset=utf-8", &body, a->html_etag,
-	        &a->html, &a->html_304) == -1) {
+	page.type = a->conf.type;
+	page.etag = a->etag;
+	if (html_page(doc, form, &page, &body) == -1 ||
+	    addr_answers(a, "text/html; charset=utf-8", html_csp(), &body,
+	        a->html_etag, &a->html, &a->html_304) == -1) {
 		addr_fail(a, "%s: out of memory building the page", path);
 		goto done;
 	}

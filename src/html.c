@@ -2,44 +2,37 @@
  * html.c: the human page (see html.h).
  *
  * Owns nothing past a call: the page is appended to the caller's buffer;
- * the scratch (a second buffer, and per object of the skeleton its
- * `required` names sorted) is freed before returning.
+ * the scratch (a buffer for the description, the table of nodes already
+ * numbered) is freed before returning.  html_csp() owns one static string.
  *
- * Limits: the act skeleton descends at most HTML_SKELETON_DEPTH schema
- * levels, writes at most HTML_SKELETON_NODES values in full and resolves
- * at most HTML_SKELETON_REF_BYTES of $ref text in all, so a recursive,
- * wildly branching or long-referenced form still gives a small page, in
- * time linear in the form (`required` and `properties` are matched by
- * binary search, not by scanning); the <title> shows at most
- * HTML_TITLE_MAX code points of p.
+ * The description of the controls: every compiled node reachable from the
+ * root gets a number, the first time a node refers to it (a pointer-keyed
+ * hash table, so a node shared by many references, or a recursive form,
+ * is described once); nodes are written in that order, each naming the
+ * others by number.  What the view cannot describe, or what the page does
+ * not show as controls (dynamic references, unevaluated*, dependent*,
+ * if/then/else, contains with counts), is marked "u": the script gives
+ * that subtree a JSON editor and leaves its judgement to the address.
+ * Linear in the nodes and their keywords; the <title> shows at most
+ * HTML_TITLE_MAX code points of the heading.
  *
- * Refuses nothing: the document was checked when the form was loaded; a
+ * Refuses nothing: the document and the form were checked at load; a
  * member of an unexpected shape (an `m` entry without `content`) is left
- * out of the page.  What the page shows is escaped here and nowhere else:
- * every byte taken from the document goes through html_escape(), and no
- * document byte is written inside <script> or <style>.
+ * out of the page.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "buf.h"
 #include "html.h"
-#include "jptr.h"
 #include "json.h"
+#include "schema_view.h"
+#include "sha256.h"
 #include "utf8.h"
 
-/* Values the skeleton writes before it writes only the emptiest ones. */
-#define HTML_SKELETON_NODES 2000
-/* The page is small; the scratch buffers never need more than this. */
-#define HTML_SCRATCH_MAX ((size_t)16 * 1024 * 1024)
-
-#ifdef GPT_TEST
-size_t html_test_name_compares;
-size_t html_test_ref_bytes;
-#define HTML_COUNT(counter, n) ((counter) += (n))
-#else
-#define HTML_COUNT(counter, n) ((void)0)
-#endif
+/* The page is small; the scratch buffer never needs more than this. */
+#define HTML_SCRATCH_MAX ((size_t)64 * 1024 * 1024)
 
 /* U+FFFD REPLACEMENT CHARACTER, written for what HTML text cannot carry. */
 static const char html_fffd[] = "\xEF\xBF\xBD";
@@ -155,535 +148,435 @@ html_escape_prefix(const char *s, size_t len, size_t max, struct buf *out)
 	return 0;
 }
 
-/* --- the act skeleton ------------------------------------------------- */
-
-enum html_kind {
-	HTML_K_NULL,
-	HTML_K_OBJECT,
-	HTML_K_ARRAY,
-	HTML_K_STRING,
-	HTML_K_NUMBER,
-	HTML_K_INTEGER,
-	HTML_K_BOOLEAN,
-	HTML_K_NONE, /* the schema names no type and implies none */
-};
-
-struct html_skel {
-	const struct json_value *root; /* borrowed: the form, for $ref */
-	struct buf *out;	       /* borrowed */
-	unsigned nodes;		       /* values still to write in full */
-	size_t ref_bytes;	       /* $ref text still to resolve */
-};
-
-/*
- * The schema that $ref value v names within the form, or NULL: v is not a
- * string, names nothing, or the page's budget of $ref text is spent (then
- * for good, so the skeleton does not depend on which refs are short).
- * Every member's starting value may look through HTML_SKELETON_DEPTH refs:
- * without the budget, 50,000 required members sharing a chain of 8 KB
- * references read 5e9 bytes of pointers (5 s at load).
- */
-static const struct json_value *
-html_ref(struct html_skel *k, const struct json_value *v)
+int
+html_json_script(const char *s, size_t len, struct buf *out)
 {
-	size_t cost;
+	const unsigned char *p = (const unsigned char *)s;
+	size_t start = out->len, i, run = 0;
 
-	if (v == NULL || v->type != JSON_T_STRING)
-		return NULL;
-	/* "" costs something too: every hop is charged */
-	cost = v->u.str.len + 1;
-	if (cost > k->ref_bytes) {
-		k->ref_bytes = 0;
-		return NULL;
-	}
-	k->ref_bytes -= cost;
-	HTML_COUNT(html_test_ref_bytes, cost);
-	return jptr_resolve(k->root, v->u.str.ptr, v->u.str.len);
-}
+	for (i = 0; i < len; i++) {
+		const char *rep = NULL;
+		size_t skip = 1;
 
-static const struct json_value *
-html_get(const struct json_value *obj, const char *key)
-{
-	return json_object_get(obj, key, strlen(key));
-}
-
-static bool
-html_str_is(const struct json_string *s, const char *lit)
-{
-	size_t n = strlen(lit);
-
-	return s->len == n && memcmp(s->ptr, lit, n) == 0;
-}
-
-static enum html_kind
-html_kind_of_name(const struct json_string *name)
-{
-	static const struct {
-		const char *name;
-		enum html_kind kind;
-	} names[] = {
-		{"object", HTML_K_OBJECT},
-		{"array", HTML_K_ARRAY},
-		{"string", HTML_K_STRING},
-		{"number", HTML_K_NUMBER},
-		{"integer", HTML_K_INTEGER},
-		{"boolean", HTML_K_BOOLEAN},
-		{"null", HTML_K_NULL},
-	};
-	size_t i;
-
-	for (i = 0; i < GPT_ARRAY_LEN(names); i++)
-		if (html_str_is(name, names[i].name))
-			return names[i].kind;
-	return HTML_K_NONE;
-}
-
-/*
- * The kind of value schema s describes by itself (no $ref, no
- * alternatives): its `type` (the first non-null name of a list), else the
- * kind its keywords imply ("minLength" implies a string).
- */
-static enum html_kind
-html_kind_of(const struct json_value *s)
-{
-	static const struct {
-		const char *keyword;
-		enum html_kind kind;
-	} implied[] = {
-		{"properties", HTML_K_OBJECT},
-		{"required", HTML_K_OBJECT},
-		{"additionalProperties", HTML_K_OBJECT},
-		{"patternProperties", HTML_K_OBJECT},
-		{"minProperties", HTML_K_OBJECT},
-		{"items", HTML_K_ARRAY},
-		{"prefixItems", HTML_K_ARRAY},
-		{"minItems", HTML_K_ARRAY},
-		{"contains", HTML_K_ARRAY},
-		{"minLength", HTML_K_STRING},
-		{"maxLength", HTML_K_STRING},
-		{"pattern", HTML_K_STRING},
-		{"format", HTML_K_STRING},
-		{"minimum", HTML_K_NUMBER},
-		{"maximum", HTML_K_NUMBER},
-		{"exclusiveMinimum", HTML_K_NUMBER},
-		{"exclusiveMaximum", HTML_K_NUMBER},
-		{"multipleOf", HTML_K_NUMBER},
-	};
-	const struct json_value *t;
-	size_t i;
-
-	if (s->type != JSON_T_OBJECT)
-		return HTML_K_NULL;
-	t = html_get(s, "type");
-	if (t != NULL && t->type == JSON_T_STRING)
-		return html_kind_of_name(&t->u.str);
-	if (t != NULL && t->type == JSON_T_ARRAY && t->u.arr.count > 0) {
-		for (i = 0; i < t->u.arr.count; i++) {
-			const struct json_value *n = &t->u.arr.items[i];
-
-			if (n->type == JSON_T_STRING &&
-			    !html_str_is(&n->u.str, "null"))
-				return html_kind_of_name(&n->u.str);
+		if (p[i] == '<')
+			rep = "\\u003c";
+		else if (p[i] == '>')
+			rep = "\\u003e";
+		else if (p[i] == '&')
+			rep = "\\u0026";
+		else if (p[i] == 0xE2 && i + 2 < len && p[i + 1] == 0x80 &&
+		         (p[i + 2] == 0xA8 || p[i + 2] == 0xA9)) {
+			/* U+2028, U+2029: line terminators to older scripts */
+			rep = p[i + 2] == 0xA8 ? "\\u2028" : "\\u2029";
+			skip = 3;
 		}
-		return HTML_K_NULL;
+		if (rep == NULL)
+			continue;
+		if (buf_append(out, p + run, i - run) == -1 ||
+		    buf_puts(out, rep) == -1)
+			goto fail;
+		i += skip - 1;
+		run = i + 1;
 	}
-	for (i = 0; i < GPT_ARRAY_LEN(implied); i++)
-		if (html_get(s, implied[i].keyword) != NULL)
-			return implied[i].kind;
-	return HTML_K_NONE;
+	if (buf_append(out, p + run, len - run) == -1)
+		goto fail;
+	return 0;
+fail:
+	html_rollback(out, start);
+	return -1;
+}
+
+/* --- the description of the controls ---------------------------------- */
+
+struct html_desc {
+	struct buf *out;                  /* the description's JSON, raw */
+	const struct schema_node **nodes; /* owned: by number */
+	size_t count, cap;
+	/* owned: open addressing, node pointer -> number + 1 (0: empty) */
+	size_t *slots;
+	size_t nslots; /* a power of two, at least twice count */
+};
+
+static size_t
+html_slot_of(const struct html_desc *d, const struct schema_node *n)
+{
+	uint64_t h = (uint64_t)(uintptr_t)n * UINT64_C(0x9E3779B97F4A7C15);
+
+	return (size_t)(h >> 20) & (d->nslots - 1);
 }
 
 static int
-html_indent(struct buf *out, unsigned level)
+html_desc_grow(struct html_desc *d)
 {
-	unsigned i;
+	size_t nslots = d->nslots == 0 ? 64 : d->nslots * 2, bytes, i;
+	size_t *slots;
+	const struct schema_node **nodes;
 
-	if (buf_putc(out, '\n') == -1)
+	if (!gpt_mul_size(nslots, sizeof(*slots), &bytes) ||
+	    (slots = calloc(nslots, sizeof(*slots))) == NULL)
 		return -1;
-	for (i = 0; i < level; i++)
-		if (buf_puts(out, "  ") == -1)
-			return -1;
+	if (!gpt_mul_size(nslots / 2, sizeof(*nodes), &bytes) ||
+	    (nodes = realloc(d->nodes, bytes)) == NULL) {
+		free(slots);
+		return -1;
+	}
+	free(d->slots);
+	d->nodes = nodes;
+	d->cap = nslots / 2;
+	d->slots = slots;
+	d->nslots = nslots;
+	for (i = 0; i < d->count; i++) {
+		size_t s = html_slot_of(d, d->nodes[i]);
+
+		while (d->slots[s] != 0)
+			s = (s + 1) & (d->nslots - 1);
+		d->slots[s] = i + 1;
+	}
+	return 0;
+}
+
+/* n's number, given now if n has none: -1 out of memory. */
+static int
+html_desc_num(struct html_desc *d, const struct schema_node *n, size_t *num)
+{
+	size_t s;
+
+	if (d->count >= d->cap && html_desc_grow(d) == -1)
+		return -1;
+	for (s = html_slot_of(d, n); d->slots[s] != 0;
+	     s = (s + 1) & (d->nslots - 1)) {
+		if (d->nodes[d->slots[s] - 1] == n) {
+			*num = d->slots[s] - 1;
+			return 0;
+		}
+	}
+	d->nodes[d->count] = n;
+	d->slots[s] = ++d->count;
+	*num = d->count - 1;
 	return 0;
 }
 
 static int
-html_write_key(struct buf *out, const struct json_string *key)
+html_json_text(struct buf *out, const char *p, size_t len)
 {
 	struct json_value v;
 
 	memset(&v, 0, sizeof(v));
 	v.type = JSON_T_STRING;
-	v.u.str = *key;
-	if (json_write(&v, out) == -1)
+	v.u.str.ptr = p;
+	v.u.str.len = len;
+	return json_write(&v, out);
+}
+
+/* ,"key": written before every member but the node's first */
+static int
+html_key(struct html_desc *d, const char *key)
+{
+	return buf_printf(d->out, ",\"%s\":", key);
+}
+
+static int
+html_ref(struct html_desc *d, const char *key, const struct schema_node *n)
+{
+	size_t num;
+
+	if (html_desc_num(d, n, &num) == -1)
 		return -1;
-	return buf_puts(out, ": ");
-}
-
-/* The emptiest value of a kind: what the skeleton writes past its bounds. */
-static int
-html_skel_empty(struct buf *out, enum html_kind kind)
-{
-	static const char *const empty[] = {
-		[HTML_K_NULL] = "null",
-		[HTML_K_OBJECT] = "{}",
-		[HTML_K_ARRAY] = "[]",
-		[HTML_K_STRING] = "\"\"",
-		[HTML_K_NUMBER] = "0",
-		[HTML_K_INTEGER] = "0",
-		[HTML_K_BOOLEAN] = "false",
-		[HTML_K_NONE] = "null",
-	};
-
-	return buf_puts(out, empty[kind]);
-}
-
-/* A number that meets the lower bound, when one is written. */
-static int
-html_skel_number(struct buf *out, const struct json_value *s)
-{
-	const struct json_value *b;
-
-	if ((b = html_get(s, "minimum")) != NULL && b->type == JSON_T_NUMBER)
-		return buf_append(out, b->u.num.text, b->u.num.len);
-	b = html_get(s, "exclusiveMinimum");
-	if (b != NULL && b->type == JSON_T_NUMBER && b->u.num.is_small_int &&
-	    b->u.num.i < INT64_MAX)
-		return buf_printf(out, "%lld", (long long)b->u.num.i + 1);
-	/* Only a negative maximum excludes 0, e.g. {"maximum": -5}. */
-	if ((b = html_get(s, "maximum")) != NULL && b->type == JSON_T_NUMBER &&
-	    b->u.num.len > 0 && b->u.num.text[0] == '-')
-		return buf_append(out, b->u.num.text, b->u.num.len);
-	b = html_get(s, "exclusiveMaximum");
-	if (b != NULL && b->type == JSON_T_NUMBER && b->u.num.is_small_int &&
-	    b->u.num.i <= 0 && b->u.num.i > INT64_MIN)
-		return buf_printf(out, "%lld", (long long)b->u.num.i - 1);
-	return buf_putc(out, '0');
-}
-
-static int html_skel_value(struct html_skel *k, const struct json_value *s,
-    unsigned depth, unsigned level);
-
-/* --- the names of one `required` ------------------------------------- */
-
-/*
- * An object's `required` strings, sorted once by name (then by place, so
- * the first of equal names comes first): "is this name required?" and
- * "did an earlier entry name it?" then cost a binary search and a flag,
- * where scanning the list for each entry and each property made 60,000
- * names cost 3 to 5 s at load.
- */
-struct html_required {
-	const struct json_value *items;	  /* borrowed: required's entries */
-	const struct json_value **sorted; /* owned: its strings, sorted */
-	bool *repeat; /* owned: per entry, an earlier entry has its name */
-	size_t n;     /* strings in sorted */
-};
-
-static int
-html_name_cmp(const struct json_string *a, const struct json_string *b)
-{
-	size_t n = a->len < b->len ? a->len : b->len;
-	int c = n == 0 ? 0 : memcmp(a->ptr, b->ptr, n);
-
-	HTML_COUNT(html_test_name_compares, 1);
-	if (c != 0)
-		return c;
-	return a->len < b->len ? -1 : a->len > b->len;
+	return buf_printf(d->out, ",\"%s\":%zu", key, num);
 }
 
 static int
-html_entry_cmp(const void *pa, const void *pb)
+html_size(struct html_desc *d, const char *key, size_t v, size_t absent)
 {
-	const struct json_value *a = *(const struct json_value *const *)pa;
-	const struct json_value *b = *(const struct json_value *const *)pb;
-	int c = html_name_cmp(&a->u.str, &b->u.str);
-
-	if (c != 0)
-		return c;
-	/* Entries of one array: the address gives their order. */
-	return a < b ? -1 : a > b;
-}
-
-static void
-html_required_free(struct html_required *r)
-{
-	free(r->sorted);
-	free(r->repeat);
-}
-
-/* Sort req's strings (req may be NULL).  0, or -1 out of memory. */
-static int
-html_required_init(struct html_required *r, const struct json_value *req)
-{
-	size_t count = req != NULL ? req->u.arr.count : 0, i, bytes;
-
-	memset(r, 0, sizeof(*r));
-	if (count == 0)
+	if (v == absent)
 		return 0;
-	r->items = req->u.arr.items;
-	if (!gpt_mul_size(count, sizeof(*r->sorted), &bytes) ||
-	    (r->sorted = malloc(bytes)) == NULL ||
-	    (r->repeat = calloc(count, sizeof(*r->repeat))) == NULL) {
-		html_required_free(r);
-		return -1;
-	}
-	for (i = 0; i < count; i++)
-		if (r->items[i].type == JSON_T_STRING)
-			r->sorted[r->n++] = &r->items[i];
-	qsort(r->sorted, r->n, sizeof(*r->sorted), html_entry_cmp);
-	/* {"required": ["a", "b", "a"]}: the second "a" is written once */
-	for (i = 1; i < r->n; i++)
-		if (html_name_cmp(&r->sorted[i - 1]->u.str,
-			&r->sorted[i]->u.str) == 0)
-			r->repeat[r->sorted[i] - r->items] = true;
-	return 0;
-}
-
-/* Is name one of the required names? */
-static bool
-html_required_has(const struct html_required *r,
-    const struct json_string *name)
-{
-	size_t lo = 0, hi = r->n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = html_name_cmp(name, &r->sorted[mid]->u.str);
-
-		if (c == 0)
-			return true;
-		if (c < 0)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return false;
+	return buf_printf(d->out, ",\"%s\":%zu", key, v);
 }
 
 static int
-html_skel_member(struct html_skel *k, const struct json_string *name,
-    const struct json_value *sub, unsigned depth, unsigned level,
-    bool *first)
+html_num(
+    struct html_desc *d, const char *key, const struct schema_view_num *num)
 {
-	if (!*first && buf_putc(k->out, ',') == -1)
+	if (num->text == NULL)
+		return 0;
+	if (html_key(d, key) == -1)
 		return -1;
-	*first = false;
-	if (html_indent(k->out, level + 1) == -1 ||
-	    html_write_key(k->out, name) == -1)
-		return -1;
-	if (sub == NULL)
-		return buf_puts(k->out, "null");
-	return html_skel_value(k, sub, depth + 1, level + 1);
+	return html_json_text(d->out, num->text, num->len);
 }
 
+/* title, description, default, examples of a schema as written */
 static int
-html_skel_object(struct html_skel *k, const struct json_value *s,
-    unsigned depth, unsigned level)
+html_annotations(struct html_desc *d, const struct json_value *src)
 {
-	const struct json_value *props = html_get(s, "properties");
-	const struct json_value *req = html_get(s, "required");
-	const struct json_value *extra = html_get(s, "additionalProperties");
-	struct html_required names;
-	bool first = true;
-	size_t i, nreq;
-	int rc = -1;
-
-	if (props != NULL && props->type != JSON_T_OBJECT)
-		props = NULL;
-	if (req != NULL && req->type != JSON_T_ARRAY)
-		req = NULL;
-	if (extra != NULL && extra->type != JSON_T_OBJECT)
-		extra = NULL;
-	nreq = req != NULL ? req->u.arr.count : 0;
-	if (html_required_init(&names, req) == -1)
-		return -1;
-	if (buf_putc(k->out, '{') == -1)
-		goto done;
-	/* Required members first, in the order the form requires them. */
-	for (i = 0; i < nreq; i++) {
-		const struct json_value *r = &req->u.arr.items[i];
-		const struct json_value *sub;
-
-		if (r->type != JSON_T_STRING || names.repeat[i])
-			continue;
-		sub = props != NULL
-		    ? json_object_get(props, r->u.str.ptr, r->u.str.len)
-		    : NULL;
-		if (sub == NULL)
-			sub = extra;
-		if (html_skel_member(k, &r->u.str, sub, depth, level, &first) ==
-		    -1)
-			goto done;
-	}
-	/*
-	 * Then the optional ones, unless the bounds are reached: leaving them
-	 * out keeps a recursive form's skeleton short and still acceptable.
-	 */
-	for (i = 0; props != NULL && i < props->u.obj.count; i++) {
-		const struct json_member *m = &props->u.obj.members[i];
-
-		if (depth + 1 >= HTML_SKELETON_DEPTH || k->nodes == 0)
-			break;
-		if (html_required_has(&names, &m->key))
-			continue;
-		if (html_skel_member(k, &m->key, &m->value, depth, level,
-			&first) == -1)
-			goto done;
-	}
-	if (!first && html_indent(k->out, level) == -1)
-		goto done;
-	rc = buf_putc(k->out, '}');
-done:
-	html_required_free(&names);
-	return rc;
-}
-
-static int
-html_skel_array(struct html_skel *k, const struct json_value *s,
-    unsigned depth, unsigned level)
-{
-	const struct json_value *prefix = html_get(s, "prefixItems");
-	const struct json_value *items = html_get(s, "items");
-	const struct json_value *min = html_get(s, "minItems");
-	size_t nprefix = 0, want = 0, i;
-
-	if (prefix != NULL && prefix->type == JSON_T_ARRAY)
-		nprefix = prefix->u.arr.count;
-	if (min != NULL && min->type == JSON_T_NUMBER &&
-	    min->u.num.is_small_int && min->u.num.i > 0)
-		want = (size_t)min->u.num.i;
-	if (want < nprefix)
-		want = nprefix;
-	/* {"items": false} forbids items past prefixItems. */
-	if (want > nprefix && (items == NULL || items->type != JSON_T_OBJECT))
-		want = nprefix;
-	if (want > HTML_SKELETON_ITEMS)
-		want = HTML_SKELETON_ITEMS;
-	if (buf_putc(k->out, '[') == -1)
-		return -1;
-	for (i = 0; i < want; i++) {
-		const struct json_value *sub =
-		    i < nprefix ? &prefix->u.arr.items[i] : items;
-
-		if ((i > 0 && buf_putc(k->out, ',') == -1) ||
-		    html_indent(k->out, level + 1) == -1 ||
-		    html_skel_value(k, sub, depth + 1, level + 1) == -1)
-			return -1;
-	}
-	if (want > 0 && html_indent(k->out, level) == -1)
-		return -1;
-	return buf_putc(k->out, ']');
-}
-
-/* The first alternative of anyOf, oneOf or allOf, or NULL. */
-static const struct json_value *
-html_first_alternative(const struct json_value *s)
-{
-	static const char *const keywords[] = {"anyOf", "oneOf", "allOf"};
+	static const struct {
+		const char *keyword, *key;
+		enum json_type type; /* JSON_T_NULL: any */
+	} ann[] = {
+	    {"title", "ti", JSON_T_STRING},
+	    {"description", "d", JSON_T_STRING},
+	    {"default", "df", JSON_T_NULL},
+	    {"examples", "ex", JSON_T_ARRAY},
+	};
 	size_t i;
 
-	for (i = 0; i < GPT_ARRAY_LEN(keywords); i++) {
-		const struct json_value *alt = html_get(s, keywords[i]);
+	if (src == NULL || src->type != JSON_T_OBJECT)
+		return 0;
+	for (i = 0; i < GPT_ARRAY_LEN(ann); i++) {
+		const struct json_value *v = json_object_get(
+		    src, ann[i].keyword, strlen(ann[i].keyword));
 
-		if (alt != NULL && alt->type == JSON_T_ARRAY &&
-		    alt->u.arr.count > 0)
-			return &alt->u.arr.items[0];
-	}
-	return NULL;
-}
-
-/*
- * The kind of s, looking through $ref and first alternatives when s names
- * none itself; at most HTML_SKELETON_DEPTH hops, so a cycle of $refs
- * ({"$defs": {"a": {"$ref": "#/$defs/a"}}}) ends as HTML_K_NONE.
- */
-static enum html_kind
-html_kind_deep(struct html_skel *k, const struct json_value *s)
-{
-	unsigned hops;
-
-	for (hops = 0; hops < HTML_SKELETON_DEPTH; hops++) {
-		const struct json_value *v, *next = NULL;
-		enum html_kind kind;
-
-		if (s->type != JSON_T_OBJECT)
-			return HTML_K_NULL;
-		if ((kind = html_kind_of(s)) != HTML_K_NONE)
-			return kind;
-		if ((v = html_get(s, "$ref")) != NULL)
-			next = html_ref(k, v);
-		if (next == NULL)
-			next = html_first_alternative(s);
-		if (next == NULL)
-			return HTML_K_NONE;
-		s = next;
-	}
-	return HTML_K_NONE;
-}
-
-/*
- * Write a starting value for schema s.  Recursion is bounded by depth
- * (HTML_SKELETON_DEPTH, counting $ref hops and alternatives too, so
- * {"$ref": "#"} ends) and by the node budget; the form is the operator's,
- * already loaded and checked, never an actor's.
- */
-static int
-html_skel_value(struct html_skel *k, const struct json_value *s,
-    unsigned depth, unsigned level)
-{
-	const struct json_value *v, *alt;
-	enum html_kind kind;
-
-	if (s->type != JSON_T_OBJECT)
-		return buf_puts(k->out, "null"); /* true, false */
-	/* The form's own words for the value win over its type. */
-	if ((v = html_get(s, "const")) != NULL)
-		return json_write(v, k->out);
-	v = html_get(s, "enum");
-	if (v != NULL && v->type == JSON_T_ARRAY && v->u.arr.count > 0)
-		return json_write(&v->u.arr.items[0], k->out);
-	if ((v = html_get(s, "default")) != NULL)
-		return json_write(v, k->out);
-	if (depth >= HTML_SKELETON_DEPTH || k->nodes == 0)
-		return html_skel_empty(k->out, html_kind_deep(k, s));
-	k->nodes--;
-	if ((v = html_get(s, "$ref")) != NULL) {
-		const struct json_value *target = html_ref(k, v);
-
-		if (target != NULL)
-			return html_skel_value(k, target, depth + 1, level);
-	}
-	kind = html_kind_of(s);
-	if (kind == HTML_K_NONE && (alt = html_first_alternative(s)) != NULL)
-		return html_skel_value(k, alt, depth + 1, level);
-	switch (kind) {
-	case HTML_K_OBJECT:
-		return html_skel_object(k, s, depth, level);
-	case HTML_K_ARRAY:
-		return html_skel_array(k, s, depth, level);
-	case HTML_K_NUMBER:
-	case HTML_K_INTEGER:
-		return html_skel_number(k->out, s);
-	default:
-		return html_skel_empty(k->out, kind);
-	}
-}
-
-int
-html_skeleton(const struct json_value *schema, struct buf *out)
-{
-	struct html_skel k;
-	size_t start = out->len;
-
-	k.root = schema;
-	k.out = out;
-	k.nodes = HTML_SKELETON_NODES;
-	k.ref_bytes = HTML_SKELETON_REF_BYTES;
-	if (html_skel_value(&k, schema, 0, 0) == -1) {
-		html_rollback(out, start);
-		return -1;
+		if (v == NULL ||
+		    (ann[i].type != JSON_T_NULL && v->type != ann[i].type))
+			continue;
+		if (html_key(d, ann[i].key) == -1 ||
+		    json_write(v, d->out) == -1)
+			return -1;
 	}
 	return 0;
+}
+
+static int
+html_types(struct html_desc *d, unsigned types)
+{
+	static const struct {
+		unsigned bit;
+		const char *name;
+	} names[] = {
+	    {SV_TY_OBJECT, "object"},
+	    {SV_TY_ARRAY, "array"},
+	    {SV_TY_STRING, "string"},
+	    {SV_TY_NUMBER, "number"},
+	    {SV_TY_INTEGER, "integer"},
+	    {SV_TY_BOOLEAN, "boolean"},
+	    {SV_TY_NULL, "null"},
+	};
+	bool first = true;
+	size_t i;
+
+	if (buf_puts(d->out, ",\"t\":[") == -1)
+		return -1;
+	for (i = 0; i < GPT_ARRAY_LEN(names); i++) {
+		if (!(types & names[i].bit))
+			continue;
+		if (buf_printf(d->out, "%s\"%s\"", first ? "" : ",",
+		        names[i].name) == -1)
+			return -1;
+		first = false;
+	}
+	return buf_putc(d->out, ']');
+}
+
+/* Does the page show this node as controls, or hand it to a JSON editor? */
+static bool
+html_opaque(const struct schema_view *v)
+{
+	return v->undescribed || v->dyn != SV_DYN_NONE ||
+	       v->unevaluated_items != NULL || v->unevaluated_props != NULL ||
+	       v->ndepreq > 0 || v->ndepsch > 0 || v->if_ != NULL ||
+	       (v->contains != NULL &&
+	           (v->min_contains != 1 || v->max_contains != SIZE_MAX));
+}
+
+/* A list of nodes by number: "key":[n,...] (list(n, i) gives entry i). */
+static int
+html_list(struct html_desc *d, const char *key, const struct schema_node *n,
+    size_t count,
+    const struct schema_node *(*list)(const struct schema_node *, size_t))
+{
+	size_t i, num;
+
+	if (count == 0)
+		return 0;
+	if (buf_printf(d->out, ",\"%s\":[", key) == -1)
+		return -1;
+	for (i = 0; i < count; i++)
+		if (html_desc_num(d, list(n, i), &num) == -1 ||
+		    buf_printf(d->out, "%s%zu", i > 0 ? "," : "", num) == -1)
+			return -1;
+	return buf_putc(d->out, ']');
+}
+
+static int
+html_object_members(struct html_desc *d, const struct schema_node *n,
+    const struct schema_view *v)
+{
+	struct schema_view_prop p;
+	struct schema_view_pprop pp;
+	struct schema_view sv;
+	bool any = false, anyreq = false;
+	size_t i, num;
+
+	/* properties: [name, node, required, {annotations as written}?] */
+	for (i = 0; i < v->nprops; i++) {
+		schema_view_prop(n, i, &p);
+		if (p.sub == NULL)
+			continue;
+		if (buf_puts(d->out, any ? "," : ",\"pr\":[") == -1 ||
+		    buf_putc(d->out, '[') == -1 ||
+		    html_json_text(d->out, p.name, p.len) == -1 ||
+		    html_desc_num(d, p.sub, &num) == -1 ||
+		    buf_printf(d->out, ",%zu,%d", num, p.required ? 1 : 0) ==
+		        -1)
+			return -1;
+		any = true;
+		schema_view_get(p.sub, &sv);
+		/* beside a $ref the member's own title and description speak */
+		if (p.src != NULL && p.src != sv.src &&
+		    p.src->type == JSON_T_OBJECT) {
+			size_t mark = d->out->len;
+
+			if (buf_puts(d->out, ",{\"_\":0") == -1 ||
+			    html_annotations(d, p.src) == -1)
+				return -1;
+			if (d->out->len == mark + 7)
+				html_rollback(d->out, mark);
+			else if (buf_putc(d->out, '}') == -1)
+				return -1;
+		}
+		if (buf_putc(d->out, ']') == -1)
+			return -1;
+	}
+	if (any && buf_putc(d->out, ']') == -1)
+		return -1;
+	/* required names that properties does not list */
+	for (i = 0; i < v->nprops; i++) {
+		schema_view_prop(n, i, &p);
+		if (p.sub != NULL || !p.required)
+			continue;
+		if (buf_puts(d->out, anyreq ? "," : ",\"rq\":[") == -1 ||
+		    html_json_text(d->out, p.name, p.len) == -1)
+			return -1;
+		anyreq = true;
+	}
+	if (anyreq && buf_putc(d->out, ']') == -1)
+		return -1;
+	for (i = 0; i < v->npprops; i++) {
+		schema_view_pprop(n, i, &pp);
+		if (buf_puts(d->out, i > 0 ? ",[" : ",\"pp\":[[") == -1 ||
+		    html_json_text(d->out, pp.pattern, pp.len) == -1 ||
+		    html_desc_num(d, pp.sub, &num) == -1 ||
+		    buf_printf(d->out, ",%zu]", num) == -1)
+			return -1;
+	}
+	if (v->npprops > 0 && buf_putc(d->out, ']') == -1)
+		return -1;
+	return 0;
+}
+
+/* One node's description: {"k":..., ...}. */
+static int
+html_node(struct html_desc *d, const struct schema_node *n)
+{
+	struct schema_view v;
+	size_t i;
+
+	schema_view_get(n, &v);
+	if (buf_printf(d->out, "{\"k\":%d",
+	        v.kind == SV_FALSE  ? 0
+	        : v.kind == SV_TRUE ? 1
+	                            : 2) == -1 ||
+	    html_annotations(d, v.src) == -1)
+		return -1;
+	if (v.kind != SV_NODE)
+		return buf_putc(d->out, '}');
+	if (html_opaque(&v))
+		return buf_puts(d->out, ",\"u\":1}");
+	if (v.typed && html_types(d, v.types) == -1)
+		return -1;
+	if (v.const_value != NULL &&
+	    (html_key(d, "co") == -1 ||
+	        json_write(v.const_value, d->out) == -1))
+		return -1;
+	if (v.nenums > 0) {
+		if (buf_puts(d->out, ",\"en\":[") == -1)
+			return -1;
+		for (i = 0; i < v.nenums; i++)
+			if ((i > 0 && buf_putc(d->out, ',') == -1) ||
+			    json_write(schema_view_enum(n, i), d->out) == -1)
+				return -1;
+		if (buf_putc(d->out, ']') == -1)
+			return -1;
+	}
+	if (html_num(d, "min", &v.minimum) == -1 ||
+	    html_num(d, "max", &v.maximum) == -1 ||
+	    html_num(d, "xmin", &v.xminimum) == -1 ||
+	    html_num(d, "xmax", &v.xmaximum) == -1 ||
+	    html_num(d, "mul", &v.multiple_of) == -1 ||
+	    html_size(d, "minL", v.min_length, 0) == -1 ||
+	    html_size(d, "maxL", v.max_length, SIZE_MAX) == -1)
+		return -1;
+	if (v.pattern != NULL &&
+	    (html_key(d, "pat") == -1 ||
+	        html_json_text(d->out, v.pattern, v.pattern_len) == -1))
+		return -1;
+	if (v.format != NULL &&
+	    (html_key(d, "fmt") == -1 ||
+	        html_json_text(d->out, v.format, strlen(v.format)) == -1))
+		return -1;
+	if (html_size(d, "minI", v.min_items, 0) == -1 ||
+	    html_size(d, "maxI", v.max_items, SIZE_MAX) == -1 ||
+	    html_list(d, "pre", n, v.nprefix, schema_view_prefix) == -1 ||
+	    (v.items != NULL && html_ref(d, "it", v.items) == -1) ||
+	    (v.contains != NULL && html_ref(d, "ct", v.contains) == -1) ||
+	    (v.unique_items && buf_puts(d->out, ",\"uq\":1") == -1))
+		return -1;
+	if (html_object_members(d, n, &v) == -1 ||
+	    (v.additional != NULL && html_ref(d, "ap", v.additional) == -1) ||
+	    html_size(d, "minP", v.min_props, 0) == -1 ||
+	    html_size(d, "maxP", v.max_props, SIZE_MAX) == -1)
+		return -1;
+	if ((v.ref != NULL && html_ref(d, "ref", v.ref) == -1) ||
+	    html_list(d, "all", n, v.nall_of, schema_view_all_of) == -1 ||
+	    html_list(d, "any", n, v.nany_of, schema_view_any_of) == -1 ||
+	    html_list(d, "one", n, v.none_of, schema_view_one_of) == -1 ||
+	    (v.not_ != NULL && html_ref(d, "not", v.not_) == -1))
+		return -1;
+	return buf_putc(d->out, '}');
+}
+
+/*
+ * The whole description, {"root":0,"n":[...], "type", "etag"}, raw JSON
+ * in out (the caller escapes it for the data block).
+ */
+static int
+html_describe(
+    const struct schema *form, const struct html_opts *o, struct buf *out)
+{
+	struct html_desc d;
+	size_t i, num;
+	int rc = -1;
+
+	memset(&d, 0, sizeof(d));
+	d.out = out;
+	if (buf_puts(out, "{\"root\":0") == -1)
+		goto done;
+	if (o != NULL && o->type != NULL && o->type[0] != '\0' &&
+	    (buf_puts(out, ",\"type\":") == -1 ||
+	        html_json_text(out, o->type, strlen(o->type)) == -1))
+		goto done;
+	if (o != NULL && o->etag != NULL &&
+	    (buf_puts(out, ",\"etag\":") == -1 ||
+	        html_json_text(out, o->etag, strlen(o->etag)) == -1))
+		goto done;
+	if (buf_puts(out, ",\"n\":[") == -1)
+		goto done;
+	if (form == NULL) {
+		if (buf_puts(out, "{\"k\":1}") == -1)
+			goto done;
+	} else {
+		if (html_desc_num(&d, schema_view_root(form), &num) == -1)
+			goto done;
+		/* html_node numbers the nodes it names: d.count grows */
+		for (i = 0; i < d.count; i++)
+			if ((i > 0 && buf_putc(out, ',') == -1) ||
+			    html_node(&d, d.nodes[i]) == -1)
+				goto done;
+	}
+	rc = buf_puts(out, "]}");
+done:
+	free(d.nodes);
+	free(d.slots);
+	return rc;
 }
 
 /* --- the page ----------------------------------------------------------- */
@@ -696,90 +589,38 @@ static const char html_head[] =
     "<meta name=\"viewport\" content=\"width=device-width, "
     "initial-scale=1\">\n"
     "<meta name=\"referrer\" content=\"no-referrer\">\n"
+    "<meta name=\"color-scheme\" content=\"light dark\">\n"
     "<title>";
 
-static const char html_style[] =
-    "</title>\n"
-    "<style>\n"
-    "body{font:16px/1.5 system-ui,sans-serif;max-width:52rem;"
-    "margin:1.5rem auto;padding:0 1rem;color:#1d1d1f;background:#fff}\n"
-    "h1{font-size:1.35rem;margin:0 0 1rem}\n"
-    "h2{font-size:1.05rem;margin:1.75rem 0 .5rem}\n"
-    ".p,.content{white-space:pre-wrap;overflow-wrap:anywhere}\n"
-    "ol.m{list-style:none;padding:0;margin:0}\n"
-    "ol.m li{border-left:3px solid #c8c8d0;padding:.2rem .8rem;"
-    "margin:.6rem 0}\n"
-    ".role{font-size:.8rem;font-weight:600;text-transform:uppercase;"
-    "letter-spacing:.04em;color:#55556a}\n"
-    "textarea,pre{font:13px/1.45 ui-monospace,Menlo,Consolas,monospace;"
-    "width:100%;box-sizing:border-box}\n"
-    "textarea{min-height:16rem;padding:.6rem;border:1px solid #b8b8c4;"
-    "border-radius:4px;tab-size:2}\n"
-    "pre{background:#f5f5f7;padding:.7rem;border-radius:4px;overflow:auto;"
-    "margin:0}\n"
-    "button{font:inherit;padding:.35rem 1.2rem;margin:.5rem .5rem 0 0}\n"
-    "#status{font-weight:600}\n"
-    "#response:empty{display:none}\n"
-    ".note{color:#55556a;font-size:.9rem}\n"
-    "</style>\n"
-    "</head>\n"
-    "<body>\n"
-    "<main>\n"
-    "<h1>";
-
-/*
- * The whole script: it never contains document bytes, only reads the
- * textarea, and sends it, as typed, to this very URL (CONTRACT "Act:
- * POST": the body must be application/json).
- */
-static const char html_script[] =
-    "<script>\n"
-    "(function () {\n"
-    "  var form = document.getElementById(\"act\");\n"
-    "  var body = document.getElementById(\"body\");\n"
-    "  var status = document.getElementById(\"status\");\n"
-    "  var out = document.getElementById(\"response\");\n"
-    "  form.addEventListener(\"submit\", function (e) {\n"
-    "    e.preventDefault();\n"
-    "    status.textContent = \"sending\\u2026\";\n"
-    "    out.textContent = \"\";\n"
-    "    fetch(location.href, {\n"
-    "      method: \"POST\",\n"
-    "      headers: {\"Content-Type\": \"application/json\"},\n"
-    "      body: body.value,\n"
-    "      cache: \"no-store\"\n"
-    "    }).then(function (r) {\n"
-    "      return r.text().then(function (text) {\n"
-    "        status.textContent = r.status === 204 ? \"rejected (204)\"\n"
-    "          : (r.status + \" \" + r.statusText).trim();\n"
-    "        out.textContent = text;\n"
-    "      });\n"
-    "    }).catch(function (err) {\n"
-    "      status.textContent = \"not sent: \" + err;\n"
-    "    });\n"
-    "  });\n"
-    "})();\n"
-    "</script>\n";
-
-static const char html_act_head[] =
-    "<section>\n"
-    "<h2>Act</h2>\n"
-    "<form id=\"act\">\n"
-    "<label for=\"body\">The act: a JSON value that conforms to the form "
-    "below.</label>\n"
+static const char html_act[] =
+    "<section aria-labelledby=\"h-act\">\n"
+    "<h2 id=\"h-act\">Act</h2>\n"
+    "<noscript><p class=\"note\">Reading this page needs no JavaScript; "
+    "composing and sending an act from it does.  Any HTTP client can "
+    "POST the act, a JSON value that conforms to the form below, with "
+    "Content-Type: application/json.</p></noscript>\n"
+    "<form id=\"act\" hidden novalidate>\n"
+    "<div id=\"controls\"></div>\n"
+    "<div class=\"field\">\n"
+    "<label for=\"body\">The act as JSON: exactly the bytes that will be "
+    "sent</label>\n"
     "<textarea id=\"body\" name=\"body\" spellcheck=\"false\" "
-    "autocomplete=\"off\" autocapitalize=\"off\">";
-
-static const char html_act_tail[] =
-    "</textarea>\n"
-    "<button type=\"submit\">Submit</button>"
-    "<button type=\"reset\">Reset</button>\n"
+    "autocomplete=\"off\" autocapitalize=\"off\" "
+    "aria-describedby=\"body-help body-error\"></textarea>\n"
+    "<p class=\"help\" id=\"body-help\">Edit the controls above or this "
+    "text: each follows the other.</p>\n"
+    "<p class=\"error\" id=\"body-error\" aria-live=\"polite\"></p>\n"
+    "</div>\n"
+    "<div id=\"problems\" role=\"alert\"></div>\n"
+    "<button type=\"submit\" class=\"primary\">Submit</button>"
+    "<button type=\"button\" id=\"anyway\" hidden>Send anyway</button>\n"
     "</form>\n"
-    "<p>Status: <output id=\"status\" for=\"body\"></output></p>\n"
-    "<pre id=\"response\" aria-live=\"polite\"></pre>\n"
-    "<noscript><p class=\"note\">Submitting from this page needs "
-    "JavaScript; any HTTP client can POST the JSON with Content-Type: "
-    "application/json.</p></noscript>\n"
+    "<div id=\"result\" hidden>\n"
+    "<p>Status: <output id=\"status\" role=\"status\" "
+    "aria-live=\"polite\"></output></p>\n"
+    "<p id=\"meaning\"></p>\n"
+    "<pre id=\"response\"></pre>\n"
+    "</div>\n"
     "</section>\n";
 
 static const char html_foot[] =
@@ -790,6 +631,14 @@ static const char html_foot[] =
     "(422 with the reason where the address explains failures).</p>\n"
     "</main>\n";
 
+static const struct json_value *
+html_get(const struct json_value *obj, const char *key)
+{
+	if (obj == NULL || obj->type != JSON_T_OBJECT)
+		return NULL;
+	return json_object_get(obj, key, strlen(key));
+}
+
 static int
 html_messages(const struct json_value *m, struct buf *out)
 {
@@ -797,8 +646,9 @@ html_messages(const struct json_value *m, struct buf *out)
 
 	if (m == NULL || m->type != JSON_T_ARRAY || m->u.arr.count == 0)
 		return 0;
-	if (buf_puts(out, "<section>\n<h2>Messages</h2>\n<ol class=\"m\">\n") ==
-	    -1)
+	if (buf_puts(out,
+	        "<section aria-labelledby=\"h-m\">\n"
+	        "<h2 id=\"h-m\">Messages</h2>\n<ol class=\"m\">\n") == -1)
 		return -1;
 	for (i = 0; i < m->u.arr.count; i++) {
 		const struct json_value *e = &m->u.arr.items[i];
@@ -809,15 +659,15 @@ html_messages(const struct json_value *m, struct buf *out)
 			return -1;
 		if (role != NULL && role->type == JSON_T_STRING &&
 		    (buf_puts(out, "<div class=\"role\">") == -1 ||
-			html_escape(role->u.str.ptr, role->u.str.len, out) ==
-			    -1 ||
-			buf_puts(out, "</div>") == -1))
+		        html_escape(role->u.str.ptr, role->u.str.len, out) ==
+		            -1 ||
+		        buf_puts(out, "</div>") == -1))
 			return -1;
 		if (content != NULL && content->type == JSON_T_STRING &&
 		    (buf_puts(out, "<div class=\"content\">") == -1 ||
-			html_escape(content->u.str.ptr, content->u.str.len,
-			    out) == -1 ||
-			buf_puts(out, "</div>") == -1))
+		        html_escape(content->u.str.ptr, content->u.str.len,
+		            out) == -1 ||
+		        buf_puts(out, "</div>") == -1))
 			return -1;
 		if (buf_puts(out, "</li>\n") == -1)
 			return -1;
@@ -825,64 +675,89 @@ html_messages(const struct json_value *m, struct buf *out)
 	return buf_puts(out, "</ol>\n</section>\n");
 }
 
-/* Write text (trusted JSON we serialized) escaped, from scratch. */
-static int
-html_put_scratch(struct buf *scratch, struct buf *out)
+/* The heading: the form's title, else the address's type, else a name. */
+static void
+html_heading(const struct schema *form, const struct html_opts *o,
+    const char **text, size_t *len)
 {
-	return html_escape(scratch->data != NULL ? scratch->data : "",
-	    scratch->len, out);
+	struct schema_view v;
+	const struct json_value *t;
+
+	*text = "GPT address";
+	*len = strlen(*text);
+	if (form != NULL) {
+		schema_view_get(schema_view_root(form), &v);
+		t = html_get(v.src, "title");
+		if (t != NULL && t->type == JSON_T_STRING && t->u.str.len > 0) {
+			*text = t->u.str.ptr;
+			*len = t->u.str.len;
+			return;
+		}
+	}
+	if (o != NULL && o->type != NULL && o->type[0] != '\0') {
+		*text = o->type;
+		*len = strlen(o->type);
+	}
+}
+
+static int
+html_form_section(
+    const struct json_value *s, struct buf *scratch, struct buf *out)
+{
+	buf_reset(scratch);
+	return buf_puts(out,
+	           "<section aria-labelledby=\"h-s\">\n"
+	           "<h2 id=\"h-s\">Form</h2>\n"
+	           "<details><summary>The rules an act must follow, "
+	           "as JSON Schema</summary>\n<pre class=\"s\">") == -1 ||
+	               json_write_pretty(s, 2, scratch) == -1 ||
+	               html_escape(scratch->data != NULL ? scratch->data : "",
+	                   scratch->len, out) == -1 ||
+	               buf_puts(out, "</pre></details>\n</section>\n") == -1
+	           ? -1
+	           : 0;
 }
 
 int
-html_page(const struct json_value *doc, struct buf *out)
+html_page(const struct json_value *doc, const struct schema *form,
+    const struct html_opts *o, struct buf *out)
 {
 	const struct json_value *p = html_get(doc, "p");
 	const struct json_value *s = html_get(doc, "s");
 	const struct json_value *m = html_get(doc, "m");
-	const char *ptext = "";
-	size_t plen = 0, start = out->len;
+	const char *head;
+	size_t headlen, start = out->len;
 	struct buf scratch;
 	int rc = -1;
 
 	buf_init(&scratch, HTML_SCRATCH_MAX);
-	if (p != NULL && p->type == JSON_T_STRING) {
-		ptext = p->u.str.ptr;
-		plen = p->u.str.len;
-	}
-	if (buf_puts(out, html_head) == -1)
+	html_heading(form, o, &head, &headlen);
+	if (buf_puts(out, html_head) == -1 ||
+	    html_escape_prefix(head, headlen, HTML_TITLE_MAX, out) == -1 ||
+	    buf_puts(out, "</title>\n<style>") == -1 ||
+	    buf_append(out, html_page_css, html_page_css_len) == -1 ||
+	    buf_puts(out, "</style>\n</head>\n<body>\n<main>\n<h1>") == -1 ||
+	    html_escape(head, headlen, out) == -1 ||
+	    buf_puts(out, "</h1>\n") == -1)
 		goto done;
-	if (plen == 0 ? buf_puts(out, "GPT address") == -1
-		      : html_escape_prefix(ptext, plen, HTML_TITLE_MAX, out) ==
-		    -1)
+	if (p != NULL && p->type == JSON_T_STRING && p->u.str.len > 0 &&
+	    (buf_puts(out, "<p class=\"p\">") == -1 ||
+	        html_escape(p->u.str.ptr, p->u.str.len, out) == -1 ||
+	        buf_puts(out, "</p>\n") == -1))
 		goto done;
-	if (buf_puts(out, html_style) == -1 ||
-	    buf_puts(out, "GPT address</h1>\n") == -1)
+	if (html_messages(m, out) == -1 || buf_puts(out, html_act) == -1)
 		goto done;
-	if (plen > 0 && (buf_puts(out, "<p class=\"p\">") == -1 ||
-			    html_escape(ptext, plen, out) == -1 ||
-			    buf_puts(out, "</p>\n") == -1))
+	if (s != NULL && html_form_section(s, &scratch, out) == -1)
 		goto done;
-	if (html_messages(m, out) == -1)
-		goto done;
-	if (buf_puts(out, html_act_head) == -1)
-		goto done;
-	if (s != NULL && (html_skeleton(s, &scratch) == -1 ||
-			     html_put_scratch(&scratch, out) == -1))
-		goto done;
-	if (buf_puts(out, html_act_tail) == -1)
-		goto done;
-	if (s != NULL) {
-		buf_reset(&scratch);
-		if (buf_puts(out, "<section>\n<h2>Form</h2>\n<pre class=\"s\">") ==
-			-1 ||
-		    json_write_pretty(s, 2, &scratch) == -1 ||
-		    html_put_scratch(&scratch, out) == -1 ||
-		    buf_puts(out, "</pre>\n</section>\n") == -1)
-			goto done;
-	}
+	buf_reset(&scratch);
 	if (buf_puts(out, html_foot) == -1 ||
-	    buf_puts(out, html_script) == -1 ||
-	    buf_puts(out, "</body>\n</html>\n") == -1)
+	    html_describe(form, o, &scratch) == -1 ||
+	    buf_puts(out, "<script type=\"application/json\" "
+	                  "id=\"gpt-form\">") == -1 ||
+	    html_json_script(scratch.data, scratch.len, out) == -1 ||
+	    buf_puts(out, "</script>\n<script>") == -1 ||
+	    buf_append(out, html_page_js, html_page_js_len) == -1 ||
+	    buf_puts(out, "</script>\n</body>\n</html>\n") == -1)
 		goto done;
 	rc = 0;
 done:
@@ -890,4 +765,24 @@ done:
 		html_rollback(out, start);
 	buf_free(&scratch);
 	return rc;
+}
+
+const char *
+html_csp(void)
+{
+	static char csp[256];
+	char js[SHA256_B64_SIZE], css[SHA256_B64_SIZE];
+
+	if (csp[0] != '\0')
+		return csp;
+	sha256_base64(html_page_js, html_page_js_len, js);
+	sha256_base64(html_page_css, html_page_css_len, css);
+	/* CSP Level 3: a hash-source names the exact text of an inline
+	 * <script> or <style> element; the JSON block is data, never run. */
+	snprintf(csp, sizeof(csp),
+	    "default-src 'none'; script-src 'sha256-%s'; "
+	    "style-src 'sha256-%s'; connect-src 'self'; form-action 'self'; "
+	    "base-uri 'none'; frame-ancestors 'none'",
+	    js, css);
+	return csp;
 }

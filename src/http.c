@@ -505,7 +505,7 @@ http_writer_buf(struct http_writer *w, struct buf *b)
 
 int
 http_head_ok(struct buf *out, const char *ctype, const char *etag,
-    size_t body_len, const char *gpt_type)
+    size_t body_len, const char *gpt_type, const char *csp)
 {
 	if (buf_printf(out,
 	        "Status: 200 OK\r\n"
@@ -518,6 +518,9 @@ http_head_ok(struct buf *out, const char *ctype, const char *etag,
 		return -1;
 	if (gpt_type != NULL && *gpt_type != '\0' &&
 	    buf_printf(out, "GPT-Type: %s\r\n", gpt_type) == -1)
+		return -1;
+	if (csp != NULL &&
+	    buf_printf(out, "Content-Security-Policy: %s\r\n", csp) == -1)
 		return -1;
 	return buf_puts(out, "\r\n");
 }

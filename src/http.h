@@ -128,11 +128,12 @@ void http_writer_buf(struct http_writer *w, struct buf *b);
  * Append to out the header block of a 200 with a body of body_len bytes:
  * Status, Content-Type ctype, Vary: Accept, ETag etag, Content-Length,
  * X-Content-Type-Options: nosniff, GPT-Type gpt_type (when not NULL nor
- * ""), then the empty line.  Built once at load.  0, or -1 when out
- * refuses (out then left as it was or longer; discard it).
+ * ""), Content-Security-Policy csp (when not NULL: the human page's, see
+ * html_csp()), then the empty line.  Built once at load.  0, or -1 when
+ * out refuses (out then left as it was or longer; discard it).
  */
 int http_head_ok(struct buf *out, const char *ctype, const char *etag,
-    size_t body_len, const char *gpt_type) GPT_MUSTCHECK;
+    size_t body_len, const char *gpt_type, const char *csp) GPT_MUSTCHECK;
 
 /* The 304 block for etag: Status, ETag, Vary: Accept.  As http_head_ok. */
 int http_head_not_modified(struct buf *out, const char *etag) GPT_MUSTCHECK;

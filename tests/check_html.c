@@ -1,7 +1,9 @@
 /*
- * check_html.c: the human page: escaping of hostile document strings, the
- * act skeleton for a range of forms, the controls the page must carry, and
- * the page's validity as UTF-8.
+ * check_html.c: the human page: escaping for markup and for the data block,
+ * the description of the controls for each shape of schema (read from the
+ * compiled form), the page's parts, its Content-Security-Policy, its
+ * sameness from load to load, and its validity as UTF-8 whatever the form's
+ * strings hold.
  */
 #include <stdio.h>
 #include <string.h>
@@ -13,6 +15,7 @@
 #include "html.h"
 #include "json.h"
 #include "schema.h"
+#include "sha256.h"
 #include "utf8.h"
 
 static struct arena test_arena;
@@ -61,14 +64,18 @@ expect_escape(const char *in, size_t len, const char *want)
 
 	buf_init(&out, 1 << 20);
 	ck_assert_int_eq(html_escape(in, len, &out), 0);
-	ck_assert_msg(out.len == strlen(want) &&
-		memcmp(out.data != NULL ? out.data : "", want, out.len) == 0,
+	ck_assert_msg(
+	    out.len == strlen(want) &&
+	        memcmp(out.data != NULL ? out.data : "", want, out.len) == 0,
 	    "html_escape(\"%.*s\") gave \"%.*s\", expected \"%s\"", (int)len,
 	    in, (int)out.len, out.data != NULL ? out.data : "", want);
 	buf_free(&out);
 }
 
-#define ESC(in, want) {in, sizeof(in) - 1, want}
+#define ESC(in, want)                                                          \
+	{                                                                      \
+		in, sizeof(in) - 1, want                                       \
+	}
 
 START_TEST(html_escape_replaces_markup_characters_and_controls)
 {
@@ -80,19 +87,20 @@ START_TEST(html_escape_replaces_markup_characters_and_controls)
 	    ESC("plain text", "plain text"),
 	    ESC("", ""),
 	    ESC("<script>alert(1)</script>",
-		"&lt;script&gt;alert(1)&lt;/script&gt;"),
+	        "&lt;script&gt;alert(1)&lt;/script&gt;"),
 	    ESC("a & b", "a &amp; b"),
 	    ESC("&amp;", "&amp;amp;"),
 	    ESC("\"double\" 'single'", "&quot;double&quot; &#39;single&#39;"),
 	    ESC("</textarea><b>", "&lt;/textarea&gt;&lt;b&gt;"),
 	    ESC("<!-- x -->", "&lt;!-- x --&gt;"),
 	    ESC("tab\tlf\ncr\r", "tab\tlf\ncr\r"),
-	    ESC("nul\0end", "nul\xEF\xBF\xBD" "end"),
+	    ESC("nul\0end", "nul\xEF\xBF\xBD"
+	                    "end"),
 	    ESC("bell\a", "bell\xEF\xBF\xBD"),
 	    ESC("del\x7F", "del\xEF\xBF\xBD"),
 	    ESC("c1\xC2\x85", "c1\xEF\xBF\xBD"),
 	    ESC("caf\xC3\xA9 \xE2\x80\xA8 \xF0\x9F\x98\x80",
-		"caf\xC3\xA9 \xE2\x80\xA8 \xF0\x9F\x98\x80"),
+	        "caf\xC3\xA9 \xE2\x80\xA8 \xF0\x9F\x98\x80"),
 	    ESC("bad \xC3( and \xFF", "bad \xEF\xBF\xBD( and \xEF\xBF\xBD"),
 	    ESC("cut \xE2\x82", "cut \xEF\xBF\xBD\xEF\xBF\xBD"),
 	};
@@ -116,309 +124,295 @@ START_TEST(html_escape_leaves_the_buffer_as_it_was_when_full)
 }
 END_TEST
 
-/* --- html_skeleton ---------------------------------------------------- */
+/* --- html_json_script ---------------------------------------------------- */
 
-/*
- * The skeleton of schema must be want exactly; it must be strict JSON, and
- * when valid is set, an act the form accepts.
- */
-static void
-expect_skeleton(const char *schema, const char *want, bool valid)
-{
-	const struct json_value *s = parse(schema), *act = NULL;
-	const struct schema *form = NULL;
-	struct schema_err serr;
-	struct json_err jerr;
-	struct buf out;
-
-	buf_init(&out, 1 << 20);
-	ck_assert_msg(html_skeleton(s, &out) == 0, "html_skeleton failed: %s",
-	    schema);
-	if (want != NULL)
-		ck_assert_msg(strcmp(out.data, want) == 0,
-		    "skeleton of %s is\n%s\nexpected\n%s", schema, out.data,
-		    want);
-	ck_assert_msg(json_parse(out.data, out.len, &test_arena, 0, &act,
-			  &jerr) == JSON_OK,
-	    "skeleton of %s is not strict JSON (%s):\n%s", schema, jerr.msg,
-	    out.data);
-	if (valid) {
-		ck_assert_msg(schema_compile(s, &test_arena, NULL, NULL, &form,
-				  &serr) == SCHEMA_OK,
-		    "test form refused (%s): %s", serr.reason, schema);
-		ck_assert_msg(schema_validate(form, act, &test_arena, &serr) ==
-			SCHEMA_OK,
-		    "skeleton of %s fails its form at %s (%s):\n%s", schema,
-		    serr.pointer.buf, serr.keyword ? serr.keyword : "?",
-		    out.data);
-	}
-	buf_free(&out);
-}
-
-START_TEST(html_skeleton_fills_each_type_with_a_starting_value)
+START_TEST(html_json_script_leaves_no_markup_nor_line_separators)
 {
 	static const struct {
-		const char *schema, *want;
-		bool valid;
+		const char *in;
+		size_t len;
+		const char *want;
 	} cases[] = {
-	    {"{\"type\": \"string\"}", "\"\"", true},
-	    {"{\"type\": \"integer\"}", "0", true},
-	    {"{\"type\": \"number\", \"minimum\": 2.5}", "2.5", true},
-	    {"{\"type\": \"integer\", \"exclusiveMinimum\": 0}", "1", true},
-	    {"{\"type\": \"integer\", \"maximum\": -3}", "-3", true},
-	    {"{\"type\": \"boolean\"}", "false", true},
-	    {"{\"type\": \"null\"}", "null", true},
-	    {"{\"type\": [\"null\", \"string\"]}", "\"\"", true},
-	    {"{\"enum\": [\"red\", \"green\"]}", "\"red\"", true},
-	    {"{\"const\": {\"x\": [1, true]}}", "{\"x\":[1,true]}", true},
-	    {"{\"type\": \"string\", \"default\": \"hi\"}", "\"hi\"", true},
-	    {"{\"minLength\": 0}", "\"\"", true},
-	    {"{}", "null", true},
-	    {"true", "null", true},
-	    {"{\"type\": \"array\", \"items\": {\"type\": \"string\"}}", "[]",
-		true},
-	    {"{\"type\": \"array\", \"items\": {\"type\": \"integer\"}, "
-	     "\"minItems\": 2}",
-		"[\n  0,\n  0\n]", true},
-	    {"{\"type\": \"array\", \"prefixItems\": [{\"type\": \"string\"}, "
-	     "{\"type\": \"boolean\"}], \"items\": false}",
-		"[\n  \"\",\n  false\n]", true},
-	    {"{\"type\": \"array\", \"items\": {}, \"minItems\": 1000}", NULL,
-		false},
+	    ESC("{\"a\":\"plain\"}", "{\"a\":\"plain\"}"),
+	    ESC("\"</script>\"", "\"\\u003c/script\\u003e\""),
+	    ESC("\"<!--\"", "\"\\u003c!--\""),
+	    ESC("\"a & b\"", "\"a \\u0026 b\""),
+	    ESC("\"\xE2\x80\xA8\xE2\x80\xA9\"", "\"\\u2028\\u2029\""),
+	    /* the neighbours of U+2028 stay as they are */
+	    ESC("\"\xE2\x80\xA7\xE2\x80\xAA\xC3\xA9\"",
+	        "\"\xE2\x80\xA7\xE2\x80\xAA\xC3\xA9\""),
+	    /* a sequence cut at the end is copied, not read past */
+	    ESC("\"\xE2\x80", "\"\xE2\x80"),
+	    ESC("", ""),
+	};
+	struct buf out;
+	size_t i;
+
+	for (i = 0; i < GPT_ARRAY_LEN(cases); i++) {
+		buf_init(&out, 1 << 20);
+		ck_assert_int_eq(
+		    html_json_script(cases[i].in, cases[i].len, &out), 0);
+		ck_assert_msg(out.len == strlen(cases[i].want) &&
+		                  memcmp(out.data != NULL ? out.data : "",
+		                      cases[i].want, out.len) == 0,
+		    "case %zu gave \"%.*s\", expected \"%s\"", i, (int)out.len,
+		    out.data != NULL ? out.data : "", cases[i].want);
+		buf_free(&out);
+	}
+}
+END_TEST
+
+START_TEST(html_json_script_leaves_the_buffer_as_it_was_when_full)
+{
+	struct buf out;
+
+	buf_init(&out, 8);
+	ck_assert_int_eq(buf_puts(&out, "abc"), 0);
+	ck_assert_int_eq(html_json_script("\"<<<<<<<<\"", 10, &out), -1);
+	ck_assert_uint_eq(out.len, 3);
+	ck_assert_str_eq(out.data, "abc");
+	buf_free(&out);
+}
+END_TEST
+
+/* --- the page ------------------------------------------------------------ */
+
+static const char data_open[] =
+    "<script type=\"application/json\" id=\"gpt-form\">";
+
+/* The page of the arrival document doc (its s compiled as the address
+ * would), with type and etag as address.conf and the JSON ETag give. */
+static void
+page_with(const char *doc, const char *type, const char *etag, struct buf *out)
+{
+	const struct json_value *d = parse(doc);
+	const struct json_value *s = json_object_get(d, "s", 1);
+	const struct schema *form = NULL;
+	struct schema_err err;
+	struct html_opts o = {type, etag};
+
+	ck_assert_ptr_nonnull(s);
+	ck_assert_msg(schema_compile(s, &test_arena, NULL, NULL, &form, &err) ==
+	                  SCHEMA_OK,
+	    "form refused: %s", err.reason);
+	buf_init(out, 16 << 20);
+	ck_assert_int_eq(html_page(d, form, &o, out), 0);
+	ck_assert_ptr_nonnull(out->data);
+}
+
+static void
+page_of(const char *doc, struct buf *out)
+{
+	page_with(doc, NULL, NULL, out);
+}
+
+/* The data block's text, as the page holds it (escaped). */
+static void
+data_block(const struct buf *page, const char **text, size_t *len)
+{
+	const char *p = strstr(page->data, data_open), *end;
+
+	ck_assert_ptr_nonnull(p);
+	p += strlen(data_open);
+	end = strstr(p, "</script>");
+	ck_assert_ptr_nonnull(end);
+	*text = p;
+	*len = (size_t)(end - p);
+}
+
+/* The description of schema s's controls: the data block's "n". */
+static void
+expect_nodes(const char *schema, const char *want)
+{
+	char doc[4096];
+	struct buf page;
+	const char *text, *n;
+	size_t len;
+
+	snprintf(
+	    doc, sizeof(doc), "{\"p\": \"\", \"m\": [], \"s\": %s}", schema);
+	page_of(doc, &page);
+	data_block(&page, &text, &len);
+	n = strstr(text, ",\"n\":");
+	ck_assert_msg(
+	    n != NULL && n < text + len, "no nodes in %.*s", (int)len, text);
+	n += 5;
+	/* the block ends with the nodes and "}" */
+	ck_assert_msg((size_t)(text + len - n - 1) == strlen(want) &&
+	                  memcmp(n, want, strlen(want)) == 0,
+	    "%s\n gave %.*s\n expected %s", schema, (int)(text + len - n - 1),
+	    n, want);
+	buf_free(&page);
+}
+
+START_TEST(html_describes_strings_with_lengths_pattern_and_format)
+{
+	expect_nodes("{\"type\": \"string\", \"minLength\": 2, "
+	             "\"maxLength\": 9, \"pattern\": \"^a+$\", "
+	             "\"format\": \"date\", \"title\": \"T\", "
+	             "\"description\": \"D\", \"examples\": [\"aa\"]}",
+	    "[{\"k\":2,\"ti\":\"T\",\"d\":\"D\",\"ex\":[\"aa\"],"
+	    "\"t\":[\"string\"],\"minL\":2,\"maxL\":9,\"pat\":\"^a+$\","
+	    "\"fmt\":\"date\"}]");
+}
+END_TEST
+
+START_TEST(html_describes_number_bounds_as_exact_text)
+{
+	/* 0.10 and 1e2 stay as written: step 0.01 is 0.01, not 0.01000001 */
+	expect_nodes("{\"type\": \"number\", \"minimum\": 0.10, "
+	             "\"exclusiveMaximum\": 1e2, \"multipleOf\": 0.01}",
+	    "[{\"k\":2,\"t\":[\"number\"],\"min\":\"0.10\",\"xmax\":\"1e2\","
+	    "\"mul\":\"0.01\"}]");
+	expect_nodes("{\"type\": \"integer\", \"default\": 3, \"maximum\": 9, "
+	             "\"exclusiveMinimum\": -1}",
+	    "[{\"k\":2,\"df\":3,\"t\":[\"integer\"],\"max\":\"9\","
+	    "\"xmin\":\"-1\"}]");
+	/* draft-04's boolean exclusiveMinimum, read once by the compiler */
+	expect_nodes(
+	    "{\"$schema\": \"http://json-schema.org/draft-04/schema#\","
+	    " \"type\": \"number\", \"minimum\": 5, "
+	    "\"exclusiveMinimum\": true}",
+	    "[{\"k\":2,\"t\":[\"number\"],\"xmin\":\"5\"}]");
+}
+END_TEST
+
+START_TEST(html_describes_booleans_enums_consts_and_type_unions)
+{
+	expect_nodes(
+	    "{\"type\": \"boolean\"}", "[{\"k\":2,\"t\":[\"boolean\"]}]");
+	expect_nodes("{\"enum\": [\"a\", 1, null, {\"b\": [true]}]}",
+	    "[{\"k\":2,\"en\":[\"a\",1,null,{\"b\":[true]}]}]");
+	expect_nodes("{\"const\": {\"v\": 1}}", "[{\"k\":2,\"co\":{\"v\":1}}]");
+	expect_nodes("{\"type\": [\"null\", \"string\"], \"maxLength\": 5}",
+	    "[{\"k\":2,\"t\":[\"string\",\"null\"],\"maxL\":5}]");
+	expect_nodes("true", "[{\"k\":1}]");
+	expect_nodes("false", "[{\"k\":0}]");
+	/* annotations only: every value, with its title */
+	expect_nodes("{\"title\": \"Any\"}", "[{\"k\":1,\"ti\":\"Any\"}]");
+}
+END_TEST
+
+START_TEST(html_describes_objects_members_and_maps)
+{
+	expect_nodes("{\"type\": \"object\", \"properties\": {\"a\": "
+	             "{\"type\": \"string\"}, \"b\": true}, \"required\": "
+	             "[\"a\", \"c\"], \"additionalProperties\": false, "
+	             "\"minProperties\": 1, \"maxProperties\": 4}",
+	    "[{\"k\":2,\"t\":[\"object\"],\"pr\":[[\"a\",1,1],[\"b\",2,0]],"
+	    "\"rq\":[\"c\"],\"ap\":3,\"minP\":1,\"maxP\":4},"
+	    "{\"k\":2,\"t\":[\"string\"]},{\"k\":1},{\"k\":0}]");
+	expect_nodes("{\"patternProperties\": {\"^x-\": {\"type\": "
+	             "\"integer\"}}, \"additionalProperties\": {\"type\": "
+	             "\"string\"}}",
+	    "[{\"k\":2,\"pp\":[[\"^x-\",1]],\"ap\":2},"
+	    "{\"k\":2,\"t\":[\"integer\"]},{\"k\":2,\"t\":[\"string\"]}]");
+	/* a member's own title beside its $ref is the member's label */
+	expect_nodes("{\"properties\": {\"a\": {\"$ref\": \"#/$defs/s\", "
+	             "\"title\": \"A\"}}, \"$defs\": {\"s\": {\"type\": "
+	             "\"string\", \"title\": \"S\"}}}",
+	    "[{\"k\":2,\"pr\":[[\"a\",1,0,{\"_\":0,\"ti\":\"A\"}]]},"
+	    "{\"k\":2,\"ti\":\"S\",\"t\":[\"string\"]}]");
+}
+END_TEST
+
+START_TEST(html_describes_arrays_slots_and_bounds)
+{
+	expect_nodes("{\"type\": \"array\", \"prefixItems\": [{\"type\": "
+	             "\"number\"}, {\"type\": \"string\"}], \"items\": false, "
+	             "\"minItems\": 1, \"maxItems\": 2, \"uniqueItems\": true}",
+	    "[{\"k\":2,\"t\":[\"array\"],\"minI\":1,\"maxI\":2,\"pre\":[1,2],"
+	    "\"it\":3,\"uq\":1},{\"k\":2,\"t\":[\"number\"]},"
+	    "{\"k\":2,\"t\":[\"string\"]},{\"k\":0}]");
+	expect_nodes("{\"items\": {\"type\": \"integer\"}, \"contains\": "
+	             "{\"const\": 1}}",
+	    "[{\"k\":2,\"it\":1,\"ct\":2},{\"k\":2,\"t\":[\"integer\"]},"
+	    "{\"k\":2,\"co\":1}]");
+}
+END_TEST
+
+START_TEST(html_describes_alternatives_and_references_once)
+{
+	expect_nodes("{\"anyOf\": [{\"type\": \"string\"}, {\"type\": "
+	             "\"null\"}], \"not\": {\"const\": \"\"}}",
+	    "[{\"k\":2,\"any\":[1,2],\"not\":3},{\"k\":2,\"t\":[\"string\"]},"
+	    "{\"k\":2,\"t\":[\"null\"]},{\"k\":2,\"co\":\"\"}]");
+	expect_nodes("{\"oneOf\": [{\"title\": \"A\", \"type\": \"integer\"}, "
+	             "{\"title\": \"B\", \"type\": \"boolean\"}], "
+	             "\"allOf\": [{\"minimum\": 0}]}",
+	    "[{\"k\":2,\"all\":[1],\"one\":[2,3]},{\"k\":2,\"min\":\"0\"},"
+	    "{\"k\":2,\"ti\":\"A\",\"t\":[\"integer\"]},"
+	    "{\"k\":2,\"ti\":\"B\",\"t\":[\"boolean\"]}]");
+	/* a recursive form: the tree node is described once, named twice */
+	expect_nodes("{\"$ref\": \"#/$defs/t\", \"$defs\": {\"t\": {\"type\": "
+	             "\"object\", \"properties\": {\"kids\": {\"type\": "
+	             "\"array\", \"items\": {\"$ref\": \"#/$defs/t\"}}}}}}",
+	    "[{\"k\":2,\"ref\":1},"
+	    "{\"k\":2,\"t\":[\"object\"],\"pr\":[[\"kids\",2,0]]},"
+	    "{\"k\":2,\"t\":[\"array\"],\"it\":1}]");
+}
+END_TEST
+
+START_TEST(html_hands_what_it_cannot_show_to_a_json_editor)
+{
+	static const char *const opaque[] = {
+	    "{\"type\": \"object\", \"if\": {\"required\": [\"a\"]}, "
+	    "\"then\": {\"required\": [\"b\"]}}",
+	    "{\"dependentRequired\": {\"a\": [\"b\"]}}",
+	    "{\"dependentSchemas\": {\"a\": {\"required\": [\"b\"]}}}",
+	    "{\"properties\": {\"a\": true}, \"unevaluatedProperties\": false}",
+	    "{\"prefixItems\": [true], \"unevaluatedItems\": false}",
+	    "{\"contains\": {\"type\": \"string\"}, \"minContains\": 2}",
+	    "{\"$dynamicAnchor\": \"n\", \"properties\": {\"k\": "
+	    "{\"$dynamicRef\": \"#n\"}}}",
 	};
 	size_t i;
 
-	for (i = 0; i < GPT_ARRAY_LEN(cases); i++)
-		expect_skeleton(cases[i].schema, cases[i].want, cases[i].valid);
-}
-END_TEST
+	for (i = 0; i < GPT_ARRAY_LEN(opaque); i++) {
+		char doc[1024];
+		struct buf page;
+		const char *text;
+		size_t len;
 
-START_TEST(html_skeleton_lists_required_properties_first)
-{
-	expect_skeleton("{\"type\": \"object\", \"properties\": {"
-			"\"note\": {\"type\": \"string\"},"
-			"\"qty\": {\"type\": \"integer\", \"minimum\": 1},"
-			"\"item\": {\"enum\": [\"tea\", \"coffee\"]}},"
-			"\"required\": [\"item\", \"qty\"],"
-			"\"additionalProperties\": false}",
-	    "{\n  \"item\": \"tea\",\n  \"qty\": 1,\n  \"note\": \"\"\n}", true);
-	expect_skeleton("{\"type\": \"object\"}", "{}", true);
-	expect_skeleton("{\"type\": \"object\", \"properties\": {"
-			"\"a\": {\"type\": \"object\", \"properties\": {"
-			"\"b\": {\"type\": \"array\"}}}}}",
-	    "{\n  \"a\": {\n    \"b\": []\n  }\n}", true);
-	/* A required name without a property schema still appears. */
-	expect_skeleton("{\"required\": [\"x\"]}", "{\n  \"x\": null\n}",
-	    true);
-	expect_skeleton("{\"required\": [\"x\", \"x\"]}", "{\n  \"x\": null\n}",
-	    false);
-	/* Member names are written as JSON strings. */
-	expect_skeleton("{\"properties\": {\"q\\\"\\\\\\n\": {\"type\": "
-			"\"boolean\"}}}",
-	    "{\n  \"q\\\"\\\\\\n\": false\n}", true);
-}
-END_TEST
-
-static void
-put_text(struct buf *b, const char *s)
-{
-	ck_assert_int_eq(buf_puts(b, s), 0);
-}
-
-/* ,"<prefix>from",...,"<prefix>to-1" each followed by after. */
-static void
-put_names(struct buf *b, const char *prefix, size_t from, size_t to,
-    const char *after)
-{
-	char name[64];
-	size_t i;
-
-	for (i = from; i < to; i++) {
-		snprintf(name, sizeof(name), "%s\"%s%zu\"%s",
-		    i > from ? "," : "", prefix, i % 4000, after);
-		put_text(b, name);
+		snprintf(doc, sizeof(doc),
+		    "{\"p\": \"\", \"m\": [], \"s\": %s}", opaque[i]);
+		page_of(doc, &page);
+		data_block(&page, &text, &len);
+		ck_assert_msg(count_of(text, len, "\"u\":1") >= 1,
+		    "%s is not handed to a JSON editor: %.*s", opaque[i],
+		    (int)len, text);
+		buf_free(&page);
 	}
 }
-
-/* The skeleton of the form in b, parsed (it must be strict JSON). */
-static const struct json_value *
-skeleton_of(const struct buf *b)
-{
-	const struct json_value *act = NULL;
-	struct json_err jerr;
-	struct buf out;
-
-	char *text;
-
-	buf_init(&out, (size_t)64 << 20);
-	ck_assert_int_eq(html_skeleton(parse(b->data), &out), 0);
-	/* The tree borrows its strings from the text: keep it in the arena. */
-	text = arena_strndup(&test_arena, out.data, out.len);
-	ck_assert_ptr_nonnull(text);
-	ck_assert_msg(json_parse(text, out.len, &test_arena, 0, &act, &jerr) ==
-		JSON_OK,
-	    "skeleton is not strict JSON (%s)", jerr.msg);
-	buf_free(&out);
-	return act;
-}
-
-/*
- * 4,000 required names (then 1,000 of them again) and 4,000 optional
- * properties: each name once in the skeleton, found by sorting and binary
- * search: about 93,000 comparisons, under 4 n log2 n.  Scanning `required`
- * for each entry and each property took 28,500,000 here (3 to 5 s at load
- * for 60,000 names).
- */
-START_TEST(html_skeleton_matches_required_names_in_n_log_n)
-{
-	const size_t n = 4000, repeats = 1000, bound = 4 * 9000 * 14;
-	const struct json_value *act;
-	struct buf b;
-	size_t i;
-
-	buf_init(&b, (size_t)16 << 20);
-	put_text(&b, "{\"type\": \"object\", \"required\": [");
-	put_names(&b, "r", 0, n, "");
-	put_text(&b, ",");
-	put_names(&b, "r", 0, repeats, "");
-	put_text(&b, "], \"properties\": {");
-	put_names(&b, "o", 0, n, ": true");
-	put_text(&b, ", \"r7\": {\"type\": \"string\"}}}");
-	html_test_name_compares = 0;
-	act = skeleton_of(&b);
-	ck_assert_msg(html_test_name_compares <= bound,
-	    "%zu comparisons for %zu names", html_test_name_compares,
-	    n + repeats + n);
-	/* The required in their order, each once, then the optional. */
-	ck_assert_int_eq(act->type, JSON_T_OBJECT);
-	ck_assert_uint_eq(act->u.obj.count, 2 * n);
-	for (i = 0; i < 2 * n; i++) {
-		char want[32];
-		const struct json_string *key = &act->u.obj.members[i].key;
-
-		snprintf(want, sizeof(want), "%c%zu", i < n ? 'r' : 'o', i % n);
-		ck_assert_msg(key->len == strlen(want) &&
-			memcmp(key->ptr, want, key->len) == 0,
-		    "member %zu is %.*s, expected %s", i, (int)key->len,
-		    key->ptr, want);
-	}
-	ck_assert_int_eq(act->u.obj.members[7].value.type, JSON_T_STRING);
-	buf_free(&b);
-}
 END_TEST
 
-/*
- * 2,000 required members described by additionalProperties, a $ref into
- * a chain of references 8 KB long: every member's value looks through up
- * to HTML_SKELETON_DEPTH of them.  The page resolves at most
- * HTML_SKELETON_REF_BYTES of $ref text in all (without the bound, 198 MB
- * here); members past it are null, and the skeleton still JSON.
- */
-START_TEST(html_skeleton_bounds_the_ref_text_it_resolves)
+START_TEST(html_describes_a_shared_node_once_in_linear_size)
 {
-	const size_t n = 2000, levels = 8, chain = 15;
-	char name[1001], piece[64];
-	const struct json_value *act;
-	struct buf b, path;
-	size_t i;
+	/* 20,000 members that all name one definition: 20,002 nodes would
+	 * be written by a walk that follows every reference */
+	struct buf doc, page;
+	const char *text;
+	size_t len, i;
 
-	memset(name, 'x', 1000);
-	name[1000] = '\0';
-	buf_init(&path, 1 << 20);
-	put_text(&path, "#");
-	for (i = 0; i < levels; i++) {
-		put_text(&path, "/$defs/");
-		put_text(&path, name);
-	}
-	buf_init(&b, (size_t)16 << 20);
-	put_text(&b, "{\"type\": \"object\", \"required\": [");
-	put_names(&b, "r", 0, n, "");
-	put_text(&b, "], \"additionalProperties\": {\"$ref\": \"");
-	put_text(&b, path.data);
-	put_text(&b, "/$defs/c0\"}, \"$defs\": ");
-	for (i = 0; i < levels; i++) {
-		put_text(&b, "{\"");
-		put_text(&b, name);
-		put_text(&b, "\": {\"$defs\": ");
-	}
-	put_text(&b, "{");
-	for (i = 0; i + 1 < chain; i++) {
-		snprintf(piece, sizeof(piece), "\"c%zu\": {\"$ref\": \"", i);
-		put_text(&b, piece);
-		put_text(&b, path.data);
-		snprintf(piece, sizeof(piece), "/$defs/c%zu\"}, ", i + 1);
-		put_text(&b, piece);
-	}
-	snprintf(piece, sizeof(piece), "\"c%zu\": {\"type\": \"string\"}}",
-	    chain - 1);
-	put_text(&b, piece);
-	for (i = 0; i < levels; i++)
-		put_text(&b, "}}");
-	put_text(&b, "}");
-	html_test_ref_bytes = 0;
-	act = skeleton_of(&b);
-	ck_assert_msg(html_test_ref_bytes <= HTML_SKELETON_REF_BYTES,
-	    "%zu bytes of $ref resolved", html_test_ref_bytes);
-	ck_assert_int_eq(act->type, JSON_T_OBJECT);
-	ck_assert_uint_eq(act->u.obj.count, n);
-	/* The first members are reached through the chain, the last not. */
-	ck_assert_int_eq(act->u.obj.members[0].value.type, JSON_T_STRING);
-	ck_assert_int_eq(act->u.obj.members[n - 1].value.type, JSON_T_NULL);
-	buf_free(&path);
-	buf_free(&b);
+	buf_init(&doc, 8 << 20);
+	ck_assert_int_eq(buf_puts(&doc, "{\"p\": \"\", \"m\": [], \"s\": "
+	                                "{\"$defs\": {\"d\": {\"type\": "
+	                                "\"string\"}}, \"properties\": {"),
+	    0);
+	for (i = 0; i < 20000; i++)
+		ck_assert_int_eq(
+		    buf_printf(&doc, "%s\"m%zu\": {\"$ref\": \"#/$defs/d\"}",
+		        i > 0 ? ", " : "", i),
+		    0);
+	ck_assert_int_eq(buf_puts(&doc, "}}}"), 0);
+	page_of(doc.data, &page);
+	data_block(&page, &text, &len);
+	ck_assert_uint_eq(count_of(text, len, "{\"k\":"), 2);
+	ck_assert_uint_eq(count_of(text, len, ",1,0]"), 20000);
+	buf_free(&page);
+	buf_free(&doc);
 }
 END_TEST
-
-START_TEST(html_skeleton_follows_refs_and_first_alternatives)
-{
-	expect_skeleton("{\"$defs\": {\"n\": {\"type\": \"integer\", "
-			"\"minimum\": 7}}, \"$ref\": \"#/$defs/n\"}",
-	    "7", true);
-	expect_skeleton("{\"anyOf\": [{\"type\": \"string\"}, "
-			"{\"type\": \"null\"}]}",
-	    "\"\"", true);
-	expect_skeleton("{\"oneOf\": [{\"type\": \"boolean\"}, "
-			"{\"type\": \"string\"}]}",
-	    "false", true);
-	expect_skeleton("{\"allOf\": [{\"type\": \"object\", \"properties\": "
-			"{\"k\": {\"type\": \"number\"}}}]}",
-	    "{\n  \"k\": 0\n}", true);
-	/* An unresolvable $ref leaves the rest of the schema to speak. */
-	expect_skeleton("{\"$ref\": \"#/nowhere\", \"type\": \"string\"}",
-	    "\"\"", false);
-}
-END_TEST
-
-START_TEST(html_skeleton_ends_on_recursive_forms)
-{
-	struct buf out;
-	const struct json_value *s;
-
-	/* Self-reference through the root: bounded by depth. */
-	expect_skeleton("{\"type\": \"object\", \"properties\": {"
-			"\"v\": {\"type\": \"integer\"},"
-			"\"next\": {\"$ref\": \"#\"}}}",
-	    NULL, true);
-	/* A $ref cycle that makes no progress still ends. */
-	expect_skeleton("{\"$defs\": {\"a\": {\"$ref\": \"#/$defs/b\"}, "
-			"\"b\": {\"$ref\": \"#/$defs/a\"}}, \"$ref\": "
-			"\"#/$defs/a\"}",
-	    "null", false);
-	/* Wide and recursive: the node budget keeps the skeleton small. */
-	s = parse("{\"$defs\": {\"t\": {\"type\": \"object\", \"properties\": {"
-		  "\"a\": {\"$ref\": \"#/$defs/t\"},"
-		  "\"b\": {\"$ref\": \"#/$defs/t\"},"
-		  "\"c\": {\"$ref\": \"#/$defs/t\"},"
-		  "\"d\": {\"$ref\": \"#/$defs/t\"}}}}, \"$ref\": "
-		  "\"#/$defs/t\"}");
-	buf_init(&out, 4 << 20);
-	ck_assert_int_eq(html_skeleton(s, &out), 0);
-	ck_assert_uint_lt(out.len, 512 * 1024);
-	buf_free(&out);
-}
-END_TEST
-
-/* --- html_page -------------------------------------------------------- */
 
 static const char hostile_doc[] =
     "{\"p\": \"<script>alert(1)</script> & \\\"q\\\" 'a' <!-- \\u0000\","
@@ -426,18 +420,13 @@ static const char hostile_doc[] =
     "\"</textarea><script>x()</script>\"},"
     " {\"role\": \"assistant\", \"content\": \"</pre><img src=x "
     "onerror=y>\"}],"
-    " \"s\": {\"type\": \"object\", \"properties\": {"
+    " \"s\": {\"type\": \"object\", \"title\": \"</title><!--\\u2028\","
+    " \"properties\": {"
     "\"</pre><script>z()</script>\": {\"type\": \"string\", "
-    "\"default\": \"</textarea><script>w()</script>\"}},"
+    "\"default\": \"</script><!-- \\u2028\\u2029 '\\\"\", "
+    "\"pattern\": \"</script>|<!--\", "
+    "\"enum\": [\"</script><script>w()</script>\", \"\\u2029\"]}},"
     " \"description\": \"</style><!--\"}}";
-
-static void
-page_of(const char *doc, struct buf *out)
-{
-	buf_init(out, 4 << 20);
-	ck_assert_int_eq(html_page(parse(doc), out), 0);
-	ck_assert_ptr_nonnull(out->data);
-}
 
 static void
 expect_page_contains(const struct buf *page, const char *needle)
@@ -450,103 +439,241 @@ expect_page_count(const struct buf *page, const char *needle, size_t n)
 {
 	size_t got = count_of(page->data, page->len, needle);
 
-	ck_assert_msg(got == n, "page has %zu times %s, expected %zu", got,
-	    needle, n);
+	ck_assert_msg(
+	    got == n, "page has %zu times %s, expected %zu", got, needle, n);
 }
 
-START_TEST(html_page_escapes_hostile_document_strings)
+START_TEST(html_page_keeps_hostile_strings_inside_text_and_data)
 {
 	struct buf page;
+	const struct json_value *d, *n0, *pr, *sub;
+	const char *text;
+	size_t len;
+	struct buf raw;
 
 	page_of(hostile_doc, &page);
 	/* Only the page's own elements appear as markup. */
-	expect_page_count(&page, "<script", 1);
-	expect_page_count(&page, "</script>", 1);
+	expect_page_count(&page, "<script", 2);
+	expect_page_count(&page, "</script", 2);
 	expect_page_count(&page, "<textarea", 1);
 	expect_page_count(&page, "</textarea>", 1);
 	expect_page_count(&page, "</pre>", 2);
 	expect_page_count(&page, "<style>", 1);
 	expect_page_count(&page, "</style>", 1);
+	expect_page_count(&page, "</title>", 1);
 	expect_page_count(&page, "<!--", 0);
 	expect_page_count(&page, "<b>", 0);
 	expect_page_count(&page, "<img", 0);
+	/* U+2028 is plain text in markup (<title>, <h1>, twice in the <pre>);
+	 * only the data block must not hold it raw */
+	expect_page_count(&page, "\xE2\x80\xA8", 4);
 	/* The document's strings are there, escaped. */
 	expect_page_contains(&page, "&lt;script&gt;alert(1)&lt;/script&gt; "
-				    "&amp; &quot;q&quot; &#39;a&#39; &lt;!-- "
-				    "\xEF\xBF\xBD");
+	                            "&amp; &quot;q&quot; &#39;a&#39; &lt;!-- "
+	                            "\xEF\xBF\xBD");
 	expect_page_contains(&page, "user&lt;b&gt;");
-	expect_page_contains(&page,
-	    "&lt;/textarea&gt;&lt;script&gt;x()&lt;/script&gt;");
+	expect_page_contains(
+	    &page, "&lt;/textarea&gt;&lt;script&gt;x()&lt;/script&gt;");
 	expect_page_contains(&page, "&lt;/pre&gt;&lt;img src=x onerror=y&gt;");
-	/* The skeleton in the textarea, and the form in the <pre>. */
-	expect_page_contains(&page,
-	    "&quot;&lt;/pre&gt;&lt;script&gt;z()&lt;/script&gt;&quot;: "
-	    "&quot;&lt;/textarea&gt;&lt;script&gt;w()&lt;/script&gt;&quot;");
+	expect_page_contains(
+	    &page, "<h1>&lt;/title&gt;&lt;!--\xE2\x80\xA8</h1>");
 	expect_page_contains(&page, "&quot;&lt;/style&gt;&lt;!--&quot;");
+	/* The data block holds no markup and no U+2028, and still reads as
+	 * the form's very strings. */
+	data_block(&page, &text, &len);
+	ck_assert_ptr_null(memchr(text, '<', len));
+	ck_assert_ptr_null(memchr(text, '>', len));
+	ck_assert_ptr_null(memchr(text, '&', len));
+	ck_assert_uint_eq(count_of(text, len, "\xE2\x80\xA8"), 0);
+	ck_assert_uint_eq(count_of(text, len, "\xE2\x80\xA9"), 0);
+	buf_init(&raw, 1 << 20);
+	ck_assert_int_eq(buf_append(&raw, text, len), 0);
+	d = parse(raw.data);
+	n0 = &json_object_get(d, "n", 1)->u.arr.items[0];
+	ck_assert_str_eq(json_object_get(n0, "ti", 2)->u.str.ptr,
+	    "</title><!--\xE2\x80\xA8");
+	pr = &json_object_get(n0, "pr", 2)->u.arr.items[0];
+	ck_assert_str_eq(
+	    pr->u.arr.items[0].u.str.ptr, "</pre><script>z()</script>");
+	sub = &json_object_get(d, "n", 1)->u.arr.items[1];
+	ck_assert_str_eq(json_object_get(sub, "df", 2)->u.str.ptr,
+	    "</script><!-- \xE2\x80\xA8\xE2\x80\xA9 '\"");
+	ck_assert_str_eq(
+	    json_object_get(sub, "pat", 3)->u.str.ptr, "</script>|<!--");
+	ck_assert_str_eq(
+	    json_object_get(sub, "en", 2)->u.arr.items[1].u.str.ptr,
+	    "\xE2\x80\xA9");
+	buf_free(&raw);
 	buf_free(&page);
 }
 END_TEST
 
-START_TEST(html_page_shows_p_and_each_message)
+START_TEST(html_page_heading_is_the_title_else_the_type)
+{
+	static const struct {
+		const char *s, *type, *want;
+	} cases[] = {
+	    {"{\"title\": \"A ledger entry\"}", "ledger",
+	        "<title>A ledger entry</title>"},
+	    {"{\"title\": \"\"}", "ledger", "<title>ledger</title>"},
+	    {"{\"type\": \"object\"}", "ledger", "<title>ledger</title>"},
+	    {"true", NULL, "<title>GPT address</title>"},
+	    {"{\"description\": \"no title\"}", "",
+	        "<title>GPT address</title>"},
+	};
+	size_t i;
+
+	for (i = 0; i < GPT_ARRAY_LEN(cases); i++) {
+		char doc[512], h1[512];
+		struct buf page;
+
+		snprintf(doc, sizeof(doc),
+		    "{\"p\": \"Not the title.\", \"m\": [], \"s\": %s}",
+		    cases[i].s);
+		page_with(doc, cases[i].type, NULL, &page);
+		expect_page_contains(&page, cases[i].want);
+		/* <title>X</title> and <h1>X</h1> */
+		snprintf(h1, sizeof(h1), "<h1>%.*s</h1>",
+		    (int)(strlen(cases[i].want) - 15), cases[i].want + 7);
+		expect_page_contains(&page, h1);
+		buf_free(&page);
+	}
+}
+END_TEST
+
+START_TEST(html_page_shows_p_each_message_and_the_form)
 {
 	struct buf page;
 
-	page_of("{\"p\": \"Order tea.\", \"m\": ["
-		"{\"role\": \"system\", \"content\": \"Be brief.\"},"
-		"{\"role\": \"user\", \"content\": \"Two cups.\"}],"
-		" \"s\": {\"type\": \"object\", \"properties\": {\"cups\": "
-		"{\"type\": \"integer\", \"minimum\": 1}}, \"required\": "
-		"[\"cups\"]}, \"x-extra\": 1}",
-	    &page);
-	expect_page_contains(&page, "<title>Order tea.</title>");
+	page_with("{\"p\": \"Order tea.\", \"m\": ["
+	          "{\"role\": \"system\", \"content\": \"Be brief.\"},"
+	          "{\"role\": \"user\", \"content\": \"Two cups.\"}],"
+	          " \"s\": {\"type\": \"object\", \"properties\": {\"cups\": "
+	          "{\"type\": \"integer\", \"minimum\": 1}}, \"required\": "
+	          "[\"cups\"]}, \"x-extra\": 1}",
+	    "tea", "\"e1\"", &page);
 	expect_page_contains(&page, "<p class=\"p\">Order tea.</p>");
 	expect_page_contains(&page, "<div class=\"role\">system</div>"
-				    "<div class=\"content\">Be brief.</div>");
+	                            "<div class=\"content\">Be brief.</div>");
 	expect_page_contains(&page, "<div class=\"role\">user</div>"
-				    "<div class=\"content\">Two cups.</div>");
-	/* The skeleton, escaped, fills the editor. */
-	expect_page_contains(&page,
-	    "autocapitalize=\"off\">{\n  &quot;cups&quot;: 1\n}</textarea>");
-	/* The form, pretty-printed and escaped. */
+	                            "<div class=\"content\">Two cups.</div>");
+	/* The form, pretty-printed and escaped, readable without script. */
 	expect_page_contains(&page, "<pre class=\"s\">{");
 	expect_page_contains(&page, "&quot;minimum&quot;: 1");
+	/* The editor starts empty: the script fills it from the controls. */
+	expect_page_contains(&page, "aria-describedby=\"body-help "
+	                            "body-error\"></textarea>");
+	/* The type and the JSON ETag (sent back as If-Match) are data. */
+	expect_page_contains(&page,
+	    "{\"root\":0,\"type\":\"tea\",\"etag\":\"\\\"e1\\\"\",\"n\":[");
 	buf_free(&page);
 }
 END_TEST
 
-START_TEST(html_page_carries_the_controls_that_post_json)
+START_TEST(html_page_is_one_document_that_needs_nothing_else)
 {
-	struct buf page;
+	struct buf page, want;
 
-	page_of("{\"p\": \"x\", \"m\": [], \"s\": {\"type\": \"string\"}}",
-	    &page);
-	ck_assert_msg(page.len > 15 &&
-		memcmp(page.data, "<!DOCTYPE html>\n", 16) == 0,
+	page_of(
+	    "{\"p\": \"x\", \"m\": [], \"s\": {\"type\": \"string\"}}", &page);
+	ck_assert_msg(
+	    page.len > 15 && memcmp(page.data, "<!DOCTYPE html>\n", 16) == 0,
 	    "page does not start with the doctype");
 	ck_assert_msg(strcmp(page.data + page.len - 8, "</html>\n") == 0,
 	    "page does not end with </html>");
 	expect_page_contains(&page, "<meta charset=\"utf-8\">");
-	expect_page_contains(&page, "<form id=\"act\">");
+	expect_page_contains(
+	    &page, "<meta name=\"color-scheme\" content=\"light dark\">");
+	/* The controls appear only with script; reading needs none. */
+	expect_page_contains(&page, "<form id=\"act\" hidden novalidate>");
+	expect_page_contains(&page, "<noscript><p class=\"note\">Reading this "
+	                            "page needs no JavaScript; composing and "
+	                            "sending an act from it does.");
 	expect_page_contains(&page, "<textarea id=\"body\"");
-	expect_page_contains(&page, "<button type=\"submit\">");
-	expect_page_contains(&page, "fetch(location.href, {");
-	expect_page_contains(&page, "method: \"POST\"");
-	expect_page_contains(&page,
-	    "headers: {\"Content-Type\": \"application/json\"}");
-	expect_page_contains(&page, "body: body.value");
-	expect_page_contains(&page, "\"rejected (204)\"");
-	expect_page_contains(&page, "out.textContent = text");
+	expect_page_contains(&page, "<button type=\"submit\"");
+	expect_page_contains(&page, "<output id=\"status\" role=\"status\"");
+	/* The style sheet and the script, whole and exactly once. */
+	buf_init(&want, 1 << 20);
+	ck_assert_int_eq(buf_puts(&want, "<style>"), 0);
+	ck_assert_int_eq(
+	    buf_append(&want, html_page_css, html_page_css_len), 0);
+	ck_assert_int_eq(buf_puts(&want, "</style>"), 0);
+	expect_page_count(&page, want.data, 1);
+	buf_reset(&want);
+	ck_assert_int_eq(buf_puts(&want, "<script>"), 0);
+	ck_assert_int_eq(buf_append(&want, html_page_js, html_page_js_len), 0);
+	ck_assert_int_eq(buf_puts(&want, "</script>"), 0);
+	expect_page_count(&page, want.data, 1);
+	buf_free(&want);
 	/* Never the only way to the form. */
 	expect_page_contains(&page, "without text/html in its Accept header "
-				    "returns the JSON document");
+	                            "returns the JSON document");
 	/* Nothing is loaded from elsewhere. */
 	expect_page_count(&page, "src=", 0);
 	expect_page_count(&page, "href=", 0);
 	expect_page_count(&page, "http://", 0);
 	expect_page_count(&page, "https://", 0);
+	expect_page_count(&page, "@import", 0);
+	expect_page_count(&page, "url(", 0);
 	/* An empty m shows no message list. */
 	expect_page_count(&page, "<ol class=\"m\">", 0);
 	buf_free(&page);
+}
+END_TEST
+
+START_TEST(html_script_and_style_cannot_end_their_element_early)
+{
+	/* HTML 13.2.5: "</script" ends a script's text wherever it is, and
+	 * "<!--" changes how the rest is read; "</style" ends a style */
+	ck_assert_uint_eq(count_of(html_page_js, html_page_js_len, "</"), 0);
+	ck_assert_uint_eq(count_of(html_page_js, html_page_js_len, "<!--"), 0);
+	ck_assert_uint_eq(count_of(html_page_css, html_page_css_len, "</"), 0);
+	ck_assert_uint_eq(strlen(html_page_js), html_page_js_len);
+	ck_assert_uint_eq(strlen(html_page_css), html_page_css_len);
+}
+END_TEST
+
+START_TEST(html_csp_allows_exactly_the_script_and_the_style)
+{
+	char js[SHA256_B64_SIZE], css[SHA256_B64_SIZE], want[512];
+
+	sha256_base64(html_page_js, html_page_js_len, js);
+	sha256_base64(html_page_css, html_page_css_len, css);
+	snprintf(want, sizeof(want),
+	    "default-src 'none'; script-src 'sha256-%s'; "
+	    "style-src 'sha256-%s'; connect-src 'self'; form-action 'self'; "
+	    "base-uri 'none'; frame-ancestors 'none'",
+	    js, css);
+	ck_assert_str_eq(html_csp(), want);
+	/* computed once: the same string after */
+	ck_assert_ptr_eq(html_csp(), html_csp());
+}
+END_TEST
+
+START_TEST(html_page_is_the_same_bytes_from_load_to_load)
+{
+	/* The numbering follows the form, not where the arena put its nodes:
+	 * two compilations (other addresses, other hash keys) give one page */
+	static const char doc[] =
+	    "{\"p\": \"x\", \"m\": [], \"s\": {\"$defs\": {\"t\": {\"anyOf\": "
+	    "[{\"type\": \"string\"}, {\"properties\": {\"k\": {\"$ref\": "
+	    "\"#/$defs/t\"}, \"j\": {\"$ref\": \"#/$defs/t\"}}}]}}, "
+	    "\"properties\": {\"a\": {\"$ref\": \"#/$defs/t\"}, \"b\": "
+	    "{\"enum\": [1, 2]}}}}";
+	struct buf one, two;
+	struct arena other;
+	char *pad;
+
+	page_of(doc, &one);
+	arena_init(&other, 1 << 20);
+	pad = arena_alloc(&other, 4096); /* move the next form elsewhere */
+	ck_assert_ptr_nonnull(pad);
+	page_of(doc, &two);
+	ck_assert_uint_eq(one.len, two.len);
+	ck_assert_mem_eq(one.data, two.data, one.len);
+	arena_free(&other);
+	buf_free(&one);
+	buf_free(&two);
 }
 END_TEST
 
@@ -557,10 +684,12 @@ START_TEST(html_page_cuts_a_long_title_on_a_code_point)
 	int i;
 
 	buf_init(&doc, 1 << 20);
-	ck_assert_int_eq(buf_puts(&doc, "{\"p\": \""), 0);
+	ck_assert_int_eq(buf_puts(&doc, "{\"p\": \"\", \"m\": [], \"s\": "
+	                                "{\"title\": \""),
+	    0);
 	for (i = 0; i < 100; i++)
 		ck_assert_int_eq(buf_puts(&doc, "\xC3\xA9"), 0);
-	ck_assert_int_eq(buf_puts(&doc, "\", \"m\": [], \"s\": true}"), 0);
+	ck_assert_int_eq(buf_puts(&doc, "\"}}"), 0);
 	page_of(doc.data, &page);
 	title = strstr(page.data, "<title>");
 	ck_assert_ptr_nonnull(title);
@@ -569,8 +698,8 @@ START_TEST(html_page_cuts_a_long_title_on_a_code_point)
 		ck_assert_mem_eq(title, "\xC3\xA9", 2);
 	ck_assert_msg(strncmp(title, "\xE2\x80\xA6</title>", 11) == 0,
 	    "title is not cut with an ellipsis: %.20s", title);
-	/* The body shows all of p. */
-	expect_page_count(&page, "\xC3\xA9", 100 + HTML_TITLE_MAX);
+	/* The heading shows all of it, as do the form and the data block. */
+	expect_page_count(&page, "\xC3\xA9", 300 + HTML_TITLE_MAX);
 	buf_free(&page);
 	buf_free(&doc);
 }
@@ -582,7 +711,7 @@ START_TEST(html_page_is_valid_utf8)
 	    hostile_doc,
 	    "{\"p\": \"\\u0000\\u001f\\u007f\\u0085\\u2028\\u2029\\ud83d\\ude00"
 	    "\", \"m\": [{\"role\": \"\\u00e9\", \"content\": \"\\uffff\"}], "
-	    "\"s\": {\"enum\": [\"\\u0000\\u2028\"]}}",
+	    "\"s\": {\"enum\": [\"\\u0000\\u2028\"], \"title\": \"\\u0001\"}}",
 	    "{\"p\": \"\", \"m\": [], \"s\": {}}",
 	};
 	size_t i, bad = 0;
@@ -591,7 +720,7 @@ START_TEST(html_page_is_valid_utf8)
 	for (i = 0; i < GPT_ARRAY_LEN(docs); i++) {
 		page_of(docs[i], &page);
 		ck_assert_msg(utf8_validate((const unsigned char *)page.data,
-				  page.len, NULL, &bad),
+		                  page.len, NULL, &bad),
 		    "page of %s is not UTF-8 at byte %zu", docs[i], bad);
 		ck_assert_msg(memchr(page.data, '\0', page.len) == NULL,
 		    "page of %s holds a NUL byte", docs[i]);
@@ -602,14 +731,29 @@ END_TEST
 
 START_TEST(html_page_leaves_the_buffer_as_it_was_when_full)
 {
+	const struct json_value *d = parse(hostile_doc);
+	const struct schema *form = NULL;
+	struct schema_err err;
 	struct buf out;
+	size_t max;
 
-	buf_init(&out, 1000);
-	ck_assert_int_eq(buf_puts(&out, "abc"), 0);
-	ck_assert_int_eq(html_page(parse(hostile_doc), &out), -1);
-	ck_assert_uint_eq(out.len, 3);
-	ck_assert_str_eq(out.data, "abc");
-	buf_free(&out);
+	ck_assert_int_eq(schema_compile(json_object_get(d, "s", 1), &test_arena,
+	                     NULL, NULL, &form, &err),
+	    SCHEMA_OK);
+	/* full at every point of the page: in the markup, the style, the
+	 * data block, the script */
+	for (max = 1000; max < 60000; max += 997) {
+		buf_init(&out, max);
+		ck_assert_int_eq(buf_puts(&out, "abc"), 0);
+		if (html_page(d, form, NULL, &out) == 0) {
+			buf_free(&out);
+			break;
+		}
+		ck_assert_uint_eq(out.len, 3);
+		ck_assert_str_eq(out.data, "abc");
+		buf_free(&out);
+	}
+	ck_assert_msg(max < 60000, "the page never fit");
 }
 END_TEST
 
@@ -618,27 +762,42 @@ suite_html(void)
 {
 	Suite *s = suite_create("html");
 	TCase *esc = tcase_create("html_escape");
-	TCase *skel = tcase_create("html_skeleton");
+	TCase *desc = tcase_create("description");
 	TCase *page = tcase_create("html_page");
 
 	tcase_add_checked_fixture(esc, setup, teardown);
-	tcase_add_test(esc, html_escape_replaces_markup_characters_and_controls);
+	tcase_add_test(
+	    esc, html_escape_replaces_markup_characters_and_controls);
 	tcase_add_test(esc, html_escape_leaves_the_buffer_as_it_was_when_full);
+	tcase_add_test(
+	    esc, html_json_script_leaves_no_markup_nor_line_separators);
+	tcase_add_test(
+	    esc, html_json_script_leaves_the_buffer_as_it_was_when_full);
 	suite_add_tcase(s, esc);
 
-	tcase_add_checked_fixture(skel, setup, teardown);
-	tcase_add_test(skel, html_skeleton_fills_each_type_with_a_starting_value);
-	tcase_add_test(skel, html_skeleton_lists_required_properties_first);
-	tcase_add_test(skel, html_skeleton_follows_refs_and_first_alternatives);
-	tcase_add_test(skel, html_skeleton_ends_on_recursive_forms);
-	tcase_add_test(skel, html_skeleton_matches_required_names_in_n_log_n);
-	tcase_add_test(skel, html_skeleton_bounds_the_ref_text_it_resolves);
-	suite_add_tcase(s, skel);
+	tcase_add_checked_fixture(desc, setup, teardown);
+	tcase_add_test(
+	    desc, html_describes_strings_with_lengths_pattern_and_format);
+	tcase_add_test(desc, html_describes_number_bounds_as_exact_text);
+	tcase_add_test(
+	    desc, html_describes_booleans_enums_consts_and_type_unions);
+	tcase_add_test(desc, html_describes_objects_members_and_maps);
+	tcase_add_test(desc, html_describes_arrays_slots_and_bounds);
+	tcase_add_test(desc, html_describes_alternatives_and_references_once);
+	tcase_add_test(desc, html_hands_what_it_cannot_show_to_a_json_editor);
+	tcase_add_test(desc, html_describes_a_shared_node_once_in_linear_size);
+	suite_add_tcase(s, desc);
 
 	tcase_add_checked_fixture(page, setup, teardown);
-	tcase_add_test(page, html_page_escapes_hostile_document_strings);
-	tcase_add_test(page, html_page_shows_p_and_each_message);
-	tcase_add_test(page, html_page_carries_the_controls_that_post_json);
+	tcase_add_test(
+	    page, html_page_keeps_hostile_strings_inside_text_and_data);
+	tcase_add_test(page, html_page_heading_is_the_title_else_the_type);
+	tcase_add_test(page, html_page_shows_p_each_message_and_the_form);
+	tcase_add_test(page, html_page_is_one_document_that_needs_nothing_else);
+	tcase_add_test(
+	    page, html_script_and_style_cannot_end_their_element_early);
+	tcase_add_test(page, html_csp_allows_exactly_the_script_and_the_style);
+	tcase_add_test(page, html_page_is_the_same_bytes_from_load_to_load);
 	tcase_add_test(page, html_page_cuts_a_long_title_on_a_code_point);
 	tcase_add_test(page, html_page_is_valid_utf8);
 	tcase_add_test(page, html_page_leaves_the_buffer_as_it_was_when_full);

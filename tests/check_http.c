@@ -680,7 +680,7 @@ START_TEST(http_head_blocks_carry_the_documented_headers)
 
 	buf_init(&b, 4096);
 	ck_assert_int_eq(
-	    http_head_ok(&b, "application/json", "\"e\"", 12, "chat"), 0);
+	    http_head_ok(&b, "application/json", "\"e\"", 12, "chat", NULL), 0);
 	ck_assert_str_eq(b.data, "Status: 200 OK\r\n"
 	                         "Content-Type: application/json\r\n"
 	                         "Vary: Accept\r\n"
@@ -690,10 +690,13 @@ START_TEST(http_head_blocks_carry_the_documented_headers)
 	                         "GPT-Type: chat\r\n"
 	                         "\r\n");
 	buf_reset(&b);
-	ck_assert_int_eq(
-	    http_head_ok(&b, "text/html; charset=utf-8", "\"h\"", 0, ""), 0);
+	ck_assert_int_eq(http_head_ok(&b, "text/html; charset=utf-8", "\"h\"",
+	                     0, "", "default-src 'none'"),
+	    0);
 	ck_assert_ptr_null(strstr(b.data, "GPT-Type"));
 	ck_assert_ptr_nonnull(strstr(b.data, "Content-Length: 0\r\n"));
+	ck_assert_ptr_nonnull(strstr(
+	    b.data, "\r\nContent-Security-Policy: default-src 'none'\r\n\r\n"));
 	buf_reset(&b);
 	ck_assert_int_eq(http_head_not_modified(&b, "\"e\""), 0);
 	ck_assert_str_eq(b.data, "Status: 304 Not Modified\r\n"
