@@ -1,0 +1,485 @@
+// browser.mjs: the human page in headless Chromium (tests/browser.sh starts
+// the server and calls this).  Debian's chromium, driven through the
+// DevTools protocol by puppeteer-core (pinned in package.json, installed
+// into the build tree; never a downloaded browser); axe-core (pinned too)
+// runs in the page.  Every act is composed as a person would: typing,
+// clicking, choosing, adding and moving items, switching alternatives; the
+// body the address's hook received must be byte for byte the text the JSON
+// editor showed.  Prints one line per failure and closes with
+// "browser: N passed, N failed".
+//
+//   node browser.mjs --base=URL --root=DIR --modules=DIR --out=DIR
+//       --chromium=PATH --addresses="echo guestbook ..."
+import {createHash} from 'node:crypto';
+import fs from 'node:fs';
+import {createRequire} from 'node:module';
+import path from 'node:path';
+
+const arg = {};
+for (const a of process.argv.slice(2)) {
+  const m = /^--([a-z]+)=(.*)$/s.exec(a);
+  if (m) arg[m[1]] = m[2];
+}
+const require = createRequire(path.join(arg.modules, 'noop.js'));
+const puppeteer = require('puppeteer-core');
+const axeSource = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+const examples = arg.addresses.trim().split(/\s+/).filter((a) => fs.existsSync(
+  path.join(arg.root, a, 'form.json')) && !['kinds', 'hostile'].includes(a));
+
+let passed = 0;
+let failed = 0;
+const notes = [];
+function ok(cond, label, detail) {
+  if (cond) {
+    passed++;
+  } else {
+    failed++;
+    console.log(`FAIL: ${label}${detail === undefined ? '' : ': ' + detail}`);
+  }
+  return cond;
+}
+function eq(got, want, label) {
+  const g = JSON.stringify(got);
+  const w = JSON.stringify(want);
+  return ok(g === w, label, `got ${g}, expected ${w}`);
+}
+
+const browser = await puppeteer.launch({
+  executablePath: arg.chromium,
+  headless: true,
+  // root in a container has no user namespaces for the sandbox
+  args: ['--no-sandbox', '--disable-gpu', '--no-first-run',
+    '--disable-background-networking', '--lang=en-US'],
+  env: {...process.env, TZ: 'UTC', LANG: 'en_US.UTF-8'},
+});
+
+// A page at address a; its problems (script errors, CSP violations,
+// requests that leave the address) are collected in page.trouble.
+async function open(a, {js = true, width = 1280, height = 900, dark = false} = {}) {
+  const page = await browser.newPage();
+  page.trouble = [];
+  page.posts = 0;
+  page.on('pageerror', (e) => page.trouble.push('script error: ' + e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error') page.trouble.push('console: ' + m.text());
+  });
+  page.on('request', (r) => {
+    // data: URLs are the browser's own (the date picker's icons)
+    if (!r.url().startsWith(`${arg.base}/${a}`) && !r.url().startsWith('data:')) page.trouble.push('request elsewhere: ' + r.url());
+    if (r.method() === 'POST') page.posts++;
+  });
+  await page.setJavaScriptEnabled(js);
+  await page.setViewport({width, height});
+  await page.emulateMediaFeatures([{name: 'prefers-color-scheme', value: dark ? 'dark' : 'light'}]);
+  await page.evaluateOnNewDocument(() => {
+    window.__csp = [];
+    document.addEventListener('securitypolicyviolation', (e) => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));
+  });
+  await page.goto(`${arg.base}/${a}`, {waitUntil: 'load', timeout: 20000});
+  if (js) await page.waitForSelector('#act:not([hidden]) #controls fieldset, #act:not([hidden]) #controls textarea', {timeout: 10000});
+  return page;
+}
+async function close(page, label) {
+  const csp = await page.evaluate(() => window.__csp || []);
+  ok(page.trouble.length === 0 && csp.length === 0, `${label}: no script error, no CSP violation, nothing fetched elsewhere`,
+    page.trouble.concat(csp).join('; '));
+  await page.close();
+}
+
+function css(s) { return s.replace(/["\\]/g, (c) => '\\' + c); }
+const at = (ptr, extra = '') => `[data-ptr="${css(ptr)}"]${extra}`;
+async function type(page, ptr, text, extra = '') {
+  const s = `:is(input, textarea)${at(ptr, extra)}`;
+  await page.waitForSelector(s, {timeout: 3000});
+  await page.click(s);
+  // clear what the control holds, as a person would: select it, delete
+  await page.keyboard.down('Control');
+  await page.keyboard.press('a');
+  await page.keyboard.up('Control');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.type(text);
+}
+async function press(page, ptr, action) {
+  const s = `button${at(ptr)}[data-action="${action}"]`;
+  await page.waitForSelector(s, {timeout: 3000});
+  await page.click(s);
+}
+async function choose(page, ptr, kind, label) {
+  const s = `select${at(ptr)}[data-kind="${kind}"]`;
+  await page.waitForSelector(s, {timeout: 3000});
+  const value = await page.$eval(s, (e, l) => {
+    for (const o of e.options) if (o.textContent === l) return o.value;
+    return null;
+  }, label);
+  if (value === null) throw new Error(`no option ${label} at ${ptr}`);
+  await page.select(s, value);
+}
+async function radio(page, ptr, label) {
+  const id = await page.$eval(`fieldset${at(ptr)}[data-kind="radio"]`, (e, l) => {
+    for (const lab of e.querySelectorAll('label')) if (lab.textContent === l) return lab.htmlFor;
+    return null;
+  }, label);
+  if (id === null) throw new Error(`no choice ${label} at ${ptr}`);
+  await page.click(`label[for="${id}"]`);
+}
+// The nth item's button of an array at ptr (Move up, Remove, ...).
+async function itemButton(page, ptr, n, action) {
+  await page.click(`li${at(ptr + '/' + n)} > .tools > button[data-action="${action}"]`);
+}
+
+function received(a) {
+  const f = path.join(arg.root, a, 'received');
+  return fs.existsSync(f) ? fs.readFileSync(f) : null;
+}
+// Submit; the body the hook received must be the editor's text, byte for byte.
+async function submit(page, a, label) {
+  fs.rmSync(path.join(arg.root, a, 'received'), {force: true});
+  const shown = await page.$eval('#body', (e) => e.value);
+  await page.click('#act button[type=submit]');
+  await page.waitForFunction(() => /^\d{3}:/.test(document.getElementById('status').textContent), {timeout: 10000});
+  const status = await page.$eval('#status', (e) => e.textContent);
+  const got = received(a);
+  ok(status === '200: accepted', `${label}: accepted`, `${status} (${await page.$eval('#meaning', (e) => e.textContent)})`);
+  ok(got !== null && got.equals(Buffer.from(shown, 'utf8')), `${label}: the body received is the editor's text, byte for byte`,
+    got === null ? 'nothing received' : `received ${JSON.stringify(got.toString())}, shown ${JSON.stringify(shown)}`);
+  const answer = await page.$eval('#response', (e) => e.textContent);
+  eq(answer, JSON.stringify({received: Buffer.byteLength(shown), note: 'kept as sent'}, null, 2),
+    `${label}: the page shows the hook's answer, pretty-printed`);
+  return JSON.parse(shown);
+}
+
+async function test(name, fn) {
+  try {
+    await fn();
+  } catch (e) {
+    ok(false, name, e.stack);
+  }
+}
+
+// --- each example address ------------------------------------------------
+
+const axeTotals = [];
+async function axe(page, label) {
+  await page.evaluate(axeSource);
+  const r = await page.evaluate(async () => {
+    const res = await window.axe.run(document, {resultTypes: ['violations']});
+    return res.violations.map((v) => ({id: v.id, impact: v.impact, n: v.nodes.length,
+      where: v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}));
+  });
+  const bad = r.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  ok(bad.length === 0, `${label}: axe finds no serious or critical violation`,
+    bad.map((v) => `${v.id} (${v.impact}, ${v.n}: ${v.where})`).join('; '));
+  axeTotals.push(`${label}: ${r.length} violation(s)${r.length ? ' (' + r.map((v) => v.id + '/' + v.impact).join(', ') + ')' : ''}`);
+}
+
+for (const a of examples.concat(['kinds', 'hostile'])) {
+  await test(`${a}: page, axe, screenshots`, async () => {
+    for (const dark of [false, true]) {
+      const page = await open(a, {dark});
+      const scheme = dark ? 'dark' : 'light';
+      if (a !== 'hostile' || !dark) await axe(page, `${a} (${scheme})`);
+      const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+      ok(dark ? bg !== 'rgb(255, 255, 255)' : bg === 'rgb(255, 255, 255)', `${a}: ${scheme} by the user's preference`, bg);
+      if (!dark) {
+        // the policy allows exactly the inline script and style, by hash
+        const res = await fetch(`${arg.base}/${a}`, {headers: {Accept: 'text/html'}});
+        const csp = res.headers.get('content-security-policy');
+        const html = await res.text();
+        const hash = (re) => {
+          const m = re.exec(html);
+          return m ? createHash('sha256').update(m[1], 'utf8').digest('base64') : '-';
+        };
+        const js = hash(/<script>([\s\S]*?)<\/script>/);
+        const style = hash(/<style>([\s\S]*?)<\/style>/);
+        ok(csp === `default-src 'none'; script-src 'sha256-${js}'; style-src 'sha256-${style}'; ` +
+          `connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
+        `${a}: the CSP names the script's and the style's hashes and nothing else`, csp);
+        ok(await page.evaluate(() => document.querySelectorAll('[src], [href], link, img, iframe, object, embed').length === 0 &&
+          document.querySelectorAll('script').length === 2 && document.querySelectorAll('style').length === 1),
+        `${a}: the page refers to no external resource`);
+        await page.screenshot({path: path.join(arg.out, `${a}-desktop.png`), fullPage: true});
+      }
+      await close(page, `${a} (${scheme})`);
+    }
+    for (const width of [360, 390, 1600]) {
+      const page = await open(a, {width, height: 844});
+      const w = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth,
+        document.querySelector('main').getBoundingClientRect().width]);
+      ok(w[0] <= w[1], `${a}: no sideways scrolling at ${width} px`, `scrollWidth ${w[0]} > ${w[1]}`);
+      if (width === 1600) ok(w[2] <= 1000, `${a}: lines stay readable at 1600 px`, `main is ${w[2]} px wide`);
+      if (width === 390) await page.screenshot({path: path.join(arg.out, `${a}-390.png`), fullPage: true});
+      await close(page, `${a} at ${width} px`);
+    }
+  });
+  await test(`${a}: without JavaScript`, async () => {
+    const page = await open(a, {js: false});
+    const doc = JSON.parse(fs.readFileSync(path.join(arg.root, a, 'form.json'), 'utf8'));
+    const text = await page.evaluate(() => document.body.innerText);
+    const hidden = await page.$eval('#act', (e) => e.hidden && getComputedStyle(e).display === 'none');
+    ok(text.includes(doc.p.slice(0, 40).replace(/\u2028|\u2029/g, '')) || a === 'hostile', `${a}: p reads without JavaScript`);
+    ok(doc.m.every((m) => text.includes(m.content.slice(0, 30))), `${a}: m reads without JavaScript`);
+    ok(text.includes('composing and sending an act from it does'), `${a}: the page says acting needs JavaScript`);
+    const pre = await page.$eval('pre.s', (e) => e.textContent);
+    eq(JSON.parse(pre), doc.s, `${a}: the form reads without JavaScript`);
+    ok(hidden, `${a}: no dead controls without JavaScript`);
+    await page.close();
+  });
+}
+
+// --- acts, composed with the controls --------------------------------------
+
+await test('echo: type a note, add two tags, submit', async () => {
+  const page = await open('echo');
+  await type(page, '/note', 'Hello from a person.');
+  await press(page, '/tags', 'add');
+  await press(page, '/tags', 'add-item');
+  await type(page, '/tags/0', 'hello');
+  await press(page, '/tags', 'add-item');
+  await type(page, '/tags/1', 'second');
+  const v = await submit(page, 'echo', 'echo');
+  eq(v, {note: 'Hello from a person.', tags: ['hello', 'second']}, 'echo: the act is what was typed');
+  await close(page, 'echo act');
+});
+
+await test('ledger: an act, an invalid amount flagged, a 204', async () => {
+  const page = await open('ledger');
+  await type(page, '/who', 'Ada');
+  await type(page, '/what', 'conference lunch');
+  await type(page, '/cents', '1250');
+  await press(page, '/ref', 'add');
+  await type(page, '/ref', 'ada-lunch-0001');
+  const v = await submit(page, 'ledger', 'ledger');
+  eq(v, {who: 'Ada', what: 'conference lunch', cents: 1250, ref: 'ada-lunch-0001'}, 'ledger: the act is what was typed');
+  // 0 cents: the page says where the act breaks the form, and sends nothing
+  await type(page, '/cents', '0');
+  const before = page.posts;
+  fs.rmSync(path.join(arg.root, 'ledger', 'received'), {force: true});
+  await page.click('#act button[type=submit]');
+  await page.waitForSelector('#problems li', {timeout: 3000});
+  const flagged = await page.evaluate(() => [document.getElementById('problems').textContent,
+    document.querySelector('[data-ptr="/cents"]').getAttribute('aria-invalid'),
+    document.activeElement.getAttribute('data-ptr'),
+    document.querySelector('[data-ptr="/cents"]').getAttribute('aria-describedby').split(' ')
+      .map((id) => document.getElementById(id).textContent).join(' ')]);
+  ok(flagged[0].includes('/cents: must be at least 1'), 'ledger: the page names the pointer and the rule', flagged[0]);
+  ok(flagged[1] === 'true' && flagged[2] === '/cents', 'ledger: the control is marked invalid and focused', flagged.join(' | '));
+  ok(flagged[3].includes('must be at least 1'), 'ledger: the error is in the control\'s description (read by screen readers)', flagged[3]);
+  ok(page.posts === before && received('ledger') === null, 'ledger: nothing is sent while the page sees a problem');
+  // the person insists: the address is the judge, 204
+  await page.click('#anyway');
+  await page.waitForFunction(() => /^204/.test(document.getElementById('status').textContent), {timeout: 10000});
+  const shown = await page.evaluate(() => [document.getElementById('status').textContent,
+    document.getElementById('meaning').textContent]);
+  eq(shown[0], '204: rejected by the address', 'ledger: a 204 is shown as a rejection');
+  ok(shown[1].includes('/cents must be at least 1'), 'ledger: with the page\'s own best guess why', shown[1]);
+  ok(received('ledger') === null, 'ledger: the hook did not run for the rejected act');
+  await close(page, 'ledger act');
+});
+
+await test('guestbook: one act with the keyboard only', async () => {
+  const page = await open('guestbook');
+  const focused = () => page.evaluate(() => {
+    const e = document.activeElement;
+    return (e.getAttribute('data-ptr') || '') + ':' + (e.getAttribute('data-action') || e.type || e.tagName);
+  });
+  async function tabTo(want, limit = 30) {
+    for (let i = 0; i < limit; i++) {
+      await page.keyboard.press('Tab');
+      if ((await focused()) === want) return;
+    }
+    throw new Error(`Tab never reached ${want} (at ${await focused()})`);
+  }
+  await tabTo('/name:text');
+  await page.keyboard.type('Grace');
+  await tabTo('/message:textarea');
+  await page.keyboard.type('Typed without a mouse.');
+  await tabTo('/mood:add');
+  await page.keyboard.press('Enter');
+  // the new member's first choice takes the focus; arrows choose
+  ok((await focused()).endsWith(':radio'), 'guestbook: adding a member moves the focus into it', await focused());
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  fs.rmSync(path.join(arg.root, 'guestbook', 'received'), {force: true});
+  const shown = await page.$eval('#body', (e) => e.value);
+  await tabTo(':submit');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => /^\d{3}:/.test(document.getElementById('status').textContent), {timeout: 10000});
+  eq(await page.$eval('#status', (e) => e.textContent), '200: accepted', 'guestbook: the keyboard act is accepted');
+  const got = received('guestbook');
+  ok(got !== null && got.equals(Buffer.from(shown)), 'guestbook: the body received is the editor\'s text, byte for byte');
+  eq(JSON.parse(shown), {name: 'Grace', message: 'Typed without a mouse.', mood: 'grateful'}, 'guestbook: the act is what was typed and chosen');
+  const outline = await page.evaluate(() => {
+    const b = document.querySelector('#act button[type=submit]');
+    b.focus();
+    return getComputedStyle(b).outlineStyle;
+  });
+  ok(outline !== 'none', 'guestbook: the focus is visible', outline);
+  await close(page, 'guestbook keyboard act');
+});
+
+await test('styled-text: a tree of spans, switching alternatives', async () => {
+  const page = await open('styled-text');
+  await press(page, '/title', 'add');
+  await type(page, '/title', 'A note');
+  await press(page, '/nodes', 'add-item');
+  await type(page, '/nodes/0', 'Read the ');
+  await press(page, '/nodes', 'add-item');
+  await choose(page, '/nodes/1', 'alternatives', 'object');
+  await choose(page, '/nodes/1/style', 'select', 'link');
+  await press(page, '/nodes/1/href', 'add');
+  await type(page, '/nodes/1/href', 'https://example.org/draft');
+  await press(page, '/nodes/1/children', 'add-item');
+  await choose(page, '/nodes/1/children/0', 'alternatives', 'object');
+  await choose(page, '/nodes/1/children/0/style', 'select', 'bold');
+  await press(page, '/nodes/1/children/0/children', 'add-item');
+  await type(page, '/nodes/1/children/0/children/0', 'draft');
+  await press(page, '/nodes', 'add-item');
+  await type(page, '/nodes/2', '.');
+  const v = await submit(page, 'styled-text', 'styled-text');
+  eq(v, {nodes: ['Read the ', {style: 'link', children: [{style: 'bold', children: ['draft']}],
+    href: 'https://example.org/draft'}, '.'], title: 'A note'}, 'styled-text: the act is the tree that was built');
+  await close(page, 'styled-text act');
+});
+
+// --- every control kind -----------------------------------------------------
+
+await test('kinds: every control, both ways with the editor', async () => {
+  const page = await open('kinds');
+  const kinds = await page.$$eval('[data-kind]', (es) => [...new Set(es.map((e) => e.getAttribute('data-kind')))].sort());
+  // optional members wait to be added: never "" by default
+  eq(JSON.parse(await page.$eval('#body', (e) => e.value)), {text: '', count: 3}, 'kinds: only the required members, count from its default');
+  eq(await page.$eval(at('/text'), (e) => [e.placeholder, e.minLength, e.maxLength]), ['e.g. hello', 2, 20], 'kinds: a string input with its lengths and example');
+  await type(page, '/text', 'hi there');
+  await press(page, '/essay', 'add');
+  ok(await page.$eval(at('/essay'), (e) => e.tagName === 'TEXTAREA'), 'kinds: a long string is a text area');
+  await type(page, '/essay', 'Line one.');
+  await press(page, '/code', 'add');
+  ok((await page.$eval(at('/code'), (e) => e.pattern)).includes('^[A-Z]{3}-[0-9]+$'), 'kinds: a pattern is the input\'s pattern');
+  await type(page, '/code', 'ABC-12');
+  for (const [p, t] of [['/when', 'datetime-local'], ['/day', 'date'], ['/at', 'time'], ['/mail', 'email'], ['/site', 'url'], ['/uuid', 'text']]) {
+    await press(page, p, 'add');
+    eq(await page.$eval(at(p), (e) => e.type), t, `kinds: format ${p.slice(1)} is input type ${t}`);
+  }
+  await type(page, '/day', '12012026');
+  await type(page, '/at', '103005AM');
+  await type(page, '/when', '12012026');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.type('103005AM');
+  await type(page, '/mail', 'ada@example.org');
+  await type(page, '/site', 'https://example.org/');
+  await type(page, '/uuid', '2b7c1f4e-5a43-4d1e-9e0b-1c2d3e4f5a6b');
+  ok((await page.$eval(at('/uuid'), (e) => e.getAttribute('aria-describedby').split(' ').map((id) => document.getElementById(id).textContent).join(' '))).includes('Format: uuid'),
+    'kinds: a format without an input type is text with its rule as help');
+  await press(page, '/price', 'add');
+  eq(await page.$eval(at('/price'), (e) => [e.type, e.step, e.min]), ['number', '0.01', '0'], 'kinds: multipleOf 0.01 is step 0.01');
+  await type(page, '/price', '12.34');
+  eq(await page.$eval(at('/count'), (e) => [e.value, e.step, e.min, e.max]), ['3', '1', '1', '10'], 'kinds: an integer input with its bounds and default');
+  await type(page, '/count', '4');
+  await press(page, '/ok', 'add');
+  await page.click(at('/ok'));
+  await press(page, '/color', 'add');
+  await radio(page, '/color', 'green');
+  await press(page, '/size', 'add');
+  await choose(page, '/size', 'select', 'l');
+  await press(page, '/version', 'add');
+  await press(page, '/maybe', 'add');
+  await choose(page, '/maybe', 'types', 'string');
+  await type(page, '/maybe', 'abc');
+  await press(page, '/pick', 'add');
+  await type(page, '/pick/name', 'first');
+  await choose(page, '/pick', 'alternatives', 'By number');
+  await type(page, '/pick', '7');
+  await press(page, '/labels', 'add');
+  await type(page, '/labels', 'team', '[data-action="member-name"]');
+  await press(page, '/labels', 'add-member');
+  await type(page, '/labels/team', 'blue');
+  await press(page, '/headers', 'add');
+  await type(page, '/headers', 'X-Trace', '[data-action="member-name"]');
+  await press(page, '/headers', 'add-member');
+  await type(page, '/headers/X-Trace', 'on');
+  await press(page, '/point', 'add');
+  eq(await page.$$eval(`li${at('/point/0')}, li${at('/point/1')}`, (es) => es.length), 2, 'kinds: prefixItems are fixed slots');
+  ok(await page.$eval(`button${at('/point')}[data-action="add-item"]`, (e) => e.disabled), 'kinds: items: false allows no more items');
+  await type(page, '/point/0', '1.5');
+  await type(page, '/point/1', '-2');
+  await press(page, '/list', 'add');
+  await type(page, '/list/0', 'a');
+  await press(page, '/list', 'add-item');
+  await type(page, '/list/1', 'b');
+  await press(page, '/list', 'add-item');
+  await type(page, '/list/2', 'c');
+  ok(await page.$eval(`button${at('/list')}[data-action="add-item"]`, (e) => e.disabled), 'kinds: maxItems stops adding');
+  await itemButton(page, '/list', 2, 'up');
+  await itemButton(page, '/list', 0, 'remove');
+  eq(JSON.parse(await page.$eval('#body', (e) => e.value)).list, ['c', 'b'], 'kinds: items move and go');
+  ok(await page.$eval(`li${at('/list/0')} > .tools > button[data-action="remove"]`, (e) => !e.disabled), 'kinds: removing stops at minItems only');
+  await press(page, '/tree', 'add');
+  await type(page, '/tree/name', 'root');
+  await press(page, '/tree/kids', 'add');
+  await press(page, '/tree/kids', 'add-item');
+  await type(page, '/tree/kids/0/name', 'kid');
+  await press(page, '/tree/kids/0/kids', 'add');
+  await press(page, '/tree/kids/0/kids', 'add-item');
+  await type(page, '/tree/kids/0/kids/0/name', 'grandkid');
+  await press(page, '/raw', 'add');
+  await type(page, '/raw', '{"a": 1, "b": 2}');
+  const v = await submit(page, 'kinds', 'kinds');
+  eq(v, {text: 'hi there', count: 4, essay: 'Line one.', code: 'ABC-12', when: '2026-12-01T10:30:05Z', day: '2026-12-01',
+    at: '10:30:05Z', mail: 'ada@example.org', site: 'https://example.org/', uuid: '2b7c1f4e-5a43-4d1e-9e0b-1c2d3e4f5a6b',
+    price: 12.34, ok: true, color: 'green', size: 'l', version: 1, maybe: 'abc', pick: 7, labels: {team: 'blue'},
+    headers: {'X-Trace': 'on'}, point: [1.5, -2], list: ['c', 'b'],
+    tree: {name: 'root', kids: [{name: 'kid', kids: [{name: 'grandkid'}]}]}, raw: {a: 1, b: 2}},
+  'kinds: the act is what was typed and chosen');
+  const all = ['alternatives', 'array', 'boolean', 'integer', 'json', 'number', 'object', 'radio', 'select', 'string', 'types'];
+  const now = await page.$$eval('[data-kind]', (es) => [...new Set(es.map((e) => e.getAttribute('data-kind')))].sort());
+  eq(now, all, 'kinds: every control kind was shown');
+  ok(kinds.length > 0, 'kinds: controls before adding members');
+  // and back: what is typed in the editor becomes the controls
+  await page.click('#body');
+  await page.keyboard.down('Control');
+  await page.keyboard.press('a');
+  await page.keyboard.up('Control');
+  await page.keyboard.type('{"text": "from the editor", "count": 11, "maybe": null, "color": "blue"}');
+  eq(await page.evaluate(() => [document.querySelector('[data-ptr="/text"]').value, document.querySelector('[data-ptr="/count"]').value,
+    document.querySelector('select[data-ptr="/maybe"]').selectedOptions[0].textContent,
+    [...document.querySelectorAll('[data-ptr="/color"] input')].findIndex((r) => r.checked)]),
+  ['from the editor', '11', 'null', 2], 'kinds: the controls follow the editor');
+  // invalid values are flagged where they are, before sending
+  await type(page, '/text', 'x');
+  await page.click('#act button[type=submit]');
+  await page.waitForSelector('#problems li', {timeout: 3000});
+  const p = await page.$eval('#problems', (e) => e.textContent);
+  ok(p.includes('/text: must be at least 2 characters') && p.includes('/count: must be at most 10'), 'kinds: the page flags each broken rule', p);
+  eq(await page.$eval(at('/text'), (e) => e.getAttribute('aria-invalid')), 'true', 'kinds: the control is marked invalid');
+  ok(page.posts === 1, 'kinds: nothing more was sent', `${page.posts} POSTs`);
+  await close(page, 'kinds act');
+});
+
+await test('hostile: strings of the form never break out of the page', async () => {
+  const page = await open('hostile');
+  const doc = JSON.parse(fs.readFileSync(path.join(arg.root, 'hostile', 'form.json'), 'utf8'));
+  const key = '</script><script>window.pwned = 4</script>';
+  const seen = await page.evaluate(() => [window.pwned === undefined, document.scripts.length, document.title,
+    document.querySelector('h1').textContent, document.querySelector('.p').textContent,
+    document.querySelectorAll('img').length, document.querySelector('[data-ptr="/quote\\"d"]') === null]);
+  ok(seen[0], 'hostile: no script of the form ran');
+  eq(seen[1], 2, 'hostile: the page has its two script elements, no more');
+  eq(seen[2], doc.s.title.slice(0, 80), 'hostile: the title is the form\'s, as text');
+  eq(seen[3], doc.s.title, 'hostile: the heading is the form\'s title, as text');
+  eq(seen[4], doc.p, 'hostile: p is shown as text');
+  eq(seen[5], 0, 'hostile: no element of the form\'s making');
+  const labels = await page.$eval(at('/' + key.replace(/~/g, '~0').replace(/\//g, '~1')), (e) => [...e.querySelectorAll('label')].map((l) => l.textContent));
+  eq(labels, ['</script>', '<!--', '"\\u2028"', '\'"'], 'hostile: enum values are shown as text');
+  await press(page, '/quote"d', 'add');
+  eq(await page.$eval(at('/quote"d'), (e) => e.value), '</textarea><script>window.pwned = 6</script>', 'hostile: a default is a value, not markup');
+  await radio(page, '/' + key.replace(/\//g, '~1'), '"\\u2028"');
+  const v = await submit(page, 'hostile', 'hostile');
+  eq(v, {[key]: '\u2028', 'quote"d': '</textarea><script>window.pwned = 6</script>'}, 'hostile: the act carries the strings exactly');
+  await close(page, 'hostile act');
+});
+
+await browser.close();
+for (const line of axeTotals) console.log('axe: ' + line);
+for (const n of notes) console.log(n);
+console.log(`browser: ${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);
