@@ -21,7 +21,7 @@ mkdir -p "$out"
 
 # The root: each address's form and address.conf, and a hook that keeps
 # the body it was given (the bytes the browser sent, as received) and
-# answers {"received": N}.
+# answers {"received": N}; a test form's own hook, where it has one.
 root=$TEST_TMP/root
 mkdir -p "$root"
 addresses=
@@ -36,6 +36,9 @@ for dir in "$GPT_SRCDIR"/examples/*/ "$GPT_SRCDIR"/tests/data/page/*/; do
 cat >received.tmp && mv received.tmp received
 printf '{"received": %s, "note": "kept as sent"}\n' "$(wc -c <received)"
 HOOK
+	case $dir in
+	*/tests/data/page/*) [ -f "$dir/hook" ] && cp "$dir/hook" "$root/$name/" ;;
+	esac
 	chmod 755 "$root/$name/hook"
 	chmod 777 "$root/$name"
 	addresses="$addresses $name"

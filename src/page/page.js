@@ -31,7 +31,9 @@
   var MAXDEPTH = 48;
   var uid = 0;
   var root = null;
-  var byPtr = {};
+  /* maps keyed by the form's names: no prototype, so "__proto__" is a name */
+  function map() { return Object.create(null); }
+  var byPtr = map();
   var checked = false;
 
   var TYPES = ["object", "array", "string", "number", "integer", "boolean",
@@ -92,7 +94,7 @@
     return a === b;
   }
   function show(v) { return JSON.stringify(v); }
-  var reCache = {};
+  var reCache = map();
   function regex(src) {
     if (!Object.prototype.hasOwnProperty.call(reCache, src)) {
       try { reCache[src] = new RegExp(src, "u"); } catch (e) { reCache[src] = null; }
@@ -154,7 +156,7 @@
       }
     }
     if (t === "object") {
-      var keys = Object.keys(v), props = {};
+      var keys = Object.keys(v), props = map();
       (n.pr || []).forEach(function (p) {
         props[p[0]] = p[1];
         if (p[2] && !has(v, p[0])) errs.push([ptr, "needs " + JSON.stringify(p[0]) + " (required)"]);
@@ -345,7 +347,8 @@
       if (has(s, "xmin")) b.push("more than " + s.xmin);
       if (has(s, "max")) b.push("at most " + s.max);
       if (has(s, "xmax")) b.push("less than " + s.xmax);
-      parts.push(b.join(", ") + ".");
+      b = b.join(", ");
+      parts.push(b.charAt(0).toUpperCase() + b.slice(1) + ".");
     }
     if (has(s, "mul")) parts.push("A multiple of " + s.mul + ".");
     return parts.join(" ");
@@ -547,7 +550,7 @@
     if (has(s, "d")) box.appendChild(h("p", {"class": "help", text: s.d}));
     box.appendChild(list);
     var err = h("p", {"class": "error", "aria-live": "polite"});
-    var propOf = {};
+    var propOf = map();
     s.pr.forEach(function (p) { propOf[p[0]] = p; });
     var open = !(has(s, "ap") && N[s.ap].k === 0) || s.pp.length > 0;
 
@@ -625,7 +628,11 @@
     box.appendChild(err);
     var w = {el: box, get: function () {
       var o = {};
-      members.forEach(function (m) { var v = m.w.get(); if (v !== undefined) o[m.name] = v; });
+      members.forEach(function (m) {
+        var v = m.w.get();
+        /* defined, not assigned: a member "__proto__" is a member */
+        if (v !== undefined) Object.defineProperty(o, m.name, {value: v, enumerable: true, writable: true, configurable: true});
+      });
       return o;
     }};
     register(ptr, w, box);
@@ -731,7 +738,7 @@
     if (checked) judge(false);
   }
   function render(v) {
-    byPtr = {};
+    byPtr = map();
     root = build(D.root, "", v, 0);
     controls.textContent = "";
     controls.appendChild(root.el);

@@ -24,7 +24,7 @@ const require = createRequire(path.join(arg.modules, 'noop.js'));
 const puppeteer = require('puppeteer-core');
 const axeSource = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 const examples = arg.addresses.trim().split(/\s+/).filter((a) => fs.existsSync(
-  path.join(arg.root, a, 'form.json')) && !['kinds', 'hostile'].includes(a));
+  path.join(arg.root, a, 'form.json')) && !['kinds', 'hostile', 'failing'].includes(a));
 
 let passed = 0;
 let failed = 0;
@@ -61,7 +61,10 @@ async function open(a, {js = true, width = 1280, height = 900, dark = false} = {
   page.posts = 0;
   page.on('pageerror', (e) => page.trouble.push('script error: ' + e.message));
   page.on('console', (m) => {
-    if (m.type() === 'error') page.trouble.push('console: ' + m.text());
+    // the browser's own line for an answer of 4xx or 5xx is not a fault
+    if (m.type() === 'error' && !/^Failed to load resource: the server responded with a status of (412|502)\b/.test(m.text())) {
+      page.trouble.push('console: ' + m.text());
+    }
   });
   page.on('request', (r) => {
     // data: URLs are the browser's own (the date picker's icons)
@@ -238,6 +241,22 @@ await test('echo: type a note, add two tags, submit', async () => {
   await type(page, '/tags/1', 'second');
   const v = await submit(page, 'echo', 'echo');
   eq(v, {note: 'Hello from a person.', tags: ['hello', 'second']}, 'echo: the act is what was typed');
+  // the form changes while the page is open: the act carries If-Match
+  // with the ETag the page was built with, and the 412 says what to do
+  const file = path.join(arg.root, 'echo', 'form.json');
+  const form = JSON.parse(fs.readFileSync(file, 'utf8'));
+  form.p += ' Changed.';
+  fs.writeFileSync(file + '.new', JSON.stringify(form));
+  fs.renameSync(file + '.new', file);
+  let status = '';
+  for (let i = 0; i < 40 && !status.startsWith('412'); i++) {
+    await new Promise((r) => setTimeout(r, 250));
+    await page.click('#act button[type=submit]');
+    await page.waitForFunction(() => /^\d{3}:/.test(document.getElementById('status').textContent), {timeout: 10000});
+    status = await page.$eval('#status', (e) => e.textContent);
+  }
+  eq(status, '412: the form changed', 'echo: a changed form is shown as a 412');
+  ok((await page.$eval('#meaning', (e) => e.textContent)).includes('Reload the page'), 'echo: the 412 says to reload');
   await close(page, 'echo act');
 });
 
@@ -339,6 +358,18 @@ await test('styled-text: a tree of spans, switching alternatives', async () => {
   eq(v, {nodes: ['Read the ', {style: 'link', children: [{style: 'bold', children: ['draft']}],
     href: 'https://example.org/draft'}, '.'], title: 'A note'}, 'styled-text: the act is the tree that was built');
   await close(page, 'styled-text act');
+});
+
+await test('failing: a 5xx is the address failing', async () => {
+  const page = await open('failing');
+  await type(page, '/n', '5');
+  await page.click('#act button[type=submit]');
+  await page.waitForFunction(() => /^\d{3}:/.test(document.getElementById('status').textContent), {timeout: 10000});
+  const shown = await page.evaluate(() => [document.getElementById('status').textContent,
+    document.getElementById('meaning').textContent]);
+  eq(shown[0], '502: the address failed', 'failing: a 502 is shown as the address failing');
+  ok(shown[1].includes('could not answer'), 'failing: with what it means', shown[1]);
+  await close(page, 'failing act');
 });
 
 // --- every control kind -----------------------------------------------------
@@ -474,7 +505,8 @@ await test('hostile: strings of the form never break out of the page', async () 
   eq(await page.$eval(at('/quote"d'), (e) => e.value), '</textarea><script>window.pwned = 6</script>', 'hostile: a default is a value, not markup');
   await radio(page, '/' + key.replace(/\//g, '~1'), '"\\u2028"');
   const v = await submit(page, 'hostile', 'hostile');
-  eq(v, {[key]: '\u2028', 'quote"d': '</textarea><script>window.pwned = 6</script>'}, 'hostile: the act carries the strings exactly');
+  eq(v, {[key]: '\u2028', ['__proto__']: 'a member like any other', 'quote"d': '</textarea><script>window.pwned = 6</script>'},
+    'hostile: the act carries the strings exactly, "__proto__" as a member');
   await close(page, 'hostile act');
 });
 
