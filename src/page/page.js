@@ -159,7 +159,8 @@
       var keys = Object.keys(v), props = map();
       (n.pr || []).forEach(function (p) {
         props[p[0]] = p[1];
-        if (p[2] && !has(v, p[0])) errs.push([ptr, "needs " + JSON.stringify(p[0]) + " (required)"]);
+        /* said where the member goes: its control, when it has one */
+        if (p[2] && !has(v, p[0])) errs.push([ptr + "/" + esc(p[0]), "is required: give it a value"]);
       });
       (n.rq || []).forEach(function (r) {
         if (!has(v, r)) errs.push([ptr, "needs " + JSON.stringify(r) + " (required)"]);
