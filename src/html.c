@@ -41,10 +41,7 @@ static const char html_fffd[] = "\xEF\xBF\xBD";
 static void
 html_rollback(struct buf *out, size_t len)
 {
-	if (out->data != NULL) {
-		out->len = len;
-		out->data[len] = '\0';
-	}
+	(void)buf_trunc(out, len); /* len came from buf_len(): cannot fail */
 }
 
 /*
@@ -84,7 +81,7 @@ int
 html_escape(const char *s, size_t len, struct buf *out)
 {
 	const unsigned char *p = (const unsigned char *)s;
-	size_t start = out->len;
+	size_t start = buf_len(out);
 	size_t i = 0, run = 0;
 
 	/* Copy runs of plain bytes whole; stop at each byte that needs care. */
@@ -152,7 +149,7 @@ int
 html_json_script(const char *s, size_t len, struct buf *out)
 {
 	const unsigned char *p = (const unsigned char *)s;
-	size_t start = out->len, i, run = 0;
+	size_t start = buf_len(out), i, run = 0;
 
 	for (i = 0; i < len; i++) {
 		const char *rep = NULL;
@@ -423,12 +420,12 @@ html_object_members(struct html_desc *d, const struct schema_node *n,
 		/* beside a $ref the member's own title and description speak */
 		if (p.src != NULL && p.src != sv.src &&
 		    p.src->type == JSON_T_OBJECT) {
-			size_t mark = d->out->len;
+			size_t mark = buf_len(d->out);
 
 			if (buf_puts(d->out, ",{\"_\":0") == -1 ||
 			    html_annotations(d, p.src) == -1)
 				return -1;
-			if (d->out->len == mark + 7)
+			if (buf_len(d->out) == mark + 7)
 				html_rollback(d->out, mark);
 			else if (buf_putc(d->out, '}') == -1)
 				return -1;
@@ -711,8 +708,8 @@ html_form_section(
 	           "<details><summary>The rules an act must follow, "
 	           "as JSON Schema</summary>\n<pre class=\"s\">") == -1 ||
 	               json_write_pretty(s, 2, scratch) == -1 ||
-	               html_escape(scratch->data != NULL ? scratch->data : "",
-	                   scratch->len, out) == -1 ||
+	               html_escape(buf_ptr(scratch), buf_len(scratch), out) ==
+	                   -1 ||
 	               buf_puts(out, "</pre></details>\n</section>\n") == -1
 	           ? -1
 	           : 0;
@@ -726,7 +723,7 @@ html_page(const struct json_value *doc, const struct schema *form,
 	const struct json_value *s = html_get(doc, "s");
 	const struct json_value *m = html_get(doc, "m");
 	const char *head;
-	size_t headlen, start = out->len;
+	size_t headlen, start = buf_len(out);
 	struct buf scratch;
 	int rc = -1;
 
@@ -754,7 +751,7 @@ html_page(const struct json_value *doc, const struct schema *form,
 	    html_describe(form, o, &scratch) == -1 ||
 	    buf_puts(out, "<script type=\"application/json\" "
 	                  "id=\"gpt-form\">") == -1 ||
-	    html_json_script(scratch.data, scratch.len, out) == -1 ||
+	    html_json_script(buf_ptr(&scratch), buf_len(&scratch), out) == -1 ||
 	    buf_puts(out, "</script>\n<script>") == -1 ||
 	    buf_append(out, html_page_js, html_page_js_len) == -1 ||
 	    buf_puts(out, "</script>\n</body>\n</html>\n") == -1)

@@ -52,7 +52,7 @@ count_of(const char *hay, size_t len, const char *needle)
 static bool
 contains(const struct buf *b, const char *needle)
 {
-	return b->data != NULL && count_of(b->data, b->len, needle) > 0;
+	return buf_len(b) > 0 && count_of(buf_ptr(b), buf_len(b), needle) > 0;
 }
 
 /* --- html_escape ------------------------------------------------------ */
@@ -64,11 +64,10 @@ expect_escape(const char *in, size_t len, const char *want)
 
 	buf_init(&out, 1 << 20);
 	ck_assert_int_eq(html_escape(in, len, &out), 0);
-	ck_assert_msg(
-	    out.len == strlen(want) &&
-	        memcmp(out.data != NULL ? out.data : "", want, out.len) == 0,
+	ck_assert_msg(buf_len(&out) == strlen(want) &&
+	                  memcmp(buf_ptr(&out), want, buf_len(&out)) == 0,
 	    "html_escape(\"%.*s\") gave \"%.*s\", expected \"%s\"", (int)len,
-	    in, (int)out.len, out.data != NULL ? out.data : "", want);
+	    in, (int)buf_len(&out), buf_ptr(&out), want);
 	buf_free(&out);
 }
 
@@ -118,8 +117,8 @@ START_TEST(html_escape_leaves_the_buffer_as_it_was_when_full)
 	buf_init(&out, 12);
 	ck_assert_int_eq(buf_puts(&out, "abc"), 0);
 	ck_assert_int_eq(html_escape("<<<<", 4, &out), -1);
-	ck_assert_uint_eq(out.len, 3);
-	ck_assert_str_eq(out.data, "abc");
+	ck_assert_uint_eq(buf_len(&out), 3);
+	ck_assert_str_eq(buf_ptr(&out), "abc");
 	buf_free(&out);
 }
 END_TEST
@@ -152,11 +151,11 @@ START_TEST(html_json_script_leaves_no_markup_nor_line_separators)
 		buf_init(&out, 1 << 20);
 		ck_assert_int_eq(
 		    html_json_script(cases[i].in, cases[i].len, &out), 0);
-		ck_assert_msg(out.len == strlen(cases[i].want) &&
-		                  memcmp(out.data != NULL ? out.data : "",
-		                      cases[i].want, out.len) == 0,
-		    "case %zu gave \"%.*s\", expected \"%s\"", i, (int)out.len,
-		    out.data != NULL ? out.data : "", cases[i].want);
+		ck_assert_msg(buf_len(&out) == strlen(cases[i].want) &&
+		                  memcmp(buf_ptr(&out), cases[i].want,
+		                      buf_len(&out)) == 0,
+		    "case %zu gave \"%.*s\", expected \"%s\"", i,
+		    (int)buf_len(&out), buf_ptr(&out), cases[i].want);
 		buf_free(&out);
 	}
 }
@@ -169,8 +168,8 @@ START_TEST(html_json_script_leaves_the_buffer_as_it_was_when_full)
 	buf_init(&out, 8);
 	ck_assert_int_eq(buf_puts(&out, "abc"), 0);
 	ck_assert_int_eq(html_json_script("\"<<<<<<<<\"", 10, &out), -1);
-	ck_assert_uint_eq(out.len, 3);
-	ck_assert_str_eq(out.data, "abc");
+	ck_assert_uint_eq(buf_len(&out), 3);
+	ck_assert_str_eq(buf_ptr(&out), "abc");
 	buf_free(&out);
 }
 END_TEST
@@ -197,7 +196,7 @@ page_with(const char *doc, const char *type, const char *etag, struct buf *out)
 	    "form refused: %s", err.reason);
 	buf_init(out, 16 << 20);
 	ck_assert_int_eq(html_page(d, form, &o, out), 0);
-	ck_assert_ptr_nonnull(out->data);
+	ck_assert_uint_gt(buf_len(out), 0);
 }
 
 static void
@@ -210,7 +209,7 @@ page_of(const char *doc, struct buf *out)
 static void
 data_block(const struct buf *page, const char **text, size_t *len)
 {
-	const char *p = strstr(page->data, data_open), *end;
+	const char *p = strstr(buf_ptr(page), data_open), *end;
 
 	ck_assert_ptr_nonnull(p);
 	p += strlen(data_open);
@@ -405,7 +404,7 @@ START_TEST(html_describes_a_shared_node_once_in_linear_size)
 		        i > 0 ? ", " : "", i),
 		    0);
 	ck_assert_int_eq(buf_puts(&doc, "}}}"), 0);
-	page_of(doc.data, &page);
+	page_of(buf_ptr(&doc), &page);
 	data_block(&page, &text, &len);
 	ck_assert_uint_eq(count_of(text, len, "{\"k\":"), 2);
 	ck_assert_uint_eq(count_of(text, len, ",1,0]"), 20000);
@@ -437,7 +436,7 @@ expect_page_contains(const struct buf *page, const char *needle)
 static void
 expect_page_count(const struct buf *page, const char *needle, size_t n)
 {
-	size_t got = count_of(page->data, page->len, needle);
+	size_t got = count_of(buf_ptr(page), buf_len(page), needle);
 
 	ck_assert_msg(
 	    got == n, "page has %zu times %s, expected %zu", got, needle, n);
@@ -488,7 +487,7 @@ START_TEST(html_page_keeps_hostile_strings_inside_text_and_data)
 	ck_assert_uint_eq(count_of(text, len, "\xE2\x80\xA9"), 0);
 	buf_init(&raw, 1 << 20);
 	ck_assert_int_eq(buf_append(&raw, text, len), 0);
-	d = parse(raw.data);
+	d = parse(buf_ptr(&raw));
 	n0 = &json_object_get(d, "n", 1)->u.arr.items[0];
 	ck_assert_str_eq(json_object_get(n0, "ti", 2)->u.str.ptr,
 	    "</title><!--\xE2\x80\xA8");
@@ -576,10 +575,11 @@ START_TEST(html_page_is_one_document_that_needs_nothing_else)
 
 	page_of(
 	    "{\"p\": \"x\", \"m\": [], \"s\": {\"type\": \"string\"}}", &page);
-	ck_assert_msg(
-	    page.len > 15 && memcmp(page.data, "<!DOCTYPE html>\n", 16) == 0,
+	ck_assert_msg(buf_len(&page) > 15 &&
+	                  memcmp(buf_ptr(&page), "<!DOCTYPE html>\n", 16) == 0,
 	    "page does not start with the doctype");
-	ck_assert_msg(strcmp(page.data + page.len - 8, "</html>\n") == 0,
+	ck_assert_msg(
+	    strcmp(buf_ptr(&page) + buf_len(&page) - 8, "</html>\n") == 0,
 	    "page does not end with </html>");
 	expect_page_contains(&page, "<meta charset=\"utf-8\">");
 	expect_page_contains(
@@ -598,12 +598,12 @@ START_TEST(html_page_is_one_document_that_needs_nothing_else)
 	ck_assert_int_eq(
 	    buf_append(&want, html_page_css, html_page_css_len), 0);
 	ck_assert_int_eq(buf_puts(&want, "</style>"), 0);
-	expect_page_count(&page, want.data, 1);
+	expect_page_count(&page, buf_ptr(&want), 1);
 	buf_reset(&want);
 	ck_assert_int_eq(buf_puts(&want, "<script>"), 0);
 	ck_assert_int_eq(buf_append(&want, html_page_js, html_page_js_len), 0);
 	ck_assert_int_eq(buf_puts(&want, "</script>"), 0);
-	expect_page_count(&page, want.data, 1);
+	expect_page_count(&page, buf_ptr(&want), 1);
 	buf_free(&want);
 	/* Never the only way to the form. */
 	expect_page_contains(&page, "without text/html in its Accept header "
@@ -669,8 +669,8 @@ START_TEST(html_page_is_the_same_bytes_from_load_to_load)
 	pad = arena_alloc(&other, 4096); /* move the next form elsewhere */
 	ck_assert_ptr_nonnull(pad);
 	page_of(doc, &two);
-	ck_assert_uint_eq(one.len, two.len);
-	ck_assert_mem_eq(one.data, two.data, one.len);
+	ck_assert_uint_eq(buf_len(&one), buf_len(&two));
+	ck_assert_mem_eq(buf_ptr(&one), buf_ptr(&two), buf_len(&one));
 	arena_free(&other);
 	buf_free(&one);
 	buf_free(&two);
@@ -680,7 +680,7 @@ END_TEST
 START_TEST(html_page_cuts_a_long_title_on_a_code_point)
 {
 	struct buf page, doc;
-	char *title;
+	const char *title;
 	int i;
 
 	buf_init(&doc, 1 << 20);
@@ -690,8 +690,8 @@ START_TEST(html_page_cuts_a_long_title_on_a_code_point)
 	for (i = 0; i < 100; i++)
 		ck_assert_int_eq(buf_puts(&doc, "\xC3\xA9"), 0);
 	ck_assert_int_eq(buf_puts(&doc, "\"}}"), 0);
-	page_of(doc.data, &page);
-	title = strstr(page.data, "<title>");
+	page_of(buf_ptr(&doc), &page);
+	title = strstr(buf_ptr(&page), "<title>");
 	ck_assert_ptr_nonnull(title);
 	title += strlen("<title>");
 	for (i = 0; i < HTML_TITLE_MAX; i++, title += 2)
@@ -719,10 +719,12 @@ START_TEST(html_page_is_valid_utf8)
 
 	for (i = 0; i < GPT_ARRAY_LEN(docs); i++) {
 		page_of(docs[i], &page);
-		ck_assert_msg(utf8_validate((const unsigned char *)page.data,
-		                  page.len, NULL, &bad),
+		ck_assert_msg(
+		    utf8_validate((const unsigned char *)buf_ptr(&page),
+		        buf_len(&page), NULL, &bad),
 		    "page of %s is not UTF-8 at byte %zu", docs[i], bad);
-		ck_assert_msg(memchr(page.data, '\0', page.len) == NULL,
+		ck_assert_msg(
+		    memchr(buf_ptr(&page), '\0', buf_len(&page)) == NULL,
 		    "page of %s holds a NUL byte", docs[i]);
 		buf_free(&page);
 	}
@@ -749,8 +751,8 @@ START_TEST(html_page_leaves_the_buffer_as_it_was_when_full)
 			buf_free(&out);
 			break;
 		}
-		ck_assert_uint_eq(out.len, 3);
-		ck_assert_str_eq(out.data, "abc");
+		ck_assert_uint_eq(buf_len(&out), 3);
+		ck_assert_str_eq(buf_ptr(&out), "abc");
 		buf_free(&out);
 	}
 	ck_assert_msg(max < 60000, "the page never fit");
