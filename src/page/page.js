@@ -262,13 +262,14 @@
   function register(ptr, w, el) { byPtr[ptr] = el; w.ptr = ptr; }
 
   /* A JSON editor for a subtree: any value, never a dead end. */
-  function jsonWidget(ptr, value, why) {
+  function jsonWidget(ptr, value, why, lab) {
     var id = nid(), err = h("p", {"class": "error", id: id + "-e", "aria-live": "polite"});
     var ta = h("textarea", {id: id, "class": "mono", spellcheck: "false", "aria-describedby": id + "-h " + id + "-e", "data-ptr": ptr, "data-kind": "json"});
     ta.value = value === undefined ? "null" : JSON.stringify(value, null, 2);
     var last = value === undefined ? null : value;
     var w = {
-      el: h("div", {}, [ta, h("p", {"class": "help", id: id + "-h", text: why || "Enter this part as JSON."}), err]),
+      el: h("div", {"class": "field"}, [h("label", {"for": id, text: (lab || "Value") + " (JSON)"}), ta,
+        h("p", {"class": "help", id: id + "-h", text: why || "Enter this part as JSON."}), err]),
       input: ta,
       get: function () { return last; }
     };
@@ -296,18 +297,22 @@
   }
 
   /* The control for node i at ptr holding value (undefined: a new one). */
-  function build(i, ptr, value, depth, name) {
+  /* extra: {req: a required member, ann: the member's own annotations
+   * (a title beside a $ref)} */
+  function build(i, ptr, value, depth, name, extra) {
     var s = shape(i, 0);
-    if (depth > MAXDEPTH) return jsonWidget(ptr, value, "This part nests deeper than the page shows: enter it as JSON.");
-    if (s.k === 0) return fixedWidget(ptr, value, "no value is allowed here");
-    if (s.opaque) return jsonWidget(ptr, value, "The form says more about this part than the page can show: enter it as JSON.");
-    if (has(s, "co")) return fixedWidget(ptr, s.co);
+    if (extra && extra.ann) ["ti", "d", "df", "ex"].forEach(function (k) { if (has(extra.ann, k)) s[k] = extra.ann[k]; });
+    s.req = !!(extra && extra.req);
+    if (depth > MAXDEPTH) return jsonWidget(ptr, value, "This part nests deeper than the page shows: enter it as JSON.", labelFor(s, name));
+    if (s.k === 0) return fixedWidget(ptr, value, "no value is allowed here", labelFor(s, name));
+    if (s.opaque) return jsonWidget(ptr, value, "The form says more about this part than the page can show: enter it as JSON.", labelFor(s, name));
+    if (has(s, "co")) return fixedWidget(ptr, s.co, null, labelFor(s, name));
     if (s.en) return enumWidget(s, ptr, value, name);
     var alts = s.any || s.one;
     if (alts) return altWidget(s, alts, ptr, value, depth, name);
     var kinds = kindsOf(s);
-    if (!kinds) return jsonWidget(ptr, value, "Any JSON value: enter it as JSON.");
-    if (kinds.length === 0) return fixedWidget(ptr, value, "no value of any type is allowed here");
+    if (!kinds) return jsonWidget(ptr, value, "Any JSON value: enter it as JSON.", labelFor(s, name));
+    if (kinds.length === 0) return fixedWidget(ptr, value, "no value of any type is allowed here", labelFor(s, name));
     if (kinds.length > 1) return typeWidget(s, kinds, ptr, value, depth, name);
     return kindWidget(s, kinds[0], ptr, value, depth, name);
   }
@@ -315,7 +320,7 @@
     if (value !== undefined) {
       var t = typeOf(value);
       if (!(t === kind || (kind === "number" && t === "integer") || (kind === "integer" && t === "number" && Number.isInteger(value))))
-        return jsonWidget(ptr, value, "This value is not a " + kind + " as the form asks: fix it as JSON.");
+        return jsonWidget(ptr, value, "This value is not a " + kind + " as the form asks: fix it as JSON.", labelFor(s, name));
     }
     if (value === undefined) value = initial(s, kind);
     switch (kind) {
@@ -324,13 +329,16 @@
     case "string": return stringWidget(s, ptr, value, name);
     case "number": case "integer": return numberWidget(s, kind, ptr, value, name);
     case "boolean": return boolWidget(s, ptr, value, name);
-    default: return fixedWidget(ptr, null);
+    default: return fixedWidget(ptr, null, null, labelFor(s, name));
     }
   }
 
-  function fixedWidget(ptr, value, note) {
-    var el = h("span", {"class": "fixed", "data-ptr": ptr, text: note ? note : show(value)});
-    var w = {el: el, get: function () { return value; }, fixed: true};
+  function fixedWidget(ptr, value, note, lab) {
+    var id = nid();
+    var el = h("span", {"class": "fixed", id: id, "data-ptr": ptr, "data-kind": "fixed", text: note ? note : show(value)});
+    var w = {el: h("div", {"class": "field"}, [h("span", {"class": "label", text: lab || "Value"}), el,
+      h("p", {"class": "error", id: id + "-e", "aria-live": "polite"})]),
+      get: function () { return value; }, fixed: true};
     register(ptr, w, el);
     return w;
   }
@@ -434,8 +442,8 @@
   }
 
   function labelFor(s, name) {
-    if (has(s, "ti")) return s.ti;
-    return name === undefined ? "Value" : name;
+    var l = has(s, "ti") ? s.ti : name === undefined ? "Value" : name;
+    return s.req ? l + " (required)" : l;
   }
   function field(s, id, name, el) {
     return h("div", {"class": "field"}, [
@@ -449,7 +457,7 @@
     if (value !== undefined) {
       sel = -1;
       for (k = 0; k < opts.length; k++) if (same(opts[k], value)) { sel = k; break; }
-      if (sel < 0) return jsonWidget(ptr, value, "This value is none of the form's choices: fix it as JSON.");
+      if (sel < 0) return jsonWidget(ptr, value, "This value is none of the form's choices: fix it as JSON.", labelFor(s, name));
     }
     /* a choice a person could not see (U+2028, spaces) is shown escaped */
     function choiceText(v) {
@@ -501,7 +509,7 @@
     sel.value = String(chosen);
     var slot = h("div", {"class": "alt"});
     function make(v) {
-      inner = build(alts[Number(sel.value)], ptr, v, depth + 1, name);
+      inner = build(alts[Number(sel.value)], ptr, v, depth + 1, name, {req: base.req});
       slot.textContent = "";
       slot.appendChild(inner.el);
       /* a problem at ptr is shown on the chosen control, or the chooser */
@@ -523,7 +531,7 @@
       var t = typeOf(value);
       chosen = kinds.indexOf(t);
       if (chosen < 0 && t === "integer") chosen = kinds.indexOf("number");
-      if (chosen < 0) return jsonWidget(ptr, value, "This value's type is none the form allows: fix it as JSON.");
+      if (chosen < 0) return jsonWidget(ptr, value, "This value's type is none the form allows: fix it as JSON.", labelFor(s, name));
     }
     var sel = h("select", {id: id, "data-ptr": ptr, "data-kind": "types"});
     kinds.forEach(function (k, j) { sel.appendChild(h("option", {value: String(j), text: k})); });
@@ -564,8 +572,8 @@
       var i = schemaFor(key), w, p = ptr + "/" + esc(key);
       var m = {name: key};
       var req = has(propOf, key) && propOf[key][2];
-      if (i < 0) w = jsonWidget(p, v, "Any JSON value.");
-      else w = build(i, p, v, depth + 1, key + (req ? " (required)" : ""));
+      if (i < 0) w = jsonWidget(p, v, "Any JSON value.", key);
+      else w = build(i, p, v, depth + 1, key, {req: req, ann: has(propOf, key) ? propOf[key][3] : null});
       m.w = w;
       var kids = [w.el];
       if (removable) {
@@ -668,7 +676,7 @@
     }
     function make(k, v) {
       var i = schemaAt(k), p = ptr + "/" + k;
-      var w = i < 0 ? jsonWidget(p, v, "Any JSON value.") : build(i, p, v, depth + 1, "Item " + (k + 1));
+      var w = i < 0 ? jsonWidget(p, v, "Any JSON value.", "Item " + (k + 1)) : build(i, p, v, depth + 1, "Item " + (k + 1));
       return w;
     }
     function append(v) {

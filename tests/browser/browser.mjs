@@ -380,6 +380,7 @@ await test('kinds: every control, both ways with the editor', async () => {
   // optional members wait to be added: never "" by default
   eq(JSON.parse(await page.$eval('#body', (e) => e.value)), {text: '', count: 3}, 'kinds: only the required members, count from its default');
   eq(await page.$eval(at('/text'), (e) => [e.placeholder, e.minLength, e.maxLength]), ['e.g. hello', 2, 20], 'kinds: a string input with its lengths and example');
+  eq(await page.$eval(at('/text'), (e) => e.labels[0].textContent), 'Short text (required)', 'kinds: a required member says so in its label');
   await type(page, '/text', 'hi there');
   await press(page, '/essay', 'add');
   ok(await page.$eval(at('/essay'), (e) => e.tagName === 'TEXTAREA'), 'kinds: a long string is a text area');
@@ -413,6 +414,7 @@ await test('kinds: every control, both ways with the editor', async () => {
   await press(page, '/size', 'add');
   await choose(page, '/size', 'select', 'l');
   await press(page, '/version', 'add');
+  eq(await page.$eval(at('/version'), (e) => [e.previousSibling.textContent, e.textContent]), ['version', '1'], 'kinds: a const is shown, fixed, under its name');
   await press(page, '/maybe', 'add');
   await choose(page, '/maybe', 'types', 'string');
   await type(page, '/maybe', 'abc');
@@ -461,7 +463,7 @@ await test('kinds: every control, both ways with the editor', async () => {
     headers: {'X-Trace': 'on'}, point: [1.5, -2], list: ['c', 'b'],
     tree: {name: 'root', kids: [{name: 'kid', kids: [{name: 'grandkid'}]}]}, raw: {a: 1, b: 2}},
   'kinds: the act is what was typed and chosen');
-  const all = ['alternatives', 'array', 'boolean', 'integer', 'json', 'number', 'object', 'radio', 'select', 'string', 'types'];
+  const all = ['alternatives', 'array', 'boolean', 'fixed', 'integer', 'json', 'number', 'object', 'radio', 'select', 'string', 'types'];
   const now = await page.$$eval('[data-kind]', (es) => [...new Set(es.map((e) => e.getAttribute('data-kind')))].sort());
   eq(now, all, 'kinds: every control kind was shown');
   ok(kinds.length > 0, 'kinds: controls before adding members');
