@@ -105,9 +105,14 @@
 
   /* --- checks: what a browser can tell before sending ----------------- */
 
+  /* Checks are a best guess: a form whose alternatives nest alternatives
+   * could make them exponential, so each round of checks has a budget of
+   * node visits, past which it says nothing more (the address judges). */
+  var budget = 0;
+  function fresh() { budget = 200000; }
   function check(i, v, ptr, errs, depth) {
     var n = N[i], k, j;
-    if (depth > MAXDEPTH || errs.length > 200) return;
+    if (depth > MAXDEPTH || errs.length > 200 || --budget < 0) return;
     if (n.k === 1) return;
     if (n.k === 0) { errs.push([ptr, "no value is allowed here"]); return; }
     if (n.u) return; /* the address judges what the page cannot describe */
@@ -200,9 +205,11 @@
   /* null when the parts cannot be shown as one set of controls */
   function shape(i, depth) {
     var s = {pr: [], rq: [], pp: [], pre: null, t: null, opaque: false, k: 2};
+    var folds = 0;
     function fold(j, d, outer) {
       var n = N[j], x;
-      if (d > 16) { s.opaque = true; return; }
+      /* deep or wide $ref and allOf trees: a JSON editor, not a hang */
+      if (d > 16 || ++folds > 2000) { s.opaque = true; return; }
       if (n.k === 0) { s.k = 0; return; }
       if (n.k === 1) return;
       if (n.u) { s.opaque = true; return; }
@@ -500,6 +507,7 @@
     Object.keys(s).forEach(function (key) { if (key !== "any" && key !== "one") base[key] = s[key]; });
     if (value !== undefined) {
       chosen = -1;
+      fresh();
       for (k = 0; k < alts.length; k++) if (passes(alts[k], value)) { chosen = k; break; }
       if (chosen < 0) for (k = 0; k < alts.length; k++) { var ks = kindsOf(shape(alts[k])); if (ks && ks.indexOf(typeOf(value)) >= 0) { chosen = k; break; } }
       if (chosen < 0) chosen = 0;
@@ -791,6 +799,7 @@
     var v, errs = [];
     clearMarks();
     problems.textContent = "";
+    fresh();
     try { v = JSON.parse(body.value); }
     catch (e) {
       problems.appendChild(h("p", {text: "The act is not JSON: " + e.message}));
