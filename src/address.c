@@ -198,7 +198,7 @@ static void GPT_PRINTF(2, 3) addr_fail(struct addr *a, const char *fmt, ...)
 	a->no_form = false;
 }
 
-static void
+void
 addr_stamp(const char *path, struct addr_stamp *st)
 {
 	struct stat sb;
@@ -651,6 +651,12 @@ addr_check_dir(const char *dir, size_t root_len, const char **why)
 		return -1;
 	}
 	return 0;
+}
+
+int
+addr_check(const struct addr_ref *ref, const char **why)
+{
+	return addr_check_dir(ref->dir, ref->root_len, why);
 }
 
 static bool
