@@ -35,6 +35,9 @@ static const struct schema *addr_arrival;
 static bool addr_arrival_tried;
 static char addr_arrival_err[ADDR_ERR_MAX];
 
+/* Build the human page at load (addr_set_page). */
+static bool addr_page = true;
+
 /* The recheck needs seconds, not nanoseconds: the coarse clock (the
  * kernel's last tick, read without a syscall) is enough where it exists. */
 #ifdef CLOCK_MONOTONIC_COARSE
@@ -526,9 +529,9 @@ addr_load_once(const char *dir, struct addr *a, schema_warn_fn warn,
 		goto done;
 	}
 	buf_reset(&body);
-	if (html_page(doc, &body) == -1 ||
+	if (addr_page && (html_page(doc, &body) == -1 ||
 	    addr_answers(a, "text/html; charset=utf-8", &body, a->html_etag,
-	        &a->html, &a->html_304) == -1) {
+	        &a->html, &a->html_304) == -1)) {
 		addr_fail(a, "%s: out of memory building the page", path);
 		goto done;
 	}
@@ -563,6 +566,12 @@ addr_stamps_hold(const struct addr *a)
 	snprintf(path, sizeof(path), "%s/form.json", a->dir);
 	addr_stamp(path, &st);
 	return addr_stamp_same(&st, &a->form_st);
+}
+
+void
+addr_set_page(bool build)
+{
+	addr_page = build;
 }
 
 int

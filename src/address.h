@@ -154,6 +154,13 @@ int addr_load(const char *dir, struct addr *a, schema_warn_fn warn,
 int addr_load_problems(const char *dir, struct addr *a, schema_warn_fn warn,
     void *warn_ctx, struct schema_problems *problems) GPT_MUSTCHECK;
 
+/*
+ * Whether addr_load builds the human page and its answers [true].  A CGI
+ * act answers no GET, so it loads without (formcache.c); its a->html and
+ * a->html_304 are then empty.
+ */
+void addr_set_page(bool build);
+
 /* Release what addr_load took.  a may then be loaded again. */
 void addr_free(struct addr *a);
 

@@ -710,8 +710,12 @@ formcache_lookup(const struct addr_ref *ref, bool arrival, bool html,
 	 * serve that user's bytes as our form: checked before any read. */
 	if (fc_on && !fc_dir_ok())
 		fc_on = false;
-	if (!fc_on)
-		return addr_lookup(ref, why);
+	if (!fc_on) {
+		addr_set_page(arrival);
+		a = addr_lookup(ref, why);
+		addr_set_page(true);
+		return a;
+	}
 	/* The directory is checked as addr_lookup checks it: a symlink that
 	 * now leaves the root is a 404, whatever the cache holds. */
 	if (addr_check(ref, why) == 0) {
@@ -726,10 +730,14 @@ formcache_lookup(const struct addr_ref *ref, bool arrival, bool html,
 	}
 	if (vouched)
 		re_set_mode(RE_CGI_VOUCHED);
+	/* An act writes no page: load without it, and store nothing (an
+	 * entry needs every answer; the next GET stores one). */
+	addr_set_page(arrival);
 	clock_gettime(CLOCK_REALTIME, &start);
 	a = addr_lookup(ref, why);
+	addr_set_page(true);
 	re_set_mode(RE_CGI);
-	if (a != NULL && a->ok && !vouched)
+	if (a != NULL && a->ok && arrival)
 		fc_put(a, &start);
 	return a;
 }

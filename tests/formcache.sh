@@ -74,6 +74,13 @@ no_marker_p() { ! grep -q MARKER-P "$TEST_TMP/resp"; }
 ncache() { find "$CACHE" -type f | wc -l | tr -d ' '; }
 
 # --- a hit gives the bytes a load gives ---------------------------------
+# An act loads the form without its page and stores nothing.
+printf '{}' >"$TEST_TMP/in"
+cgi POST plain CONTENT_TYPE=application/json CONTENT_LENGTH=2
+expect_true "an act before any GET is judged (no hook: 502, got $code)" \
+    test "$code" = 502
+expect_true "and stores nothing" test "$(ncache)" = 0
+: >"$TEST_TMP/in"
 cgi GET plain
 expect_true "the first GET is answered 200" test "$code" = 200
 expect_true "the first GET stores the answers" stored
