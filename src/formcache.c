@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "file.h"
 #include "formcache.h"
 #include "hash.h"
 #include "log.h"
@@ -295,34 +296,33 @@ fc_key(struct buf *b, const struct addr *a, const struct timespec *start)
 	char version[FC_VERSION_LEN] = {0};
 	char path[PATH_MAX];
 	struct addr_stamp exe;
-	struct fc_walk w = {.key = b, .start = start};
+	struct buf refs;
+	struct fc_walk w = {.key = &refs, .start = start};
 	size_t i;
-	size_t count_at;
-	uint32_t zero = 0;
+	int rc = -1;
 
 	snprintf(version, sizeof(version), "%s", PACKAGE_VERSION);
 	if (fc_exe_stamp(&exe) == -1 || a->racy ||
 	    fc_racy(&a->form_st, start) || fc_racy(&a->conf_st, start))
 		return -1;
-	if (buf_append(b, version, sizeof(version)) == -1 ||
-	    fc_put_stamp(b, &exe) == -1 || fc_put_str(b, a->dir) == -1 ||
-	    fc_put_stamp(b, &a->form_st) == -1 ||
-	    fc_put_stamp(b, &a->conf_st) == -1)
-		return -1;
-	count_at = b->len;
-	if (buf_append(b, &zero, sizeof(zero)) == -1)
-		return -1;
-	for (i = 0; i < a->conf.nrefs; i++) {
+	buf_init(&refs, FORMCACHE_FILE_MAX);
+	for (i = 0; i < a->conf.nrefs && !w.refused; i++) {
 		if (snprintf(path, sizeof(path), "%s/%s", a->dir,
 		        a->conf.ref_dir[i]) >= (int)sizeof(path))
-			return -1;
+			goto done;
 		fc_walk(&w, path, 0);
 	}
-	if (w.refused)
-		return -1;
-	zero = (uint32_t)w.count;
-	memcpy(b->data + count_at, &zero, sizeof(zero));
-	return 0;
+	if (w.refused || buf_append(b, version, sizeof(version)) == -1 ||
+	    fc_put_stamp(b, &exe) == -1 || fc_put_str(b, a->dir) == -1 ||
+	    fc_put_stamp(b, &a->form_st) == -1 ||
+	    fc_put_stamp(b, &a->conf_st) == -1 ||
+	    fc_put_u32(b, (uint32_t)w.count) == -1 ||
+	    buf_append(b, buf_ptr(&refs), buf_len(&refs)) == -1)
+		goto done;
+	rc = 0;
+done:
+	buf_free(&refs);
+	return rc;
 }
 
 /* --- writing ------------------------------------------------------------ */
@@ -347,51 +347,42 @@ fc_answer(const struct addr *a, unsigned i)
 static int
 fc_build(struct buf *out, const struct addr *a, const struct timespec *start)
 {
-	struct buf key;
-	uint64_t off, hlen, sum;
-	size_t sum_at;
+	struct buf hdr; /* the header after its checksum */
+	uint64_t off;
 	unsigned i;
 	int rc = -1;
 
-	buf_init(&key, FORMCACHE_FILE_MAX);
-	if (fc_key(&key, a, start) == -1)
+	buf_init(&hdr, FORMCACHE_FILE_MAX);
+	if (fc_key(&hdr, a, start) == -1 ||
+	    buf_append(&hdr, a->etag, HTTP_ETAG_MAX) == -1 ||
+	    buf_append(&hdr, a->html_etag, HTTP_ETAG_MAX) == -1)
 		goto done;
-	hlen = FC_MAGIC_LEN + 3 * 8 + key.len + 2 * HTTP_ETAG_MAX +
-	       FC_NANS * 4 * 8;
-	off = hlen;
-	for (i = 0; i < FC_NANS; i++)
-		off += fc_answer(a, i)->len;
-	if (off > FORMCACHE_FILE_MAX)
-		goto done;
-	if (buf_append(out, FC_MAGIC, FC_MAGIC_LEN) == -1 ||
-	    fc_put_u64(out, off) == -1 || fc_put_u64(out, hlen) == -1)
-		goto done;
-	sum_at = out->len;
-	if (fc_put_u64(out, 0) == -1 ||
-	    buf_append(out, key.data, key.len) == -1 ||
-	    buf_append(out, a->etag, HTTP_ETAG_MAX) == -1 ||
-	    buf_append(out, a->html_etag, HTTP_ETAG_MAX) == -1)
-		goto done;
-	off = hlen;
+	off = FC_MAGIC_LEN + 3 * 8 + buf_len(&hdr) + FC_NANS * 4 * 8;
 	for (i = 0; i < FC_NANS; i++) {
 		const struct addr_answer *ans = fc_answer(a, i);
 
-		if (fc_put_u64(out, off) == -1 ||
-		    fc_put_u64(out, ans->len) == -1 ||
-		    fc_put_u64(out, ans->head_len) == -1 ||
-		    fc_put_u64(out, fc_sum(ans->bytes, ans->len)) == -1)
+		if (fc_put_u64(&hdr, off) == -1 ||
+		    fc_put_u64(&hdr, ans->len) == -1 ||
+		    fc_put_u64(&hdr, ans->head_len) == -1 ||
+		    fc_put_u64(&hdr, fc_sum(ans->bytes, ans->len)) == -1)
 			goto done;
 		off += ans->len;
+		if (off > FORMCACHE_FILE_MAX)
+			goto done;
 	}
+	if (buf_append(out, FC_MAGIC, FC_MAGIC_LEN) == -1 ||
+	    fc_put_u64(out, off) == -1 ||
+	    fc_put_u64(out, FC_MAGIC_LEN + 3 * 8 + buf_len(&hdr)) == -1 ||
+	    fc_put_u64(out, fc_sum(buf_ptr(&hdr), buf_len(&hdr))) == -1 ||
+	    buf_append(out, buf_ptr(&hdr), buf_len(&hdr)) == -1)
+		goto done;
 	for (i = 0; i < FC_NANS; i++)
 		if (buf_append(out, fc_answer(a, i)->bytes,
 		        fc_answer(a, i)->len) == -1)
 			goto done;
-	sum = fc_sum(out->data + sum_at + 8, (size_t)hlen - sum_at - 8);
-	memcpy(out->data + sum_at, &sum, sizeof(sum));
 	rc = 0;
 done:
-	buf_free(&key);
+	buf_free(&hdr);
 	return rc;
 }
 
@@ -432,7 +423,8 @@ fc_put(const struct addr *a, const struct timespec *start)
 		log_warn("form cache %s: %s", tmp, strerror(errno));
 		goto done;
 	}
-	if (fc_write_all(fd, file.data, file.len) == -1 || close(fd) == -1 ||
+	if (fc_write_all(fd, buf_ptr(&file), buf_len(&file)) == -1 ||
+	    close(fd) == -1 ||
 	    rename(tmp, path) == -1) {
 		/* hits on a full disk */
 		log_warn("form cache %s: %s", path, strerror(errno));
@@ -563,31 +555,27 @@ fc_key_holds(struct fc_in *in, const char *dir)
 static size_t
 fc_read(const char *path)
 {
+	char why[FILE_WHY_MAX];
 	struct stat st;
-	size_t got = 0;
-	ssize_t n;
+	struct buf b;
+	size_t len = 0;
 	int fd;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	if (fd == -1)
 		return 0;
+	/* hits on a file another user planted, a FIFO, a directory */
 	if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode) ||
-	    st.st_uid != geteuid() || st.st_size < FC_MAGIC_LEN + 24 ||
-	    (uint64_t)st.st_size > FORMCACHE_FILE_MAX ||
-	    (fc_bytes = malloc((size_t)st.st_size)) == NULL) {
+	    st.st_uid != geteuid() || st.st_size < FC_MAGIC_LEN + 24) {
 		close(fd);
 		return 0;
 	}
-	while (got < (size_t)st.st_size) {
-		n = read(fd, fc_bytes + got, (size_t)st.st_size - got);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		got += (size_t)n;
-	}
+	buf_init(&b, FORMCACHE_FILE_MAX);
+	if (file_read_fd(fd, &b, why, sizeof(why)) == 0)
+		fc_bytes = buf_take(&b, &len);
+	buf_free(&b);
 	close(fd);
-	return got;
+	return fc_bytes != NULL ? len : 0;
 }
 
 /* A file that passed its length checks but not its checksums was
