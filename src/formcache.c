@@ -403,6 +403,51 @@ fc_write_all(int fd, const char *p, size_t n)
 	return 0;
 }
 
+/* Is name one of ours: 16 hex digits, maybe with ".tmp.PID" after? */
+static bool
+fc_is_entry(const char *name, bool *tmp)
+{
+	size_t i;
+
+	for (i = 0; i < 16; i++)
+		if (!((name[i] >= '0' && name[i] <= '9') ||
+		        (name[i] >= 'a' && name[i] <= 'f')))
+			return false;
+	*tmp = strncmp(name + 16, ".tmp.", 5) == 0;
+	return name[16] == '\0' || *tmp;
+}
+
+/*
+ * Remove the entries not written for FORMCACHE_KEEP_SEC (a temporary file
+ * left by a killed writer: for FORMCACHE_TMP_KEEP_SEC): those of addresses
+ * that are gone would stay for ever, and a live one is stored again at its
+ * next GET.  Runs when an entry is stored, which only a miss does; looks
+ * at FORMCACHE_PRUNE_MAX names at most.
+ */
+static void
+fc_prune(const struct timespec *now)
+{
+	struct dirent *de;
+	struct stat st;
+	unsigned seen = 0;
+	bool tmp;
+	DIR *d;
+
+	if ((d = opendir(fc_dir)) == NULL)
+		return;
+	while (seen++ < FORMCACHE_PRUNE_MAX && (de = readdir(d)) != NULL) {
+		if (!fc_is_entry(de->d_name, &tmp) ||
+		    fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) ==
+		        -1 ||
+		    !S_ISREG(st.st_mode) || st.st_uid != geteuid())
+			continue;
+		if (now->tv_sec - st.st_mtim.tv_sec >
+		    (tmp ? FORMCACHE_TMP_KEEP_SEC : FORMCACHE_KEEP_SEC))
+			(void)unlinkat(dirfd(d), de->d_name, 0);
+	}
+	closedir(d);
+}
+
 /* Write a's answers to the cache: temp file, then rename over. */
 static void
 fc_put(const struct addr *a, const struct timespec *start)
@@ -432,6 +477,7 @@ fc_put(const struct addr *a, const struct timespec *start)
 		goto done;
 	}
 	log_info("form cache: stored the answers of %s in %s", a->dir, path);
+	fc_prune(start);
 done:
 	buf_free(&file);
 }

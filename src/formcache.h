@@ -31,7 +31,8 @@
  *
  * Limits: a cache file holds at most FORMCACHE_FILE_MAX bytes, a key at
  * most FORMCACHE_REFS_MAX refs entries FORMCACHE_REFS_DEPTH levels deep;
- * an address past either is served, not cached.  Not thread-safe.
+ * an address past either is served, not cached.  Storing an entry removes
+ * the entries not written for FORMCACHE_KEEP_SEC.  Not thread-safe.
  */
 #ifndef GPT_FORMCACHE_H
 #define GPT_FORMCACHE_H
@@ -42,6 +43,12 @@
 #define FORMCACHE_FILE_MAX ((size_t)64 * 1024 * 1024)
 #define FORMCACHE_REFS_MAX 1024
 #define FORMCACHE_REFS_DEPTH 16
+/* Entries not rewritten for a week are removed when another is stored
+ * (an address that is gone leaves its entry otherwise); a live address's
+ * entry is then stored again by its next GET. */
+#define FORMCACHE_KEEP_SEC (7 * 24 * 3600)
+#define FORMCACHE_TMP_KEEP_SEC 3600
+#define FORMCACHE_PRUNE_MAX 4096
 
 /*
  * Read GPT_FORM_CACHE and pick the directory (nothing is created yet).  A

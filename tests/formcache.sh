@@ -185,6 +185,25 @@ expect_true "and the answer is the load's, once more" same_as_uncached
 cgi GET plain
 expect_true "an empty cache file is a miss" same_as_uncached
 
+# Entries not written for a week go when another is stored; others stay.
+printf 'x' >"$CACHE/0123456789abcdef"
+printf 'x' >"$CACHE/0123456789abcdee"
+printf 'x' >"$CACHE/0123456789abcdef.tmp.1"
+printf 'x' >"$CACHE/not-an-entry"
+touch -d '8 days ago' "$CACHE/0123456789abcdef" "$CACHE/not-an-entry"
+touch -d '2 hours ago' "$CACHE/0123456789abcdef.tmp.1"
+touch -d '6 days ago' "$CACHE/0123456789abcdee"
+rm -f "$file"
+cgi GET plain
+expect_true "a miss stores again" stored
+expect_true "storing an entry removes one not written for a week" \
+    test ! -e "$CACHE/0123456789abcdef"
+expect_true "and a temporary file left for an hour" \
+    test ! -e "$CACHE/0123456789abcdef.tmp.1"
+expect_true "but keeps a younger entry and names not its own" \
+    test -e "$CACHE/0123456789abcdee" -a -e "$CACHE/not-an-entry"
+rm -f "$CACHE/0123456789abcdee" "$CACHE/not-an-entry"
+
 # --- where the cache lives ---------------------------------------------------
 chmod 777 "$CACHE"
 cgi GET plain
