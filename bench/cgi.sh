@@ -18,7 +18,9 @@
 # measures and subtracts.
 #
 # Environment: GPT_FCGI, GPT_SRCDIR, GPT_BUILDDIR (set by make bench);
-# ROUNDS (5), RUNS (100).
+# ROUNDS (5), RUNS (100); GPT_FCGI_BEFORE, another build (an older
+# gpt.fcgi) to run as the cases get-before and act-before in the same
+# rounds.
 set -eu
 GPT_FCGI=${GPT_FCGI:-./gpt.fcgi}
 GPT_SRCDIR=${GPT_SRCDIR:-.}
@@ -65,10 +67,14 @@ echo "CGI: forms of $(wc -c <"$T/small.body" | tr -d ' ') and" \
 # one case, appended to $T/results as "ROUND NAME/CASE WALL CPU".
 one() {
 	_r=$1 _n=$2 _c=$3
+	_b=$GPT_FCGI
+	case $_c in
+	*-before) _b=$GPT_FCGI_BEFORE ;;
+	esac
 	case $_c in
 	floor) set -- -N "$FLOOR $T/$_n.body" ;;
-	get-*) set -- -N "$GPT_FCGI" ;;
-	act-*) set -- "$GPT_FCGI <$T/act.json" ;;
+	get-*) set -- -N "$_b" ;;
+	act-*) set -- "$_b <$T/act.json" ;;
 	esac
 	case $_c in
 	*-off) cache=off ;;
@@ -91,6 +97,10 @@ one() {
 : >"$T/results"
 cases="floor get-cached get-off act-cached act-off"
 rev="act-off act-cached get-off get-cached floor"
+if [ -n "${GPT_FCGI_BEFORE:-}" ]; then
+	cases="$cases get-before act-before"
+	rev="act-before get-before $rev"
+fi
 round=1
 while [ "$round" -le "$ROUNDS" ]; do
 	if [ $((round % 2)) -eq 1 ]; then list=$cases; else list=$rev; fi
@@ -109,10 +119,10 @@ function medcase(k, col,   r, x, n) {
 	for (r = 1; r <= R; r++) x[++n] = (col == "w" ? w[k, r] : c[k, r])
 	return med(x, n)
 }
-function ratio(a, b,   r, x, n, s) {
+function ratio(a, b, col,   r, x, n, s) {
 	n = 0; s = ""
 	for (r = 1; r <= R; r++) {
-		x[++n] = w[a, r] / w[b, r]
+		x[++n] = col == "c" ? c[a, r] / c[b, r] : w[a, r] / w[b, r]
 		s = s sprintf(" %.2f", x[n])
 	}
 	rs = s
@@ -120,20 +130,35 @@ function ratio(a, b,   r, x, n, s) {
 }
 END {
 	printf "  %-22s %9s %9s\n", "case", "wall us", "CPU us"
-	split("floor get-cached get-off act-cached act-off", cs, " ")
+	nc = split("floor get-cached get-off get-before act-cached act-off act-before", cs, " ")
 	split("small large", ns, " ")
-	for (i = 1; i <= 2; i++) for (j = 1; j <= 5; j++) {
+	for (i = 1; i <= 2; i++) for (j = 1; j <= nc; j++) {
 		k = ns[i] "/" cs[j]
+		if (!(k in seen)) continue
 		printf "  %-22s %9.0f %9.0f\n", k, medcase(k, "w"), medcase(k, "c")
 	}
-	print "  ratio to the floor (wall, median of the rounds)    target"
+	print "  ratios (median of the rounds; wall unless CPU)      target"
 	for (i = 1; i <= 2; i++) {
 		n = ns[i]
-		v = ratio(n "/get-cached", n "/floor")
+		v = ratio(n "/get-cached", n "/floor", "w")
 		printf "  %-5s GET, cache     %5.2fx (rounds:%s)  <= 2x\n", n, v, rs
-		v = ratio(n "/get-off", n "/floor")
+		v = ratio(n "/get-cached", n "/floor", "c")
+		printf "  %-5s GET, cache, CPU %5.2fx (rounds:%s)  (less swayed by load)\n", n, v, rs
+		v = ratio(n "/get-off", n "/floor", "w")
 		printf "  %-5s GET, cache off %5.2fx (rounds:%s)  (before)\n", n, v, rs
-		v = ratio(n "/act-cached", n "/act-off")
+		if ((n "/get-before") in seen) {
+			v = ratio(n "/get-before", n "/floor", "w")
+			printf "  %-5s GET, before    %5.2fx (rounds:%s)  (GPT_FCGI_BEFORE)\n", n, v, rs
+			v = ratio(n "/get-before", n "/floor", "c")
+			printf "  %-5s GET, before, CPU %4.2fx (rounds:%s)\n", n, v, rs
+		}
+		v = ratio(n "/act-cached", n "/act-off", "w")
 		printf "  %-5s act, cache / off %4.2fx (rounds:%s)\n", n, v, rs
+		if ((n "/act-before") in seen) {
+			v = ratio(n "/act-cached", n "/act-before", "w")
+			printf "  %-5s act, cache / before %4.2fx (rounds:%s)\n", n, v, rs
+			v = ratio(n "/act-cached", n "/act-before", "c")
+			printf "  %-5s act, cache / before, CPU %4.2fx (rounds:%s)\n", n, v, rs
+		}
 	}
 }' "$T/results"
