@@ -35,6 +35,9 @@ static const struct schema *addr_arrival;
 static bool addr_arrival_tried;
 static char addr_arrival_err[ADDR_ERR_MAX];
 
+/* Build the human page at load (addr_set_page). */
+static bool addr_page = true;
+
 /* The recheck needs seconds, not nanoseconds: the coarse clock (the
  * kernel's last tick, read without a syscall) is enough where it exists. */
 #ifdef CLOCK_MONOTONIC_COARSE
@@ -198,7 +201,7 @@ static void GPT_PRINTF(2, 3) addr_fail(struct addr *a, const char *fmt, ...)
 	a->no_form = false;
 }
 
-static void
+void
 addr_stamp(const char *path, struct addr_stamp *st)
 {
 	struct stat sb;
@@ -530,9 +533,10 @@ addr_load_once(const char *dir, struct addr *a, schema_warn_fn warn,
 	buf_reset(&body);
 	page.type = a->conf.type;
 	page.etag = a->etag;
-	if (html_page(doc, form, &page, &body) == -1 ||
-	    addr_answers(a, "text/html; charset=utf-8", html_csp(), &body,
-	        a->html_etag, &a->html, &a->html_304) == -1) {
+	if (addr_page &&
+	    (html_page(doc, form, &page, &body) == -1 ||
+	        addr_answers(a, "text/html; charset=utf-8", html_csp(), &body,
+	            a->html_etag, &a->html, &a->html_304) == -1)) {
 		addr_fail(a, "%s: out of memory building the page", path);
 		goto done;
 	}
@@ -567,6 +571,12 @@ addr_stamps_hold(const struct addr *a)
 	snprintf(path, sizeof(path), "%s/form.json", a->dir);
 	addr_stamp(path, &st);
 	return addr_stamp_same(&st, &a->form_st);
+}
+
+void
+addr_set_page(bool build)
+{
+	addr_page = build;
 }
 
 int
@@ -655,6 +665,12 @@ addr_check_dir(const char *dir, size_t root_len, const char **why)
 		return -1;
 	}
 	return 0;
+}
+
+int
+addr_check(const struct addr_ref *ref, const char **why)
+{
+	return addr_check_dir(ref->dir, ref->root_len, why);
 }
 
 static bool

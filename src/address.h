@@ -127,6 +127,16 @@ int addr_resolve(const struct http_req *req, struct addr_ref *ref,
     const char **why) GPT_MUSTCHECK;
 
 /*
+ * Does ref's directory exist, and stay under its root (the check
+ * addr_lookup makes)?  0, or -1 (answer 404) with a static reason in *why.
+ */
+int addr_check(const struct addr_ref *ref, const char **why) GPT_MUSTCHECK;
+
+/* The stamp of the file at path (lstat: a symlink is stamped as one);
+ * exists is false when there is none. */
+void addr_stamp(const char *path, struct addr_stamp *st);
+
+/*
  * Load the address in dir into *a (which the caller then owns; release
  * with addr_free).  warn (may be NULL) receives the schema compiler's
  * warnings.  0 when the address loads (a->ok); -1 when it is refused, with
@@ -143,6 +153,13 @@ int addr_load(const char *dir, struct addr *a, schema_warn_fn warn,
  */
 int addr_load_problems(const char *dir, struct addr *a, schema_warn_fn warn,
     void *warn_ctx, struct schema_problems *problems) GPT_MUSTCHECK;
+
+/*
+ * Whether addr_load builds the human page and its answers [true].  A CGI
+ * act answers no GET, so it loads without (formcache.c); its a->html and
+ * a->html_304 are then empty.
+ */
+void addr_set_page(bool build);
 
 /* Release what addr_load took.  a may then be loaded again. */
 void addr_free(struct addr *a);

@@ -99,10 +99,24 @@
 #define RE_MAX_NAMES 1000 /* named groups: names are compared pairwise */
 #define RE_MAX_CP 0x10FFFFu
 
-struct re {
-	pcre2_code *code; /* owned through the arena's cleanup */
+/* The code lives behind a pointer: under RE_CGI_VOUCHED it is made at
+ * the first search of a pattern handed out as const. */
+struct re_code {
+	pcre2_code *code; /* owned through the arena's cleanup; NULL until
+	                     made, under RE_CGI_VOUCHED */
 	bool jit;	  /* JIT-compiled: matched by pcre2_jit_match */
+	bool failed;	  /* a deferred compile failed: every search errs */
+	unsigned searches; /* before the JIT, under the RE_CGI modes */
+	const char *text; /* borrowed from the arena: the translation, kept
+	                     for a deferred compile */
+	size_t tlen;
 };
+
+struct re {
+	struct re_code *c; /* borrowed from the arena */
+};
+
+static enum re_mode re_mode_now = RE_EAGER;
 
 /* Process-wide, made once (see the file head). */
 static pcre2_compile_context *re_cctx;
@@ -1278,12 +1292,6 @@ re_pass(struct re_parse *ps, struct re_out *o, bool first)
 	return 0;
 }
 
-static void
-re_free(void *p)
-{
-	pcre2_code_free(p);
-}
-
 /* The error for a refused pattern, in errbuf. */
 static void
 re_message(const struct re_parse *ps, char *errbuf, size_t errlen)
@@ -1366,15 +1374,52 @@ re_is_valid_syntax(const char *pattern, size_t len)
 	return re_pass(&ps, &o, false) == 0;
 }
 
+void
+re_set_mode(enum re_mode mode)
+{
+	re_mode_now = mode;
+}
+
+/* Release a pattern's code, made at load or at its first search. */
+static void
+re_free_code(void *p)
+{
+	struct re_code *c = p;
+
+	if (c->code != NULL)
+		pcre2_code_free(c->code);
+	c->code = NULL;
+}
+
+/* pcre2_compile of a translation: NULL with the reason in errbuf. */
+static pcre2_code *
+re_pcre2(const char *t, size_t tlen, char *errbuf, size_t errlen)
+{
+	pcre2_code *code;
+	PCRE2_UCHAR msg[160];
+	PCRE2_SIZE erroff = 0;
+	int errcode = 0;
+
+	code = pcre2_compile((PCRE2_SPTR)t, tlen, RE_OPTIONS, &errcode,
+	    &erroff, re_cctx);
+	if (code == NULL) {
+		/* valid ECMA-262 that PCRE2 cannot take: "(?<=a+)b" (a
+		 * lookbehind of unbounded length); the offset would count in
+		 * the translation, so it is not given */
+		if (pcre2_get_error_message(errcode, msg, sizeof(msg)) < 0)
+			snprintf((char *)msg, sizeof(msg), "error %d", errcode);
+		snprintf(errbuf, errlen, "unsupported pattern: PCRE2: %s",
+		    (const char *)msg);
+	}
+	return code;
+}
+
 struct re *
 re_compile(const char *pattern, size_t len, struct arena *a, char *errbuf,
     size_t errlen)
 {
 	struct re *re;
-	pcre2_code *code;
-	PCRE2_UCHAR msg[160];
-	PCRE2_SIZE erroff = 0;
-	int errcode = 0;
+	struct re_code *c;
 	char *t;
 	size_t tlen;
 	struct arena_mark mark;
@@ -1385,39 +1430,61 @@ re_compile(const char *pattern, size_t len, struct arena *a, char *errbuf,
 		snprintf(errbuf, errlen, "out of memory");
 		return NULL;
 	}
-	if ((re = arena_alloc(a, sizeof(*re))) == NULL) {
+	if ((re = arena_alloc(a, sizeof(*re))) == NULL ||
+	    (c = arena_calloc(a, 1, sizeof(*c))) == NULL ||
+	    arena_defer(a, re_free_code, c) == -1) {
 		snprintf(errbuf, errlen, "out of memory");
 		return NULL;
 	}
-	/* The translation is needed only until pcre2_compile returns. */
+	re->c = c;
+	/* The translation is needed only until pcre2_compile returns,
+	 * unless that is deferred to the first search. */
 	mark = arena_mark(a);
 	if (re_translate(pattern, len, a, &t, &tlen, errbuf, errlen) == -1) {
 		arena_rewind(a, mark);
 		return NULL;
 	}
-	code = pcre2_compile((PCRE2_SPTR)t, tlen, RE_OPTIONS, &errcode,
-	    &erroff, re_cctx);
+	if (re_mode_now == RE_CGI_VOUCHED) {
+		c->text = t;
+		c->tlen = tlen;
+		return re;
+	}
+	c->code = re_pcre2(t, tlen, errbuf, errlen);
 	arena_rewind(a, mark);
-	if (code == NULL) {
-		/* valid ECMA-262 that PCRE2 cannot take: "(?<=a+)b" (a
-		 * lookbehind of unbounded length); the offset would count in
-		 * the translation, so it is not given */
-		if (pcre2_get_error_message(errcode, msg, sizeof(msg)) < 0)
-			snprintf((char *)msg, sizeof(msg), "error %d", errcode);
-		snprintf(errbuf, errlen, "unsupported pattern: PCRE2: %s",
-		    (const char *)msg);
+	if (c->code == NULL)
 		return NULL;
-	}
-	if (arena_defer(a, re_free, code) == -1) {
-		pcre2_code_free(code);
-		snprintf(errbuf, errlen, "out of memory");
-		return NULL;
-	}
 	/* The JIT is an optimization: without it (no support, no executable
-	 * memory) the interpreter gives the same answers. */
-	re->jit = pcre2_jit_compile(code, PCRE2_JIT_COMPLETE) == 0;
-	re->code = code;
+	 * memory) the interpreter gives the same answers.  Under CGI it waits
+	 * for a pattern's RE_JIT_AFTER-th search: one act rarely matches a
+	 * pattern often enough to pay for compiling it twice. */
+	if (re_mode_now == RE_EAGER)
+		c->jit = pcre2_jit_compile(c->code, PCRE2_JIT_COMPLETE) == 0;
 	return re;
+}
+
+/* The code of a pattern whose compile was deferred, or that waits for
+ * the JIT: false when it cannot be made (the search then errs). */
+static bool
+re_ready_code(struct re_code *c)
+{
+	char err[200];
+
+	if (c->failed)
+		return false;
+	if (c->code == NULL) {
+		/* the form cache vouched that this binary compiled this form;
+		 * a failure now is out of memory, or the vouching was wrong:
+		 * fail closed */
+		if ((c->code = re_pcre2(c->text, c->tlen, err, sizeof(err))) ==
+		    NULL) {
+			c->failed = true;
+			return false;
+		}
+	}
+	if (!c->jit && re_mode_now != RE_EAGER &&
+	    ++c->searches == RE_JIT_AFTER)
+		c->jit = pcre2_jit_compile(c->code, PCRE2_JIT_COMPLETE) == 0;
+	return true;
 }
 
 enum re_result
@@ -1430,10 +1497,15 @@ re_search(const struct re *re, const char *subject, size_t len)
 	 * subject's UTF-8, so neither path checks it again; the JIT's own
 	 * entry skips pcre2_match's argument checks and honours the match
 	 * limit and JIT stack of re_mctx all the same. */
-	if (re->jit)
-		rc = pcre2_jit_match(re->code, sub, len, 0, 0, re_md, re_mctx);
+	const struct re_code *c = re->c;
+
+	if ((c->code == NULL || (!c->jit && re_mode_now != RE_EAGER)) &&
+	    !re_ready_code(re->c))
+		return RE_ERROR;
+	if (c->jit)
+		rc = pcre2_jit_match(c->code, sub, len, 0, 0, re_md, re_mctx);
 	else
-		rc = pcre2_match(re->code, sub, len, 0, PCRE2_NO_UTF_CHECK,
+		rc = pcre2_match(c->code, sub, len, 0, PCRE2_NO_UTF_CHECK,
 		    re_md, re_mctx);
 	if (rc >= 0)
 		return RE_MATCH;

@@ -58,6 +58,32 @@ struct re_budget {
 };
 
 /*
+ * When the PCRE2 work is done (re_set_mode; the process default is
+ * RE_EAGER):
+ *   RE_EAGER        compile and JIT-compile in re_compile: a process that
+ *                   serves many acts (FastCGI, the command line);
+ *   RE_CGI          compile in re_compile, JIT-compile at a pattern's
+ *                   RE_JIT_AFTER-th search: one CGI act rarely matches a
+ *                   pattern often enough to pay for the JIT;
+ *   RE_CGI_VOUCHED  as RE_CGI, but pcre2_compile too waits for the
+ *                   pattern's first search (re_compile still parses and
+ *                   translates it, refusing what it refuses in every mode).
+ *                   Only where this very binary is known to have compiled
+ *                   the same form (formcache.h); should the deferred
+ *                   compile fail all the same, every search of that
+ *                   pattern is RE_ERROR: the act is rejected, never
+ *                   accepted.
+ * The mode applies to patterns compiled after the call.
+ */
+enum re_mode {
+	RE_EAGER,
+	RE_CGI,
+	RE_CGI_VOUCHED,
+};
+#define RE_JIT_AFTER 16u
+void re_set_mode(enum re_mode mode);
+
+/*
  * Compile pattern (len bytes of UTF-8, ECMA-262 syntax, "u" flag).  The
  * compiled pattern lives until arena a is reset or freed.  NULL on
  * failure, with a message in errbuf (errlen bytes, NUL-terminated):

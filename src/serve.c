@@ -82,6 +82,7 @@
 #include <unistd.h>
 
 #include "address.h"
+#include "formcache.h"
 #include "hook.h"
 #include "json.h"
 #include "listenfd.h"
@@ -421,7 +422,11 @@ serve_request(struct serve_io *io, struct serve_state *st)
 		rc = serve_reply(io, HTTP_O_NO_ADDRESS, &status);
 		goto done;
 	}
-	a = addr_lookup(&ref, &why);
+	a = io->form_cache
+	        ? formcache_lookup(&ref,
+	              req.method == HTTP_M_GET || req.method == HTTP_M_HEAD,
+	              http_wants_html(req.accept), &why)
+	        : addr_lookup(&ref, &why);
 	if (ref.script_own && (a == NULL || (!a->ok && a->no_form))) {
 		/* hits on .../gpt.fcgi (shared hosting, the .d default) before
 		 * anything was published there: not the server's failure */
@@ -993,6 +998,7 @@ serve_cgi(struct serve_state *st)
 	    .read_ctx = &in,
 	    .out = {serve_fd_write, NULL},
 	    .conn_fd = -1,
+	    .form_cache = true,
 	};
 
 	if (http_getenv(environ, "REQUEST_METHOD") == NULL &&
@@ -1274,6 +1280,7 @@ serve_main(void)
 	serve_state_init(&st);
 	rc = FCGX_IsCGI() ? serve_cgi(&st) : serve_fastcgi(&st);
 	serve_state_free(&st);
+	formcache_clear();
 	addr_cache_clear();
 	return rc;
 }

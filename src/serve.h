@@ -70,6 +70,7 @@ struct serve_io {
 	struct http_writer out; /* the answer */
 	int conn_fd;            /* the web server's connection, made CLOEXEC
 	                           before a hook runs; -1 when none (CGI) */
+	bool form_cache;        /* CGI: addresses through formcache.h */
 };
 
 /* State kept across the requests of one process. */

@@ -502,6 +502,83 @@ START_TEST(re_compiled_code_lives_until_the_arena_resets)
 }
 END_TEST
 
+/* The modes of re_set_mode: the same answers, before and after a
+ * pattern's RE_JIT_AFTER-th search. */
+static const struct {
+	const char *pattern, *subject;
+	enum re_result want;
+} re_mode_cases[] = {
+    {"^[A-Z]{2}-[0-9]{3}$", "AB-123", RE_MATCH},
+    {"^[A-Z]{2}-[0-9]{3}$", "AB-12", RE_NOMATCH},
+    {"\\bfoo\\b", "a foo b", RE_MATCH},
+    {"^\\p{Lu}+$", "\xc3\x89T\xc3\x89", RE_MATCH},
+    {"^(a+)+$", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!", RE_LIMIT},
+};
+
+static void
+teardown_mode(void)
+{
+	re_set_mode(RE_EAGER);
+	teardown();
+}
+
+START_TEST(re_every_mode_gives_the_same_answers)
+{
+	static const enum re_mode modes[] = {RE_EAGER, RE_CGI, RE_CGI_VOUCHED};
+	size_t m, i;
+	unsigned k;
+
+	for (m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
+		re_set_mode(modes[m]);
+		for (i = 0; i < sizeof(re_mode_cases) / sizeof(re_mode_cases[0]);
+		     i++) {
+			const struct re *re = compile_ok(re_mode_cases[i].pattern);
+			size_t n = strlen(re_mode_cases[i].subject);
+
+			/* past RE_JIT_AFTER, so the JIT takes over mid-way */
+			for (k = 0; k < RE_JIT_AFTER + 4; k++)
+				ck_assert_msg(re_search(re,
+				                  re_mode_cases[i].subject, n) ==
+				        re_mode_cases[i].want,
+				    "mode %zu, search %u: /%s/ on \"%s\"", m, k,
+				    re_mode_cases[i].pattern,
+				    re_mode_cases[i].subject);
+		}
+		arena_reset(&test_arena);
+	}
+}
+END_TEST
+
+START_TEST(re_vouched_mode_still_refuses_invalid_syntax)
+{
+	char err[256];
+
+	re_set_mode(RE_CGI_VOUCHED);
+	ck_assert_ptr_null(re_compile("a{2,1}", 6, &test_arena, err,
+	    sizeof(err)));
+	ck_assert_ptr_null(re_compile("(?i)a", 5, &test_arena, err,
+	    sizeof(err)));
+}
+END_TEST
+
+START_TEST(re_vouched_pattern_pcre2_refuses_fails_closed)
+{
+	char err[256];
+	const struct re *re;
+
+	/* valid ECMA-262 that PCRE2 cannot compile: refused at load in the
+	 * other modes; vouched for wrongly, every search errs */
+	re_set_mode(RE_CGI);
+	ck_assert_ptr_null(re_compile("(?<=a+)b", 8, &test_arena, err,
+	    sizeof(err)));
+	re_set_mode(RE_CGI_VOUCHED);
+	re = re_compile("(?<=a+)b", 8, &test_arena, err, sizeof(err));
+	ck_assert_ptr_nonnull(re);
+	ck_assert_int_eq(re_search(re, "aab", 3), RE_ERROR);
+	ck_assert_int_eq(re_search(re, "aab", 3), RE_ERROR);
+}
+END_TEST
+
 static Suite *
 suite_re(void)
 {
@@ -530,6 +607,12 @@ suite_re(void)
 	tcase_add_test(tc, re_budget_stops_an_act_of_many_slow_matches);
 	tcase_add_test(tc, re_patterns_may_contain_nul_and_subjects_may_be_empty);
 	tcase_add_test(tc, re_compiled_code_lives_until_the_arena_resets);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("Modes");
+	tcase_add_checked_fixture(tc, setup, teardown_mode);
+	tcase_add_test(tc, re_every_mode_gives_the_same_answers);
+	tcase_add_test(tc, re_vouched_mode_still_refuses_invalid_syntax);
+	tcase_add_test(tc, re_vouched_pattern_pcre2_refuses_fails_closed);
 	suite_add_tcase(s, tc);
 	return s;
 }

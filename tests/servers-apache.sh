@@ -48,6 +48,19 @@ for f in probe/form.json probe/hook guestbook/hook ''; do
 done
 req GET "http://127.0.0.1:$port/gpt/.htaccess"
 expect_code 403 "apache-cgi: .htaccess is never served"
+# The short URLs of the .htaccess (mod_rewrite): /gpt/NAME, no gpt.fcgi.
+short=http://127.0.0.1:$port/gpt
+check_gpt apache-short "$short/probe" "$root/probe"
+req GET "$short/no-such-address"
+expect_code 404 "apache-short: an unknown address"
+for p in .hidden a/b gpt.fcgi.d gpt.fcgi.d/probe/form.json gpt.fcgi.lib \
+    gpt.fcgi.lib/libx.so; do
+	req GET "$short/$p"
+	expect_code 404 "apache-short: /gpt/$p reaches no address and no file"
+done
+req GET "$short/gpt.fcgi/echo"
+expect_code 200 "apache-short: the long URL still works beside the short one"
+check_guestbook_parallel apache-short "$short/guestbook" "$root/guestbook" 10
 check_guestbook_parallel apache-cgi "$base/guestbook" "$root/guestbook" 20
 stop_started
 
