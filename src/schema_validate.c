@@ -44,6 +44,7 @@
 #include "jptr.h"
 #include "json.h"
 #include "re.h"
+#include "schema_view.h"
 #include "schema.h"
 #include "schema_int.h"
 #include "sort.h"
@@ -1593,4 +1594,24 @@ schema_validate(const struct schema *s, const struct json_value *instance,
 	x.nscope = 0;
 	re_budget_init(&x.re_budget);
 	return apply(&x, s->root, instance, "false");
+}
+
+enum schema_result
+schema_view_validate(const struct schema *s, const struct schema_node *n,
+    const struct json_value *instance, struct arena *scratch,
+    struct schema_err *err)
+{
+	struct vctx x;
+
+	(void)s;
+	x.scratch = scratch;
+	x.err = err;
+	x.steps = 0;
+	x.depth = 0;
+	x.quiet = 0;
+	x.nframes = 0;
+	x.ev = NULL;
+	x.nscope = 0;
+	re_budget_init(&x.re_budget);
+	return apply(&x, n, instance, "false");
 }

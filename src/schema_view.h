@@ -25,6 +25,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "schema.h"
+
 struct json_value;
 struct schema;
 struct schema_node; /* opaque: one compiled schema */
@@ -190,5 +192,15 @@ int schema_view_each(const struct schema *s,
 
 /* How many object schemas the form compiled to. */
 size_t schema_view_count(const struct schema *s);
+
+/*
+ * Validate instance against the node n of the form s, as schema_validate
+ * does against its root: what a tool needs to judge a default, an
+ * example or a value it fills in.  A $dynamicRef under n starts its
+ * dynamic scope at n.  SCHEMA_OK, or the failure with *err filled.
+ */
+enum schema_result schema_view_validate(const struct schema *s,
+    const struct schema_node *n, const struct json_value *instance,
+    struct arena *scratch, struct schema_err *err) GPT_MUSTCHECK;
 
 #endif /* GPT_SCHEMA_VIEW_H */

@@ -233,6 +233,36 @@ START_TEST(each_visits_every_object_schema_once)
 }
 END_TEST
 
+START_TEST(validate_judges_a_value_against_one_node)
+{
+	struct arena a, scratch;
+	const struct schema *s;
+	struct schema_view v;
+	struct schema_view_prop p;
+	struct schema_err err;
+
+	arena_init(&a, 1 << 20);
+	arena_init(&scratch, 1 << 20);
+	v = view_of(&a,
+	    "{\"type\": \"object\", \"properties\": {\"a\": "
+	    "{\"type\": \"string\", \"minLength\": 2}}}",
+	    &s);
+	ck_assert_uint_eq(v.nprops, 1);
+	schema_view_prop(schema_view_root(s), 0, &p);
+	/* "x" is too short for /properties/a, though the root accepts it
+	 * as a whole value (it is not an object there) */
+	ck_assert_int_eq(schema_view_validate(s, p.sub,
+	                     parse_text(&a, "\"x\""), &scratch, &err),
+	    SCHEMA_INVALID);
+	ck_assert_str_eq(err.keyword, "minLength");
+	ck_assert_int_eq(schema_view_validate(s, p.sub,
+	                     parse_text(&a, "\"xy\""), &scratch, &err),
+	    SCHEMA_OK);
+	arena_free(&scratch);
+	arena_free(&a);
+}
+END_TEST
+
 static Suite *
 suite_schema_view(void)
 {
@@ -247,6 +277,7 @@ suite_schema_view(void)
 	tcase_add_test(k, enums_consts_and_alternatives);
 	tcase_add_test(k, arrays_show_prefix_items_and_contains);
 	tcase_add_test(k, each_visits_every_object_schema_once);
+	tcase_add_test(k, validate_judges_a_value_against_one_node);
 	suite_add_tcase(s, k);
 	return s;
 }
