@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "address.h"
+#include "audit.h"
 #include "buf.h"
 #include "html.h"
 #include "json.h"
@@ -875,9 +876,14 @@ addr_fill(struct addr_entry *e, const struct addr_ref *ref,
 {
 	struct addr *a = &e->a;
 
-	/* the caller logs a refusal at each request */
-	if (addr_load(ref->dir, a, NULL, NULL) == -1 && a->err[0] == '\0')
-		snprintf(a->err, sizeof(a->err), "refused");
+	/* the caller logs a refusal at each request; a load logs the
+	 * form's warnings once (audit.h) */
+	if (addr_load(ref->dir, a, NULL, NULL) == -1) {
+		if (a->err[0] == '\0')
+			snprintf(a->err, sizeof(a->err), "refused");
+	} else {
+		audit_log_load(a);
+	}
 	/* the cache key, whatever addr_load left there */
 	snprintf(a->dir, sizeof(a->dir), "%s", ref->dir);
 	a->root_len = ref->root_len;

@@ -1,101 +1,172 @@
 /*
- * cli_check.c: `gpt.fcgi --check DIR`, the operator's dry run of an
- * address: load it exactly as the responder would (address.conf, the form
- * parsed, checked as an arrival document, compiled) and say so.
+ * cli_check.c: `gpt.fcgi --check [--json] DIR`, the operator's report on
+ * an address: load it exactly as the responder would (address.conf, the
+ * form parsed, checked as an arrival document, compiled), then report
+ * every problem in one run, refusals first, then warnings, each with its
+ * JSON Pointer, reason and fix (report.h); the annotations; the served
+ * size; what each constrained decoder would do with the form (decoder.h).
  *
- * Exit 0 when the address loads, with warnings on stderr (the compiler's,
- * such as unbounded recursion; a missing or non-executable hook, since
- * such an address accepts no acts); 1 when it is refused, with the reason
- * on stderr: every problem of the form, one line each in document order
- * (the first SCHEMA_PROBLEMS_MAX, then how many more), not only the first;
- * 2 on a usage error.
+ * Text: problems on stderr (one line each, through log_), the rest on
+ * stdout.  --json: the whole report as one JSON document on stdout
+ * (gpt.fcgi(8) documents its shape), nothing on stderr.
+ *
+ * Exit 0 when the address loads, whatever its warnings; 1 when it is
+ * refused; 2 on a usage error.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "address.h"
+#include "audit.h"
+#include "buf.h"
 #include "cli.h"
 #include "hook.h"
+#include "lint.h"
 #include "log.h"
+#include "report.h"
 
+/* The compiler's notes and warnings, into the report. */
 static void
 cli_check_warn(void *ctx, const char *schema_pointer, const char *message)
 {
-	const char *dir = ctx;
+	static const char note[] = "\" is an annotation (not enforced)";
+	static const char fmt[] = "format \"";
+	static const char beside[] = "keywords beside $ref are ignored";
+	struct report *r = ctx;
+	const char *q, *end;
+	char name[128];
 
-	log_warn("%s: form at \"#%s\": %s", dir, schema_pointer, message);
+	end = strstr(message, note);
+	if (end != NULL && strncmp(message, fmt, sizeof(fmt) - 1) == 0) {
+		/* format "color-hex" is an annotation */
+		q = message + sizeof(fmt) - 1;
+		snprintf(name, sizeof(name), "format:%.*s", (int)(end - q), q);
+		report_annotation(r, name, strlen(name), schema_pointer);
+		return;
+	}
+	if (end != NULL && message[0] == '"') {
+		report_annotation(r, message + 1, (size_t)(end - message - 1),
+		    schema_pointer);
+		return;
+	}
+	/* the lint says it with its fix (recursion-unbounded) */
+	if (strncmp(message, "unbounded recursion", 19) == 0)
+		return;
+	if (strncmp(message, beside, sizeof(beside) - 1) == 0) {
+		report_add(r, REPORT_WARNING, "ref-siblings-ignored",
+		    schema_pointer,
+		    "keywords beside $ref are ignored in this dialect",
+		    "wrap them in allOf with the $ref to apply them");
+		return;
+	}
+	report_add(r, REPORT_WARNING, "compiler", schema_pointer, message,
+	    NULL);
 }
 
-/* Each problem of the form, as the responder's log would name the
- * first. */
+/*
+ * Split a compiler refusal into its reason and its fix, where the
+ * compiler wrote one: "...: did you mean minLength?", "...: write
+ * \"type\": [T, \"null\"] instead", "... (set $schema, ...)".
+ */
 static void
-cli_check_problems(const char *dir, const struct schema_problems *ps)
+cli_check_refusal(struct report *r, const struct schema_err *e)
 {
-	const struct schema_err *e;
-	size_t i;
+	static const char *const marks[] = {": did you mean ", ": write ",
+	    " (set $schema", " (an annotation must"};
+	char reason[SCHEMA_REASON_MAX + 64], fix[SCHEMA_REASON_MAX];
+	const char *m = NULL, *at;
+	size_t i, n;
 
-	for (i = 0; i < ps->count; i++) {
-		e = &ps->list[i].err;
-		log_error("%s: refused: %s/form.json: form refused at \"#%s\": "
-		          "%s%s%s",
-		    dir, dir, e->pointer.buf, e->reason,
-		    e->keyword != NULL ? ", keyword " : "",
-		    e->keyword != NULL ? e->keyword : "");
+	for (i = 0; i < GPT_ARRAY_LEN(marks) && m == NULL; i++)
+		if ((at = strstr(e->reason, marks[i])) != NULL)
+			m = at;
+	n = m != NULL ? (size_t)(m - e->reason) : strlen(e->reason);
+	snprintf(reason, sizeof(reason), "%.*s%s%s", (int)n, e->reason,
+	    e->keyword != NULL ? ", keyword " : "",
+	    e->keyword != NULL ? e->keyword : "");
+	if (m != NULL) {
+		/* the mark's words, without ": " or " (" and a final ")" */
+		m += 2;
+		snprintf(fix, sizeof(fix), "%s", m);
+		n = strlen(fix);
+		if (n > 0 && fix[n - 1] == ')')
+			fix[n - 1] = '\0';
 	}
-	if (ps->more > 0)
-		log_error("%s: and %zu more problems", dir, ps->more);
+	report_add(r, REPORT_REFUSAL, "form-refused", e->pointer.buf, reason,
+	    m != NULL ? fix : NULL);
 }
 
 int
 cli_check(int argc, char **argv)
 {
-	char path[PATH_MAX + 8];
-	struct schema_problems *problems;
+	struct schema_problems *problems = NULL;
+	const char *dir;
+	struct report r;
 	struct addr a;
 	struct stat st;
+	struct buf out;
+	bool json = false;
+	size_t i;
 	int rc = 1;
 
-	if (argc != 2) {
-		fputs("usage: gpt.fcgi --check DIR\n", stderr);
+	if (argc == 3 && strcmp(argv[1], "--json") == 0)
+		json = true;
+	if (argc != 2 && !json) {
+		fputs("usage: gpt.fcgi --check [--json] DIR\n", stderr);
 		return 2;
 	}
-	if (stat(argv[1], &st) == -1 || !S_ISDIR(st.st_mode)) {
-		log_error("%s: not a directory", argv[1]);
-		return 1;
+	dir = argv[argc - 1];
+	report_init(&r, dir);
+	memset(&a, 0, sizeof(a));
+	if (stat(dir, &st) == -1 || !S_ISDIR(st.st_mode)) {
+		report_add(&r, REPORT_REFUSAL, "address-refused", "",
+		    "not a directory", "name an address directory");
+		goto out;
 	}
 	if ((problems = calloc(1, sizeof(*problems))) == NULL) {
-		log_error("%s: out of memory", argv[1]);
-		return 1;
+		r.nomem = true;
+		goto out;
 	}
-	if (addr_load_problems(argv[1], &a, cli_check_warn, argv[1],
-	        problems) == -1) {
-		cli_check_problems(argv[1], problems);
+	if (addr_load_problems(dir, &a, cli_check_warn, &r, problems) == -1) {
+		for (i = 0; i < problems->count; i++)
+			cli_check_refusal(&r, &problems->list[i].err);
+		r.more += problems->more;
 		/* not the form's (hits on address.conf's "max_bdy = 1"), or
 		 * after its problems the arena refused */
 		if (problems->count == 0 ||
 		    strstr(a.err, problems->list[0].err.reason) == NULL)
-			log_error("%s: refused: %s", argv[1], a.err);
-		goto done;
+			report_add(&r, REPORT_REFUSAL, "address-refused", "",
+			    a.err, NULL);
+		lint_hook(dir, &r);
+		goto out;
 	}
-	if (!a.has_hook) {
-		snprintf(path, sizeof(path), "%s/hook", argv[1]);
-		log_warn("%s: %s", path,
-		    access(path, F_OK) == 0
-		        ? "not an executable regular file: acts will fail"
-		        : "missing: this address accepts no acts");
-	}
+	r.loads = true;
+	snprintf(r.etag, sizeof(r.etag), "%s", a.etag);
+	audit_address(dir, &a, true, &r);
+	rc = 0;
+out:
 	/* Checked as root: the responder may well be run the same way. */
 	if (hook_runs_as_root())
-		log_warn("%s: checked as root; if served as root, %s", argv[1],
-		    HOOK_ROOT_WARNING);
-	printf("%s: ok, %zu bytes, ETag %s\n", argv[1],
-	    a.json.len - a.json.head_len, a.etag);
-	rc = 0;
-done:
+		report_add(&r, REPORT_WARNING, "hook-root", "",
+		    "checked as root; if served as root, " HOOK_ROOT_WARNING,
+		    "serve the address as a dedicated user");
+	report_sort(&r);
+	if (json) {
+		buf_init(&out, CLI_INPUT_MAX);
+		if (report_json(&r, &out) == -1) {
+			log_error("%s: out of memory", dir);
+			rc = 1;
+		} else {
+			fwrite(out.data, 1, out.len, stdout);
+		}
+		buf_free(&out);
+	} else {
+		report_text(&r, stdout);
+	}
 	addr_free(&a);
 	free(problems);
+	report_free(&r);
 	return rc;
 }
