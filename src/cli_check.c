@@ -113,7 +113,9 @@ cli_check(int argc, char **argv)
 
 	if (argc == 3 && strcmp(argv[1], "--json") == 0)
 		json = true;
-	if (argc != 2 && !json) {
+	/* hits on "--check --json" with no directory, "--check --jsn d" */
+	if ((argc != 2 && !json) ||
+	    (argc == 2 && strncmp(argv[1], "--", 2) == 0)) {
 		fputs("usage: gpt.fcgi --check [--json] DIR\n", stderr);
 		return 2;
 	}

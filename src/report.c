@@ -276,11 +276,16 @@ report_text(const struct report *r, FILE *f)
 	    r->bytes, r->tokens, r->etag);
 	fprintf(f, "%s: %zu refusals, %zu warnings\n", r->form,
 	    report_count(r, REPORT_REFUSAL), report_count(r, REPORT_WARNING));
-	for (i = 0; i < r->nannotations; i++)
-		fprintf(f, "%s: \"%s\" is an annotation (not enforced), first "
-		           "at \"#%s\"\n",
-		    r->form, r->annotations[i],
+	for (i = 0; i < r->nannotations; i++) {
+		const char *a = r->annotations[i];
+		bool fmt = strncmp(a, "format:", 7) == 0;
+
+		/* "format:NAME": a format name declared as an annotation */
+		fprintf(f, "%s: %s\"%s\" is an annotation (not enforced), "
+		           "first at \"#%s\"\n",
+		    r->form, fmt ? "format " : "", fmt ? a + 7 : a,
 		    r->annotation_at[i] != NULL ? r->annotation_at[i] : "");
+	}
 	if (r->ndecoders > 0)
 		fprintf(f, "%s: constrained decoders (gpt.fcgi enforces every "
 		           "keyword whatever they do):\n",

@@ -153,7 +153,7 @@ printf '"properties":{"money":{"$ref":"https://example.com/schemas/' \
 printf 'money.json"}},"unevaluatedProperties":false}}\n' >>"$addr/form.json"
 run_cli --check "$addr"
 expect_status 0 "an address with dialect, refs and annotations loads"
-expect_stderr_match 'markdownDescription" is an annotation' \
+expect_stdout_match 'markdownDescription" is an annotation' \
     "--check lists the keywords it treats as annotations"
 printf 'dialect = 2019-09\n' >"$addr/address.conf"
 run_cli --check "$addr"
@@ -169,10 +169,10 @@ printf '{"p":"x","m":[],"s":{"required":"a","properties":{"x":' \
 printf '{"minLength":-1}},"minLenght":1}}\n' >>"$chk/form.json"
 run_cli --check "$chk"
 expect_status 1 "a form with three problems is refused"
-grep -o 'form refused at "#[^"]*"' "$TEST_TMP/err" | tr '\n' ' ' \
+grep -o 'refused \[form-refused\] at "#[^"]*"' "$TEST_TMP/err" | tr '\n' ' ' \
     >"$TEST_TMP/where"
 expect_true "--check lists the three problems in document order" \
-    grep -qx 'form refused at "#/required" form refused at "#/properties/x/minLength" form refused at "#/minLenght" ' \
+    grep -qx 'refused \[form-refused\] at "#/required" refused \[form-refused\] at "#/properties/x/minLength" refused \[form-refused\] at "#/minLenght" ' \
     "$TEST_TMP/where"
 expect_stderr_match 'did you mean minLength?' "each problem keeps its fix"
 expect_stderr_match 'minLength must be a non-negative integer, keyword minLength' \
@@ -191,7 +191,7 @@ expect_stderr_match 'minLength must be a non-negative integer, keyword minLength
 run_cli --check "$chk"
 expect_status 1 "a form with 150 problems is refused"
 expect_true "--check prints the first 100 problems" \
-    test "$(grep -c 'form refused at' "$TEST_TMP/err")" -eq 100
+    test "$(grep -c 'refused \[form-refused\]' "$TEST_TMP/err")" -eq 100
 expect_stderr_match 'and 50 more problems' "then how many more"
 
 # format: a name declared with annotations is an annotation; an unknown
@@ -210,7 +210,7 @@ expect_status 1 "--check refuses an undeclared format name"
 printf 'annotations = color-hex\n' >"$chk/address.conf"
 run_cli --check "$chk"
 expect_status 0 "--check loads a form whose format name is declared"
-expect_stderr_match 'format "color-hex" is an annotation' \
+expect_stdout_match 'format "color-hex" is an annotation' \
     "--check lists the format it treats as an annotation"
 
 finish
