@@ -18,7 +18,8 @@
 static const char cli_usage[] =
     "usage: gpt.fcgi                      serve (CGI or FastCGI, told apart"
     " automatically)\n"
-    "       gpt.fcgi --check DIR          load an address; 0 ok, 1 refused\n"
+    "       gpt.fcgi --check [--json] DIR report on an address; 0 it loads,"
+    " 1 refused\n"
     "       gpt.fcgi --validate DIR-or-SCHEMA.json [BODY-FILE]\n"
     "                                     0 accepted, 1 rejected, 2 schema "
     "refused\n"
