@@ -571,6 +571,23 @@ if [ "$(id -u)" -eq 0 ]; then want=1; else want=0; fi
 expect_true "'hooks run as root' logged $want time(s) by the process (got $n)" \
     test "$n" -eq "$want"
 
+# A load logs the address's warnings (gpt.fcgi --check's) once: the first
+# request loads it, the next is served from the cache and logs nothing,
+# a changed form is a new load.
+cp -R "$ROOT/nohook" "$ROOT/lintonce"
+fcgi GET /lintonce "$TEST_TMP/empty"
+expect_code 200 "an address with a warning is served"
+expect_true "its load logs the warning" grep -q '\[hook-missing\]' "$TEST_TMP/err"
+expect_true "the answer does not carry it" \
+    sh -c "! grep -q 'hook-missing' '$TEST_TMP/resp'"
+fcgi GET /lintonce "$TEST_TMP/empty"
+expect_true "the next request, no load, logs nothing of it" \
+    sh -c "! grep -q 'hook-missing' '$TEST_TMP/err'"
+sleep 1.2
+printf ' ' >>"$ROOT/lintonce/form.json"
+fcgi GET /lintonce "$TEST_TMP/empty"
+expect_true "a reload logs it again" grep -q '\[hook-missing\]' "$TEST_TMP/err"
+
 # A process whose web server is gone (accept fails: here fd 0 is a socket
 # that never listened) exits cleanly instead of spinning.
 timeout 10 perl -e 'use Socket;
