@@ -7,17 +7,54 @@
  * bytes.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "address.h"
 #include "arena.h"
 #include "audit.h"
+#include "json.h"
 #include "decoder.h"
 #include "lint.h"
 #include "log.h"
 #include "report.h"
+#include "schema_view.h"
 
 /* Scratch for judging defaults, examples and blank values. */
 #define AUDIT_SCRATCH_MAX ((size_t)64 * 1024 * 1024)
+
+/* The vocabulary's own annotations (2020-12 meta-data, core's
+ * $comment): listed so the operator sees what is not enforced. */
+static const char *const audit_annotations[] = {
+    "title", "description", "default", "examples", "deprecated",
+    "readOnly", "writeOnly", "$comment",
+};
+
+static void
+audit_annotations_of(const struct lint_facts *f, struct report *r)
+{
+	struct schema_view v;
+	const struct json_value *m;
+	char ptr[1024];
+	size_t i, k, n;
+
+	for (i = 0; i < f->count; i++) {
+		schema_view_get(f->nodes[i].n, &v);
+		if (v.src == NULL || v.src->type != JSON_T_OBJECT)
+			continue;
+		for (k = 0; k < GPT_ARRAY_LEN(audit_annotations); k++) {
+			m = json_object_get(v.src, audit_annotations[k],
+			    strlen(audit_annotations[k]));
+			if (m == NULL)
+				continue;
+			n = v.pointer_len < sizeof(ptr) - 1 ? v.pointer_len
+			                                    : sizeof(ptr) - 1;
+			memcpy(ptr, v.pointer, n);
+			ptr[n] = '\0';
+			report_annotation(r, audit_annotations[k],
+			    strlen(audit_annotations[k]), ptr);
+		}
+	}
+}
 
 void
 audit_address(const char *dir, const struct addr *a, bool decoders,
@@ -39,6 +76,8 @@ audit_address(const char *dir, const struct addr *a, bool decoders,
 		arena_free(&scratch);
 		if (decoders && decoder_report(&f, r) == -1)
 			r->nomem = true;
+		if (decoders)
+			audit_annotations_of(&f, r);
 		lint_facts_free(&f);
 	}
 	lint_hook(dir, r);
