@@ -21,6 +21,8 @@
 
 /* Scratch for judging defaults, examples and blank values. */
 #define AUDIT_SCRATCH_MAX ((size_t)64 * 1024 * 1024)
+/* Warning lines one load logs at most. */
+#define AUDIT_LOG_MAX 20
 
 /* The vocabulary's own annotations (2020-12 meta-data, core's
  * $comment): listed so the operator sees what is not enforced. */
@@ -92,14 +94,16 @@ audit_log_load(const struct addr *a)
 
 	report_init(&r, a->dir);
 	audit_address(a->dir, a, false, &r);
-	for (i = 0; i < r.count; i++) {
+	/* a loose form may have a warning per member: the log gets the
+	 * first AUDIT_LOG_MAX, --check all of them */
+	for (i = 0; i < r.count && i < AUDIT_LOG_MAX; i++) {
 		p = &r.problems[i];
 		log_warn("%s: [%s] at \"#%s\": %s%s%s", a->dir, p->rule,
 		    p->pointer, p->reason, p->fix != NULL ? "; fix: " : "",
 		    p->fix != NULL ? p->fix : "");
 	}
-	if (r.more > 0)
+	if (r.count + r.more > AUDIT_LOG_MAX)
 		log_warn("%s: and %zu more warnings (gpt.fcgi --check %s)",
-		    a->dir, r.more, a->dir);
+		    a->dir, r.count + r.more - AUDIT_LOG_MAX, a->dir);
 	report_free(&r);
 }

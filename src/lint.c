@@ -70,6 +70,8 @@ static const char *const lint_bounded_formats[] = {
 };
 
 #define LINT_PTR_MAX 1024
+#define LINT_DISC_MAX 32   /* members tried as a oneOf's discriminator */
+#define LINT_ONEOF_MAX 64  /* oneOf branches compared pairwise */
 
 /* The view's pointer as a C string (clipped; NUL bytes as '?'). */
 static void
@@ -582,7 +584,7 @@ lint_prop(const struct schema_node *n, const char *name, size_t len,
 	size_t i;
 
 	schema_view_get(n, &v);
-	for (i = 0; i < v.nprops; i++) {
+	for (i = 0; i < v.nprops && i < LINT_DISC_MAX * 4; i++) {
 		schema_view_prop(n, i, out);
 		if (out->len == len && memcmp(out->name, name, len) == 0)
 			return true;
@@ -632,7 +634,9 @@ lint_disjoint(const struct schema_node *x, const struct schema_node *y,
 	if (a.n == NULL || b.n == NULL)
 		return false;
 	schema_view_get(a.n, &va);
-	for (i = 0; i < va.nprops; i++) {
+	/* a discriminator is among the first members: LINT_DISC_MAX of them
+	 * are tried, so a oneOf of wide objects costs no more than that */
+	for (i = 0; i < va.nprops && i < LINT_DISC_MAX; i++) {
 		schema_view_prop(a.n, i, &pa);
 		if (!pa.required || pa.sub == NULL ||
 		    !lint_prop(b.n, pa.name, pa.len, &pb) || !pb.required ||
@@ -660,7 +664,12 @@ lint_oneof_disjoint(const struct schema_node *n, size_t count, char *why,
 	size_t i, j;
 
 	why[0] = '\0';
-	/* pairwise: oneOf lists are short; bounded by count squared */
+	/* pairwise, so bounded: past LINT_ONEOF_MAX branches nothing is
+	 * proved */
+	if (count > LINT_ONEOF_MAX) {
+		snprintf(why, cap, "more than %d branches", LINT_ONEOF_MAX);
+		return false;
+	}
 	for (i = 0; i < count; i++)
 		for (j = i + 1; j < count; j++)
 			if (!lint_disjoint(schema_view_one_of(n, i),
