@@ -1,7 +1,9 @@
 /*
  * bench_load.c: what loading a form costs (addr_load: parse, arrival
  * check, compile, the GET bytes and the human page), on forms shaped to
- * find superlinear work at load, against parsing the same bytes alone.
+ * find superlinear work at load, against parsing the same bytes alone;
+ * and what the responder's audit of a load (its lint and hook check,
+ * audit.h) adds, against the load.
  *
  * A load that is linear in the form costs a small multiple of its parse;
  * a quadratic step shows as a ratio that grows with the form.  Each form
@@ -20,9 +22,11 @@
 
 #include "address.h"
 #include "arena.h"
+#include "audit.h"
 #include "bench_common.h"
 #include "buf.h"
 #include "json.h"
+#include "log.h"
 
 #define ROUNDS 5
 #define SLOW_SECONDS 1.0
@@ -184,9 +188,19 @@ write_form(const char *dir, const struct buf *b)
 	}
 }
 
-/* CPU seconds of one load of dir, or -1 when the form is refused. */
+/* The audit's lines go nowhere: the figure is its work, not the log's. */
+static void
+null_sink(void *ctx, const char *line, size_t len)
+{
+	(void)ctx;
+	(void)line;
+	(void)len;
+}
+
+/* CPU seconds of one load of dir, or -1 when the form is refused; *audit
+ * the seconds of the warnings a responder's load adds (audit.h). */
 static double
-load_once(const char *dir)
+load_once(const char *dir, double *audit)
 {
 	struct addr a;
 	double t0 = now(), t;
@@ -197,6 +211,11 @@ load_once(const char *dir)
 		return -1;
 	}
 	t = now() - t0;
+	t0 = now();
+	log_set_sink(null_sink, NULL);
+	audit_log_load(&a);
+	log_set_sink(NULL, NULL);
+	*audit = now() - t0;
 	addr_free(&a);
 	return t;
 }
@@ -224,7 +243,7 @@ main(int argc, char **argv)
 	const char *tmp = getenv("TMPDIR");
 	char dir[512], path[600];
 	double scale = argc > 1 ? atof(argv[1]) : 1.0;
-	double load[ROUNDS], parse[ROUNDS];
+	double load[ROUNDS], parse[ROUNDS], audit[ROUNDS];
 	size_t i, r, n;
 	int rc = 0;
 
@@ -234,8 +253,9 @@ main(int argc, char **argv)
 		fprintf(stderr, "usage: bench_load [SCALE > 0]\n");
 		return 2;
 	}
-	printf("%-26s %8s %9s %10s %10s %9s\n", "form", "n", "bytes",
-	    "parse ms", "load ms", "load/parse");
+	printf("%-26s %8s %9s %10s %10s %9s %10s %11s\n", "form", "n",
+	    "bytes", "parse ms", "load ms", "load/parse", "audit ms",
+	    "audit/load");
 	for (i = 0; i < GPT_ARRAY_LEN(cases) && rc == 0; i++) {
 		struct buf b;
 		size_t rounds = ROUNDS;
@@ -246,7 +266,7 @@ main(int argc, char **argv)
 		write_form(dir, &b);
 		for (r = 0; r < rounds; r++) {
 			parse[r] = parse_once(&b);
-			if ((load[r] = load_once(dir)) < 0) {
+			if ((load[r] = load_once(dir, &audit[r])) < 0) {
 				rc = 2;
 				break;
 			}
@@ -257,10 +277,12 @@ main(int argc, char **argv)
 			buf_free(&b);
 			break;
 		}
-		printf("%-26s %8zu %9zu %10.2f %10.2f %9.1fx\n", cases[i].name,
-		    n, buf_len(&b), median(parse, rounds) * 1e3,
+		printf("%-26s %8zu %9zu %10.2f %10.2f %9.1fx %10.2f %10.2fx\n",
+		    cases[i].name, n, buf_len(&b), median(parse, rounds) * 1e3,
 		    median(load, rounds) * 1e3,
-		    median(load, rounds) / median(parse, rounds));
+		    median(load, rounds) / median(parse, rounds),
+		    median(audit, rounds) * 1e3,
+		    median(audit, rounds) / median(load, rounds));
 		fflush(stdout);
 		buf_free(&b);
 	}
