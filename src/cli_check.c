@@ -161,7 +161,7 @@ out:
 			log_error("%s: out of memory", dir);
 			rc = 1;
 		} else {
-			fwrite(out.data, 1, out.len, stdout);
+			fwrite(buf_ptr(&out), 1, buf_len(&out), stdout);
 		}
 		buf_free(&out);
 	} else {

@@ -52,7 +52,7 @@ START_TEST(json_lists_refusals_first_and_parses_strictly)
 	buf_init(&out, 1 << 20);
 	ck_assert_int_eq(report_json(&r, &out), 0);
 	arena_init(&a, 1 << 20);
-	doc = test_parse(&a, out.data, 64);
+	doc = test_parse(&a, buf_ptr(&out), 64);
 	ck_assert(str_is(get(doc, "form"), "dir/with \"quote\""));
 	ck_assert_int_eq(get(doc, "loads")->type, JSON_T_TRUE);
 	ps = get(doc, "problems");
