@@ -150,20 +150,30 @@ lint_collect(void *ctx, const struct schema_node *n)
 
 /* --- patterns ----------------------------------------------------------- */
 
-/* Is the pattern anchored at both ends with no alternative escaping the
- * anchors ("^a|b$" is not: "xb" matches)? */
+/* Does the pattern start with ^ and end with an unescaped $ (what
+ * regex-subset decoders ask)? */
 static bool
-lint_anchored(const char *p, size_t len)
+lint_ends_anchored(const char *p, size_t len)
 {
-	size_t i, depth = 0, bs = 0;
-	bool cls = false;
+	size_t i, bs = 0;
 
 	if (len < 2 || p[0] != '^' || p[len - 1] != '$')
 		return false;
 	/* the final $ must not be escaped: count the backslashes before */
 	for (i = len - 1; i > 0 && p[i - 1] == '\\'; i--)
 		bs++;
-	if (bs % 2 == 1)
+	return bs % 2 == 0;
+}
+
+/* Is the pattern anchored at both ends with no alternative escaping the
+ * anchors ("^a|b$" is not: "xb" matches)? */
+static bool
+lint_anchored(const char *p, size_t len)
+{
+	size_t i, depth = 0;
+	bool cls = false;
+
+	if (!lint_ends_anchored(p, len))
 		return false;
 	for (i = 0; i < len; i++) {
 		if (p[i] == '\\') {
@@ -716,7 +726,7 @@ lint_view_facts(struct lint_facts *f, struct lint_node *ln)
 	if (v.pattern != NULL) {
 		if (lint_lookaround(v.pattern, v.pattern_len))
 			ln->facts |= LINT_F_LOOKAROUND;
-		if (!lint_anchored(v.pattern, v.pattern_len))
+		if (!lint_ends_anchored(v.pattern, v.pattern_len))
 			ln->facts |= LINT_F_UNANCHORED;
 	}
 	if (v.none_of > 1 &&

@@ -38,7 +38,8 @@ enum {
 	                                     array value */
 	LINT_F_LOOKAROUND = 1u << 4,      /* pattern with lookaround, \b or
 	                                     a backreference */
-	LINT_F_UNANCHORED = 1u << 5,      /* pattern not ^...$ */
+	LINT_F_UNANCHORED = 1u << 5,      /* pattern not starting with ^ and
+	                                     ending with $ */
 	LINT_F_ONEOF_OVERLAP = 1u << 6,   /* oneOf not provably disjoint */
 	LINT_F_REACHED = 1u << 7,         /* applies to some act */
 	LINT_F_ROOT = 1u << 8,

@@ -135,6 +135,14 @@ static const struct site_case site_cases[] = {
         "anthropic-strict", true, "/$defs/n", "$ref", true},
     {"{\"type\": \"string\", \"maxLength\": 3, \"pattern\": \"a\"}",
         "llama.cpp", true, "", "pattern", true},
+    {"{\"type\": \"string\", \"maxLength\": 3, \"pattern\": \"^a|b$\"}",
+        "llama.cpp", true, "", "pattern", false},
+    /* Anthropic's regex subset: no lookaround */
+    {"{\"type\": \"string\", \"maxLength\": 3, \"pattern\": "
+     "\"^(?=a)a$\"}",
+        "anthropic-strict", true, "", "pattern", true},
+    {"{\"type\": \"string\", \"maxLength\": 3, \"pattern\": \"^a$\"}",
+        "anthropic-strict", true, "", "pattern", false},
     /* where: anyOf at OpenAI's root only */
     {"{\"anyOf\": [{\"type\": \"null\"}, {\"type\": \"integer\"}]}",
         "openai-strict", true, "", "anyOf", true},
