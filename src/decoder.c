@@ -62,6 +62,7 @@ static const struct {
     {"@pattern-lookaround", LINT_F_LOOKAROUND, "pattern"},
     {"@unanchored-pattern", LINT_F_UNANCHORED, "pattern"},
     {"@oneof-overlap", LINT_F_ONEOF_OVERLAP, "oneOf"},
+    {"@schema", 0, "type"}, /* 0: every object schema */
 };
 
 /* Counting facts: per schema (@nesting, @enum-values) or per form. */
@@ -463,7 +464,8 @@ dec_node(const struct lint_facts *f, const struct lint_node *ln,
 			dec_site(r, rd, e, ptr, mem->key.ptr, mem->key.len);
 		}
 	for (i = 0; i < GPT_ARRAY_LEN(decoder_facts); i++) {
-		if (!(ln->facts & decoder_facts[i].bit))
+		if (decoder_facts[i].bit != 0 &&
+		    !(ln->facts & decoder_facts[i].bit))
 			continue;
 		m = dec_match(d, decoder_facts[i].name,
 		    strlen(decoder_facts[i].name), &v, NULL, root, 0);

@@ -155,6 +155,12 @@ static const struct site_case site_cases[] = {
         "minItems", false},
     {"{\"type\": \"array\", \"minItems\": 2}", "anthropic-strict", false, "",
         "minItems", true},
+    /* @schema: outlines reads one of a few keywords, or refuses */
+    {"{\"maxLength\": 3}", "outlines", true, "", "type", true},
+    {"{\"type\": \"string\", \"maxLength\": 3}", "outlines", true, "",
+        "type", false},
+    {"{\"type\": \"object\", \"properties\": {}, \"enum\": [{}]}",
+        "outlines", false, "", "enum", true},
     /* neutral keywords: no "others" effect */
     {"{\"type\": \"null\", \"title\": \"t\", \"x-ui\": 1}", "llguidance",
         true, "", "x-ui", false},
