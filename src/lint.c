@@ -662,6 +662,14 @@ lint_disjoint(const struct schema_node *x, const struct schema_node *y,
 			    name);
 			return true;
 		}
+		if ((lint_types_norm(da.types) & lint_types_norm(db.types)) ==
+		    0) {
+			lint_clip(name, sizeof(name), pa.name, pa.len);
+			snprintf(why, cap,
+			    "disjoint types of the required member \"%s\"",
+			    name);
+			return true;
+		}
 	}
 	return false;
 }

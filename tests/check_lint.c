@@ -68,6 +68,17 @@ static const struct lint_case lint_cases[] = {
         "distinct values of the required member \"k\""},
     {"{\"oneOf\": [{\"enum\": [1, 2]}, {\"enum\": [3]}]}", "oneof", true, "",
         "distinct const/enum values"},
+    {"{\"oneOf\": [{\"type\": \"object\", " CLOSED ", \"required\": "
+     "[\"k\"], \"properties\": {\"k\": {\"type\": \"string\", "
+     "\"maxLength\": 2}}}, {\"type\": \"object\", " CLOSED ", "
+     "\"required\": [\"k\"], \"properties\": {\"k\": {\"type\": "
+     "\"boolean\"}}}]}",
+        "oneof", true, "", "disjoint types of the required member \"k\""},
+    {"{\"oneOf\": [{\"type\": \"object\", " CLOSED ", \"required\": "
+     "[\"k\"], \"properties\": {\"k\": {\"const\": \"a\"}}}, "
+     "{\"type\": \"object\", " CLOSED ", \"properties\": {\"k\": "
+     "{\"const\": \"b\"}}}]}",
+        "oneof", true, "", "not provably disjoint"},
     {"{\"type\": \"string\", \"oneOf\": [{\"maxLength\": 3}, "
      "{\"pattern\": \"^a\"}]}",
         "oneof", true, "", "not provably disjoint"},
