@@ -29,6 +29,7 @@ enum dec_effect { DEC_ENFORCE, DEC_REFUSE, DEC_IGNORE, DEC_UNKNOWN };
 
 struct dec_rule {
 	char *keyword; /* arena: NUL-terminated */
+	size_t kwlen;
 	enum dec_effect effect;
 	const struct json_value *rule; /* the rule object, for conditions */
 };
@@ -160,6 +161,7 @@ dec_load_rule(const struct json_value *sources, const char *d, size_t i,
 	if ((out->keyword = dec_str(json_object_get(r, "keyword", 7))) ==
 	    NULL)
 		DEC_FAIL("%s: rule %zu has no keyword", d, i);
+	out->kwlen = strlen(out->keyword);
 	if (out->keyword[0] == '@' && !dec_is_fact(out->keyword))
 		DEC_FAIL("%s: rule %zu: unknown fact %s", d, i, out->keyword);
 	if (dec_effect_of(json_object_get(r, "effect", 6), &out->effect) == -1)
@@ -410,7 +412,7 @@ dec_match(const struct dec_decoder *d, const char *kw, size_t len,
 	size_t i;
 
 	for (i = 0; i < d->nrules; i++)
-		if (strlen(d->rules[i].keyword) == len &&
+		if (d->rules[i].kwlen == len &&
 		    memcmp(d->rules[i].keyword, kw, len) == 0 &&
 		    dec_holds(d->rules[i].rule, v, kv, root, count))
 			return &d->rules[i];
