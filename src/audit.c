@@ -27,8 +27,14 @@
 /* The vocabulary's own annotations (2020-12 meta-data, core's
  * $comment): listed so the operator sees what is not enforced. */
 static const char *const audit_annotations[] = {
-    "title", "description", "default", "examples", "deprecated",
-    "readOnly", "writeOnly", "$comment",
+    "title",
+    "description",
+    "default",
+    "examples",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "$comment",
 };
 
 static void
@@ -59,8 +65,8 @@ audit_annotations_of(const struct lint_facts *f, struct report *r)
 }
 
 void
-audit_address(const char *dir, const struct addr *a, bool decoders,
-    struct report *r)
+audit_address(
+    const char *dir, const struct addr *a, bool decoders, struct report *r)
 {
 	struct lint_facts f;
 	struct arena scratch;

@@ -21,8 +21,8 @@ struct report;
  * hook; the decoder entries too when decoders is true.  Problems that
  * cannot be judged for lack of memory set r->nomem.
  */
-void audit_address(const char *dir, const struct addr *a, bool decoders,
-    struct report *r);
+void audit_address(
+    const char *dir, const struct addr *a, bool decoders, struct report *r);
 
 /* Log the warnings of the address a just loaded (the responder). */
 void audit_log_load(const struct addr *a);

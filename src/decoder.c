@@ -68,13 +68,27 @@ static const struct {
 
 /* Counting facts: per schema (@nesting, @enum-values) or per form. */
 static const char *const decoder_counts[] = {
-    "@nesting", "@enum-values", "@properties", "@optional-members",
+    "@nesting",
+    "@enum-values",
+    "@properties",
+    "@optional-members",
 };
 
 /* Condition members a rule may carry, besides its own fields. */
 static const char *const decoder_rule_members[] = {
-    "keyword", "effect", "source", "verified", "note", "with", "without",
-    "where", "types", "formats", "min_items", "value_max", "not_false",
+    "keyword",
+    "effect",
+    "source",
+    "verified",
+    "note",
+    "with",
+    "without",
+    "where",
+    "types",
+    "formats",
+    "min_items",
+    "value_max",
+    "not_false",
     "max",
 };
 
@@ -103,8 +117,8 @@ dec_str_is(const struct json_value *v, const char *s, size_t len)
 static int
 dec_effect_of(const struct json_value *v, enum dec_effect *out)
 {
-	static const char *const names[] = {"enforce", "refuse", "ignore",
-	    "unknown"};
+	static const char *const names[] = {
+	    "enforce", "refuse", "ignore", "unknown"};
 	size_t i;
 
 	for (i = 0; i < GPT_ARRAY_LEN(names); i++)
@@ -158,8 +172,7 @@ dec_load_rule(const struct json_value *sources, const char *d, size_t i,
 			DEC_FAIL("%s: rule %zu: unknown member \"%.*s\"", d, i,
 			    (int)(key->len < 40 ? key->len : 40), key->ptr);
 	}
-	if ((out->keyword = dec_str(json_object_get(r, "keyword", 7))) ==
-	    NULL)
+	if ((out->keyword = dec_str(json_object_get(r, "keyword", 7))) == NULL)
 		DEC_FAIL("%s: rule %zu has no keyword", d, i);
 	out->kwlen = strlen(out->keyword);
 	if (out->keyword[0] == '@' && !dec_is_fact(out->keyword))
@@ -215,11 +228,12 @@ dec_load_tree(const struct json_value *t)
 		    (dd->id = dec_str(json_object_get(d, "id", 2))) == NULL ||
 		    (dd->name = dec_str(json_object_get(d, "name", 4))) ==
 		        NULL ||
-		    dec_effect_of(json_object_get(d, "others", 6),
-		        &dd->others) == -1 ||
+		    dec_effect_of(
+		        json_object_get(d, "others", 6), &dd->others) == -1 ||
 		    (rules = json_object_get(d, "rules", 5)) == NULL ||
 		    rules->type != JSON_T_ARRAY)
-			DEC_FAIL("decoder %zu needs id, name, others, rules", i);
+			DEC_FAIL(
+			    "decoder %zu needs id, name, others, rules", i);
 		dd->nrules = rules->u.arr.count;
 		if ((dd->rules = arena_calloc(&decoder_arena,
 		         dd->nrules > 0 ? dd->nrules : 1,
@@ -263,8 +277,8 @@ decoder_load(char *msg, size_t msglen)
 			snprintf(msg, msglen, "decoder table: %s", decoder_msg);
 		return decoder_rc;
 	}
-	return decoder_load_text(decoder_table_text, decoder_table_len, msg,
-	    msglen);
+	return decoder_load_text(
+	    decoder_table_text, decoder_table_len, msg, msglen);
 }
 
 void
@@ -324,9 +338,12 @@ dec_type_bits(const struct json_value *l)
 		const char *name;
 		unsigned bits;
 	} t[] = {
-	    {"null", SV_TY_NULL}, {"boolean", SV_TY_BOOLEAN},
-	    {"object", SV_TY_OBJECT}, {"array", SV_TY_ARRAY},
-	    {"number", SV_TY_NUMBER}, {"string", SV_TY_STRING},
+	    {"null", SV_TY_NULL},
+	    {"boolean", SV_TY_BOOLEAN},
+	    {"object", SV_TY_OBJECT},
+	    {"array", SV_TY_ARRAY},
+	    {"number", SV_TY_NUMBER},
+	    {"string", SV_TY_STRING},
 	    {"integer", SV_TY_INTEGER | SV_TY_NUMBER},
 	};
 	unsigned bits = 0;
@@ -479,8 +496,8 @@ dec_node(const struct lint_facts *f, const struct lint_node *ln,
 	if ((m = dec_match(d, "@nesting", 8, &v, NULL, root, ln->depth)) !=
 	    NULL)
 		dec_site(r, rd, m->effect, ptr, "properties", 10);
-	if ((m = dec_match(d, "@enum-values", 12, &v, NULL, root,
-	         ln->nenums)) != NULL)
+	if ((m = dec_match(
+	         d, "@enum-values", 12, &v, NULL, root, ln->nenums)) != NULL)
 		dec_site(r, rd, m->effect, ptr, "enum", 4);
 	(void)f;
 }
@@ -501,8 +518,8 @@ decoder_report(const struct lint_facts *f, struct report *r)
 	v.types = SV_TY_ALL;
 	for (i = 0; i < decoder_count; i++) {
 		d = &decoder_list[i];
-		if ((rd = report_decoder(r, d->id, d->name, decoder_verified)) ==
-		    NULL)
+		if ((rd = report_decoder(
+		         r, d->id, d->name, decoder_verified)) == NULL)
 			return -1;
 		for (k = 0; k < f->count; k++)
 			dec_node(f, &f->nodes[k], d, r, rd);

@@ -33,13 +33,12 @@ int decoder_load(char *msg, size_t msglen) GPT_MUSTCHECK;
  * Load the table text (len bytes) instead of the embedded one, for the
  * tests; replaces any table loaded.  0 or -1 as decoder_load.
  */
-int decoder_load_text(const char *text, size_t len, char *msg,
-    size_t msglen) GPT_MUSTCHECK;
+int decoder_load_text(
+    const char *text, size_t len, char *msg, size_t msglen) GPT_MUSTCHECK;
 
 /* Add one entry per decoder of the table to r for the form f. 0, or -1
  * when the table does not load. */
-int decoder_report(const struct lint_facts *f, struct report *r)
-    GPT_MUSTCHECK;
+int decoder_report(const struct lint_facts *f, struct report *r) GPT_MUSTCHECK;
 
 /* Release the parsed table (at exit, between tests). */
 void decoder_unload(void);

@@ -65,17 +65,23 @@ enum {
 
 /* Formats whose values have a bounded length (format.c enforces it). */
 static const char *const lint_bounded_formats[] = {
-    "date", "time", "date-time", "uuid", "ipv4", "ipv6", "hostname",
+    "date",
+    "time",
+    "date-time",
+    "uuid",
+    "ipv4",
+    "ipv6",
+    "hostname",
 };
 
-#define LINT_DISC_MAX 32   /* members tried as a oneOf's discriminator */
-#define LINT_ONEOF_MAX 64  /* oneOf branches compared pairwise */
+#define LINT_DISC_MAX 32  /* members tried as a oneOf's discriminator */
+#define LINT_ONEOF_MAX 64 /* oneOf branches compared pairwise */
 
 void
 lint_ptr(const struct schema_view *v, char out[LINT_PTR_MAX])
 {
 	size_t n = v->pointer_len < LINT_PTR_MAX - 4 ? v->pointer_len
-	                                              : LINT_PTR_MAX - 4;
+	                                             : LINT_PTR_MAX - 4;
 	size_t i;
 
 	for (i = 0; i < n; i++)
@@ -282,8 +288,8 @@ lint_own_bounds(const struct schema_view *v)
 	if (!schema_view_admits(v, SV_TY_ARRAY) || v->max_items != SIZE_MAX ||
 	    (v->nprefix > 0 && lint_is_false(v->items)))
 		b |= B_ARR;
-	if (!schema_view_admits(v, SV_TY_OBJECT) || lint_is_false(v->additional) ||
-	    lint_is_false(v->unevaluated_props))
+	if (!schema_view_admits(v, SV_TY_OBJECT) ||
+	    lint_is_false(v->additional) || lint_is_false(v->unevaluated_props))
 		b |= B_OBJ;
 	return b;
 }
@@ -321,13 +327,15 @@ lint_deep(struct lint_facts *f, const struct schema_node *n, unsigned level)
 	if (v.nany_of > 0) {
 		any = B_ALL;
 		for (i = 0; i < v.nany_of; i++)
-			any &= lint_deep(f, schema_view_any_of(n, i), level + 1);
+			any &=
+			    lint_deep(f, schema_view_any_of(n, i), level + 1);
 		b |= any;
 	}
 	if (v.none_of > 0) {
 		any = B_ALL;
 		for (i = 0; i < v.none_of; i++)
-			any &= lint_deep(f, schema_view_one_of(n, i), level + 1);
+			any &=
+			    lint_deep(f, schema_view_one_of(n, i), level + 1);
 		b |= any;
 	}
 	f->state[k] &= (unsigned char)~S_BUSY;
@@ -361,8 +369,8 @@ lint_arrayish(const struct schema_view *v)
 
 /* Say once per node that it leaves a value unbounded. */
 static void
-lint_say_bounds(struct lint_walk *w, size_t k, const struct schema_view *v,
-    unsigned eff)
+lint_say_bounds(
+    struct lint_walk *w, size_t k, const struct schema_view *v, unsigned eff)
 {
 	char ptr[LINT_PTR_MAX];
 
@@ -420,14 +428,14 @@ lint_children(struct lint_walk *w, const struct schema_node *n,
 	if (v->dyn_target != NULL)
 		lint_visit(w, v->dyn_target, ctx, judge, depth, level + 1);
 	for (i = 0; i < v->nall_of; i++)
-		lint_visit(w, schema_view_all_of(n, i), ctx, judge, depth,
-		    level + 1);
+		lint_visit(
+		    w, schema_view_all_of(n, i), ctx, judge, depth, level + 1);
 	for (i = 0; i < v->nany_of; i++)
-		lint_visit(w, schema_view_any_of(n, i), ctx, judge, depth,
-		    level + 1);
+		lint_visit(
+		    w, schema_view_any_of(n, i), ctx, judge, depth, level + 1);
 	for (i = 0; i < v->none_of; i++)
-		lint_visit(w, schema_view_one_of(n, i), ctx, judge, depth,
-		    level + 1);
+		lint_visit(
+		    w, schema_view_one_of(n, i), ctx, judge, depth, level + 1);
 	if (v->then_ != NULL)
 		lint_visit(w, v->then_, ctx, judge, depth, level + 1);
 	if (v->else_ != NULL)
@@ -452,19 +460,19 @@ lint_children(struct lint_walk *w, const struct schema_node *n,
 	if (v->additional != NULL)
 		lint_visit(w, v->additional, 0, judge, depth + 1, level + 1);
 	if (v->unevaluated_props != NULL)
-		lint_visit(w, v->unevaluated_props, 0, judge, depth + 1,
-		    level + 1);
+		lint_visit(
+		    w, v->unevaluated_props, 0, judge, depth + 1, level + 1);
 	for (i = 0; i < v->nprefix; i++)
 		lint_visit(w, schema_view_prefix(n, i), 0, judge, depth + 1,
 		    level + 1);
 	if (v->items != NULL)
 		lint_visit(w, v->items, 0, judge, depth + 1, level + 1);
 	if (v->unevaluated_items != NULL)
-		lint_visit(w, v->unevaluated_items, 0, judge, depth + 1,
-		    level + 1);
+		lint_visit(
+		    w, v->unevaluated_items, 0, judge, depth + 1, level + 1);
 	if (v->content_schema != NULL)
-		lint_visit(w, v->content_schema, 0, judge, depth + 1,
-		    level + 1);
+		lint_visit(
+		    w, v->content_schema, 0, judge, depth + 1, level + 1);
 	if (v->contains != NULL)
 		lint_visit(w, v->contains, 0, false, depth + 1, level + 1);
 	if (v->names != NULL)
@@ -545,8 +553,8 @@ lint_branch_of(const struct schema_node *n, struct lint_branch *b)
 
 /* Every value of node x's const/enum. */
 static size_t
-lint_vals(const struct schema_node *x, const struct json_value **out,
-    size_t max)
+lint_vals(
+    const struct schema_node *x, const struct json_value **out, size_t max)
 {
 	struct schema_view v;
 	size_t i, n = 0;
@@ -672,8 +680,8 @@ lint_disjoint(const struct schema_node *x, const struct schema_node *y,
 
 /* Are all oneOf branches of n pairwise disjoint?  why as lint_disjoint. */
 bool
-lint_oneof_disjoint(const struct schema_node *n, size_t count, char *why,
-    size_t cap)
+lint_oneof_disjoint(
+    const struct schema_node *n, size_t count, char *why, size_t cap)
 {
 	size_t i, j;
 
@@ -718,9 +726,8 @@ lint_view_facts(struct lint_facts *f, struct lint_node *ln)
 			ln->facts |= LINT_F_OPTIONAL_MEMBER;
 		}
 	}
-	if (v.const_value != NULL &&
-	    (v.const_value->type == JSON_T_OBJECT ||
-	        v.const_value->type == JSON_T_ARRAY))
+	if (v.const_value != NULL && (v.const_value->type == JSON_T_OBJECT ||
+	                                 v.const_value->type == JSON_T_ARRAY))
 		ln->facts |= LINT_F_ENUM_OBJECT;
 	for (i = 0; i < v.nenums; i++) {
 		e = schema_view_enum(ln->n, i);
@@ -756,13 +763,13 @@ lint_tokens(const char *text, size_t len)
 
 		for (j = i + 1; j < len; j++) {
 			unsigned char d = (unsigned char)text[j];
-			int dc = ((d | 0x20) >= 'a' && (d | 0x20) <= 'z') ? 0
-			         : (d >= '0' && d <= '9')                 ? 1
-			         : (d == ' ' || d == '\n' || d == '\t' ||
-			               d == '\r')
-			             ? 2
-			         : d < 0x80 ? 3
-			                    : 4;
+			int dc =
+			    ((d | 0x20) >= 'a' && (d | 0x20) <= 'z') ? 0
+			    : (d >= '0' && d <= '9')                 ? 1
+			    : (d == ' ' || d == '\n' || d == '\t' || d == '\r')
+			        ? 2
+			    : d < 0x80 ? 3
+			               : 4;
 			if (dc != cls)
 				break;
 		}
@@ -841,10 +848,9 @@ lint_walk_report(struct lint_facts *f, struct report *r)
 	 * said bits are the walk's own) */
 	memset(f->visited, 0, f->count * sizeof(*f->visited));
 	for (i = 0; i < f->count; i++)
-		f->state[i] &= (unsigned char)~(S_SAID_STR | S_SAID_ARR |
-		                                S_SAID_OBJ);
+		f->state[i] &=
+		    (unsigned char)~(S_SAID_STR | S_SAID_ARR | S_SAID_OBJ);
 	w.f = f;
 	w.r = r;
 	lint_visit(&w, schema_view_root(f->s), 0, true, 0, 0);
 }
-

@@ -62,10 +62,10 @@ struct lint_facts {
 	size_t served_bytes;     /* of the form as GET serves it */
 	size_t tokens;           /* estimated (lint_tokens) */
 	/* per node, private to lint.c */
-	unsigned char *bounds;   /* owned: deep bounds, see lint.c */
-	uint16_t *visited;       /* owned */
-	unsigned char *state;    /* owned */
-	size_t *slots;           /* owned: pointer hash of nodes */
+	unsigned char *bounds; /* owned: deep bounds, see lint.c */
+	uint16_t *visited;     /* owned */
+	unsigned char *state;  /* owned */
+	size_t *slots;         /* owned: pointer hash of nodes */
 	size_t nslots;
 };
 
@@ -79,16 +79,15 @@ int lint_facts(const struct schema *s, const char *served, size_t served_len,
 void lint_facts_free(struct lint_facts *f);
 
 /* The facts of node n, or NULL when n is not an object schema of f. */
-const struct lint_node *lint_node_of(const struct lint_facts *f,
-    const struct schema_node *n);
+const struct lint_node *lint_node_of(
+    const struct lint_facts *f, const struct schema_node *n);
 
 /*
  * Add the form's warnings to r.  scratch takes the validator's memory
  * (defaults and examples are judged by the real validator); it is reset
  * between values.
  */
-void lint_check(struct lint_facts *f, struct arena *scratch,
-    struct report *r);
+void lint_check(struct lint_facts *f, struct arena *scratch, struct report *r);
 
 /* Add the warnings about dir/hook to r: missing, not executable, a CRLF
  * #! line, no #! line nor binary, set-user-ID root.  (Running as root

@@ -43,8 +43,8 @@ lint_rule_oneof(const struct lint_facts *f, const struct lint_node *ln,
 }
 
 static void
-lint_rule_pattern(const struct schema_view *v, const char *ptr,
-    struct report *r)
+lint_rule_pattern(
+    const struct schema_view *v, const char *ptr, struct report *r)
 {
 	char pat[80];
 
@@ -75,7 +75,8 @@ lint_judge(const struct lint_facts *f, const struct lint_node *ln,
 	report_addf(r, REPORT_WARNING, rule, ptr,
 	    "change it to a value the schema accepts, or remove it",
 	    "%s is rejected by the schema it annotates: %s at \"%s\"%s%s", what,
-	    err.reason, err.pointer.buf, err.keyword != NULL ? ", keyword " : "",
+	    err.reason, err.pointer.buf,
+	    err.keyword != NULL ? ", keyword " : "",
 	    err.keyword != NULL ? err.keyword : "");
 }
 
@@ -121,7 +122,8 @@ lint_member_ptr(const struct schema_view *v, const char *name, size_t len,
 			out[n++] = '~';
 			out[n++] = name[i] == '~' ? '0' : '1';
 		} else {
-			out[n++] = (unsigned char)name[i] < 0x20 ? '?' : name[i];
+			out[n++] =
+			    (unsigned char)name[i] < 0x20 ? '?' : name[i];
 		}
 	}
 	out[n] = '\0';
@@ -188,14 +190,50 @@ lint_rule_optional(const struct lint_facts *f, const struct lint_node *ln,
 
 /* Words that make a nearby number a constraint. */
 static const char *const lint_units[] = {
-    "character", "characters", "chars", "char", "letters", "letter",
-    "words", "digits", "digit", "bytes", "byte", "items", "item",
-    "elements", "entries", "values", "tags", "lines", "decimals",
-    "places", "kb", "mb", "percent", "members", "keys", "properties",
+    "character",
+    "characters",
+    "chars",
+    "char",
+    "letters",
+    "letter",
+    "words",
+    "digits",
+    "digit",
+    "bytes",
+    "byte",
+    "items",
+    "item",
+    "elements",
+    "entries",
+    "values",
+    "tags",
+    "lines",
+    "decimals",
+    "places",
+    "kb",
+    "mb",
+    "percent",
+    "members",
+    "keys",
+    "properties",
 };
 static const char *const lint_bound_words[] = {
-    "max", "maximum", "min", "minimum", "most", "least", "upto", "than",
-    "between", "exactly", "under", "over", "limit", "limited", "and", "to",
+    "max",
+    "maximum",
+    "min",
+    "minimum",
+    "most",
+    "least",
+    "upto",
+    "than",
+    "between",
+    "exactly",
+    "under",
+    "over",
+    "limit",
+    "limited",
+    "and",
+    "to",
 };
 
 /* Words that state a constraint with no number, and what states it. */
@@ -205,10 +243,17 @@ struct lint_word {
 	                   4 uniqueItems */
 };
 static const struct lint_word lint_words[] = {
-    {"lowercase", 1}, {"uppercase", 1}, {"alphanumeric", 1},
-    {"email", 1},     {"url", 1},       {"uri", 1},
-    {"uuid", 1},      {"iso", 1},       {"rfc", 1},
-    {"nonempty", 2},  {"unique", 4},
+    {"lowercase", 1},
+    {"uppercase", 1},
+    {"alphanumeric", 1},
+    {"email", 1},
+    {"url", 1},
+    {"uri", 1},
+    {"uuid", 1},
+    {"iso", 1},
+    {"rfc", 1},
+    {"nonempty", 2},
+    {"unique", 4},
 };
 
 static bool
@@ -271,10 +316,11 @@ lint_description_claim(const struct schema_view *v, const char *d, size_t len,
 
 		if (c >= '0' && c <= '9') {
 			/* a number: digits and one '.' */
-			for (j = i; j < len && ((d[j] >= '0' && d[j] <= '9') ||
-			                           (d[j] == '.' && j + 1 < len &&
-			                               d[j + 1] >= '0' &&
-			                               d[j + 1] <= '9'));
+			for (j = i;
+			     j < len &&
+			     ((d[j] >= '0' && d[j] <= '9') ||
+			         (d[j] == '.' && j + 1 < len &&
+			             d[j + 1] >= '0' && d[j + 1] <= '9'));
 			     j++)
 				;
 			/* the next word */
@@ -282,7 +328,7 @@ lint_description_claim(const struct schema_view *v, const char *d, size_t len,
 				;
 			for (wl = 0; k + wl < len && wl < sizeof(w) - 1 &&
 			             (((d[k + wl] | 0x20) >= 'a' &&
-			                  (d[k + wl] | 0x20) <= 'z'));
+			                 (d[k + wl] | 0x20) <= 'z'));
 			     wl++)
 				w[wl] = (char)(d[k + wl] | 0x20);
 			if ((lint_word_in(w, wl, lint_units,
@@ -301,10 +347,10 @@ lint_description_claim(const struct schema_view *v, const char *d, size_t len,
 			continue;
 		}
 		if ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') {
-			for (j = i, wl = 0; j < len &&
-			                    (((d[j] | 0x20) >= 'a' &&
-			                         (d[j] | 0x20) <= 'z') ||
-			                        d[j] == '-');
+			for (j = i, wl = 0;
+			     j < len &&
+			     (((d[j] | 0x20) >= 'a' && (d[j] | 0x20) <= 'z') ||
+			         d[j] == '-');
 			     j++)
 				if (d[j] != '-' && wl < sizeof(w) - 1)
 					w[wl++] = (char)(d[j] | 0x20);
@@ -349,8 +395,8 @@ lint_description_claim(const struct schema_view *v, const char *d, size_t len,
 }
 
 static void
-lint_rule_description(const struct schema_view *v, const char *ptr,
-    struct report *r)
+lint_rule_description(
+    const struct schema_view *v, const char *ptr, struct report *r)
 {
 	const struct json_value *d;
 	char claim[64];
@@ -359,8 +405,8 @@ lint_rule_description(const struct schema_view *v, const char *ptr,
 	    (d = json_object_get(v->src, "description", 11)) == NULL ||
 	    d->type != JSON_T_STRING || v->undescribed)
 		return;
-	if (!lint_description_claim(v, d->u.str.ptr, d->u.str.len, claim,
-	        sizeof(claim)))
+	if (!lint_description_claim(
+	        v, d->u.str.ptr, d->u.str.len, claim, sizeof(claim)))
 		return;
 	report_addf(r, REPORT_WARNING, "description-constraint", ptr,
 	    "state it with a keyword (maxLength, maxItems, maximum, pattern, "
@@ -371,8 +417,7 @@ lint_rule_description(const struct schema_view *v, const char *ptr,
 }
 
 void
-lint_check(struct lint_facts *f, struct arena *scratch,
-    struct report *r)
+lint_check(struct lint_facts *f, struct arena *scratch, struct report *r)
 {
 	const struct lint_node *ln;
 	struct schema_view v;
@@ -387,7 +432,8 @@ lint_check(struct lint_facts *f, struct arena *scratch,
 		schema_view_get(ln->n, &v);
 		lint_ptr(&v, ptr);
 		if (ln->facts & LINT_F_RECURSION)
-			report_add(r, REPORT_WARNING, "recursion-unbounded", ptr,
+			report_add(r, REPORT_WARNING, "recursion-unbounded",
+			    ptr,
 			    "this schema contains itself: values may nest "
 			    "without a limit the form states, so the depth is "
 			    "left to each actor's sampling",

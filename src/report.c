@@ -121,8 +121,8 @@ report_addf(struct report *r, enum report_severity sev, const char *rule,
 }
 
 void
-report_annotation(struct report *r, const char *name, size_t len,
-    const char *pointer)
+report_annotation(
+    struct report *r, const char *name, size_t len, const char *pointer)
 {
 	size_t i;
 	char *p;
@@ -145,8 +145,8 @@ report_annotation(struct report *r, const char *name, size_t len,
 }
 
 struct report_decoder *
-report_decoder(struct report *r, const char *id, const char *name,
-    const char *verified)
+report_decoder(
+    struct report *r, const char *id, const char *name, const char *verified)
 {
 	struct report_decoder *d;
 
@@ -248,8 +248,8 @@ report_text(const struct report *r, FILE *f)
 			    p->reason, p->fix != NULL ? "; fix: " : "",
 			    p->fix != NULL ? p->fix : "");
 		else if (p->severity == REPORT_REFUSAL)
-			log_error("%s: refused [%s] at \"#%s\": %s%s%s", r->form,
-			    p->rule, p->pointer, p->reason,
+			log_error("%s: refused [%s] at \"#%s\": %s%s%s",
+			    r->form, p->rule, p->pointer, p->reason,
 			    p->fix != NULL ? "; fix: " : "",
 			    p->fix != NULL ? p->fix : "");
 		else if (p->pointer[0] == '\0' &&
@@ -260,16 +260,16 @@ report_text(const struct report *r, FILE *f)
 			    p->fix != NULL ? "; fix: " : "",
 			    p->fix != NULL ? p->fix : "");
 		else
-			log_warn("%s: [%s] at \"#%s\": %s%s%s", r->form, p->rule,
-			    p->pointer, p->reason,
+			log_warn("%s: [%s] at \"#%s\": %s%s%s", r->form,
+			    p->rule, p->pointer, p->reason,
 			    p->fix != NULL ? "; fix: " : "",
 			    p->fix != NULL ? p->fix : "");
 	}
 	if (r->more > 0)
 		log_error("%s: and %zu more problems", r->form, r->more);
 	if (r->nomem)
-		log_error("%s: out of memory: this report is incomplete",
-		    r->form);
+		log_error(
+		    "%s: out of memory: this report is incomplete", r->form);
 	if (!r->loads)
 		return;
 	fprintf(f, "%s: ok, %zu bytes (about %zu tokens), ETag %s\n", r->form,
@@ -281,14 +281,16 @@ report_text(const struct report *r, FILE *f)
 		bool fmt = strncmp(a, "format:", 7) == 0;
 
 		/* "format:NAME": a format name declared as an annotation */
-		fprintf(f, "%s: %s\"%s\" is an annotation (not enforced), "
-		           "first at \"#%s\"\n",
+		fprintf(f,
+		    "%s: %s\"%s\" is an annotation (not enforced), "
+		    "first at \"#%s\"\n",
 		    r->form, fmt ? "format " : "", fmt ? a + 7 : a,
 		    r->annotation_at[i] != NULL ? r->annotation_at[i] : "");
 	}
 	if (r->ndecoders > 0)
-		fprintf(f, "%s: constrained decoders (gpt.fcgi enforces every "
-		           "keyword whatever they do):\n",
+		fprintf(f,
+		    "%s: constrained decoders (gpt.fcgi enforces every "
+		    "keyword whatever they do):\n",
 		    r->form);
 	for (i = 0; i < r->ndecoders; i++) {
 		d = &r->decoders[i];
@@ -298,8 +300,8 @@ report_text(const struct report *r, FILE *f)
 		if (d->nrefused > 0)
 			report_text_sites(f, "refused by", d->refused_by,
 			    d->nrefused, d->more_refused);
-		report_text_sites(f, "ignores", d->ignores, d->nignores,
-		    d->more_ignores);
+		report_text_sites(
+		    f, "ignores", d->ignores, d->nignores, d->more_ignores);
 	}
 }
 
@@ -337,8 +339,8 @@ report_json_str(struct buf *out, const char *s)
 }
 
 static int
-report_json_sites(struct buf *out, const char *name,
-    const struct report_site *s, size_t n)
+report_json_sites(
+    struct buf *out, const char *name, const struct report_site *s, size_t n)
 {
 	size_t i;
 
@@ -410,10 +412,10 @@ report_json(const struct report *r, struct buf *out)
 		    report_json_str(out, d->verified) == -1 ||
 		    buf_printf(out, ",\"refuses\":%s",
 		        d->nrefused > 0 ? "true" : "false") == -1 ||
-		    report_json_sites(out, "refused_by", d->refused_by,
-		        d->nrefused) == -1 ||
-		    report_json_sites(out, "ignores", d->ignores, d->nignores) ==
-		        -1 ||
+		    report_json_sites(
+		        out, "refused_by", d->refused_by, d->nrefused) == -1 ||
+		    report_json_sites(
+		        out, "ignores", d->ignores, d->nignores) == -1 ||
 		    buf_putc(out, '}') == -1)
 			return -1;
 	}

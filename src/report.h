@@ -31,12 +31,12 @@ enum report_severity { REPORT_REFUSAL, REPORT_WARNING };
 
 struct report_problem {
 	enum report_severity severity;
-	const char *rule;    /* static: the rule's id, "string-unbounded" */
-	char *pointer;       /* owned: JSON Pointer ("" for the form or the
-	                        address as a whole) */
-	char *reason;        /* owned: plain words */
-	char *fix;           /* owned, or NULL when no fix is known */
-	size_t seq;          /* order added, for a stable sort */
+	const char *rule; /* static: the rule's id, "string-unbounded" */
+	char *pointer;    /* owned: JSON Pointer ("" for the form or the
+	                     address as a whole) */
+	char *reason;     /* owned: plain words */
+	char *fix;        /* owned, or NULL when no fix is known */
+	size_t seq;       /* order added, for a stable sort */
 };
 
 /* A keyword at a place in the form, as a decoder treats it. */
@@ -60,7 +60,7 @@ struct report {
 	bool loads;
 	struct report_problem *problems; /* owned: count of them */
 	size_t count, more, cap;
-	char *annotations[REPORT_ANNOTATIONS_MAX]; /* owned, distinct */
+	char *annotations[REPORT_ANNOTATIONS_MAX];   /* owned, distinct */
 	char *annotation_at[REPORT_ANNOTATIONS_MAX]; /* owned: first pointer */
 	size_t nannotations;
 	bool has_size;
@@ -89,12 +89,12 @@ void report_addf(struct report *r, enum report_severity sev, const char *rule,
 
 /* Record that keyword name (len bytes) is an annotation, first at
  * pointer; a name already recorded is not added again. */
-void report_annotation(struct report *r, const char *name, size_t len,
-    const char *pointer);
+void report_annotation(
+    struct report *r, const char *name, size_t len, const char *pointer);
 
 /* A decoder's entry (id, name and verified borrowed); NULL when full. */
-struct report_decoder *report_decoder(struct report *r, const char *id,
-    const char *name, const char *verified);
+struct report_decoder *report_decoder(
+    struct report *r, const char *id, const char *name, const char *verified);
 /* Record keyword at pointer as refused (refused true) or ignored. */
 void report_decoder_site(struct report *r, struct report_decoder *d,
     bool refused, const char *pointer, const char *keyword);

@@ -79,10 +79,10 @@ struct site_case {
 
 #define CLOSED "\"additionalProperties\": false"
 #define DISJOINT                                                               \
-	"{\"oneOf\": [{\"type\": \"string\", \"maxLength\": 3}, {\"type\": "  \
+	"{\"oneOf\": [{\"type\": \"string\", \"maxLength\": 3}, {\"type\": "   \
 	"\"integer\"}]}"
 #define OVERLAP                                                                \
-	"{\"oneOf\": [{\"type\": \"string\", \"maxLength\": 3}, {\"type\": "  \
+	"{\"oneOf\": [{\"type\": \"string\", \"maxLength\": 3}, {\"type\": "   \
 	"\"string\", \"minLength\": 2, \"maxLength\": 3}]}"
 
 static const struct site_case site_cases[] = {
@@ -130,8 +130,9 @@ static const struct site_case site_cases[] = {
     {"{\"type\": \"string\", \"format\": \"date\"}", "llama.cpp", false, "",
         "format", false},
     /* facts: recursion refused by Anthropic; unanchored by llama.cpp */
-    {"{\"$ref\": \"#/$defs/n\", \"$defs\": {\"n\": {\"type\": \"object\", "
-     CLOSED ", \"properties\": {\"c\": {\"$ref\": \"#/$defs/n\"}}}}}",
+    {"{\"$ref\": \"#/$defs/n\", \"$defs\": {\"n\": {\"type\": "
+     "\"object\", " CLOSED
+     ", \"properties\": {\"c\": {\"$ref\": \"#/$defs/n\"}}}}}",
         "anthropic-strict", true, "/$defs/n", "$ref", true},
     {"{\"type\": \"string\", \"maxLength\": 3, \"pattern\": \"a\"}",
         "llama.cpp", true, "", "pattern", true},
@@ -157,13 +158,13 @@ static const struct site_case site_cases[] = {
         "minItems", true},
     /* @schema: outlines reads one of a few keywords, or refuses */
     {"{\"maxLength\": 3}", "outlines", true, "", "type", true},
-    {"{\"type\": \"string\", \"maxLength\": 3}", "outlines", true, "",
-        "type", false},
-    {"{\"type\": \"object\", \"properties\": {}, \"enum\": [{}]}",
-        "outlines", false, "", "enum", true},
+    {"{\"type\": \"string\", \"maxLength\": 3}", "outlines", true, "", "type",
+        false},
+    {"{\"type\": \"object\", \"properties\": {}, \"enum\": [{}]}", "outlines",
+        false, "", "enum", true},
     /* neutral keywords: no "others" effect */
-    {"{\"type\": \"null\", \"title\": \"t\", \"x-ui\": 1}", "llguidance",
-        true, "", "x-ui", false},
+    {"{\"type\": \"null\", \"title\": \"t\", \"x-ui\": 1}", "llguidance", true,
+        "", "x-ui", false},
     /* but an explicit rule still judges them */
     {"{\"type\": \"null\", \"default\": null}", "openai-strict", true, "",
         "default", true},
@@ -178,10 +179,9 @@ START_TEST(each_decoder_refuses_and_ignores_as_its_rows_say)
 
 	decode_text(c->schema, &r);
 	d = decoder_named(&r, c->decoder);
-	got = c->refused ? has_site(d->refused_by, d->nrefused, c->pointer,
-	                       c->keyword)
-	                 : has_site(d->ignores, d->nignores, c->pointer,
-	                       c->keyword);
+	got = c->refused
+	          ? has_site(d->refused_by, d->nrefused, c->pointer, c->keyword)
+	          : has_site(d->ignores, d->nignores, c->pointer, c->keyword);
 	ck_assert_msg(got == c->listed, "%s %s %s at \"%s\": %s on %s",
 	    c->decoder, c->refused ? "refuses" : "ignores", c->keyword,
 	    c->pointer, got ? "listed" : "not listed", c->schema);
@@ -195,8 +195,8 @@ struct table_case {
 };
 
 #define HEAD                                                                   \
-	"{\"verified\": \"2026-12-01\", \"neutral\": [], \"sources\": "       \
-	"{\"S\": \"s\"}, \"decoders\": [{\"id\": \"d\", \"name\": \"D\", "    \
+	"{\"verified\": \"2026-12-01\", \"neutral\": [], \"sources\": "        \
+	"{\"S\": \"s\"}, \"decoders\": [{\"id\": \"d\", \"name\": \"D\", "     \
 	"\"others\": \"ignore\", \"rules\": ["
 #define TAIL "]}]}"
 
@@ -249,16 +249,16 @@ START_TEST(a_table_is_evaluated_without_knowing_the_decoder)
 	char msg[256] = "";
 	struct report r;
 
-	ck_assert_msg(decoder_load_text(t, strlen(t), msg, sizeof(msg)) == 0,
-	    "%s", msg);
-	decode_text("{\"type\": \"integer\", \"minimum\": 1, \"maximum\": 3}",
-	    &r);
+	ck_assert_msg(
+	    decoder_load_text(t, strlen(t), msg, sizeof(msg)) == 0, "%s", msg);
+	decode_text(
+	    "{\"type\": \"integer\", \"minimum\": 1, \"maximum\": 3}", &r);
 	ck_assert_uint_eq(r.ndecoders, 1);
-	ck_assert(has_site(r.decoders[0].refused_by, r.decoders[0].nrefused,
-	    "", "minimum"));
+	ck_assert(has_site(
+	    r.decoders[0].refused_by, r.decoders[0].nrefused, "", "minimum"));
 	/* others = ignore: maximum and type have no row */
-	ck_assert(has_site(r.decoders[0].ignores, r.decoders[0].nignores, "",
-	    "maximum"));
+	ck_assert(has_site(
+	    r.decoders[0].ignores, r.decoders[0].nignores, "", "maximum"));
 	report_free(&r);
 	decode_text("{\"type\": \"integer\", \"minimum\": 1}", &r);
 	ck_assert_uint_eq(r.decoders[0].nrefused, 0);

@@ -64,8 +64,7 @@ static const struct lint_case lint_cases[] = {
      "[\"k\"], \"properties\": {\"k\": {\"const\": \"a\"}}}, {\"type\": "
      "\"object\", " CLOSED ", \"required\": [\"k\"], \"properties\": "
      "{\"k\": {\"const\": \"b\"}}}]}",
-        "oneof", true, "",
-        "distinct values of the required member \"k\""},
+        "oneof", true, "", "distinct values of the required member \"k\""},
     {"{\"oneOf\": [{\"enum\": [1, 2]}, {\"enum\": [3]}]}", "oneof", true, "",
         "distinct const/enum values"},
     {"{\"oneOf\": [{\"type\": \"object\", " CLOSED ", \"required\": "
@@ -82,10 +81,10 @@ static const struct lint_case lint_cases[] = {
     {"{\"type\": \"string\", \"oneOf\": [{\"maxLength\": 3}, "
      "{\"pattern\": \"^a\"}]}",
         "oneof", true, "", "not provably disjoint"},
-    {"{\"oneOf\": [{\"type\": \"number\"}, {\"type\": \"integer\"}]}",
-        "oneof", true, "", "not provably disjoint"},
-    {"{\"anyOf\": [{\"type\": \"integer\"}, {\"type\": \"boolean\"}]}",
-        "oneof", false, NULL, NULL},
+    {"{\"oneOf\": [{\"type\": \"number\"}, {\"type\": \"integer\"}]}", "oneof",
+        true, "", "not provably disjoint"},
+    {"{\"anyOf\": [{\"type\": \"integer\"}, {\"type\": \"boolean\"}]}", "oneof",
+        false, NULL, NULL},
     /* string-unbounded */
     {"{\"type\": \"string\"}", "string-unbounded", true, "", NULL},
     {"{\"type\": \"string\", \"pattern\": \"^[a-z]+$\"}", "string-unbounded",
@@ -96,8 +95,8 @@ static const struct lint_case lint_cases[] = {
         "string-unbounded", false, NULL, NULL},
     {"{\"type\": \"string\", \"enum\": [\"a\", \"b\"]}", "string-unbounded",
         false, NULL, NULL},
-    {"{\"type\": \"string\", \"format\": \"date\"}", "string-unbounded",
-        false, NULL, NULL},
+    {"{\"type\": \"string\", \"format\": \"date\"}", "string-unbounded", false,
+        NULL, NULL},
     {"{\"allOf\": [{\"type\": \"string\"}, {\"maxLength\": 3}]}",
         "string-unbounded", false, NULL, NULL},
     {"{\"maxLength\": 3, \"anyOf\": [{\"type\": \"string\"}, "
@@ -113,15 +112,15 @@ static const struct lint_case lint_cases[] = {
     /* array-unbounded */
     {"{\"type\": \"array\", \"items\": {\"type\": \"integer\"}}",
         "array-unbounded", true, "", NULL},
-    {"{\"type\": \"array\", \"maxItems\": 4}", "array-unbounded", false,
-        NULL, NULL},
+    {"{\"type\": \"array\", \"maxItems\": 4}", "array-unbounded", false, NULL,
+        NULL},
     {"{\"type\": \"array\", \"prefixItems\": [{\"type\": \"integer\"}], "
      "\"items\": false}",
         "array-unbounded", false, NULL, NULL},
     /* object-open */
     {"{\"type\": \"object\"}", "object-open", true, "", NULL},
-    {"{\"properties\": {\"a\": {\"type\": \"null\"}}}", "object-open", true,
-        "", NULL},
+    {"{\"properties\": {\"a\": {\"type\": \"null\"}}}", "object-open", true, "",
+        NULL},
     {"{\"type\": \"object\", " CLOSED "}", "object-open", false, NULL, NULL},
     {"{\"type\": \"object\", \"allOf\": [{\"properties\": {\"a\": "
      "{\"type\": \"null\"}}}], \"unevaluatedProperties\": false}",
@@ -131,11 +130,13 @@ static const struct lint_case lint_cases[] = {
      "\"then\": {\"required\": [\"a\"]}}",
         "object-open", false, NULL, NULL},
     /* recursion-unbounded */
-    {"{\"$ref\": \"#/$defs/n\", \"$defs\": {\"n\": {\"type\": \"object\", "
-     CLOSED ", \"properties\": {\"c\": {\"$ref\": \"#/$defs/n\"}}}}}",
+    {"{\"$ref\": \"#/$defs/n\", \"$defs\": {\"n\": {\"type\": "
+     "\"object\", " CLOSED
+     ", \"properties\": {\"c\": {\"$ref\": \"#/$defs/n\"}}}}}",
         "recursion-unbounded", true, "/$defs/n", NULL},
-    {"{\"$ref\": \"#/$defs/n\", \"$defs\": {\"n\": {\"type\": \"object\", "
-     CLOSED ", \"properties\": {\"c\": {\"$ref\": \"#/$defs/m\"}}}, "
+    {"{\"$ref\": \"#/$defs/n\", \"$defs\": {\"n\": {\"type\": "
+     "\"object\", " CLOSED
+     ", \"properties\": {\"c\": {\"$ref\": \"#/$defs/m\"}}}, "
      "\"m\": {\"type\": \"null\"}}}",
         "recursion-unbounded", false, NULL, NULL},
     /* description-constraint */
@@ -172,10 +173,10 @@ static const struct lint_case lint_cases[] = {
         "default-invalid", true, "", "maxLength"},
     {"{\"type\": \"string\", \"maxLength\": 3, \"default\": \"ok\"}",
         "default-invalid", false, NULL, NULL},
-    {"{\"type\": \"integer\", \"examples\": [1, 2.5]}", "example-invalid",
-        true, "", "example 1"},
-    {"{\"type\": \"integer\", \"examples\": [1, 2]}", "example-invalid",
-        false, NULL, NULL},
+    {"{\"type\": \"integer\", \"examples\": [1, 2.5]}", "example-invalid", true,
+        "", "example 1"},
+    {"{\"type\": \"integer\", \"examples\": [1, 2]}", "example-invalid", false,
+        NULL, NULL},
     /* optional-empty */
     {"{\"type\": \"object\", " CLOSED ", \"properties\": {\"n\": "
      "{\"type\": \"string\", \"minLength\": 1, \"maxLength\": 5}}}",
@@ -261,8 +262,8 @@ hook_rules(const char *bytes, mode_t mode, char *out, size_t cap)
 	if (bytes != NULL) {
 		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 		ck_assert_int_ge(fd, 0);
-		ck_assert_int_eq(write(fd, bytes, strlen(bytes)),
-		    (ssize_t)strlen(bytes));
+		ck_assert_int_eq(
+		    write(fd, bytes, strlen(bytes)), (ssize_t)strlen(bytes));
 		close(fd);
 		ck_assert_int_eq(chmod(path, mode), 0);
 	}

@@ -71,8 +71,8 @@ START_TEST(json_lists_refusals_first_and_parses_strictly)
 	          get(get(doc, "size"), "tokens")->u.num.i == 3);
 	ds = get(doc, "decoders");
 	ck_assert_uint_eq(ds->u.arr.count, 1);
-	ck_assert_int_eq(get(&ds->u.arr.items[0], "refuses")->type,
-	    JSON_T_FALSE);
+	ck_assert_int_eq(
+	    get(&ds->u.arr.items[0], "refuses")->type, JSON_T_FALSE);
 	/* one site per place and keyword */
 	ck_assert_uint_eq(get(&ds->u.arr.items[0], "ignores")->u.arr.count, 1);
 	arena_free(&a);
