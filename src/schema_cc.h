@@ -25,6 +25,7 @@ struct cnode {
 	struct schema_node n; /* first: a K_NODE node is its cnode */
 	const struct json_value *src;     /* borrowed: the schema object */
 	const struct json_value *pattern; /* borrowed: pattern's value */
+	const struct json_value *props;   /* borrowed: properties' value */
 	const char *where;  /* owned (form arena): schema pointer, messages */
 	size_t where_len;   /* bytes (a member name may hold U+0000) */
 	struct cnode *next; /* every cnode, for the cycle checks */

@@ -740,6 +740,7 @@ compile_object_kws(
 	size_t at = c->ptr.len, bound = 0, i, mark, mark2;
 	uint32_t stamp = 1;
 
+	((struct cnode *)n)->props = props;
 	if (mixed) {
 		dep = kv[KW_DEPENDENCIES];
 		depkw = "dependencies";

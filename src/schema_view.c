@@ -181,8 +181,7 @@ schema_view_prop(
 {
 	const struct schema_slot *sl = &n->slots[i];
 	const struct cnode *cn = cnode_of(n);
-	const struct json_value *props =
-	    cn != NULL ? json_object_get(cn->src, "properties", 10) : NULL;
+	const struct json_value *props = cn != NULL ? cn->props : NULL;
 
 	out->name = sl->name;
 	out->len = sl->len;
