@@ -27,6 +27,7 @@
 #include "buf.h"
 #include "html.h"
 #include "json.h"
+#include "schema.h"
 #include "schema_view.h"
 #include "sha256.h"
 #include "utf8.h"
@@ -532,7 +533,8 @@ html_node(struct html_desc *d, const struct schema_node *n)
 }
 
 /*
- * The whole description, {"root":0,"n":[...], "type", "etag"}, raw JSON
+ * The whole description, {"root":0,"jd","sd","n":[...], "type", "etag"}
+ * (jd: JSON_MAX_DEPTH, sd: SCHEMA_MAX_DEPTH), raw JSON
  * in out (the caller escapes it for the data block).
  */
 static int
@@ -545,7 +547,10 @@ html_describe(
 
 	memset(&d, 0, sizeof(d));
 	d.out = out;
-	if (buf_puts(out, "{\"root\":0") == -1)
+	/* the nesting the act parser reads and the validator's depth: the
+	 * page offers controls as deep as the address reads acts */
+	if (buf_printf(out, "{\"root\":0,\"jd\":%d,\"sd\":%d", JSON_MAX_DEPTH,
+	        SCHEMA_MAX_DEPTH) == -1)
 		goto done;
 	if (o != NULL && o->type != NULL && o->type[0] != '\0' &&
 	    (buf_puts(out, ",\"type\":") == -1 ||

@@ -562,9 +562,12 @@ START_TEST(html_page_shows_p_each_message_and_the_form)
 	/* The editor starts empty: the script fills it from the controls. */
 	expect_page_contains(&page, "aria-describedby=\"body-help "
 	                            "body-error\"></textarea>");
-	/* The type and the JSON ETag (sent back as If-Match) are data. */
-	expect_page_contains(&page,
-	    "{\"root\":0,\"type\":\"tea\",\"etag\":\"\\\"e1\\\"\",\"n\":[");
+	/* The type and the JSON ETag (sent back as If-Match) are data, and
+	 * so are the nesting the address reads and the validator's depth:
+	 * the controls go as deep as an act may. */
+	expect_page_contains(&page, "{\"root\":0,\"jd\":128,\"sd\":512,"
+	                            "\"type\":\"tea\",\"etag\":\"\\\"e1\\\"\","
+	                            "\"n\":[");
 	buf_free(&page);
 }
 END_TEST
