@@ -25,6 +25,7 @@ mkdir -p "$out"
 root=$TEST_TMP/root
 mkdir -p "$root"
 addresses=
+examples=
 for dir in "$GPT_SRCDIR"/examples/*/ "$GPT_SRCDIR"/tests/data/page/*/; do
 	[ -f "$dir/form.json" ] || continue
 	name=$(basename "$dir")
@@ -42,6 +43,9 @@ HOOK
 	chmod 755 "$root/$name/hook"
 	chmod 777 "$root/$name"
 	addresses="$addresses $name"
+	case $dir in
+	*/examples/*) examples="$examples $name" ;;
+	esac
 done
 chmod -R a+rX "$root"
 
@@ -80,7 +84,7 @@ mv "$out/sizes.txt.tmp" "$out/sizes.txt"
 node "$GPT_SRCDIR/tests/browser/browser.mjs" --base="$base" --root="$root" \
     --modules="$modules" --out="$out" \
     --chromium="${CHROMIUM:-$(command -v chromium)}" \
-    --addresses="$addresses" >"$TEST_TMP/browser.out" 2>&1
+    --addresses="$addresses" --examples="$examples" >"$TEST_TMP/browser.out" 2>&1
 rc=$?
 cat "$TEST_TMP/browser.out"
 line=$(grep -E '^browser: [0-9]+ passed, [0-9]+ failed$' "$TEST_TMP/browser.out" | tail -n 1)

@@ -28,7 +28,18 @@
   var statusEl = document.getElementById("status");
   var meaning = document.getElementById("meaning");
   var response = document.getElementById("response");
-  var MAXDEPTH = 48;
+  /* controls go as deep as the address reads acts (jd: the JSON nesting
+   * of an act); checks as deep as the validator goes (sd) */
+  var JD = D.jd || 128, SD = D.sd || 512;
+  /* each act of building (a render, an item added) makes at most this many
+   * controls: a form whose required members recurse, or a pasted act of
+   * a hundred thousand nodes, gets JSON editors past it, not a hang */
+  var BUILD_MAX = 20000, built = 0;
+  /* a value the person has not given yet is filled in at most AUTO_MAX
+   * levels deep at a time (required members that recurse, a binary tree's
+   * two halves): past that, a button fills in the next levels on demand */
+  var AUTO_MAX = 12, auto = 0;
+  function anew() { built = 0; auto = 0; }
   var uid = 0;
   var root = null;
   /* maps keyed by the form's names: no prototype, so "__proto__" is a name */
@@ -112,7 +123,7 @@
   function fresh() { budget = 200000; }
   function check(i, v, ptr, errs, depth) {
     var n = N[i], k, j;
-    if (depth > MAXDEPTH || errs.length > 200 || --budget < 0) return;
+    if (depth > SD || errs.length > 200 || --budget < 0) return;
     if (n.k === 1) return;
     if (n.k === 0) { errs.push([ptr, "no value is allowed here"]); return; }
     if (n.u) return; /* the address judges what the page cannot describe */
@@ -303,14 +314,47 @@
     }
   }
 
-  /* The control for node i at ptr holding value (undefined: a new one). */
+  /* The control for node i at ptr holding value (undefined: a new one),
+   * depth the JSON nesting of the value's container. */
   /* extra: {req: a required member, ann: the member's own annotations
-   * (a title beside a $ref)} */
+   * (a title beside a $ref), run: choosers nested at this very value} */
   function build(i, ptr, value, depth, name, extra) {
+    if (value !== undefined) return build1(i, ptr, value, depth, name, extra);
+    if (auto >= AUTO_MAX) return laterWidget(i, ptr, depth, name, extra);
+    auto++;
+    var w = build1(i, ptr, value, depth, name, extra);
+    auto--;
+    return w;
+  }
+  /* The control of a value not filled in yet: a button fills it in. */
+  function laterWidget(i, ptr, depth, name, extra) {
+    var s = shape(i, 0), inner = null;
+    if (extra && extra.ann && has(extra.ann, "ti")) s.ti = extra.ann.ti;
+    s.req = !!(extra && extra.req);
+    var b = h("button", {type: "button", "data-ptr": ptr, "data-action": "fill", text: "Fill in " + labelFor(s, name)});
+    var el = h("div", {"class": "field"}, [b]);
+    var w = {el: el, input: b, get: function () { return inner ? inner.get() : undefined; }};
+    b.addEventListener("click", function () {
+      anew();
+      inner = build(i, ptr, undefined, depth, name, extra);
+      el.parentNode.replaceChild(inner.el, el);
+      w.el = inner.el;
+      w.input = inner.input;
+      sync();
+      var f = inner.input || inner.el.querySelector("input, select, textarea, button");
+      if (f) f.focus();
+    });
+    register(ptr, w, b);
+    return w;
+  }
+  function build1(i, ptr, value, depth, name, extra) {
     var s = shape(i, 0);
     if (extra && extra.ann) ["ti", "d", "df", "ex"].forEach(function (k) { if (has(extra.ann, k)) s[k] = extra.ann[k]; });
     s.req = !!(extra && extra.req);
-    if (depth > MAXDEPTH) return jsonWidget(ptr, value, "This part nests deeper than the page shows: enter it as JSON.", labelFor(s, name));
+    s.run = extra && extra.run || 0;
+    /* an alternative that is its own alternative: {"anyOf": [{"$ref": "#"}]} */
+    if (s.run > 16 || ++built > BUILD_MAX)
+      return jsonWidget(ptr, value, "This part is more than the page shows as controls: enter it as JSON.", labelFor(s, name));
     if (s.k === 0) return fixedWidget(ptr, value, "no value is allowed here", labelFor(s, name));
     if (s.opaque) return jsonWidget(ptr, value, "The form says more about this part than the page can show: enter it as JSON.", labelFor(s, name));
     if (has(s, "co")) return fixedWidget(ptr, s.co, null, labelFor(s, name));
@@ -324,6 +368,9 @@
     return kindWidget(s, kinds[0], ptr, value, depth, name);
   }
   function kindWidget(s, kind, ptr, value, depth, name) {
+    /* an object or array here would nest deeper than the address reads */
+    if ((kind === "object" || kind === "array") && depth >= JD)
+      return jsonWidget(ptr, value, "The address reads acts nested at most " + JD + " deep: no object or array fits here.", labelFor(s, name));
     if (value !== undefined) {
       var t = typeOf(value);
       if (!(t === kind || (kind === "number" && t === "integer") || (kind === "integer" && t === "number" && Number.isInteger(value))))
@@ -461,6 +508,7 @@
 
   function enumWidget(s, ptr, value, name) {
     var id = nid(), opts = s.en, sel = 0, k, el, w;
+    if (value === undefined && has(s, "df")) value = s.df;
     if (value !== undefined) {
       sel = -1;
       for (k = 0; k < opts.length; k++) if (same(opts[k], value)) { sel = k; break; }
@@ -505,6 +553,8 @@
     var id = nid(), chosen = 0, k, inner = null;
     var base = {};
     Object.keys(s).forEach(function (key) { if (key !== "any" && key !== "one") base[key] = s[key]; });
+    /* a default chooses its alternative and fills it */
+    if (value === undefined && has(s, "df")) value = s.df;
     if (value !== undefined) {
       chosen = -1;
       fresh();
@@ -517,14 +567,14 @@
     sel.value = String(chosen);
     var slot = h("div", {"class": "alt"});
     function make(v) {
-      inner = build(alts[Number(sel.value)], ptr, v, depth + 1, name, {req: base.req});
+      inner = build(alts[Number(sel.value)], ptr, v, depth, name, {req: base.req, run: base.run + 1});
       slot.textContent = "";
       slot.appendChild(inner.el);
       /* a problem at ptr is shown on the chosen control, or the chooser */
       if (inner.fixed) byPtr[ptr] = sel;
     }
     make(value);
-    sel.addEventListener("change", function (e) { e.stopPropagation(); make(undefined); sync(); });
+    sel.addEventListener("change", function (e) { e.stopPropagation(); anew(); make(undefined); sync(); });
     var box = h("fieldset", {}, [h("legend", {text: labelFor(base, name)}),
       h("label", {"for": id, text: "Which kind"}), sel,
       h("p", {"class": "help", id: id + "-h", text: helpText(base)}), slot]);
@@ -535,6 +585,7 @@
   /* A type union (["string", "null"]): a chooser of types. */
   function typeWidget(s, kinds, ptr, value, depth, name) {
     var id = nid(), inner = null, chosen = 0;
+    if (value === undefined && has(s, "df")) value = s.df;
     if (value !== undefined) {
       var t = typeOf(value);
       chosen = kinds.indexOf(t);
@@ -546,13 +597,13 @@
     sel.value = String(chosen);
     var slot = h("div", {});
     function make(v) {
-      inner = kindWidget(s, kinds[Number(sel.value)], ptr, v, depth + 1, name);
+      inner = kindWidget(s, kinds[Number(sel.value)], ptr, v, depth, name);
       slot.textContent = "";
       slot.appendChild(inner.el);
       if (inner.fixed) byPtr[ptr] = sel;
     }
     make(value);
-    sel.addEventListener("change", function (e) { e.stopPropagation(); make(undefined); sync(); });
+    sel.addEventListener("change", function (e) { e.stopPropagation(); anew(); make(undefined); sync(); });
     return {el: h("fieldset", {}, [h("legend", {text: labelFor(s, name)}),
       h("label", {"for": id, text: "Type"}), sel, slot]), input: sel,
       get: function () { return inner.get(); }};
@@ -609,7 +660,7 @@
         var sh = shape(p[1]);
         var b = h("button", {type: "button", "data-ptr": ptr + "/" + esc(p[0]), "data-action": "add",
           text: "Add " + (has(sh, "ti") ? sh.ti + " (" + p[0] + ")" : p[0])});
-        b.addEventListener("click", function () { add(p[0], undefined, true, true); refreshAdders(); sync(); });
+        b.addEventListener("click", function () { anew(); add(p[0], undefined, true, true); refreshAdders(); sync(); });
         adders.appendChild(b);
       });
     }
@@ -634,6 +685,7 @@
         if (schemaFor(key) >= 0 && N[schemaFor(key)].k === 0) { err.textContent = JSON.stringify(key) + " is not a member this form allows"; keyIn.focus(); return; }
         err.textContent = "";
         keyIn.value = "";
+        anew();
         add(key, undefined, true, true);
         refreshAdders();
         sync();
@@ -673,12 +725,15 @@
     box.appendChild(list);
     function schemaAt(k) { return k < pre.length ? pre[k] : has(s, "it") ? s.it : -1; }
     function renumber() {
+      var np = pre.length, n = items.length;
       items.forEach(function (it, k) {
         it.num.textContent = "Item " + (k + 1);
-        it.tools.forEach(function (b) { b.disabled = false; });
-        it.up.disabled = k === 0;
-        it.down.disabled = k === items.length - 1;
-        it.rm.disabled = has(s, "minI") && items.length <= s.minI;
+        /* prefixItems are fixed slots: they do not move, and only the last
+         * one goes (a later value would slide into another slot's schema) */
+        it.up.hidden = it.down.hidden = k < np;
+        it.up.disabled = k <= np;
+        it.down.disabled = k === n - 1;
+        it.rm.disabled = (has(s, "minI") && n <= s.minI) || (k < np && k !== n - 1);
       });
       addB.disabled = items.length >= maxI || (!itemOk && items.length >= pre.length);
     }
@@ -699,6 +754,7 @@
       it.down.addEventListener("click", function () { move(items.indexOf(it), 1); });
       it.rm.addEventListener("click", function () {
         var at = items.indexOf(it);
+        anew();
         var vals = items.map(function (x) { return x.w.get(); });
         vals.splice(at, 1);
         while (items.length > at) list.removeChild(items.pop().li);
@@ -716,6 +772,7 @@
     function move(k, d) {
       var j = k + d;
       if (j < 0 || j >= items.length) return;
+      anew();
       var vals = items.map(function (x) { return x.w.get(); });
       var t = vals[k]; vals[k] = vals[j]; vals[j] = t;
       var from = Math.min(k, j);
@@ -731,6 +788,7 @@
     if (!Array.isArray(value) || value.length === 0) want = Math.max(want, 0);
     for (var k = 0; k < want; k++) append(k < start.length ? start[k] : undefined);
     addB.addEventListener("click", function () {
+      anew();
       var it = append(undefined);
       renumber();
       sync();
@@ -756,6 +814,7 @@
   }
   function render(v) {
     byPtr = map();
+    anew();
     root = build(D.root, "", v, 0);
     controls.textContent = "";
     controls.appendChild(root.el);
@@ -795,6 +854,19 @@
       p = p.slice(0, p.lastIndexOf("/"));
     }
   }
+  /* The pointer of the first object or array nested past JD, or null;
+   * a walk with its own stack, as long as the value. */
+  function tooDeep(v) {
+    var stack = [[v, "", 1]], top, k, x;
+    while (stack.length) {
+      top = stack.pop();
+      x = top[0];
+      if (x === null || typeof x !== "object") continue;
+      if (top[2] > JD) return top[1];
+      for (k in x) if (has(x, k)) stack.push([x[k], top[1] + "/" + esc(k), top[2] + 1]);
+    }
+    return null;
+  }
   function judge(focus) {
     var v, errs = [];
     clearMarks();
@@ -808,6 +880,8 @@
       if (focus) body.focus();
       return false;
     }
+    var deep = tooDeep(v);
+    if (deep !== null) errs.push([deep, "nests deeper than the address reads (at most " + JD + " levels)"]);
     check(D.root, v, "", errs, 0);
     if (errs.length === 0) return true;
     var ul = h("ul", {});

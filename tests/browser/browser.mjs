@@ -9,7 +9,8 @@
 // "browser: N passed, N failed".
 //
 //   node browser.mjs --base=URL --root=DIR --modules=DIR --out=DIR
-//       --chromium=PATH --addresses="echo guestbook ..."
+//       --chromium=PATH --addresses="echo guestbook ... kinds ..."
+//       --examples="echo guestbook ..." (those of examples/)
 import {createHash} from 'node:crypto';
 import fs from 'node:fs';
 import {createRequire} from 'node:module';
@@ -23,8 +24,8 @@ for (const a of process.argv.slice(2)) {
 const require = createRequire(path.join(arg.modules, 'noop.js'));
 const puppeteer = require('puppeteer-core');
 const axeSource = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-const examples = arg.addresses.trim().split(/\s+/).filter((a) => fs.existsSync(
-  path.join(arg.root, a, 'form.json')) && !['kinds', 'hostile', 'failing'].includes(a));
+const examples = arg.examples.trim().split(/\s+/).filter((a) => fs.existsSync(
+  path.join(arg.root, a, 'form.json')));
 
 let passed = 0;
 let failed = 0;
@@ -62,7 +63,7 @@ async function open(a, {js = true, width = 1280, height = 900, dark = false} = {
   page.on('pageerror', (e) => page.trouble.push('script error: ' + e.message));
   page.on('console', (m) => {
     // the browser's own line for an answer of 4xx or 5xx is not a fault
-    if (m.type() === 'error' && !/^Failed to load resource: the server responded with a status of (412|502)\b/.test(m.text())) {
+    if (m.type() === 'error' && !/^Failed to load resource: the server responded with a status of (412|422|502)\b/.test(m.text())) {
       page.trouble.push('console: ' + m.text());
     }
   });
@@ -130,6 +131,50 @@ async function itemButton(page, ptr, n, action) {
   await page.click(`li${at(ptr + '/' + n)} > .tools > button[data-action="${action}"]`);
 }
 
+// Paste text into the JSON editor, as a person pasting would (one input).
+async function paste(page, text) {
+  await page.$eval('#body', (e, t) => {
+    e.focus();
+    e.value = t;
+    e.dispatchEvent(new InputEvent('input', {bubbles: true, inputType: 'insertFromPaste'}));
+  }, text);
+}
+async function answer(page) {
+  await page.waitForFunction(() => /^\d{3}:/.test(document.getElementById('status').textContent), {timeout: 10000});
+  return page.evaluate(() => [document.getElementById('status').textContent,
+    document.getElementById('meaning').textContent, document.getElementById('response').textContent]);
+}
+// The focused element and its focus ring, as the page draws it.
+function focusNow(page) {
+  return page.evaluate(() => {
+    const e = document.activeElement;
+    const st = getComputedStyle(e);
+    return {at: (e.getAttribute('data-ptr') || '') + ':' + (e.getAttribute('data-action') || e.type || e.tagName),
+      kind: e.tagName.toLowerCase() + (e.type ? '/' + e.type : ''), ring: st.outlineStyle + ' ' + st.outlineWidth};
+  });
+}
+// Tab through every control of the page once: each shows the page's ring.
+async function ringsAll(page, label) {
+  await page.evaluate(() => document.activeElement && document.activeElement.blur());
+  const seen = new Map();
+  const bad = [];
+  let first = null;
+  for (let i = 0; i < 600; i++) {
+    await page.keyboard.press('Tab');
+    const f = await focusNow(page);
+    if (f.kind === 'body') continue;
+    // Tab walks a date's fields one by one: the same control again
+    if (f.at + f.kind === first) break;
+    first = first || f.at + f.kind;
+    if (seen.has(f.at + f.kind)) continue;
+    seen.set(f.at + f.kind, f);
+    if (f.ring !== 'solid 3px') bad.push(`${f.at} (${f.kind}): ${f.ring}`);
+  }
+  const kinds = [...new Set([...seen.values()].map((f) => f.kind))].sort();
+  ok(seen.size > 3 && bad.length === 0, `${label}: every control reached by Tab shows the focus ring (${kinds.join(', ')})`, bad.join('; '));
+  return kinds;
+}
+
 function received(a) {
   const f = path.join(arg.root, a, 'received');
   return fs.existsSync(f) ? fs.readFileSync(f) : null;
@@ -175,7 +220,8 @@ async function axe(page, label) {
   axeTotals.push(`${label}: ${r.length} violation(s)${r.length ? ' (' + r.map((v) => v.id + '/' + v.impact).join(', ') + ')' : ''}`);
 }
 
-for (const a of examples.concat(['kinds', 'hostile'])) {
+ok(examples.length >= 4, 'the example addresses are served', examples.join(' '));
+for (const a of examples.concat(['kinds', 'shapes', 'hostile'])) {
   await test(`${a}: page, axe, screenshots`, async () => {
     for (const dark of [false, true]) {
       const page = await open(a, {dark});
@@ -197,6 +243,8 @@ for (const a of examples.concat(['kinds', 'hostile'])) {
         ok(csp === `default-src 'none'; script-src 'sha256-${js}'; style-src 'sha256-${style}'; ` +
           `connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
         `${a}: the CSP names the script's and the style's hashes and nothing else`, csp);
+        ok(!(await page.evaluate(() => document.body.innerText)).includes('composing and sending an act from it does'),
+          `${a}: with JavaScript, no note that acting needs it`);
         ok(await page.evaluate(() => document.querySelectorAll('[src], [href], link, img, iframe, object, embed').length === 0 &&
           document.querySelectorAll('script').length === 2 && document.querySelectorAll('style').length === 1),
         `${a}: the page refers to no external resource`);
@@ -230,6 +278,35 @@ for (const a of examples.concat(['kinds', 'hostile'])) {
 }
 
 // --- acts, composed with the controls --------------------------------------
+
+// Only the required members, for every example address: the page starts
+// with them and nothing else (an optional member waits behind its Add
+// button, never "" by default), and the act of just those is accepted.
+const REQUIRED_ONLY = {
+  echo: [['/note', 'Only the note.']],
+  guestbook: [['/name', 'Ada'], ['/message', 'Only what is required.']],
+  ledger: [['/who', 'Ada'], ['/what', 'tea'], ['/cents', '300']],
+  'styled-text': [],
+};
+for (const a of examples) {
+  await test(`${a}: only the required members`, async () => {
+    const s = JSON.parse(fs.readFileSync(path.join(arg.root, a, 'form.json'), 'utf8')).s;
+    const req = s.required || [];
+    const optional = Object.keys(s.properties || {}).filter((k) => !req.includes(k));
+    const page = await open(a);
+    const first = JSON.parse(await page.$eval('#body', (e) => e.value));
+    ok(Object.keys(first).every((k) => req.includes(k)), `${a}: the act starts with no optional member`, JSON.stringify(first));
+    for (const k of optional) {
+      ok(await page.$(`button${at('/' + k)}[data-action="add"]`) !== null && await page.$(`:is(input, select, textarea)${at('/' + k)}`) === null,
+        `${a}: optional ${k} waits behind its Add button`);
+    }
+    if (!ok(Object.hasOwn(REQUIRED_ONLY, a), `${a}: the test knows which values to give its required members`)) return;
+    for (const [p, t] of REQUIRED_ONLY[a]) await type(page, p, t);
+    const v = await submit(page, a, `${a} (required only)`);
+    eq(Object.keys(v).sort(), [...req].sort(), `${a}: the act carries the required members and nothing else`);
+    await close(page, `${a} required only`);
+  });
+}
 
 await test('echo: type a note, add two tags, submit', async () => {
   const page = await open('echo');
@@ -301,14 +378,40 @@ await test('guestbook: one act with the keyboard only', async () => {
     const e = document.activeElement;
     return (e.getAttribute('data-ptr') || '') + ':' + (e.getAttribute('data-action') || e.type || e.tagName);
   });
+  // every control the Tab key reaches shows the page's focus ring
+  const rings = new Set();
   async function tabTo(want, limit = 30) {
     for (let i = 0; i < limit; i++) {
       await page.keyboard.press('Tab');
-      if ((await focused()) === want) return;
+      const f = await focusNow(page);
+      rings.add(`${f.kind} ${f.ring}`);
+      if (f.at === want) return;
     }
     throw new Error(`Tab never reached ${want} (at ${await focused()})`);
   }
-  await tabTo('/name:text');
+  // submitting at once: the page says what is missing, where, and aloud
+  const live = await page.evaluate(() => {
+    const p = document.getElementById('problems');
+    p.__before = true; // the same region before and after: announced
+    return [p.getAttribute('role'), document.getElementById('status').getAttribute('role')];
+  });
+  eq(live, ['alert', 'status'], 'guestbook: the problems are an alert region and the status a status region');
+  await tabTo(':submit');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#problems li', {timeout: 3000});
+  const said = await page.evaluate(() => {
+    const p = document.getElementById('problems');
+    const name = document.querySelector('[data-ptr="/name"]');
+    const err = document.getElementById(name.id + '-e');
+    return [p.__before === true && getComputedStyle(p).display !== 'none', p.textContent,
+      err.getAttribute('aria-live'), err.textContent, name.getAttribute('aria-describedby').split(' ').includes(err.id),
+      document.activeElement === name];
+  });
+  ok(said[0] && said[1].includes('/name: must be at least 1 characters') && said[1].includes('/message: must be at least 1 characters'),
+    'guestbook: the problems are announced in the alert region', said[1]);
+  ok(said[2] === 'polite' && said[3].includes('must be at least 1 characters') && said[4],
+    'guestbook: each control\'s own error is a live region it is described by', said.join(' | '));
+  ok(said[5] && page.posts === 0, 'guestbook: the focus goes to the first problem; nothing was sent');
   await page.keyboard.type('Grace');
   await tabTo('/message:textarea');
   await page.keyboard.type('Typed without a mouse.');
@@ -316,6 +419,8 @@ await test('guestbook: one act with the keyboard only', async () => {
   await page.keyboard.press('Enter');
   // the new member's first choice takes the focus; arrows choose
   ok((await focused()).endsWith(':radio'), 'guestbook: adding a member moves the focus into it', await focused());
+  const f = await focusNow(page);
+  rings.add(`${f.kind} ${f.ring}`);
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('ArrowDown');
   fs.rmSync(path.join(arg.root, 'guestbook', 'received'), {force: true});
@@ -333,6 +438,10 @@ await test('guestbook: one act with the keyboard only', async () => {
     return getComputedStyle(b).outlineStyle;
   });
   ok(outline !== 'none', 'guestbook: the focus is visible', outline);
+  eq([...rings].sort(), ['button/button solid 3px', 'button/submit solid 3px', 'input/radio solid 3px', 'input/text solid 3px',
+    'textarea/textarea solid 3px'], 'guestbook: each control the keyboard reached showed the focus ring');
+  eq(await page.$eval('#status', (e) => [e.getAttribute('aria-live'), e.textContent]), ['polite', '200: accepted'],
+    'guestbook: the answer is announced in the status region');
   await close(page, 'guestbook keyboard act');
 });
 
@@ -358,6 +467,112 @@ await test('styled-text: a tree of spans, switching alternatives', async () => {
   eq(v, {nodes: ['Read the ', {style: 'link', children: [{style: 'bold', children: ['draft']}],
     href: 'https://example.org/draft'}, '.'], title: 'A note'}, 'styled-text: the act is the tree that was built');
   await close(page, 'styled-text act');
+});
+
+await test('explaining: a 422 shows the address\'s reason', async () => {
+  const page = await open('explaining');
+  // a rule the page does not check (the address checks ipv4 fully)
+  await type(page, '/ip', '999.1.1.1');
+  await type(page, '/n', '2');
+  fs.rmSync(path.join(arg.root, 'explaining', 'received'), {force: true});
+  const shown = await page.$eval('#body', (e) => e.value);
+  await page.click('#act button[type=submit]');
+  const [status, meaning, response] = await answer(page);
+  eq(status, '422: rejected, with the reason', 'explaining: a 422 is shown as a rejection with its reason');
+  ok(meaning.includes('explains its rejections'), 'explaining: with what it means', meaning);
+  // the reason is the address's own answer to those bytes, pretty-printed
+  const direct = await fetch(`${arg.base}/explaining`, {method: 'POST', headers: {'Content-Type': 'application/json'}, body: shown});
+  const raw = await direct.text();
+  eq(direct.status, 422, 'explaining: the address answers those bytes 422');
+  eq(response, JSON.stringify(JSON.parse(raw), null, 2), 'explaining: the page shows the address\'s reason, pretty-printed');
+  ok(/"pointer": "\/ip"/.test(response) && /"keyword": "format"/.test(response), 'explaining: the reason names the pointer and the keyword', response);
+  ok(received('explaining') === null, 'explaining: the hook did not run for the rejected act');
+  // flagged by the page, sent anyway: the reason is still the address's
+  await type(page, '/ip', '10.0.0.1');
+  await type(page, '/n', '0');
+  await page.click('#act button[type=submit]');
+  await page.waitForSelector('#anyway:not([hidden])', {timeout: 3000});
+  await page.$eval('#status', (e) => { e.textContent = ''; });
+  await page.click('#anyway');
+  const [status2, , response2] = await answer(page);
+  eq(status2, '422: rejected, with the reason', 'explaining: sent anyway, the 422 is shown');
+  ok(/"pointer": "\/n"/.test(response2) && /"keyword": "minimum"/.test(response2), 'explaining: with the address\'s pointer and keyword', response2);
+  await close(page, 'explaining act');
+});
+
+await test('kinds: a 204 the page did not foresee says so', async () => {
+  const page = await open('kinds');
+  await type(page, '/text', 'fine');
+  await press(page, '/uuid', 'add');
+  await type(page, '/uuid', 'not-a-uuid');
+  await page.click('#act button[type=submit]');
+  const [status, meaning] = await answer(page);
+  eq(status, '204: rejected by the address', 'kinds: the 204 is shown as a rejection');
+  ok(meaning.includes('The page found nothing wrong'), 'kinds: the page says it saw nothing wrong, and what the address may check', meaning);
+  await close(page, 'kinds 204');
+});
+
+await test('recursive: steps nested through the controls, as deep as the address reads', async () => {
+  const page = await open('recursive');
+  const want = {};
+  let cur = want;
+  let p = '';
+  for (let i = 0; i < 6; i++) {
+    await type(page, p + '/step', `step ${i + 1}`);
+    cur.step = `step ${i + 1}`;
+    if (i === 5) break;
+    await press(page, p + '/then', 'add');
+    cur = cur.then = {};
+    p += '/then';
+  }
+  eq(await submit(page, 'recursive', 'recursive'), want, 'recursive: six levels added one by one through the controls');
+  // the address reads acts nested 128 deep: all of them are controls
+  const deep = (n) => (n === 1 ? {step: 'last'} : {step: `level ${129 - n}`, then: deep(n - 1)});
+  await paste(page, JSON.stringify(deep(128), null, 2));
+  const last = '/then'.repeat(127);
+  ok(await page.$(`input${at(last + '/step')}`) !== null, 'recursive: the 128th level is a control, not a JSON editor');
+  await type(page, last + '/step', 'the very last');
+  // one more would nest deeper than the address reads: the page says so
+  await press(page, last + '/then', 'add');
+  await type(page, last + '/then', '{"step": "too deep"}');
+  const help = await page.$eval(`textarea${at(last + '/then')}[data-kind="json"]`, (e) =>
+    e.getAttribute('aria-describedby').split(' ').map((id) => document.getElementById(id).textContent).join(' '));
+  ok(help.includes('nested at most 128 deep'), 'recursive: past the bound, a JSON editor that names it', help);
+  await page.click('#act button[type=submit]');
+  await page.waitForSelector('#problems li', {timeout: 3000});
+  ok((await page.$eval('#problems', (e) => e.textContent)).includes(last + '/then: nests deeper than the address reads (at most 128 levels)'),
+    'recursive: the page flags an act nested too deep before sending');
+  await press(page, last + '/then', 'remove');
+  const v = await submit(page, 'recursive', 'recursive, 128 deep');
+  const d = deep(128);
+  let x = d;
+  for (let i = 0; i < 127; i++) x = x.then;
+  x.step = 'the very last';
+  eq(v, d, 'recursive: the act of 128 levels is what the controls hold');
+  await close(page, 'recursive act');
+});
+
+await test('endless: required members that recurse are filled in on demand', async () => {
+  // two required kids, each with two required kids, ...: the page fills
+  // in a few levels, then offers to fill in the next ones
+  const t0 = Date.now();
+  const page = await open('endless');
+  const count = () => page.evaluate(() => [document.querySelectorAll('#controls [data-ptr]').length,
+    document.querySelectorAll('button[data-action="fill"]').length]);
+  const [n, fills] = await count();
+  ok(n < 2000 && fills > 0, 'endless: a bounded number of controls, then buttons to fill in more', `${n} controls, ${fills} buttons`);
+  const ptr = await page.$eval('button[data-action="fill"]', (e) => e.getAttribute('data-ptr'));
+  await page.click('button[data-action="fill"]');
+  ok(await page.$(`fieldset${at(ptr)}[data-kind="object"]`) !== null && (await count())[0] > n,
+    'endless: a button fills in the next levels', ptr);
+  ok(await page.evaluate((p) => document.activeElement.closest('fieldset').getAttribute('data-ptr').startsWith(p), ptr),
+    'endless: the focus goes to what was filled in');
+  const body = JSON.parse(await page.$eval('#body', (e) => e.value));
+  let x = body;
+  for (const k of ptr.split('/').slice(1)) x = x[k];
+  ok(x !== undefined && Array.isArray(x.kids), 'endless: the editor holds what was filled in', JSON.stringify(x));
+  notes.push(`endless: opened in ${Date.now() - t0} ms with ${n} controls`);
+  await close(page, 'endless');
 });
 
 await test('failing: a 5xx is the address failing', async () => {
@@ -466,6 +681,8 @@ await test('kinds: every control, both ways with the editor', async () => {
   const all = ['alternatives', 'array', 'boolean', 'fixed', 'integer', 'json', 'number', 'object', 'radio', 'select', 'string', 'types'];
   const now = await page.$$eval('[data-kind]', (es) => [...new Set(es.map((e) => e.getAttribute('data-kind')))].sort());
   eq(now, all, 'kinds: every control kind was shown');
+  await axe(page, 'kinds, every member added');
+  await ringsAll(page, 'kinds');
   ok(kinds.length > 0, 'kinds: controls before adding members');
   // and back: what is typed in the editor becomes the controls
   await page.click('#body');
@@ -486,6 +703,98 @@ await test('kinds: every control, both ways with the editor', async () => {
   eq(await page.$eval(at('/text'), (e) => e.getAttribute('aria-invalid')), 'true', 'kinds: the control is marked invalid');
   ok(page.posts === 1, 'kinds: nothing more was sent', `${page.posts} POSTs`);
   await close(page, 'kinds act');
+});
+
+await test('shapes: unions and null, maps, fixed slots, bounded lists, defaults and examples', async () => {
+  const page = await open('shapes');
+  const body = async () => JSON.parse(await page.$eval('#body', (e) => e.value));
+  const disabled = (ptr, n, action) => page.$eval(`li${at(ptr + '/' + n)} > .tools > button[data-action="${action}"]`,
+    (e) => (e.hidden ? 'hidden' : e.disabled ? 'disabled' : 'enabled'));
+  // required members: a default is the value, an example only a placeholder
+  eq(await body(), {nick: 'anon', note: '', either: ''}, 'shapes: a default prefills, an example does not');
+  eq(await page.$eval(at('/note'), (e) => [e.value, e.placeholder]), ['', 'e.g. a few words'], 'shapes: an example is the placeholder');
+  await type(page, '/note', 'a note');
+  // a type union is a chooser of types, null among them
+  eq(await page.$eval(`select${at('/either')}`, (e) => [...e.options].map((o) => o.textContent)), ['string', 'integer', 'null'],
+    'shapes: a type union offers its types');
+  await choose(page, '/either', 'types', 'integer');
+  await type(page, '/either', '5');
+  eq((await body()).either, 5, 'shapes: the chosen type gives its control');
+  await choose(page, '/either', 'types', 'null');
+  eq((await body()).either, null, 'shapes: null chosen is null');
+  await press(page, '/nullable', 'add');
+  eq(await page.$eval(`select${at('/nullable')}`, (e) => [...e.options].map((o) => o.textContent)), ['integer', 'null'],
+    'shapes: anyOf with null offers null as an alternative');
+  await choose(page, '/nullable', 'alternatives', 'null');
+  // defaults prefill an optional member when it is added
+  for (const k of ['greeting', 'loud', 'tone', 'origin', 'words', 'level']) await press(page, '/' + k, 'add');
+  eq(await page.evaluate(() => [document.querySelector('[data-ptr="/greeting"]').value,
+    document.querySelector('[data-ptr="/loud"]').checked,
+    [...document.querySelectorAll('[data-ptr="/tone"] input')].findIndex((r) => r.checked),
+    document.querySelector('[data-ptr="/origin/x"]').value, document.querySelector('[data-ptr="/origin/y"]').value,
+    document.querySelector('input[data-ptr="/words/1"]').value, document.querySelector('[data-ptr="/level"]').placeholder]),
+  ['hello', true, 1, '1', '2', 'two', 'e.g. 42'], 'shapes: defaults prefill added members, examples are placeholders');
+  await type(page, '/level', '7');
+  await page.click(at('/loud'));
+  // an open map: a row for each key, added by name, removed by name
+  await press(page, '/scores', 'add');
+  for (const [k, n] of [['ada', '3'], ['bob', '5']]) {
+    await type(page, '/scores', k, '[data-action="member-name"]');
+    await press(page, '/scores', 'add-member');
+    await type(page, '/scores/' + k, n);
+  }
+  await type(page, '/scores', 'bob', '[data-action="member-name"]');
+  await press(page, '/scores', 'add-member');
+  ok((await page.$eval(`fieldset${at('/scores')} > .error`, (e) => [e.textContent, e.getAttribute('aria-live')].join(' '))).includes('"bob" is already a member polite'),
+    'shapes: a key given twice is refused, and the refusal is announced');
+  await press(page, '/scores/ada', 'remove');
+  await press(page, '/env', 'add');
+  await type(page, '/env', 'nope', '[data-action="member-name"]');
+  await press(page, '/env', 'add-member');
+  ok((await page.$eval(`fieldset${at('/env')} > .error`, (e) => e.textContent)).includes('"nope" is not a member this form allows'),
+    'shapes: a key no pattern admits is refused');
+  await type(page, '/env', 'X_DEBUG', '[data-action="member-name"]');
+  await press(page, '/env', 'add-member');
+  eq(await page.$eval(at('/env/X_DEBUG'), (e) => e.type), 'checkbox', 'shapes: a key matching a pattern gets its schema\'s control');
+  await page.click(at('/env/X_DEBUG'));
+  await press(page, '/env/HOME', 'add');
+  await type(page, '/env/HOME', '/home/ada');
+  // prefixItems: fixed slots, each with its own control; they do not move
+  await press(page, '/row', 'add');
+  for (let i = 0; i < 5; i++) await press(page, '/row', 'add-item');
+  eq(await page.$$eval(`li[data-ptr^="/row/"] > .field > :is(input, textarea), li[data-ptr^="/row/"] > .field > label > input`,
+    (es) => es.map((e) => e.type)), ['text', 'number', 'checkbox', 'text', 'text'], 'shapes: each slot has its schema\'s control');
+  eq([await disabled('/row', 0, 'up'), await disabled('/row', 1, 'down'), await disabled('/row', 1, 'remove'),
+    await disabled('/row', 3, 'up'), await disabled('/row', 3, 'down'), await disabled('/row', 4, 'down')],
+  ['hidden', 'hidden', 'disabled', 'disabled', 'enabled', 'disabled'],
+  'shapes: fixed slots neither move nor leave a gap; later items move among themselves only');
+  await type(page, '/row/0', 'Ada');
+  await type(page, '/row/1', '36');
+  await page.click(at('/row/2'));
+  await type(page, '/row/3', 'x');
+  await type(page, '/row/4', 'y');
+  await itemButton(page, '/row', 4, 'up');
+  // a list within minItems 2 and maxItems 3: the buttons say where the bounds are
+  await press(page, '/trio', 'add');
+  eq([await disabled('/trio', 0, 'up'), await disabled('/trio', 0, 'remove'), await disabled('/trio', 1, 'down'),
+    await disabled('/trio', 1, 'remove')], ['disabled', 'disabled', 'disabled', 'disabled'], 'shapes: at minItems nothing can be removed');
+  await type(page, '/trio/0', 'a');
+  await type(page, '/trio/1', 'b');
+  await press(page, '/trio', 'add-item');
+  await type(page, '/trio/2', 'c');
+  ok(await page.$eval(`button${at('/trio')}[data-action="add-item"]`, (e) => e.disabled), 'shapes: at maxItems nothing can be added');
+  eq([await disabled('/trio', 0, 'remove'), await disabled('/trio', 1, 'up'), await disabled('/trio', 1, 'down')],
+    ['enabled', 'enabled', 'enabled'], 'shapes: inside the bounds every item moves and goes');
+  await itemButton(page, '/trio', 2, 'up');
+  await itemButton(page, '/trio', 0, 'remove');
+  eq(await disabled('/trio', 0, 'remove'), 'disabled', 'shapes: back at minItems, removing stops');
+  const v = await submit(page, 'shapes', 'shapes');
+  eq(v, {nick: 'anon', note: 'a note', either: null, nullable: null, greeting: 'hello', loud: false, tone: 'bright',
+    origin: {x: 1, y: 2}, words: ['one', 'two'], level: 7, scores: {bob: 5}, env: {X_DEBUG: true, HOME: '/home/ada'},
+    row: ['Ada', 36, true, 'y', 'x'], trio: ['c', 'b']}, 'shapes: the act is what was chosen, typed and prefilled');
+  await axe(page, 'shapes, every member added');
+  await ringsAll(page, 'shapes');
+  await close(page, 'shapes act');
 });
 
 await test('hostile: strings of the form never break out of the page', async () => {
