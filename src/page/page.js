@@ -141,7 +141,7 @@
       if (has(n, "maxL") && len > n.maxL) errs.push([ptr, "must be at most " + n.maxL + " characters (now " + len + ")"]);
       if (has(n, "pat")) { var re = regex(n.pat); if (re && !re.test(v)) errs.push([ptr, "must match the pattern " + n.pat]); }
       if (has(n, "fmt") && has(FORMAT_SHAPE, n.fmt) && !FORMAT_SHAPE[n.fmt].test(v))
-        errs.push([ptr, "must be a " + n.fmt + FORMAT_HINT[n.fmt]]);
+        errs.push([ptr, "must be " + (/^[aeiou]/.test(n.fmt) ? "an " : "a ") + n.fmt + FORMAT_HINT[n.fmt]]);
     }
     if (t === "number" || t === "integer") {
       if (has(n, "min") && v < Number(n.min)) errs.push([ptr, "must be at least " + n.min]);

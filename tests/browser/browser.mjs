@@ -447,6 +447,9 @@ await test('guestbook: one act with the keyboard only', async () => {
 
 await test('styled-text: a tree of spans, switching alternatives', async () => {
   const page = await open('styled-text');
+  const form = JSON.parse(fs.readFileSync(path.join(arg.root, 'styled-text', 'form.json'), 'utf8')).s;
+  eq(await page.$eval(`fieldset${at('')}`, (e) => [e.querySelector('legend').textContent, e.querySelector(':scope > p.help').textContent]),
+    [form.title, form.description], 'styled-text: the act is a fieldset with the form\'s title as legend and its description as help');
   await press(page, '/title', 'add');
   await type(page, '/title', 'A note');
   await press(page, '/nodes', 'add-item');
@@ -701,6 +704,16 @@ await test('kinds: every control, both ways with the editor', async () => {
   const p = await page.$eval('#problems', (e) => e.textContent);
   ok(p.includes('/text: must be at least 2 characters') && p.includes('/count: must be at most 10'), 'kinds: the page flags each broken rule', p);
   eq(await page.$eval(at('/text'), (e) => e.getAttribute('aria-invalid')), 'true', 'kinds: the control is marked invalid');
+  // each kind of rule a browser can check, flagged where it breaks
+  await paste(page, '{"code": "abc", "color": "pink", "ok": "yes", "price": 0.015, "list": [], "mail": "nobody"}');
+  await page.click('#act button[type=submit]');
+  await page.waitForSelector('#problems li', {timeout: 3000});
+  const rules = await page.$eval('#problems', (e) => e.textContent);
+  for (const want of ['/text: is required', '/count: is required', '/code: must match the pattern ^[A-Z]{3}-[0-9]+$',
+    '/color: must be one of "red", "green", "blue"', '/ok: must be boolean, not string', '/price: must be a multiple of 0.01',
+    '/list: needs at least 1 items', '/mail: must be an email address']) {
+    ok(rules.includes(want), `kinds: the page flags ${want}`, rules);
+  }
   ok(page.posts === 1, 'kinds: nothing more was sent', `${page.posts} POSTs`);
   await close(page, 'kinds act');
 });
