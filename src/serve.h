@@ -17,8 +17,7 @@
  * the output fail after the hook's side effect happened).  The body and
  * the hook's output are buffers kept across requests but released when a
  * rare large one made them grow past SERVE_KEEP_MAX; the FastCGI answer
- * gathers in a small buffer of its own (64 KB at most; larger records go
- * out from where they lie).
+ * gathers in its connection's buffer (fcgi.h).
  */
 #ifndef GPT_SERVE_H
 #define GPT_SERVE_H
@@ -68,8 +67,6 @@ struct serve_io {
 	serve_read_fn read;     /* the body */
 	void *read_ctx;         /* borrowed */
 	struct http_writer out; /* the answer */
-	int conn_fd;            /* the web server's connection, made CLOEXEC
-	                           before a hook runs; -1 when none (CGI) */
 	bool form_cache;        /* CGI: addresses through formcache.h */
 };
 
@@ -79,7 +76,6 @@ struct serve_state {
 	struct arena hook; /* owned: the hook's parsed output; reset too */
 	struct buf body;   /* owned: the act's bytes */
 	struct buf output; /* owned: the hook's stdout */
-	struct buf wire;   /* owned: FastCGI records not yet written */
 };
 
 void serve_state_init(struct serve_state *st);
@@ -94,7 +90,7 @@ int serve_request(struct serve_io *io, struct serve_state *st);
 
 /*
  * The responder's main: FastCGI when fd 0 is a listening socket (libfcgi's
- * test), else one CGI request on stdin/stdout/environ.  Returns the exit
+ * test, FCGX_IsCGI), else one CGI request on stdin/stdout/environ.  Returns the exit
  * status: 0 once the web server is gone (FastCGI) or the request answered
  * (CGI).
  */

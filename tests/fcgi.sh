@@ -534,6 +534,37 @@ if kill -0 "$pid2" 2>/dev/null; then pass; else
 	fail "the process is gone after stalled connections"; fi
 stop_pid "$pid2"
 
+# FCGI_WEB_SERVER_ADDRS, as libfcgi reads it: a TCP peer not in the list
+# is refused (the connection closed, a line logged), one in it answered.
+tcp_port=$(perl -MIO::Socket::INET -e 'print IO::Socket::INET->new(Listen => 1, LocalAddr => "127.0.0.1:0")->sockport')
+for allowed in 192.0.2.1 192.0.2.1,127.0.0.1; do
+	GPT_ROOT=$ROOT FCGI_WEB_SERVER_ADDRS=$allowed \
+	    spawn-fcgi -a 127.0.0.1 -p "$tcp_port" -n -- "$GPT_FCGI" \
+	    2>"$TEST_TMP/tcp-err" &
+	pid3=$!
+	i=0
+	while ! perl -MIO::Socket::INET -e 'exit !IO::Socket::INET->new("127.0.0.1:'"$tcp_port"'")' 2>/dev/null &&
+	    [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	env -i REQUEST_METHOD=GET PATH_INFO=/modes REQUEST_URI=/gpt/modes \
+	    timeout 20 "$CGI_FCGI" -bind -connect "127.0.0.1:$tcp_port" \
+	    <"$TEST_TMP/empty" >"$TEST_TMP/resp" 2>"$TEST_TMP/err"
+	code=$(sed -n '1s/^Status: \([0-9]*\).*/\1/p' "$TEST_TMP/resp")
+	case $allowed in
+	*127.0.0.1) expect_code 200 "FCGI_WEB_SERVER_ADDRS=$allowed: answered" ;;
+	*)
+		expect_true "FCGI_WEB_SERVER_ADDRS=$allowed: refused (status '$code')" \
+		    test -z "$code"
+		expect_true "FCGI_WEB_SERVER_ADDRS=$allowed: the refusal logged" \
+		    grep -q 'not in FCGI_WEB_SERVER_ADDRS' "$TEST_TMP/tcp-err"
+		;;
+	esac
+	stop_pid "$pid3"
+	pid3=
+done
+
 # refuses_to_start VAR REASON VALUE...: with VAR=VALUE in its environment,
 # gpt.fcgi on a listening socket exits 1 at once, saying "VAR=... REASON".
 refuses_to_start() {
