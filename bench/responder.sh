@@ -509,9 +509,11 @@ if command -v strace >/dev/null 2>&1; then
 			sleep 0.2
 			kill -INT "$spid" 2>/dev/null
 			wait "$spid" 2>/dev/null
+			# calls are the 4th column; a row with errors (EAGAIN)
+			# has one field more, before the name
 			awk -v n="$STRACE_COUNT" -v l="$app ${what%%:*}" '
-			$NF ~ /^[a-z_0-9]+$/ && $(NF - 1) ~ /^[0-9]+$/ && $NF != "total" {
-				c[$NF] = $(NF - 1) / n; t += $(NF - 1) / n }
+			$NF ~ /^[a-z_0-9]+$/ && $4 ~ /^[0-9]+$/ && $NF != "total" {
+				c[$NF] = $4 / n; t += $4 / n }
 			END { s = ""; for (k in c) if (c[k] >= 0.01) s = s sprintf(" %s %.2f", k, c[k])
 				printf "  %-12s %5.2f:%s\n", l, t, s }' "$T/strace.out"
 		done
