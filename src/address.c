@@ -8,6 +8,9 @@
  * costs one clock read (no system call), and at most once a second per
  * address two stat calls and two realpath calls; everything GET answers
  * was built at load.
+ * Knows nothing of HTTP or HTML: what a request is answered is built from
+ * a loaded address by the caller's derive function (answer.c), into the
+ * address's arena, so it is counted and freed with it.
  * Refuses: names outside the grammar, encoded slashes, symlinks out of the
  * root (404); forms that do not parse, are not an arrival document, or
  * whose s does not compile, and bad address.conf files (500, reason in
@@ -23,9 +26,6 @@
 #include <unistd.h>
 
 #include "address.h"
-#include "audit.h"
-#include "buf.h"
-#include "html.h"
 #include "json.h"
 #include "log.h"
 #include "schema_load.h"
@@ -36,8 +36,6 @@ static const struct schema *addr_arrival;
 static bool addr_arrival_tried;
 static char addr_arrival_err[ADDR_ERR_MAX];
 
-/* Build the human page at load (addr_set_page). */
-static bool addr_page = true;
 
 /* The recheck needs seconds, not nanoseconds: the coarse clock (the
  * kernel's last tick, read without a syscall) is enough where it exists. */
@@ -127,13 +125,14 @@ addr_join(struct addr_ref *ref, const char *a, const char *b, const char *c)
 }
 
 int
-addr_resolve(const struct http_req *req, struct addr_ref *ref, const char **why)
+addr_resolve(const struct addr_query *q, struct addr_ref *ref,
+    const char **why)
 {
-	const char *pi = req->path_info, *name = NULL, *root;
+	const char *pi = q->path_info, *name = NULL, *root;
 	bool has_pi = pi != NULL && *pi != '\0';
 
 	*why = NULL;
-	if (addr_has_encoded_slash(req->request_uri) ||
+	if (addr_has_encoded_slash(q->request_uri) ||
 	    addr_has_encoded_slash(pi)) {
 		*why = "encoded slash in the request path";
 		return -1;
@@ -148,19 +147,19 @@ addr_resolve(const struct http_req *req, struct addr_ref *ref, const char **why)
 	}
 	ref->root_len = 0;
 	ref->script_own = false;
-	if (req->gpt_address != NULL && *req->gpt_address != '\0') {
+	if (q->gpt_address != NULL && *q->gpt_address != '\0') {
 		if (has_pi) {
 			/* GPT_ADDRESS names one address; "/x" after it names
 			 * nothing */
 			*why = "path after a GPT_ADDRESS address";
 			return -1;
 		}
-		if (addr_join(ref, req->gpt_address, "", "") == -1)
+		if (addr_join(ref, q->gpt_address, "", "") == -1)
 			goto toolong;
 		return 0;
 	}
-	if (req->gpt_root != NULL && *req->gpt_root != '\0') {
-		root = req->gpt_root;
+	if (q->gpt_root != NULL && *q->gpt_root != '\0') {
+		root = q->gpt_root;
 		if (!has_pi) {
 			*why = "no address name under GPT_ROOT";
 			return -1;
@@ -170,19 +169,19 @@ addr_resolve(const struct http_req *req, struct addr_ref *ref, const char **why)
 		ref->root_len = strlen(root);
 		return 0;
 	}
-	if (req->script_filename == NULL || *req->script_filename == '\0') {
+	if (q->script_filename == NULL || *q->script_filename == '\0') {
 		*why = "no GPT_ADDRESS, GPT_ROOT or SCRIPT_FILENAME";
 		return -1;
 	}
 	if (!has_pi) {
-		if (addr_join(ref, req->script_filename, ".d", "") == -1)
+		if (addr_join(ref, q->script_filename, ".d", "") == -1)
 			goto toolong;
 		ref->script_own = true;
 		return 0;
 	}
-	if (addr_join(ref, req->script_filename, ".d/", name) == -1)
+	if (addr_join(ref, q->script_filename, ".d/", name) == -1)
 		goto toolong;
-	ref->root_len = strlen(req->script_filename) + 2;
+	ref->root_len = strlen(q->script_filename) + 2;
 	return 0;
 toolong:
 	*why = "address path too long";
@@ -319,50 +318,6 @@ done:
 	return rc;
 }
 
-/* Copy a built answer into the arena. */
-static int
-addr_keep(struct addr *a, struct addr_answer *ans, const struct buf *b,
-    size_t head_len)
-{
-	char *p;
-
-	if ((p = arena_alloc(&a->arena, b->len)) == NULL)
-		return -1;
-	memcpy(p, b->data, b->len);
-	ans->bytes = p;
-	ans->len = b->len;
-	ans->head_len = head_len;
-	return 0;
-}
-
-/* Build head + body for one representation, and its 304. */
-static int
-addr_answers(struct addr *a, const char *ctype, const char *csp,
-    const struct buf *body, char *etag, struct addr_answer *ok,
-    struct addr_answer *nm)
-{
-	struct buf b;
-	size_t head;
-	int rc = -1;
-
-	buf_init(&b, body->len + 4096);
-	http_etag(body->data, body->len, etag);
-	if (http_head_ok(&b, ctype, etag, body->len, a->conf.type, csp) == -1)
-		goto done;
-	head = b.len;
-	if (buf_append(&b, body->data, body->len) == -1 ||
-	    addr_keep(a, ok, &b, head) == -1)
-		goto done;
-	buf_reset(&b);
-	if (http_head_not_modified(&b, etag) == -1 ||
-	    addr_keep(a, nm, &b, b.len) == -1)
-		goto done;
-	rc = 0;
-done:
-	buf_free(&b);
-	return rc;
-}
-
 /* Compile the form s with the address's dialect, annotations and refs
  * (address.conf; refs directories inside the address). */
 static enum schema_result
@@ -444,8 +399,6 @@ addr_load_once(const char *dir, struct addr *a, schema_warn_fn warn,
 	struct json_err jerr;
 	struct schema_err serr;
 	struct arena scratch;
-	struct buf body;
-	struct html_opts page;
 	struct stat hst;
 	const char *text = NULL;
 	size_t len = 0;
@@ -456,7 +409,6 @@ addr_load_once(const char *dir, struct addr *a, schema_warn_fn warn,
 		schema_problems_init(problems);
 	arena_init(&a->arena, ADDR_ARENA_MAX);
 	arena_init(&scratch, ADDR_ARENA_MAX);
-	buf_init(&body, ADDR_ARENA_MAX);
 	conf_init(&a->conf);
 	if (snprintf(a->dir, sizeof(a->dir), "%s", dir) >=
 	    (int)sizeof(a->dir)) {
@@ -517,37 +469,12 @@ addr_load_once(const char *dir, struct addr *a, schema_warn_fn warn,
 	}
 	a->doc = doc;
 	a->schema = form;
-	/* The published bytes are the parsed value written back: GET shows
-	 * exactly the value the validator enforces. */
-	if (json_write(doc, &body) == -1 ||
-	    addr_answers(a, "application/json", NULL, &body, a->etag, &a->json,
-	        &a->json_304) == -1) {
-		addr_fail(a, "%s: out of memory", path);
-		goto done;
-	}
-	buf_reset(&body);
-	if (http_head_precondition(&body, a->etag, a->conf.explain) == -1 ||
-	    addr_keep(a, &a->precondition, &body, body.len) == -1) {
-		addr_fail(a, "%s: out of memory", path);
-		goto done;
-	}
-	buf_reset(&body);
-	page.type = a->conf.type;
-	page.etag = a->etag;
-	if (addr_page &&
-	    (html_page(doc, form, &page, &body) == -1 ||
-	        addr_answers(a, "text/html; charset=utf-8", html_csp(), &body,
-	            a->html_etag, &a->html, &a->html_304) == -1)) {
-		addr_fail(a, "%s: out of memory building the page", path);
-		goto done;
-	}
 	snprintf(path, sizeof(path), "%s/hook", dir);
 	a->has_hook = stat(path, &hst) == 0 && S_ISREG(hst.st_mode) &&
 	              access(path, X_OK) == 0;
 	a->ok = true;
 	rc = 0;
 done:
-	buf_free(&body);
 	arena_free(&scratch);
 	if (rc == -1) {
 		/* a refused address keeps its reason, not its memory */
@@ -572,12 +499,6 @@ addr_stamps_hold(const struct addr *a)
 	snprintf(path, sizeof(path), "%s/form.json", a->dir);
 	addr_stamp(path, &st);
 	return addr_stamp_same(&st, &a->form_st);
-}
-
-void
-addr_set_page(bool build)
-{
-	addr_page = build;
 }
 
 int
@@ -624,6 +545,7 @@ addr_free(struct addr *a)
 	a->ok = false;
 	a->doc = NULL;
 	a->schema = NULL;
+	a->derived = NULL;
 }
 
 /* --- the cache -------------------------------------------------------- */
@@ -869,20 +791,23 @@ addr_insert(uint64_t h)
 	return e;
 }
 
-/* Load (or reload) e from ref; a refusal is kept in e->a.err. */
+/* Load (or reload) e from ref, then what derive builds from it; a
+ * refusal is kept in e->a.err. */
 static void
 addr_fill(struct addr_entry *e, const struct addr_ref *ref,
-    const struct timespec *now)
+    addr_derive_fn derive, const struct timespec *now)
 {
 	struct addr *a = &e->a;
+	char why[ADDR_ERR_MAX];
 
-	/* the caller logs a refusal at each request; a load logs the
-	 * form's warnings once (audit.h) */
-	if (addr_load(ref->dir, a, NULL, NULL) == -1) {
-		if (a->err[0] == '\0')
-			snprintf(a->err, sizeof(a->err), "refused");
-	} else {
-		audit_log_load(a);
+	/* the caller logs a refusal at each request; derive builds what
+	 * it needs from a load (and logs the form's warnings once) */
+	if (addr_load(ref->dir, a, NULL, NULL) == -1 && a->err[0] == '\0')
+		snprintf(a->err, sizeof(a->err), "refused");
+	if (a->ok && derive != NULL && derive(a, why, sizeof(why)) == -1) {
+		/* hits on a page past the arena's cap */
+		addr_free(a);
+		addr_fail(a, "%s/form.json: %s", ref->dir, why);
 	}
 	/* the cache key, whatever addr_load left there */
 	snprintf(a->dir, sizeof(a->dir), "%s", ref->dir);
@@ -904,7 +829,8 @@ addr_trim(const struct addr_entry *keep)
 }
 
 const struct addr *
-addr_lookup(const struct addr_ref *ref, const char **why)
+addr_lookup(const struct addr_ref *ref, addr_derive_fn derive,
+    const char **why)
 {
 	struct timespec now;
 	struct addr_entry *e;
@@ -943,7 +869,7 @@ addr_lookup(const struct addr_ref *ref, const char **why)
 			return &addr_nomem;
 		}
 	}
-	addr_fill(e, ref, &now);
+	addr_fill(e, ref, derive, &now);
 	addr_trim(e);
 	return &e->a;
 }

@@ -15,12 +15,12 @@
  * symlink, reaches no address (404).
  *
  * Loading: address.conf (conf.h), then form.json read with the strict
- * parser, checked against the arrival schema (p, m, s), s compiled; then
- * the GET bytes (json_write of the parsed document: what is published is
- * what is enforced), strong ETags, and complete CGI answers for 200, HEAD
- * and 304, for JSON and for the human page, and the 412 of a stale
- * If-Match.  All of it lives in the
- * address's own arena until the address is reloaded or evicted.
+ * parser, checked against the arrival schema (p, m, s), s compiled and
+ * bundled into the document.  Data only: the conf, the document, the
+ * compiled form.  What a request is answered (answer.h) is built from it
+ * by the caller's derive function at each load, into the address's arena:
+ * all of it lives there until the address is reloaded or evicted.  The
+ * command line (--check, --validate DIR) loads with this same function.
  *
  * The cache: every address looked up stays loaded while the loaded ones
  * together (their arenas and entries) fit in GPT_CACHE_BYTES bytes of the
@@ -50,7 +50,6 @@
 #include "arena.h"
 #include "common.h"
 #include "conf.h"
-#include "http.h"
 #include "schema.h"
 
 #define ADDR_CACHE_BYTES_DEFAULT ((size_t)64 * 1024 * 1024)
@@ -71,11 +70,15 @@ struct addr_ref {
 	                       URL, which has no form until one is created */
 };
 
-/* A precomputed answer: head_len bytes of CGI header, then the body. */
-struct addr_answer {
-	const char *bytes; /* borrowed from the address's arena */
-	size_t len;        /* head and body */
-	size_t head_len;   /* HEAD writes only these */
+/* What names an address: the request's variables (CGI/FastCGI
+ * parameters; GPT_ADDRESS and GPT_ROOT also from the process
+ * environment).  Borrowed; any may be NULL. */
+struct addr_query {
+	const char *path_info;
+	const char *request_uri;
+	const char *script_filename;
+	const char *gpt_address;
+	const char *gpt_root;
 };
 
 /* What --check and the cache need to know about one file on disk. */
@@ -98,13 +101,8 @@ struct addr {
 	struct arena arena;            /* owned: everything below that points */
 	const struct json_value *doc;  /* borrowed from arena */
 	const struct schema *schema;   /* borrowed from arena: doc's s */
-	char etag[HTTP_ETAG_MAX];      /* of the JSON bytes */
-	char html_etag[HTTP_ETAG_MAX]; /* of the page bytes */
-	struct addr_answer json;       /* 200 application/json */
-	struct addr_answer json_304;
-	struct addr_answer html; /* 200 text/html */
-	struct addr_answer html_304;
-	struct addr_answer precondition; /* 412 with the JSON ETag */
+	void *derived; /* borrowed from arena: what the derive function built
+	                  from this load (answer.h); NULL until then */
 	bool has_hook; /* an executable regular "hook" */
 	struct addr_stamp form_st, conf_st; /* taken before reading */
 	bool racy; /* a file changed within ADDR_RACY_SEC of its reading:
@@ -123,7 +121,7 @@ bool addr_name_ok(const char *name);
  * filled, or -1 (answer 404) with a static reason in *why for the log.
  * Pure: looks at nothing but req.
  */
-int addr_resolve(const struct http_req *req, struct addr_ref *ref,
+int addr_resolve(const struct addr_query *q, struct addr_ref *ref,
     const char **why) GPT_MUSTCHECK;
 
 /*
@@ -154,24 +152,26 @@ int addr_load(const char *dir, struct addr *a, schema_warn_fn warn,
 int addr_load_problems(const char *dir, struct addr *a, schema_warn_fn warn,
     void *warn_ctx, struct schema_problems *problems) GPT_MUSTCHECK;
 
-/*
- * Whether addr_load builds the human page and its answers [true].  A CGI
- * act answers no GET, so it loads without (formcache.c); its a->html and
- * a->html_304 are then empty.
- */
-void addr_set_page(bool build);
-
 /* Release what addr_load took.  a may then be loaded again. */
 void addr_free(struct addr *a);
 
 /*
- * The cached address for ref, loaded or reloaded as needed: NULL when it
- * does not exist or leaves its root (answer 404; *why says which), else
- * an address that is either ok or carries its refusal in err (answer
- * 500).  The pointer is valid until the next addr_lookup or
- * addr_cache_clear.  Out of memory gives a refused address too.
+ * What a caller builds from a loaded address, into a->arena, pointed at by
+ * a->derived.  0, or -1 with the reason in err (the address is then
+ * refused).
  */
-const struct addr *addr_lookup(const struct addr_ref *ref, const char **why);
+typedef int (*addr_derive_fn)(struct addr *a, char *err, size_t errlen);
+
+/*
+ * The cached address for ref, loaded or reloaded as needed, derive (may
+ * be NULL) run after each load: NULL when it does not exist or leaves its
+ * root (answer 404; *why says which), else an address that is either ok
+ * or carries its refusal in err (answer 500).  The pointer is valid until
+ * the next addr_lookup or addr_cache_clear.  Out of memory gives a
+ * refused address too.
+ */
+const struct addr *addr_lookup(const struct addr_ref *ref,
+    addr_derive_fn derive, const char **why);
 
 /*
  * Read the cache's byte budget from GPT_CACHE_BYTES (see gpt.fcgi(8)): 0,

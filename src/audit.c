@@ -65,13 +65,11 @@ audit_annotations_of(const struct lint_facts *f, struct report *r)
 }
 
 void
-audit_address(
-    const char *dir, const struct addr *a, bool decoders, struct report *r)
+audit_address(const char *dir, const struct addr *a, const char *body,
+    size_t len, bool decoders, struct report *r)
 {
 	struct lint_facts f;
 	struct arena scratch;
-	const char *body = a->json.bytes + a->json.head_len;
-	size_t len = a->json.len - a->json.head_len;
 
 	r->has_size = true;
 	r->bytes = len;
@@ -92,14 +90,14 @@ audit_address(
 }
 
 void
-audit_log_load(const struct addr *a)
+audit_log_load(const struct addr *a, const char *body, size_t len)
 {
 	struct report r;
 	const struct report_problem *p;
 	size_t i;
 
 	report_init(&r, a->dir);
-	audit_address(a->dir, a, false, &r);
+	audit_address(a->dir, a, body, len, false, &r);
 	/* a loose form may have a warning per member: the log gets the
 	 * first AUDIT_LOG_MAX, --check all of them */
 	for (i = 0; i < r.count && i < AUDIT_LOG_MAX; i++) {

@@ -17,14 +17,16 @@ struct addr;
 struct report;
 
 /*
- * Fill r (report_init'ed) for the loaded address a in dir: size, lint,
- * hook; the decoder entries too when decoders is true.  Problems that
- * cannot be judged for lack of memory set r->nomem.
+ * Fill r (report_init'ed) for the loaded address a in dir, whose published
+ * JSON is body[0..len) (answer.h builds it): size, lint, hook; the
+ * decoder entries too when decoders is true.  Problems that cannot be
+ * judged for lack of memory set r->nomem.
  */
-void audit_address(
-    const char *dir, const struct addr *a, bool decoders, struct report *r);
+void audit_address(const char *dir, const struct addr *a, const char *body,
+    size_t len, bool decoders, struct report *r);
 
-/* Log the warnings of the address a just loaded (the responder). */
-void audit_log_load(const struct addr *a);
+/* Log the warnings of the address a just loaded, body as above (the
+ * responder, once per load). */
+void audit_log_load(const struct addr *a, const char *body, size_t len);
 
 #endif /* GPT_AUDIT_H */

@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 
 #include "address.h"
+#include "answer.h"
 #include "audit.h"
 #include "buf.h"
 #include "cli.h"
@@ -102,6 +103,8 @@ int
 cli_check(int argc, char **argv)
 {
 	struct schema_problems *problems = NULL;
+	const struct answer_set *set;
+	char err[ADDR_ERR_MAX];
 	const char *dir;
 	struct report r;
 	struct addr a;
@@ -144,9 +147,17 @@ cli_check(int argc, char **argv)
 		lint_hook(dir, &r);
 		goto out;
 	}
+	/* what the responder builds from it: its answers (the ETag, and the
+	 * published bytes the report measures) */
+	if (answer_build(&a, err, sizeof(err)) == -1) {
+		report_add(&r, REPORT_REFUSAL, "address-refused", "", err, NULL);
+		goto out;
+	}
+	set = answer_of(&a);
 	r.loads = true;
-	snprintf(r.etag, sizeof(r.etag), "%s", a.etag);
-	audit_address(dir, &a, true, &r);
+	snprintf(r.etag, sizeof(r.etag), "%s", set->etag);
+	audit_address(dir, &a, set->json.bytes + set->json.head_len,
+	    set->json.len - set->json.head_len, true, &r);
 	rc = 0;
 out:
 	/* Checked as root: the responder may well be run the same way. */

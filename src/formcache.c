@@ -35,6 +35,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "answer.h"
 #include "buf.h"
 #include "file.h"
 #include "formcache.h"
@@ -58,6 +59,7 @@ static bool fc_on;
 static char fc_dir[PATH_MAX];
 static char *fc_bytes;     /* owned: the last file read */
 static struct addr fc_hit; /* its answers borrow from fc_bytes */
+static struct answer_set fc_hit_set; /* fc_hit.derived */
 
 /* --- configuration --------------------------------------------------- */
 
@@ -334,11 +336,12 @@ fc_sum(const void *p, size_t n)
 }
 
 /* The answers a hit hands out, in file order. */
-static const struct addr_answer *
+static const struct answer *
 fc_answer(const struct addr *a, unsigned i)
 {
-	const struct addr_answer *ans[FC_NANS] = {
-	    &a->json, &a->json_304, &a->html, &a->html_304};
+	const struct answer_set *set = answer_of(a);
+	const struct answer *ans[FC_NANS] = {
+	    &set->json, &set->json_304, &set->html, &set->html_304};
 
 	return ans[i];
 }
@@ -354,12 +357,12 @@ fc_build(struct buf *out, const struct addr *a, const struct timespec *start)
 
 	buf_init(&hdr, FORMCACHE_FILE_MAX);
 	if (fc_key(&hdr, a, start) == -1 ||
-	    buf_append(&hdr, a->etag, HTTP_ETAG_MAX) == -1 ||
-	    buf_append(&hdr, a->html_etag, HTTP_ETAG_MAX) == -1)
+	    buf_append(&hdr, answer_of(a)->etag, HTTP_ETAG_MAX) == -1 ||
+	    buf_append(&hdr, answer_of(a)->html_etag, HTTP_ETAG_MAX) == -1)
 		goto done;
 	off = FC_MAGIC_LEN + 3 * 8 + buf_len(&hdr) + FC_NANS * 4 * 8;
 	for (i = 0; i < FC_NANS; i++) {
-		const struct addr_answer *ans = fc_answer(a, i);
+		const struct answer *ans = fc_answer(a, i);
 
 		if (fc_put_u64(&hdr, off) == -1 ||
 		    fc_put_u64(&hdr, ans->len) == -1 ||
@@ -678,8 +681,8 @@ fc_get(const struct addr_ref *ref, bool html)
 	char path[PATH_MAX + 32], cerr[CONF_ERR_MAX];
 	struct fc_in in;
 	uint64_t hlen, off, len, head, asum;
-	struct addr_answer *ans[FC_NANS] = {
-	    &fc_hit.json, &fc_hit.json_304, &fc_hit.html, &fc_hit.html_304};
+	struct answer *ans[FC_NANS] = {&fc_hit_set.json, &fc_hit_set.json_304,
+	    &fc_hit_set.html, &fc_hit_set.html_304};
 	const char *p;
 	size_t got;
 	unsigned i;
@@ -687,14 +690,15 @@ fc_get(const struct addr_ref *ref, bool html)
 	if (!fc_open(ref, path, &in, &hlen, &got))
 		return false;
 	memset(&fc_hit, 0, sizeof(fc_hit));
+	memset(&fc_hit_set, 0, sizeof(fc_hit_set));
 	if ((p = fc_take(&in, HTTP_ETAG_MAX)) == NULL)
 		return false;
-	memcpy(fc_hit.etag, p, HTTP_ETAG_MAX);
+	memcpy(fc_hit_set.etag, p, HTTP_ETAG_MAX);
 	if ((p = fc_take(&in, HTTP_ETAG_MAX)) == NULL)
 		return false;
-	memcpy(fc_hit.html_etag, p, HTTP_ETAG_MAX);
-	fc_hit.etag[HTTP_ETAG_MAX - 1] = '\0';
-	fc_hit.html_etag[HTTP_ETAG_MAX - 1] = '\0';
+	memcpy(fc_hit_set.html_etag, p, HTTP_ETAG_MAX);
+	fc_hit_set.etag[HTTP_ETAG_MAX - 1] = '\0';
+	fc_hit_set.html_etag[HTTP_ETAG_MAX - 1] = '\0';
 	for (i = 0; i < FC_NANS; i++) {
 		if (!fc_get_u64(&in, &off) || !fc_get_u64(&in, &len) ||
 		    !fc_get_u64(&in, &head) || !fc_get_u64(&in, &asum))
@@ -718,13 +722,14 @@ fc_get(const struct addr_ref *ref, bool html)
 		return false;
 	snprintf(fc_hit.dir, sizeof(fc_hit.dir), "%s", ref->dir);
 	fc_hit.root_len = ref->root_len;
+	fc_hit.derived = &fc_hit_set;
 	fc_hit.ok = true;
 	return true;
 }
 
 const struct addr *
 formcache_lookup(const struct addr_ref *ref, bool arrival, bool html,
-    const char **why)
+    addr_derive_fn derive, const char **why)
 {
 	char path[PATH_MAX];
 	struct timespec start;
@@ -744,12 +749,8 @@ formcache_lookup(const struct addr_ref *ref, bool arrival, bool html,
 	 * serve that user's bytes as our form: checked before any read. */
 	if (fc_on && !fc_dir_ok())
 		fc_on = false;
-	if (!fc_on) {
-		addr_set_page(arrival);
-		a = addr_lookup(ref, why);
-		addr_set_page(true);
-		return a;
-	}
+	if (!fc_on)
+		return addr_lookup(ref, derive, why);
 	/* The directory is checked as addr_lookup checks it: a symlink that
 	 * now leaves the root is a 404, whatever the cache holds. */
 	if (addr_check(ref, why) == 0) {
@@ -766,10 +767,8 @@ formcache_lookup(const struct addr_ref *ref, bool arrival, bool html,
 		re_set_mode(RE_CGI_VOUCHED);
 	/* An act writes no page: load without it, and store nothing (an
 	 * entry needs every answer; the next GET stores one). */
-	addr_set_page(arrival);
 	clock_gettime(CLOCK_REALTIME, &start);
-	a = addr_lookup(ref, why);
-	addr_set_page(true);
+	a = addr_lookup(ref, derive, why);
 	re_set_mode(RE_CGI);
 	if (a != NULL && a->ok && arrival)
 		fc_put(a, &start);
@@ -782,6 +781,7 @@ formcache_clear(void)
 	free(fc_bytes);
 	fc_bytes = NULL;
 	memset(&fc_hit, 0, sizeof(fc_hit));
+	memset(&fc_hit_set, 0, sizeof(fc_hit_set));
 	fc_configured = false;
 	fc_on = false;
 }

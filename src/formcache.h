@@ -61,14 +61,16 @@ void formcache_configure(void);
  * addr_lookup for one CGI request.  arrival: the request is a GET or a
  * HEAD, which may be answered from the cache; html: it wants the page
  * (http_wants_html), so only the page's answers are read.  A hit gives an
- * address that is ok and carries its conf, ETags and the answers of the
- * representation asked for (the others are empty); its schema and doc are
- * NULL.  A miss, or any other method, is addr_lookup's answer (NULL with
+ * address that is ok and carries its conf and, in answer_of (answer.h),
+ * its ETags and the answers of the representation asked for (the others
+ * are empty); its schema and doc are NULL.  A miss loads the address
+ * with derive (the caller's: answer_build's answers, without the page for
+ * an act, which stores nothing).  A miss, or any other method, is addr_lookup's answer (NULL with
  * *why, or an address), and the answers of an address that loaded are
  * written to the cache.  Valid until the next call or formcache_clear.
  */
 const struct addr *formcache_lookup(const struct addr_ref *ref, bool arrival,
-    bool html, const char **why);
+    bool html, addr_derive_fn derive, const char **why);
 
 /*
  * The cache file of the address directory dir, into out (size bytes): 0,

@@ -1,6 +1,7 @@
 /*
- * http.c: CGI variables in, CGI answers out; the only place that picks a
- * status.
+ * http.c: CGI variables in, CGI answers out; the only place that maps an
+ * outcome to a status (http_status) and the only one that writes a status
+ * line (http_status_line), for the answers built at load and per request.
  *
  * Owns nothing across calls.  Header values come from the client, so every
  * parser here walks a NUL-terminated string once, forward, with no
@@ -490,6 +491,32 @@ http_status_text(int status)
 	return "Internal Server Error";
 }
 
+/*
+ * The one place a status is written: "Status: 204 No Content\r\n" for o
+ * into line, its length returned.  Every answer, precomputed or not,
+ * starts with it.
+ */
+static size_t
+http_status_line(enum http_outcome o, char line[HTTP_STATUS_LINE_MAX])
+{
+	int status = http_status(o);
+	int n = snprintf(line, HTTP_STATUS_LINE_MAX, "Status: %d %s\r\n",
+	    status, http_status_text(status));
+
+	/* the longest reason phrase fits: HTTP_STATUS_LINE_MAX is 64 */
+	return n > 0 && n < HTTP_STATUS_LINE_MAX ? (size_t)n : 0;
+}
+
+/* Append the status line of o to out. */
+static int
+http_put_status(struct buf *out, enum http_outcome o)
+{
+	char line[HTTP_STATUS_LINE_MAX];
+	size_t n = http_status_line(o, line);
+
+	return n == 0 ? -1 : buf_append(out, line, n);
+}
+
 static int
 http_buf_write(void *ctx, const void *p, size_t n)
 {
@@ -507,8 +534,8 @@ int
 http_head_ok(struct buf *out, const char *ctype, const char *etag,
     size_t body_len, const char *gpt_type, const char *csp)
 {
-	if (buf_printf(out,
-	        "Status: 200 OK\r\n"
+	if (http_put_status(out, HTTP_O_ARRIVAL) == -1 ||
+	    buf_printf(out,
 	        "Content-Type: %s\r\n"
 	        "Vary: Accept\r\n"
 	        "ETag: %s\r\n"
@@ -528,8 +555,9 @@ http_head_ok(struct buf *out, const char *ctype, const char *etag,
 int
 http_head_not_modified(struct buf *out, const char *etag)
 {
+	if (http_put_status(out, HTTP_O_NOT_MODIFIED) == -1)
+		return -1;
 	return buf_printf(out,
-	    "Status: 304 Not Modified\r\n"
 	    "ETag: %s\r\n"
 	    "Vary: Accept\r\n"
 	    "\r\n",
@@ -539,39 +567,43 @@ http_head_not_modified(struct buf *out, const char *etag)
 int
 http_reply(struct http_writer *w, enum http_outcome o)
 {
-	/* RFC 9110 section 15.3.5: a 204 has no body and no Content-Length,
-	 * so one constant string answers every rejection. */
-	static const char no_content[] = "Status: 204 No Content\r\n\r\n";
-	char head[128];
-	int status = http_status(o), n;
+	char head[HTTP_STATUS_LINE_MAX + 64];
+	size_t n = http_status_line(o, head);
 
-	if (o == HTTP_O_REJECTED)
-		return w->write(w->ctx, no_content, sizeof(no_content) - 1);
-	n = snprintf(head, sizeof(head), "Status: %d %s\r\n%s%s", status,
-	    http_status_text(status),
-	    o == HTTP_O_METHOD ? "Allow: GET, HEAD, POST\r\n" : "",
-	    "Content-Length: 0\r\n\r\n");
-	if (n < 0 || (size_t)n >= sizeof(head))
+	if (n == 0)
 		return -1;
-	return w->write(w->ctx, head, (size_t)n);
+	/* RFC 9110 section 15.3.5: a 204 has no body and no Content-Length,
+	 * so every rejection is the same few bytes. */
+	if (o == HTTP_O_METHOD) {
+		memcpy(head + n, "Allow: GET, HEAD, POST\r\n", 24);
+		n += 24;
+	}
+	if (o != HTTP_O_REJECTED) {
+		memcpy(head + n, "Content-Length: 0\r\n", 19);
+		n += 19;
+	}
+	memcpy(head + n, "\r\n", 2);
+	return w->write(w->ctx, head, n + 2);
 }
 
 int
 http_reply_json(struct http_writer *w, const char *body, size_t len)
 {
-	char head[160];
+	char head[HTTP_STATUS_LINE_MAX + 160];
+	size_t k = http_status_line(HTTP_O_HOOK_OK, head);
 	int n;
 
-	n = snprintf(head, sizeof(head),
-	    "Status: 200 OK\r\n"
+	if (k == 0)
+		return -1;
+	n = snprintf(head + k, sizeof(head) - k,
 	    "Content-Type: application/json\r\n"
 	    "Content-Length: %zu\r\n"
 	    "X-Content-Type-Options: nosniff\r\n"
 	    "\r\n",
 	    len);
-	if (n < 0 || (size_t)n >= sizeof(head))
+	if (n < 0 || (size_t)n >= sizeof(head) - k)
 		return -1;
-	if (w->write(w->ctx, head, (size_t)n) == -1)
+	if (w->write(w->ctx, head, k + (size_t)n) == -1)
 		return -1;
 	return len > 0 ? w->write(w->ctx, body, len) : 0;
 }
@@ -745,11 +777,11 @@ http_line_add_size(char *line, size_t cap, size_t *n, size_t v)
 
 int
 http_reject(struct http_writer *w, const struct http_rejection *r,
-    const char *actor, bool explain)
+    const char *actor, bool explain, enum http_outcome *o)
 {
-	char head[160], line[LOG_LINE_MAX];
+	char head[HTTP_STATUS_LINE_MAX + 160], line[LOG_LINE_MAX];
 	struct buf body;
-	size_t n = 0;
+	size_t n = 0, k;
 	int hn, rc = -1;
 
 	/* The log line is assembled by copying, not formatted: a rejection
@@ -784,23 +816,31 @@ http_reject(struct http_writer *w, const struct http_rejection *r,
 	http_line_add(line, sizeof(line), &n, actor != NULL ? actor : "");
 	http_line_add(line, sizeof(line), &n, "\")");
 	log_reject("act rejected%s", line);
+	/* CONTRACT "Act": the same 204 whatever the reason, or with
+	 * failures = explain a 422 that names it */
+	*o = explain ? HTTP_O_EXPLAINED : HTTP_O_REJECTED;
 	if (!explain)
 		return http_reply(w, HTTP_O_REJECTED);
 	buf_init(&body, HTTP_EXPLAIN_MAX);
-	if (http_explain_body(r, &body) == -1)
-		goto done;
-	hn = snprintf(head, sizeof(head),
-	    "Status: 422 Unprocessable Content\r\n"
+	if (http_explain_body(r, &body) == -1 ||
+	    (k = http_status_line(HTTP_O_EXPLAINED, head)) == 0)
+		goto fail;
+	hn = snprintf(head + k, sizeof(head) - k,
 	    "Content-Type: application/json\r\n"
 	    "Content-Length: %zu\r\n"
 	    "\r\n",
 	    body.len);
-	if (hn < 0 || (size_t)hn >= sizeof(head))
-		goto done;
-	if (w->write(w->ctx, head, (size_t)hn) == -1 ||
+	if (hn < 0 || (size_t)hn >= sizeof(head) - k)
+		goto fail;
+	if (w->write(w->ctx, head, k + (size_t)hn) == -1 ||
 	    w->write(w->ctx, body.data, body.len) == -1)
-		goto done;
+		goto done; /* the client left: nothing more to say */
 	rc = 0;
+	goto done;
+fail:
+	/* the 422 body could not be built: a 500 instead */
+	*o = HTTP_O_SERVER;
+	rc = http_reply(w, HTTP_O_SERVER);
 done:
 	buf_free(&body);
 	return rc;
@@ -815,8 +855,9 @@ http_head_precondition(struct buf *out, const char *etag, bool explain)
 	int rc = -1;
 
 	if (!explain)
-		return buf_printf(out,
-		    "Status: 412 Precondition Failed\r\n"
+		return http_put_status(out, HTTP_O_PRECONDITION) == -1
+		           ? -1
+		           : buf_printf(out,
 		    "ETag: %s\r\n"
 		    "Content-Length: 0\r\n"
 		    "\r\n",
@@ -828,8 +869,8 @@ http_head_precondition(struct buf *out, const char *etag, bool explain)
 	    http_json_member(&body, "etag", etag, strlen(etag)) == -1 ||
 	    buf_putc(&body, '}') == -1)
 		goto done;
-	if (buf_printf(out,
-	        "Status: 412 Precondition Failed\r\n"
+	if (http_put_status(out, HTTP_O_PRECONDITION) == -1 ||
+	    buf_printf(out,
 	        "ETag: %s\r\n"
 	        "Content-Type: application/json\r\n"
 	        "Content-Length: %zu\r\n"

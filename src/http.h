@@ -1,8 +1,9 @@
 /*
  * http.h: the HTTP side of the responder, without libfcgi: CGI variables
  * to a request record, Accept negotiation, ETag lists, the act's
- * Content-Type, the CGI header blocks, and the one place that maps an
- * outcome to a status (http_status).
+ * Content-Type, the CGI header blocks, the one place that maps an outcome
+ * to a status (http_status) and the one that writes a status line (every
+ * answer below starts with it).
  *
  * Everything here is pure (no I/O but the writer and one log line per
  * rejection), so the unit tests drive it with an envp array and a buf.
@@ -113,7 +114,10 @@ int http_status(enum http_outcome o);
 /* "OK", "No Content", ... for a status http_status can return. */
 const char *http_status_text(int status);
 
-/* Where answers go: FCGX stream, stdout, or a buf in the tests. */
+/* Bytes of a status line, "Status: 504 Gateway Timeout\r\n" and a NUL. */
+#define HTTP_STATUS_LINE_MAX 64
+
+/* Where answers go: FastCGI records, stdout, or a buf in the tests. */
 typedef int (*http_write_fn)(void *ctx, const void *p, size_t n);
 
 struct http_writer {
@@ -174,11 +178,13 @@ struct http_rejection {
  * false: the same 204 whatever the reason.  explain == true: 422 with
  * {"error", "detail", "pointer", "keyword", "offset"} (those known),
  * every string valid UTF-8 escaped as RFC 8259 asks (a pointer cut by its
- * bounded buffer ends on a whole character).  0, or -1 when the writer fails or the 422 body cannot be built (the
- * caller then answers 500).
+ * bounded buffer ends on a whole character); when that body cannot be
+ * built, 500 instead.  *o is set to the outcome answered (HTTP_O_REJECTED,
+ * HTTP_O_EXPLAINED or HTTP_O_SERVER): the choice is made here only.  0,
+ * or -1 when the writer fails.
  */
 int http_reject(struct http_writer *w, const struct http_rejection *r,
-    const char *actor, bool explain) GPT_MUSTCHECK;
+    const char *actor, bool explain, enum http_outcome *o) GPT_MUSTCHECK;
 
 /*
  * Append to out the whole 412 answer for an If-Match that does not match

@@ -6,7 +6,10 @@
  *
  * Owns: the request arena and the buffers of struct serve_state; the one
  * FastCGI connection of the process.  Refuses: nothing itself; which
- * directory is addr_'s decision, every status http_'s (http_answer).
+ * directory is addr_'s decision; what happened (an outcome) is decided
+ * here, the status for it and its bytes by http_ (http_status, and
+ * http_reject for the 204-or-422 of a rejection); the GET bytes were built
+ * at load (answer.c).
  *
  * A FastCGI process never ends because of input: a client that hangs up
  * mid-answer is logged (SIGPIPE is ignored), an out-of-memory answers 500,
@@ -48,6 +51,8 @@
 #include <unistd.h>
 
 #include "address.h"
+#include "answer.h"
+#include "audit.h"
 #include "fcgi.h"
 #include "formcache.h"
 #include "hook.h"
@@ -160,7 +165,7 @@ serve_read_body(struct serve_io *io, const struct http_req *req,
 /* Write one precomputed answer: head only for HEAD. */
 static int
 serve_write_answer(
-    struct serve_io *io, const struct addr_answer *ans, bool head_only)
+    struct serve_io *io, const struct answer *ans, bool head_only)
 {
 	return io->out.write(
 	    io->out.ctx, ans->bytes, head_only ? ans->head_len : ans->len);
@@ -168,49 +173,42 @@ serve_write_answer(
 
 static int
 serve_arrival(struct serve_io *io, const struct http_req *req,
-    const struct addr *a, int *status)
+    const struct answer_set *set, enum http_outcome *o)
 {
 	bool html = http_wants_html(req->accept);
-	const char *etag = html ? a->html_etag : a->etag;
+	const char *etag = html ? set->html_etag : set->etag;
 
 	/* RFC 9110 section 13.1.2: If-None-Match uses weak comparison. */
 	if (req->if_none_match != NULL &&
 	    http_etag_match(req->if_none_match, etag, true)) {
-		*status = http_status(HTTP_O_NOT_MODIFIED);
+		*o = HTTP_O_NOT_MODIFIED;
 		return serve_write_answer(
-		    io, html ? &a->html_304 : &a->json_304, false);
+		    io, html ? &set->html_304 : &set->json_304, false);
 	}
-	*status = http_status(HTTP_O_ARRIVAL);
+	*o = HTTP_O_ARRIVAL;
 	return serve_write_answer(
-	    io, html ? &a->html : &a->json, req->method == HTTP_M_HEAD);
+	    io, html ? &set->html : &set->json, req->method == HTTP_M_HEAD);
 }
 
 static int
 serve_reject(struct serve_io *io, const struct http_req *req,
-    const struct addr *a, const struct http_rejection *r, int *status)
+    const struct addr *a, const struct http_rejection *r,
+    enum http_outcome *o)
 {
-	*status =
-	    http_status(a->conf.explain ? HTTP_O_EXPLAINED : HTTP_O_REJECTED);
-	if (http_reject(&io->out, r, req->actor, a->conf.explain) == 0)
-		return 0;
-	if (!a->conf.explain)
-		return -1;
-	/* the 422 body could not be built (or the client left): try a 500 */
-	*status = http_status(HTTP_O_SERVER);
-	return http_reply(&io->out, HTTP_O_SERVER);
+	return http_reject(&io->out, r, req->actor, a->conf.explain, o);
 }
 
 static int
-serve_reply(struct serve_io *io, enum http_outcome o, int *status)
+serve_reply(struct serve_io *io, enum http_outcome what, enum http_outcome *o)
 {
-	*status = http_status(o);
-	return http_reply(&io->out, o);
+	*o = what;
+	return http_reply(&io->out, what);
 }
 
 /* Run the hook and answer with its output (CONTRACT "The hook"). */
 static int
 serve_hook(struct serve_io *io, struct serve_state *st,
-    const struct http_req *req, const struct addr *a, int *status)
+    const struct http_req *req, const struct addr *a, enum http_outcome *o)
 {
 	struct hook_req hr = {
 	    .dir = a->dir,
@@ -237,11 +235,11 @@ serve_hook(struct serve_io *io, struct serve_state *st,
 	case HOOK_E_TIMEOUT:
 		log_error("hook of %s: %s: %s", a->dir,
 		    hook_strstatus(res.status), res.reason);
-		return serve_reply(io, HTTP_O_HOOK_TIMEOUT, status);
+		return serve_reply(io, HTTP_O_HOOK_TIMEOUT, o);
 	case HOOK_E_IO:
 		log_error("hook of %s: %s: %s", a->dir,
 		    hook_strstatus(res.status), res.reason);
-		return serve_reply(io, HTTP_O_SERVER, status);
+		return serve_reply(io, HTTP_O_SERVER, o);
 	default:
 		/* hits on no hook file, a hook without x bit, exit 1, kill -9,
 		 * output over hook_max_output */
@@ -250,7 +248,7 @@ serve_hook(struct serve_io *io, struct serve_state *st,
 		    a->has_hook ? ""
 		                : " (this address has no executable "
 		                  "hook: it accepts no acts)");
-		return serve_reply(io, HTTP_O_HOOK_FAILED, status);
+		return serve_reply(io, HTTP_O_HOOK_FAILED, o);
 	}
 	/* The hook's answer goes out as it is, so it must be one strict JSON
 	 * value with nothing after it. */
@@ -265,19 +263,20 @@ serve_hook(struct serve_io *io, struct serve_state *st,
 		log_error("hook of %s: output is not one strict JSON value: "
 		          "byte %zu: %s",
 		    a->dir, jerr.offset, jerr.msg);
-		return serve_reply(io, HTTP_O_HOOK_FAILED, status);
+		return serve_reply(io, HTTP_O_HOOK_FAILED, o);
 	}
 	log_info("act accepted at %s (actor \"%s\"), hook took %u ms", a->dir,
 	    req->actor != NULL ? req->actor : "", res.elapsed_ms);
-	*status = http_status(HTTP_O_HOOK_OK);
+	*o = HTTP_O_HOOK_OK;
 	return http_reply_json(&io->out, st->output.data, st->output.len);
 }
 
 /* CONTRACT "Act": size, Content-Type, If-Match, parse, form, hook. */
 static int
 serve_act(struct serve_io *io, struct serve_state *st,
-    const struct http_req *req, const struct addr *a, int *status)
+    const struct http_req *req, const struct addr *a, enum http_outcome *o)
 {
+	const struct answer_set *set = answer_of(a);
 	struct http_rejection r = {.address = a->dir};
 	const struct json_value *v;
 	struct json_err jerr;
@@ -288,12 +287,12 @@ serve_act(struct serve_io *io, struct serve_state *st,
 		/* hits on CONTENT_LENGTH=2000000, refused unread */
 		r.reason = req->bad_length ? "malformed CONTENT_LENGTH"
 		                           : "larger than max_body";
-		return serve_reject(io, req, a, &r, status);
+		return serve_reject(io, req, a, &r, o);
 	}
 	if (!http_is_json_type(req->content_type)) {
 		/* hits on text/plain, on no Content-Type, on charset=latin1 */
 		r.reason = "Content-Type is not application/json";
-		return serve_reject(io, req, a, &r, status);
+		return serve_reject(io, req, a, &r, o);
 	}
 	/* Read before If-Match: without CONTENT_LENGTH the size is known
 	 * only by reading, and size comes first. */
@@ -303,14 +302,14 @@ serve_act(struct serve_io *io, struct serve_state *st,
 	case SERVE_READ_TOO_BIG:
 		/* hits on 2 MB sent without CONTENT_LENGTH */
 		r.reason = "larger than max_body";
-		return serve_reject(io, req, a, &r, status);
+		return serve_reject(io, req, a, &r, o);
 	case SERVE_READ_SHORT:
 		/* hits on CONTENT_LENGTH=10 with 3 bytes sent */
 		r.reason = "body shorter than CONTENT_LENGTH";
-		return serve_reject(io, req, a, &r, status);
+		return serve_reject(io, req, a, &r, o);
 	case SERVE_READ_ERROR:
 		log_error("reading the act body failed");
-		return serve_reply(io, HTTP_O_SERVER, status);
+		return serve_reply(io, HTTP_O_SERVER, o);
 	}
 	/* RFC 9110 section 13.1.1: If-Match uses strong comparison.  Before
 	 * the body is parsed or judged: an act written for an older form must
@@ -318,12 +317,12 @@ serve_act(struct serve_io *io, struct serve_state *st,
 	 * (or refuse it), and the ETag is public, so the 412 reveals nothing
 	 * about the body. */
 	if (req->if_match != NULL &&
-	    !http_etag_match(req->if_match, a->etag, false)) {
+	    !http_etag_match(req->if_match, set->etag, false)) {
 		/* hits on If-Match: "stale" */
 		log_reject("act at %s: If-Match does not match %s (actor \"%s\")",
-		    a->dir, a->etag, req->actor != NULL ? req->actor : "");
-		*status = http_status(HTTP_O_PRECONDITION);
-		return serve_write_answer(io, &a->precondition, false);
+		    a->dir, set->etag, req->actor != NULL ? req->actor : "");
+		*o = HTTP_O_PRECONDITION;
+		return serve_write_answer(io, &set->precondition, false);
 	}
 	st->req.cap = serve_arena_cap(a->conf.max_body,
 	    SERVE_VALIDATE_BYTES_PER_INPUT_BYTE, SERVE_ARENA_BASE);
@@ -334,21 +333,21 @@ serve_act(struct serve_io *io, struct serve_state *st,
 	case JSON_E_NOMEM:
 		/* only when malloc fails: the cap admits every body */
 		log_error("out of memory parsing an act");
-		return serve_reply(io, HTTP_O_SERVER, status);
+		return serve_reply(io, HTTP_O_SERVER, o);
 	default:
 		/* hits on "{", "{}x", {"a":{"b":1,"b":2}}, "\xff", [[[...]]] */
 		r.reason = "not strict JSON";
 		r.detail = jerr.msg;
 		r.has_offset = true;
 		r.offset = jerr.offset;
-		return serve_reject(io, req, a, &r, status);
+		return serve_reject(io, req, a, &r, o);
 	}
 	switch (schema_validate(a->schema, v, &st->req, &serr)) {
 	case SCHEMA_OK:
 		break;
 	case SCHEMA_NOMEM:
 		log_error("out of memory validating an act");
-		return serve_reply(io, HTTP_O_SERVER, status);
+		return serve_reply(io, HTTP_O_SERVER, o);
 	default:
 		/* hits on {"note": ""} against minLength 1 */
 		r.reason = "fails the form";
@@ -356,50 +355,93 @@ serve_act(struct serve_io *io, struct serve_state *st,
 		r.pointer = serr.pointer.buf;
 		r.pointer_len = serr.pointer.len;
 		r.keyword = serr.keyword;
-		return serve_reject(io, req, a, &r, status);
+		return serve_reject(io, req, a, &r, o);
 	}
-	return serve_hook(io, st, req, a, status);
+	return serve_hook(io, st, req, a, o);
+}
+
+/*
+ * What the responder builds at each load of an address (addr_lookup's
+ * derive): its answers (answer.h), then the form's warnings in the log,
+ * once per load (audit.h).  serve_derive_acts leaves the page out, for a
+ * CGI act (formcache.h).
+ */
+static int
+serve_derive_with(struct addr *a, bool page, char *err, size_t errlen)
+{
+	const struct answer_set *set;
+
+	if ((page ? answer_build(a, err, errlen)
+	          : answer_build_acts(a, err, errlen)) == -1)
+		return -1;
+	set = answer_of(a);
+	audit_log_load(a, set->json.bytes + set->json.head_len,
+	    set->json.len - set->json.head_len);
+	return 0;
+}
+
+static int
+serve_derive(struct addr *a, char *err, size_t errlen)
+{
+	return serve_derive_with(a, true, err, errlen);
+}
+
+static int
+serve_derive_acts(struct addr *a, char *err, size_t errlen)
+{
+	return serve_derive_with(a, false, err, errlen);
 }
 
 int
 serve_request(struct serve_io *io, struct serve_state *st)
 {
 	struct http_req req;
+	struct addr_query q;
 	struct addr_ref ref;
 	const struct addr *a;
 	const char *why;
-	int status = 500, rc;
+	enum http_outcome o = HTTP_O_SERVER;
+	int rc;
 
 	http_parse_env(io->envp, io->fallback, &req);
-	if (addr_resolve(&req, &ref, &why) == -1) {
+	q.path_info = req.path_info;
+	q.request_uri = req.request_uri;
+	q.script_filename = req.script_filename;
+	q.gpt_address = req.gpt_address;
+	q.gpt_root = req.gpt_root;
+	if (addr_resolve(&q, &ref, &why) == -1) {
 		/* no address to name: what the request asked for instead */
 		log_reject("no address for PATH_INFO \"%.200s\": %s",
 		    req.path_info != NULL ? req.path_info : "", why);
-		rc = serve_reply(io, HTTP_O_NO_ADDRESS, &status);
+		rc = serve_reply(io, HTTP_O_NO_ADDRESS, &o);
 		goto done;
 	}
-	a = io->form_cache
-	        ? formcache_lookup(&ref,
-	              req.method == HTTP_M_GET || req.method == HTTP_M_HEAD,
-	              http_wants_html(req.accept), &why)
-	        : addr_lookup(&ref, &why);
+	if (io->form_cache) {
+		bool arrival =
+		    req.method == HTTP_M_GET || req.method == HTTP_M_HEAD;
+
+		/* an act writes no page: its address loads without one */
+		a = formcache_lookup(&ref, arrival, http_wants_html(req.accept),
+		    arrival ? serve_derive : serve_derive_acts, &why);
+	} else
+		a = addr_lookup(&ref, serve_derive, &why);
 	if (ref.script_own && (a == NULL || (!a->ok && a->no_form))) {
 		/* hits on .../gpt.fcgi (shared hosting, the .d default) before
 		 * anything was published there: not the server's failure */
 		log_reject("no form at the script's own URL: create %s/form.json "
 		           "to publish one there (see gpt-address(5))",
 		    ref.dir);
-		rc = serve_reply(io, HTTP_O_NO_ADDRESS, &status);
+		rc = serve_reply(io, HTTP_O_NO_ADDRESS, &o);
 		goto done;
 	}
 	if (a == NULL) {
 		log_reject("no address at %s: %s", ref.dir, why);
-		rc = serve_reply(io, HTTP_O_NO_ADDRESS, &status);
+		rc = serve_reply(io, HTTP_O_NO_ADDRESS, &o);
 		goto done;
 	}
-	if (!a->ok) {
+	if (!a->ok || answer_of(a) == NULL) {
 		log_error("address %s refused: %s", a->dir, a->err);
-		rc = serve_reply(io, HTTP_O_SERVER, &status);
+		rc = serve_reply(io, HTTP_O_SERVER, &o);
 		goto done;
 	}
 	/* From here on, lines are the address's: its `log` level filters them
@@ -408,23 +450,23 @@ serve_request(struct serve_io *io, struct serve_state *st)
 	switch (req.method) {
 	case HTTP_M_GET:
 	case HTTP_M_HEAD:
-		rc = serve_arrival(io, &req, a, &status);
+		rc = serve_arrival(io, &req, answer_of(a), &o);
 		break;
 	case HTTP_M_POST:
-		rc = serve_act(io, st, &req, a, &status);
+		rc = serve_act(io, st, &req, a, &o);
 		break;
 	default:
-		rc = serve_reply(io, HTTP_O_METHOD, &status);
+		rc = serve_reply(io, HTTP_O_METHOD, &o);
 		break;
 	}
 done:
 	if (rc == -1)
 		log_info("the client went away before the whole answer "
 		         "(status %d)",
-		    status);
+		    http_status(o));
 	log_set_level(LOG_LEVEL_ALL);
 	serve_state_reset(st);
-	return status;
+	return http_status(o);
 }
 
 /* --- FastCGI: the connection is ours (fcgi.h) ------------------------- */

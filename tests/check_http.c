@@ -394,6 +394,7 @@ START_TEST(http_reject_is_the_same_204_whatever_the_reason)
 	        .keyword = "minLength"},
 	    {0},
 	};
+	enum http_outcome o;
 	struct http_writer w;
 	struct buf b;
 	size_t i;
@@ -403,8 +404,9 @@ START_TEST(http_reject_is_the_same_204_whatever_the_reason)
 	for (i = 0; i < GPT_ARRAY_LEN(rs); i++) {
 		buf_reset(&b);
 		ck_assert_int_eq(
-		    http_reject(&w, &rs[i], "actor\nforged", false), 0);
+		    http_reject(&w, &rs[i], "actor\nforged", false, &o), 0);
 		ck_assert_str_eq(b.data, "Status: 204 No Content\r\n\r\n");
+		ck_assert_int_eq(o, HTTP_O_REJECTED);
 	}
 	buf_free(&b);
 }
@@ -453,6 +455,7 @@ START_TEST(http_reject_logs_one_line_with_the_reason)
 	        "gpt.fcgi: notice: act rejected at /srv/gpt/guestbook: fails "
 	        "the form (actor \"c\")\n"},
 	};
+	enum http_outcome o;
 	struct http_writer w;
 	struct buf out, log;
 	size_t i;
@@ -464,7 +467,7 @@ START_TEST(http_reject_logs_one_line_with_the_reason)
 	for (i = 0; i < GPT_ARRAY_LEN(cases); i++) {
 		buf_reset(&log);
 		ck_assert_int_eq(
-		    http_reject(&w, &cases[i].r, cases[i].actor, false), 0);
+		    http_reject(&w, &cases[i].r, cases[i].actor, false, &o), 0);
 		ck_assert_msg(
 		    log.data != NULL && strcmp(log.data, cases[i].line) == 0,
 		    "case %zu logged \"%s\", expected \"%s\"", i,
@@ -534,6 +537,7 @@ START_TEST(http_reject_explains_with_a_422_json_body)
 	    .has_offset = true,
 	    .offset = 2};
 	const struct json_value *v, *off;
+	enum http_outcome o;
 	struct http_writer w;
 	struct arena a;
 	struct buf b;
@@ -541,7 +545,8 @@ START_TEST(http_reject_explains_with_a_422_json_body)
 	arena_init(&a, (size_t)1 << 20);
 	buf_init(&b, 16384);
 	http_writer_buf(&w, &b);
-	ck_assert_int_eq(http_reject(&w, &r, NULL, true), 0);
+	ck_assert_int_eq(http_reject(&w, &r, NULL, true, &o), 0);
+	ck_assert_int_eq(o, HTTP_O_EXPLAINED);
 	ck_assert_ptr_nonnull(
 	    strstr(b.data, "Status: 422 Unprocessable Content\r\n"
 	                   "Content-Type: application/json\r\n"));
@@ -551,7 +556,7 @@ START_TEST(http_reject_explains_with_a_422_json_body)
 	expect_member(v, "keyword", "minLength", 9);
 	ck_assert_ptr_null(json_object_get(v, "offset", 6));
 	buf_reset(&b);
-	ck_assert_int_eq(http_reject(&w, &p, "x", true), 0);
+	ck_assert_int_eq(http_reject(&w, &p, "x", true, &o), 0);
 	v = strict_body(&b, &a);
 	off = json_object_get(v, "offset", 6);
 	ck_assert_ptr_nonnull(off);
@@ -568,6 +573,28 @@ END_TEST
  * sequence.  The 422 body stays strict JSON and carries every whole
  * character: escaped where RFC 8259 asks, a cut sequence left out.
  */
+/* A 422 body over HTTP_EXPLAIN_MAX cannot be built: the answer is a 500,
+ * and the outcome says so (the caller's status comes from it). */
+START_TEST(http_reject_answers_500_when_the_explanation_does_not_fit)
+{
+	static char detail[HTTP_EXPLAIN_MAX + 16];
+	struct http_rejection r = {.reason = "fails the form"};
+	enum http_outcome o;
+	struct http_writer w;
+	struct buf b;
+
+	memset(detail, 'x', sizeof(detail) - 1);
+	r.detail = detail;
+	buf_init(&b, 4096);
+	http_writer_buf(&w, &b);
+	ck_assert_int_eq(http_reject(&w, &r, NULL, true, &o), 0);
+	ck_assert_int_eq(o, HTTP_O_SERVER);
+	ck_assert_str_eq(b.data,
+	    "Status: 500 Internal Server Error\r\nContent-Length: 0\r\n\r\n");
+	buf_free(&b);
+}
+END_TEST
+
 START_TEST(http_reject_escapes_every_pointer_and_cuts_on_a_character)
 {
 	static const struct {
@@ -590,6 +617,7 @@ START_TEST(http_reject_escapes_every_pointer_and_cuts_on_a_character)
 	};
 	struct http_rejection r = {.reason = "fails the form",
 	    .keyword = "const"};
+	enum http_outcome o;
 	struct http_writer w;
 	struct arena a;
 	struct buf b;
@@ -602,7 +630,7 @@ START_TEST(http_reject_escapes_every_pointer_and_cuts_on_a_character)
 		buf_reset(&b);
 		r.pointer = cases[i].ptr;
 		r.pointer_len = cases[i].len;
-		ck_assert_int_eq(http_reject(&w, &r, NULL, true), 0);
+		ck_assert_int_eq(http_reject(&w, &r, NULL, true, &o), 0);
 		expect_member(strict_body(&b, &a), "pointer", cases[i].want,
 		    cases[i].want_len);
 	}
@@ -618,6 +646,7 @@ START_TEST(http_reject_explains_a_cut_jptr_pointer)
 	char token[3 * 400];
 	struct http_rejection r = {.reason = "fails the form"};
 	const struct json_string *got;
+	enum http_outcome o;
 	struct http_writer w;
 	struct jptr ptr;
 	struct arena a;
@@ -635,7 +664,7 @@ START_TEST(http_reject_explains_a_cut_jptr_pointer)
 	http_writer_buf(&w, &b);
 	r.pointer = ptr.buf;
 	r.pointer_len = ptr.len;
-	ck_assert_int_eq(http_reject(&w, &r, NULL, true), 0);
+	ck_assert_int_eq(http_reject(&w, &r, NULL, true, &o), 0);
 	got = member_string(strict_body(&b, &a), "pointer");
 	ck_assert_ptr_nonnull(got);
 	ck_assert_uint_ge(got->len, 5 + 3);
@@ -787,6 +816,8 @@ suite_http(void)
 	tcase_add_test(tc, http_reply_writes_answers_without_body);
 	tcase_add_test(tc, http_reject_is_the_same_204_whatever_the_reason);
 	tcase_add_test(tc, http_reject_explains_with_a_422_json_body);
+	tcase_add_test(tc,
+	    http_reject_answers_500_when_the_explanation_does_not_fit);
 	tcase_add_test(
 	    tc, http_reject_escapes_every_pointer_and_cuts_on_a_character);
 	tcase_add_test(tc, http_reject_explains_a_cut_jptr_pointer);

@@ -1,0 +1,120 @@
+/*
+ * check_answer.c: the answers built from a loaded address: the JSON bytes
+ * are the parsed document written back, each representation has its
+ * ETag, its 200 and its 304, and the 412 carries the JSON ETag.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "address.h"
+#include "answer.h"
+#include "check_main.h"
+
+static char tmp[64];
+
+static void
+put(const char *rel, const char *text)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", tmp, rel);
+	f = fopen(path, "w");
+	ck_assert_msg(f != NULL, "cannot write %s", path);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void
+load(struct addr *a, const char *form, const char *conf)
+{
+	char err[ADDR_ERR_MAX];
+
+	snprintf(tmp, sizeof(tmp), "/tmp/check_answer.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(tmp));
+	put("form.json", form);
+	if (conf != NULL)
+		put("address.conf", conf);
+	ck_assert_int_eq(addr_load(tmp, a, NULL, NULL), 0);
+	ck_assert_msg(answer_build(a, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_ptr_eq(answer_of(a), a->derived);
+}
+
+static void
+unload(struct addr *a)
+{
+	char cmd[128];
+
+	addr_free(a);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+static const char good_form[] =
+    "{\"p\": \"A test.\", \"m\": [{\"role\": \"user\", \"content\": \"hi\"}],"
+    " \"s\": {\"type\": \"object\", \"required\": [\"a\"]}}";
+
+START_TEST(answer_build_precomputes_every_answer)
+{
+	static const char want[] =
+	    "{\"p\":\"A test.\",\"m\":[{\"role\":\"user\",\"content\":"
+	    "\"hi\"}],\"s\":{\"type\":\"object\",\"required\":[\"a\"]}}";
+	const struct answer_set *set;
+	struct addr a;
+	const char *body;
+
+	load(&a, good_form, "type = t1\n");
+	set = answer_of(&a);
+	body = set->json.bytes + set->json.head_len;
+	/* the compact serialization of the parsed form */
+	ck_assert_uint_eq(set->json.len - set->json.head_len, strlen(want));
+	ck_assert(memcmp(body, want, strlen(want)) == 0);
+	ck_assert(memcmp(set->json.bytes, "Status: 200 OK\r\n", 16) == 0);
+	ck_assert_ptr_nonnull(strstr(set->json.bytes, set->etag));
+	ck_assert_ptr_nonnull(strstr(set->json.bytes, "GPT-Type: t1\r\n"));
+	ck_assert(memcmp(set->json_304.bytes, "Status: 304", 11) == 0);
+	ck_assert_uint_eq(set->json_304.len, set->json_304.head_len);
+	ck_assert(memcmp(set->html.bytes,
+	              "Status: 200 OK\r\n"
+	              "Content-Type: text/html; charset=utf-8",
+	              54) == 0);
+	ck_assert_ptr_nonnull(strstr(set->html.bytes, "A test."));
+	ck_assert_str_ne(set->etag, set->html_etag);
+	ck_assert(memcmp(set->precondition.bytes,
+	              "Status: 412 Precondition Failed\r\n", 33) == 0);
+	ck_assert_ptr_nonnull(strstr(set->precondition.bytes, set->etag));
+	unload(&a);
+}
+END_TEST
+
+START_TEST(answer_build_explains_the_412_when_the_address_explains)
+{
+	const struct answer_set *set;
+	struct addr a;
+
+	load(&a, good_form, "failures = explain\n");
+	set = answer_of(&a);
+	ck_assert_ptr_nonnull(strstr(set->precondition.bytes,
+	    "Content-Type: application/json\r\n"));
+	ck_assert_ptr_nonnull(strstr(set->precondition.bytes, "\"etag\""));
+	unload(&a);
+}
+END_TEST
+
+static Suite *
+suite_answer(void)
+{
+	Suite *s = suite_create("answer");
+	TCase *tc = tcase_create("Core");
+
+	tcase_add_test(tc, answer_build_precomputes_every_answer);
+	tcase_add_test(tc,
+	    answer_build_explains_the_412_when_the_address_explains);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+CHECK_MAIN(suite_answer)
