@@ -27,7 +27,9 @@ static const char cli_usage[] =
     " embedded\n"
     "         (--validate and --bundle take --dialect NAME, --refs "
     "URI-PREFIX=DIR,\n"
-    "          --annotations NAME,... before the schema)\n"
+    "          --annotations NAME,... before a SCHEMA.json; a DIR is "
+    "loaded\n"
+    "          as the server loads it, with its address.conf)\n"
     "       gpt.fcgi --parse [FILE]       strict JSON parse; 0 ok, 1 "
     "rejected\n"
     "       gpt.fcgi --version | --help\n";

@@ -2,8 +2,12 @@
  * cli_validate.c: `gpt.fcgi --validate DIR-or-SCHEMA.json [BODY-FILE]`,
  * the validator on the command line, for operators and tests.
  *
- * The schema comes from a file, or from DIR/form.json's member `s` (what
- * an address publishes and enforces); the body from BODY-FILE or stdin.
+ * The schema comes from a file, or from the address DIR loaded by the
+ * responder's own loader (addr_load: address.conf, the arrival document,
+ * the form compiled as the address says), so a form the server would
+ * refuse is refused here too; the body from BODY-FILE or stdin.  A
+ * refused form is reported with every problem the compiler found, in
+ * document order, as --check does.
  * Both are read with the strict parser.  Exit status (the contract's):
  * 0 accepted; 1 rejected (the body does not parse, or fails the form:
  * stderr names the instance pointer and keyword); 2 the schema is
@@ -15,10 +19,13 @@
  * referenced resources), --annotations NAME,... (keywords to accept as
  * annotations).  `--bundle [options] SCHEMA` prints the bundled form.
  */
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "address.h"
 #include "arena.h"
 #include "buf.h"
 #include "cli.h"
@@ -150,6 +157,47 @@ usage:
 	return -1;
 }
 
+/* Each problem of a refused form, one line each, in document order. */
+static void
+print_problems(const char *path, const struct schema_problems *ps)
+{
+	size_t i;
+
+	for (i = 0; i < ps->count; i++) {
+		fprintf(stderr, "gpt.fcgi: %s: schema refused at ", path);
+		print_pointer(&ps->list[i].err.pointer);
+		fprintf(stderr, ": %s\n", ps->list[i].err.reason);
+	}
+	if (ps->more > 0)
+		fprintf(stderr, "gpt.fcgi: %s: and %zu more problems\n", path,
+		    ps->more);
+}
+
+/*
+ * DIR: load the address exactly as the responder does (address.h: its
+ * address.conf, the arrival document, the form compiled with the
+ * address's dialect, refs and annotations), so what is accepted here is
+ * what the server serves.  0 and *a loaded, or -1 after printing every
+ * problem (*a is then still to be freed).
+ */
+static int
+load_address(const char *dir, struct addr *a, struct schema_problems *ps)
+{
+	if (addr_load_problems(dir, a, print_warning, NULL, ps) == 0)
+		return 0;
+	if (ps->count > 0) {
+		char path[PATH_MAX + 16];
+
+		snprintf(path, sizeof(path), "%s/form.json", dir);
+		print_problems(path, ps);
+	}
+	/* not the form's (address.conf, the arrival document, the file), or
+	 * after its problems the arena refused */
+	if (ps->count == 0 || strstr(a->err, ps->list[0].err.reason) == NULL)
+		fprintf(stderr, "gpt.fcgi: %s: refused: %s\n", dir, a->err);
+	return -1;
+}
+
 static int run_validate(int argc, char **argv, bool bundle);
 
 int
@@ -170,20 +218,26 @@ run_validate(int argc, char **argv, bool bundle)
 	struct cli_schema_opts co;
 	int first;
 	struct arena form_arena, body_arena;
-	struct buf schema_buf, form_path, body_buf;
-	const struct json_value *doc, *schema, *body;
+	struct buf schema_buf, body_buf;
+	const struct json_value *doc, *body;
 	const struct schema *form;
+	struct schema_problems *problems;
 	struct schema_err err;
 	const char *schema_path;
+	struct addr a;
 	struct stat st;
 	int status = 2;
-	bool dir;
+	bool dir = false;
 
+	memset(&a, 0, sizeof(a));
 	arena_init(&form_arena, CLI_ARENA_CAP);
 	arena_init(&body_arena, CLI_ARENA_CAP);
 	buf_init(&schema_buf, CLI_INPUT_MAX);
-	buf_init(&form_path, 4096);
 	buf_init(&body_buf, CLI_INPUT_MAX);
+	if ((problems = calloc(1, sizeof(*problems))) == NULL) {
+		fprintf(stderr, "gpt.fcgi: out of memory\n");
+		goto done;
+	}
 	if ((first = read_opts(argc, argv, &co)) < 0)
 		goto done;
 	argc -= first - 1;
@@ -198,48 +252,55 @@ run_validate(int argc, char **argv, bool bundle)
 	schema_path = argv[1];
 	dir = stat(argv[1], &st) == 0 && S_ISDIR(st.st_mode);
 	if (dir) {
-		if (buf_printf(&form_path, "%s/form.json", argv[1]) == -1) {
-			fprintf(
-			    stderr, "gpt.fcgi: %s: path too long\n", argv[1]);
+		if (first > 1) {
+			/* hits on --dialect draft-07 DIR: the address's own
+			 * address.conf says that, as the server reads it */
+			fprintf(stderr,
+			    "gpt.fcgi: %s: an address takes its dialect, refs "
+			    "and annotations from its address.conf, not from "
+			    "options\n",
+			    argv[1]);
 			goto done;
 		}
-		schema_path = buf_ptr(&form_path);
-	}
-	if (load_json(schema_path, &schema_buf, &form_arena, &doc,
-	        dir ? "form" : "schema") != 0)
-		goto done;
-	schema = doc;
-	if (dir) {
-		schema = json_object_get(doc, "s", 1);
-		/* {"p": "...", "m": []}: no form to enforce */
-		if (schema == NULL) {
-			fprintf(stderr,
-			    "gpt.fcgi: %s: no member \"s\" (the "
-			    "form)\n",
+		if (load_address(argv[1], &a, problems) == -1)
+			goto done;
+		form = a.schema;
+		doc = json_object_get(a.doc, "s", 1);
+	} else {
+		if (load_json(schema_path, &schema_buf, &form_arena, &doc,
+		        "schema") != 0)
+			goto done;
+		co.o.problems = problems;
+		switch (schema_compile_opts(
+		    doc, &co.o, &form_arena, &form, &err)) {
+		case SCHEMA_OK:
+			break;
+		case SCHEMA_NOMEM:
+			fprintf(stderr, "gpt.fcgi: %s: out of memory\n",
 			    schema_path);
 			goto done;
+		default:
+			/* every problem, as --check prints them */
+			if (problems->count > 0)
+				print_problems(schema_path, problems);
+			else {
+				fprintf(stderr,
+				    "gpt.fcgi: %s: schema refused at ",
+				    schema_path);
+				print_pointer(&err.pointer);
+				fprintf(stderr, ": %s\n", err.reason);
+			}
+			goto done;
 		}
-	}
-	switch (schema_compile_opts(schema, &co.o, &form_arena, &form, &err)) {
-	case SCHEMA_OK:
-		break;
-	case SCHEMA_NOMEM:
-		fprintf(stderr, "gpt.fcgi: %s: out of memory\n", schema_path);
-		goto done;
-	default:
-		fprintf(
-		    stderr, "gpt.fcgi: %s: schema refused at ", schema_path);
-		print_pointer(&err.pointer);
-		fprintf(stderr, ": %s\n", err.reason);
-		goto done;
 	}
 
 	if (bundle) {
 		struct buf out;
 
 		buf_init(&out, CLI_INPUT_MAX);
-		if (json_write_pretty(schema_bundle(form, &form_arena), 2,
-		        &out) == -1) {
+		/* an address's s is bundled already (what it serves) */
+		if (json_write_pretty(dir ? doc : schema_bundle(form, &form_arena),
+		        2, &out) == -1) {
 			fprintf(stderr, "gpt.fcgi: out of memory\n");
 			buf_free(&out);
 			goto done;
@@ -276,8 +337,9 @@ run_validate(int argc, char **argv, bool bundle)
 		break;
 	}
 done:
+	addr_free(&a);
+	free(problems);
 	buf_free(&body_buf);
-	buf_free(&form_path);
 	buf_free(&schema_buf);
 	arena_free(&body_arena);
 	arena_free(&form_arena);

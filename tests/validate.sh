@@ -96,7 +96,8 @@ expect_status 2 "a directory without form.json is an error"
 printf '{"p": "", "m": []}' >"$TEST_TMP/no-form/form.json"
 run_cli --validate "$TEST_TMP/no-form" "$data/money/pass/cents.json"
 expect_status 2 "a form.json without s is an error"
-expect_stderr_match 'no member "s"' "the missing s is named"
+expect_stderr_match 'not an arrival document: missing "s"' \
+    "the missing s is named, as the server names it"
 
 # Usage.
 run_cli --validate
@@ -212,5 +213,66 @@ run_cli --check "$chk"
 expect_status 0 "--check loads a form whose format name is declared"
 expect_stdout_match 'format "color-hex" is an annotation' \
     "--check lists the format it treats as an annotation"
+
+# --validate DIR loads the address as the server does: a directory the
+# server answers 500 for is refused here too (exit 2), never accepted.
+# Each case: a form.json, an address.conf (or "-"), a part of the reason.
+printf '{"ok": true}' >"$TEST_TMP/any.json"
+i=0
+while IFS='|' read -r form conf why; do
+	i=$((i + 1))
+	d=$TEST_TMP/served$i
+	mkdir -p "$d"
+	printf '%s\n' "$form" >"$d/form.json"
+	[ "$conf" = - ] || printf '%s\n' "$conf" >"$d/address.conf"
+	code=$(env -i REQUEST_METHOD=GET GPT_ADDRESS="$d" "$GPT_FCGI" \
+	    </dev/null 2>/dev/null | sed -n '1s/^Status: \([0-9]*\).*/\1/p')
+	expect_true "served$i: the server answers 500 (got '$code')" \
+	    test "$code" = 500
+	run_cli --validate "$d" "$TEST_TMP/any.json"
+	expect_status 2 "served$i: --validate refuses what the server refuses"
+	expect_stderr_match "$why" "served$i: the reason is the server's"
+done <<'EOF'
+{"p": 1, "m": [], "s": {}}|-|not an arrival document
+{"m": [], "s": {}}|-|not an arrival document: missing "p"
+{"p": "x", "m": [], "s": {}}|max_bdy = 1|address.conf
+{"p": "x", "m": [], "s": {"type": "object"}}|dialect = nope|address.conf
+EOF
+# What the address's address.conf says applies (here its annotations),
+# and options cannot override it.
+d=$TEST_TMP/conf-applies
+mkdir -p "$d"
+printf '{"p": "x", "m": [], "s": {"type": "string", "format": "color-hex"}}\n' \
+    >"$d/form.json"
+printf '"red"' >"$TEST_TMP/red.json"
+run_cli --validate "$d" "$TEST_TMP/red.json"
+expect_status 2 "an undeclared format name refuses the address"
+printf 'annotations = color-hex\n' >"$d/address.conf"
+run_cli --validate "$d" "$TEST_TMP/red.json"
+expect_status 0 "the address's annotations apply to --validate DIR"
+run_cli --validate --annotations color-hex "$d" "$TEST_TMP/red.json"
+expect_status 2 "options with an address DIR are a usage error"
+expect_stderr_match 'from its address.conf' "the usage error says why"
+
+# Every problem of a refused form, in document order, not only the first
+# (as --check lists them): for a schema file and for an address.
+printf '{"properties": {"a": {"minLenght": 1}, "b": {"type": "strnig"}, "c": {"maxItem": 2}}}\n' \
+    >"$TEST_TMP/three.json"
+d=$TEST_TMP/three
+mkdir -p "$d"
+printf '{"p": "x", "m": [], "s": ' >"$d/form.json"
+cat "$TEST_TMP/three.json" >>"$d/form.json"
+printf '}\n' >>"$d/form.json"
+for target in "$TEST_TMP/three.json" "$d"; do
+	run_cli --validate "$target" "$TEST_TMP/any.json"
+	expect_status 2 "$(basename "$target"): refused"
+	n=$(grep -c 'schema refused at' "$TEST_TMP/err")
+	expect_true "$(basename "$target"): three problems reported (got $n)" \
+	    test "$n" -eq 3
+	order=$(sed -n 's/.*schema refused at \/properties\/\([a-c]\).*/\1/p' \
+	    "$TEST_TMP/err" | tr -d '\n')
+	expect_true "$(basename "$target"): in document order (got '$order')" \
+	    test "$order" = abc
+done
 
 finish
