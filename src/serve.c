@@ -870,8 +870,9 @@ serve_signals(void)
  * FastCGI.  The protocol is ours on every connection (fcgi.c): libfcgi's
  * FCGX_Accept_r reads with no timeout, and its two output streams flush
  * separately, so with it the idle and request bounds needed a timer
- * around its reads and the one-write answer needed its private fields
- * (wasFCloseCalled, isClosed, FCGI_errno) set to silence its writers.
+ * around its reads and the one-write answer needed the private fields of
+ * its streams set to silence its writers (tests/layers.sh now refuses any
+ * use of them).
  * Measured against libfcgi's public API alone (FCGX_PutStr on its
  * streams, the same timer): GET 0.92x the libfcgi floor and 1.16x its CPU
  * per request through nginx, against 5 system calls a GET here (accept4,
