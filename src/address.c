@@ -17,7 +17,6 @@
  * err).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +25,7 @@
 #include <unistd.h>
 
 #include "address.h"
+#include "file.h"
 #include "json.h"
 #include "log.h"
 #include "schema_load.h"
@@ -36,14 +36,6 @@ static const struct schema *addr_arrival;
 static bool addr_arrival_tried;
 static char addr_arrival_err[ADDR_ERR_MAX];
 
-
-/* The recheck needs seconds, not nanoseconds: the coarse clock (the
- * kernel's last tick, read without a syscall) is enough where it exists. */
-#ifdef CLOCK_MONOTONIC_COARSE
-#define ADDR_CLOCK CLOCK_MONOTONIC_COARSE
-#else
-#define ADDR_CLOCK CLOCK_MONOTONIC
-#endif
 
 /*
  * The cache: entries in a hash table by directory (chained), and on a list
@@ -262,60 +254,21 @@ addr_arrival_schema(void)
 	return addr_arrival;
 }
 
-/* Read path (a regular file, not a symlink) into the arena. */
+/* Read path (a regular file, not a symlink, at most ADDR_FORM_MAX bytes)
+ * into the arena. */
 static int
 addr_read_form(struct addr *a, const char *path, const char **text, size_t *len)
 {
-	struct stat st;
-	char *p = NULL;
-	size_t got = 0;
-	ssize_t n;
-	int fd, rc = -1;
+	char why[FILE_WHY_MAX];
 
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-	if (fd == -1) {
-		int e = errno;
-
-		addr_fail(a, "%s: %s", path, strerror(e));
-		a->no_form = e == ENOENT;
-		return -1;
-	}
-	if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode)) {
-		/* hits on form.json being a directory or a FIFO */
-		addr_fail(a, "%s: not a regular file", path);
-		goto done;
-	}
-	if ((size_t)st.st_size > ADDR_FORM_MAX) {
-		addr_fail(a, "%s: larger than %zu bytes", path, ADDR_FORM_MAX);
-		goto done;
-	}
-	/* One byte more than fstat says, to notice a file growing under us. */
-	if ((p = arena_alloc(&a->arena, (size_t)st.st_size + 1)) == NULL) {
-		addr_fail(a, "%s: out of memory", path);
-		goto done;
-	}
-	while (got <= (size_t)st.st_size) {
-		n = read(fd, p + got, (size_t)st.st_size + 1 - got);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n == -1) {
-			addr_fail(a, "%s: %s", path, strerror(errno));
-			goto done;
-		}
-		if (n == 0)
-			break;
-		got += (size_t)n;
-	}
-	if (got != (size_t)st.st_size) {
-		addr_fail(a, "%s: changed while being read", path);
-		goto done;
-	}
-	*text = p;
-	*len = got;
-	rc = 0;
-done:
-	close(fd);
-	return rc;
+	if (file_read_arena(path, ADDR_FORM_MAX, &a->arena, text, len, why,
+	        sizeof(why)) == 0)
+		return 0;
+	/* hits on no form.json, form.json a directory or a FIFO, a file
+	 * over 4 MB, one rewritten while read */
+	addr_fail(a, "%s: %s", path, why);
+	a->no_form = errno == ENOENT;
+	return -1;
 }
 
 /* Compile the form s with the address's dialect, annotations and refs
@@ -597,11 +550,9 @@ addr_check(const struct addr_ref *ref, const char **why)
 }
 
 static bool
-addr_due(const struct timespec *last, const struct timespec *now)
+addr_due(uint64_t last_ms, uint64_t now_ms)
 {
-	return now->tv_sec - last->tv_sec > ADDR_RECHECK_SEC ||
-	       (now->tv_sec - last->tv_sec == ADDR_RECHECK_SEC &&
-	           now->tv_nsec >= last->tv_nsec);
+	return now_ms - last_ms >= (uint64_t)ADDR_RECHECK_SEC * 1000;
 }
 
 static bool
@@ -795,7 +746,7 @@ addr_insert(uint64_t h)
  * refusal is kept in e->a.err. */
 static void
 addr_fill(struct addr_entry *e, const struct addr_ref *ref,
-    addr_derive_fn derive, const struct timespec *now)
+    addr_derive_fn derive, uint64_t now_ms)
 {
 	struct addr *a = &e->a;
 	char why[ADDR_ERR_MAX];
@@ -812,7 +763,7 @@ addr_fill(struct addr_entry *e, const struct addr_ref *ref,
 	/* the cache key, whatever addr_load left there */
 	snprintf(a->dir, sizeof(a->dir), "%s", ref->dir);
 	a->root_len = ref->root_len;
-	a->checked = *now;
+	a->checked_ms = now_ms;
 	addr_account(e);
 }
 
@@ -832,20 +783,21 @@ const struct addr *
 addr_lookup(const struct addr_ref *ref, addr_derive_fn derive,
     const char **why)
 {
-	struct timespec now;
+	uint64_t now;
 	struct addr_entry *e;
 	uint64_t h = addr_hash(ref->dir);
 
 	*why = NULL;
-	clock_gettime(ADDR_CLOCK, &now);
+	/* the program's one clock (common.h), coarse: no system call */
+	now = gpt_now_ms();
 	if ((e = addr_find(ref->dir, h)) != NULL) {
 		if (e != addr_newest) {
 			addr_lru_unlink(e);
 			addr_lru_push(e);
 		}
-		if (!addr_due(&e->a.checked, &now))
+		if (!addr_due(e->a.checked_ms, now))
 			return &e->a;
-		e->a.checked = now;
+		e->a.checked_ms = now;
 		if (addr_check_dir(ref->dir, ref->root_len, why) == -1) {
 			/* the directory went away, or now leaves its root */
 			addr_evict(e);
@@ -869,7 +821,7 @@ addr_lookup(const struct addr_ref *ref, addr_derive_fn derive,
 			return &addr_nomem;
 		}
 	}
-	addr_fill(e, ref, derive, &now);
+	addr_fill(e, ref, derive, now);
 	addr_trim(e);
 	return &e->a;
 }

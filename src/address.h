@@ -107,7 +107,7 @@ struct addr {
 	struct addr_stamp form_st, conf_st; /* taken before reading */
 	bool racy; /* a file changed within ADDR_RACY_SEC of its reading:
 	              the next check reloads whatever the stamps say */
-	struct timespec checked; /* monotonic time of the last stat */
+	uint64_t checked_ms; /* gpt_now_ms() at the last stat */
 };
 
 /*

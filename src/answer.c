@@ -21,11 +21,11 @@ answer_keep(struct addr *a, struct answer *ans, const struct buf *b,
 {
 	char *p;
 
-	if ((p = arena_alloc(&a->arena, b->len)) == NULL)
+	if ((p = arena_alloc(&a->arena, buf_len(b))) == NULL)
 		return -1;
-	memcpy(p, b->data, b->len);
+	memcpy(p, buf_ptr(b), buf_len(b));
 	ans->bytes = p;
-	ans->len = b->len;
+	ans->len = buf_len(b);
 	ans->head_len = head_len;
 	return 0;
 }
@@ -39,17 +39,18 @@ answer_pair(struct addr *a, const char *ctype, const char *csp,
 	size_t head;
 	int rc = -1;
 
-	buf_init(&b, body->len + 4096);
-	http_etag(body->data, body->len, etag);
-	if (http_head_ok(&b, ctype, etag, body->len, a->conf.type, csp) == -1)
+	buf_init(&b, buf_len(body) + 4096);
+	http_etag(buf_ptr(body), buf_len(body), etag);
+	if (http_head_ok(&b, ctype, etag, buf_len(body), a->conf.type, csp) ==
+	    -1)
 		goto done;
-	head = b.len;
-	if (buf_append(&b, body->data, body->len) == -1 ||
+	head = buf_len(&b);
+	if (buf_append(&b, buf_ptr(body), buf_len(body)) == -1 ||
 	    answer_keep(a, ok, &b, head) == -1)
 		goto done;
 	buf_reset(&b);
 	if (http_head_not_modified(&b, etag) == -1 ||
-	    answer_keep(a, nm, &b, b.len) == -1)
+	    answer_keep(a, nm, &b, buf_len(&b)) == -1)
 		goto done;
 	rc = 0;
 done:
@@ -81,7 +82,7 @@ answer_make(struct addr *a, bool page, char *err, size_t errlen)
 	}
 	buf_reset(&body);
 	if (http_head_precondition(&body, set->etag, a->conf.explain) == -1 ||
-	    answer_keep(a, &set->precondition, &body, body.len) == -1) {
+	    answer_keep(a, &set->precondition, &body, buf_len(&body)) == -1) {
 		snprintf(err, errlen, "out of memory");
 		goto done;
 	}

@@ -22,7 +22,6 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "fcgi.h"
@@ -31,15 +30,6 @@ enum { FCGI_S_HEAD, FCGI_S_CONTENT, FCGI_S_PAD };
 
 /* What fcgi_step reads for. */
 enum fcgi_goal { FCGI_G_HEAD, FCGI_G_BODY };
-
-static uint64_t
-fcgi_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
 
 int
 fcgi_conn_init(struct fcgi_conn *c, unsigned idle_sec, unsigned request_sec)
@@ -189,10 +179,10 @@ fcgi_flush(struct fcgi_conn *c)
 
 	if (c->failed)
 		return -1;
-	if (c->wire.len == 0)
+	if (buf_len(&c->wire) == 0)
 		return 0;
-	iov.iov_base = c->wire.data;
-	iov.iov_len = c->wire.len;
+	iov.iov_base = buf_data(&c->wire);
+	iov.iov_len = buf_len(&c->wire);
 	if (fcgi_writev_all(c, &iov, 1) == -1)
 		c->failed = true;
 	buf_reset(&c->wire);
@@ -233,8 +223,8 @@ fcgi_record(struct fcgi_conn *c, int type, int id, const void *p, size_t n)
 		if (n > 0)
 			memcpy(dst + sizeof(h), p, n);
 		memset(dst + sizeof(h) + n, 0, pad);
-		c->wire.len += sizeof(h) + n + pad;
-		return c->wire.len >= FCGI_WIRE_DIRECT ? fcgi_flush(c)
+		buf_commit(&c->wire, sizeof(h) + n + pad);
+		return buf_len(&c->wire) >= FCGI_WIRE_DIRECT ? fcgi_flush(c)
 		                                             : 0;
 	}
 	/* large, or no memory to gather it: what waits, then this record */
@@ -343,8 +333,8 @@ fcgi_nv_len(const unsigned char *p, size_t n, size_t *at, size_t *len)
 static int
 fcgi_params_decode(struct fcgi_conn *c)
 {
-	const unsigned char *p = (const unsigned char *)c->params.data;
-	size_t n = c->params.len, at = 0, count = 0, i, off;
+	const unsigned char *p = (const unsigned char *)buf_ptr(&c->params);
+	size_t n = buf_len(&c->params), at = 0, count = 0, i, off;
 
 	buf_reset(&c->env);
 	/* bounded by n: each pair consumes at least two bytes */
@@ -388,7 +378,7 @@ fcgi_params_decode(struct fcgi_conn *c)
 	}
 	/* the strings are in place now: point at each */
 	for (i = 0, off = 0; i < count; i++) {
-		c->envp[i] = c->env.data + off;
+		c->envp[i] = buf_data(&c->env) + off;
 		off += strlen(c->envp[i]) + 1;
 	}
 	c->envp[count] = NULL;
@@ -406,8 +396,8 @@ fcgi_get_values(struct fcgi_conn *c)
 	    {FCGI_MAX_REQS, "1"},
 	    {FCGI_MPXS_CONNS, "0"},
 	};
-	const unsigned char *p = (const unsigned char *)c->rec.data;
-	size_t n = c->rec.len, at = 0, i;
+	const unsigned char *p = (const unsigned char *)buf_ptr(&c->rec);
+	size_t n = buf_len(&c->rec), at = 0, i;
 	unsigned char out[128];
 	size_t o = 0;
 
@@ -440,13 +430,13 @@ fcgi_get_values(struct fcgi_conn *c)
 static int
 fcgi_record_done(struct fcgi_conn *c)
 {
-	const unsigned char *b = (const unsigned char *)c->rec.data;
+	const unsigned char *b = (const unsigned char *)buf_ptr(&c->rec);
 
 	switch (c->rtype) {
 	case FCGI_BEGIN_REQUEST: {
 		int role, flags;
 
-		if (c->rid == 0 || c->rec.len != 8)
+		if (c->rid == 0 || buf_len(&c->rec) != 8)
 			/* hits on a BEGIN_REQUEST of 4 bytes */
 			return fcgi_drop(c, FCGI_W_PROTOCOL,
 			    "a malformed BEGIN_REQUEST");
@@ -626,7 +616,7 @@ fcgi_fill(struct fcgi_conn *c, uint64_t until_ms)
 			c->err = errno;
 			return -1;
 		}
-		if ((now = fcgi_now_ms()) >= until_ms)
+		if ((now = gpt_now_ms()) >= until_ms)
 			return -2;
 		rc = poll(&pf, 1, (int)(until_ms - now));
 		if (rc == 0)
@@ -645,7 +635,7 @@ fcgi_fill(struct fcgi_conn *c, uint64_t until_ms)
 static uint64_t
 fcgi_wait_until(const struct fcgi_conn *c, uint64_t deadline)
 {
-	uint64_t idle = fcgi_now_ms() + c->idle_ms;
+	uint64_t idle = gpt_now_ms() + c->idle_ms;
 
 	return idle < deadline ? idle : deadline;
 }
@@ -669,7 +659,7 @@ fcgi_read_head(struct fcgi_conn *c)
 			return -1;
 		if (rc == 1) {
 			if (head_end == 0)
-				c->deadline_ms = fcgi_now_ms() + c->request_ms;
+				c->deadline_ms = gpt_now_ms() + c->request_ms;
 			return 0;
 		}
 		if (c->aborted) {
@@ -682,13 +672,13 @@ fcgi_read_head(struct fcgi_conn *c)
 		if (!c->started && kept) {
 			/* between requests on a kept connection: the idle
 			 * time for the next request's first byte */
-			rc = fcgi_fill(c, fcgi_now_ms() + c->idle_ms);
+			rc = fcgi_fill(c, gpt_now_ms() + c->idle_ms);
 		} else {
 			if (head_end == 0) {
 				/* a web server writes the head at once: not
 				 * having it within min(idle, request) of its
 				 * first byte (or of the accept) is stalling */
-				uint64_t now = fcgi_now_ms();
+				uint64_t now = gpt_now_ms();
 
 				head_end = now + (c->idle_ms < c->request_ms
 				                         ? c->idle_ms
@@ -744,7 +734,7 @@ fcgi_read_body(struct fcgi_conn *c, void *p, size_t n)
 		}
 		if (rc == 1)
 			return 0;
-		if (fcgi_now_ms() >= c->deadline_ms)
+		if (gpt_now_ms() >= c->deadline_ms)
 			/* hits on a body trickled a byte a second */
 			return fcgi_drop(c, FCGI_W_REQUEST, NULL);
 		until = fcgi_wait_until(c, c->deadline_ms);

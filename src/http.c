@@ -685,7 +685,7 @@ http_json_string(struct buf *b, const char *p, size_t n)
 static int
 http_json_member(struct buf *b, const char *name, const char *v, size_t n)
 {
-	if (buf_putc(b, b->len == 0 ? '{' : ',') == -1 ||
+	if (buf_putc(b, buf_len(b) == 0 ? '{' : ',') == -1 ||
 	    http_json_string(b, name, strlen(name)) == -1 ||
 	    buf_putc(b, ':') == -1)
 		return -1;
@@ -730,8 +730,9 @@ http_line_add(char *line, size_t cap, size_t *n, const char *s)
 	line[*n] = '\0';
 }
 
-/* As http_line_add for k bytes that may hold NUL (a pointer): each NUL
- * shows as '?', as log_ shows other control bytes, and a UTF-8 sequence
+/* As http_line_add for k bytes that may hold NUL (a pointer): each
+ * control byte shows as '?' (gpt_is_control, the mask log_ applies too),
+ * and a UTF-8 sequence
  * cut by the pointer's buffer is left out (as in http_json_string). */
 static void
 http_line_add_n(char *line, size_t cap, size_t *n, const char *s, size_t k)
@@ -743,7 +744,7 @@ http_line_add_n(char *line, size_t cap, size_t *n, const char *s, size_t k)
 	/* bounded by k: each pass consumes at least one byte */
 	while (i < k && *n < cap - 1) {
 		if (u[i] < 0x80) {
-			line[(*n)++] = u[i] != 0 ? (char)u[i] : '?';
+			line[(*n)++] = gpt_is_control(u[i]) ? '?' : (char)u[i];
 			i++;
 			continue;
 		}
@@ -829,11 +830,11 @@ http_reject(struct http_writer *w, const struct http_rejection *r,
 	    "Content-Type: application/json\r\n"
 	    "Content-Length: %zu\r\n"
 	    "\r\n",
-	    body.len);
+	    buf_len(&body));
 	if (hn < 0 || (size_t)hn >= sizeof(head) - k)
 		goto fail;
 	if (w->write(w->ctx, head, k + (size_t)hn) == -1 ||
-	    w->write(w->ctx, body.data, body.len) == -1)
+	    w->write(w->ctx, buf_ptr(&body), buf_len(&body)) == -1)
 		goto done; /* the client left: nothing more to say */
 	rc = 0;
 	goto done;
@@ -875,8 +876,8 @@ http_head_precondition(struct buf *out, const char *etag, bool explain)
 	        "Content-Type: application/json\r\n"
 	        "Content-Length: %zu\r\n"
 	        "\r\n",
-	        etag, body.len) == -1 ||
-	    buf_append(out, body.data, body.len) == -1)
+	        etag, buf_len(&body)) == -1 ||
+	    buf_append(out, buf_ptr(&body), buf_len(&body)) == -1)
 		goto done;
 	rc = 0;
 done:

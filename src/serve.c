@@ -92,9 +92,9 @@ serve_state_reset(struct serve_state *st)
 {
 	arena_reset(&st->req);
 	arena_reset(&st->hook);
-	if (st->body.size > SERVE_KEEP_MAX)
+	if (buf_held(&st->body) > SERVE_KEEP_MAX)
 		buf_free(&st->body);
-	if (st->output.size > SERVE_KEEP_MAX)
+	if (buf_held(&st->output) > SERVE_KEEP_MAX)
 		buf_free(&st->output);
 	buf_reset(&st->body);
 	buf_reset(&st->output);
@@ -139,12 +139,11 @@ serve_read_body(struct serve_io *io, const struct http_req *req,
 	long n;
 
 	limit = req->has_length ? req->content_length : max_body + 1;
-	buf_reset(body);
-	body->max = limit;
-	while (body->len < limit) {
+	buf_reset_max(body, limit);
+	while (buf_len(body) < limit) {
 		char *dst;
 
-		want = limit - body->len < 65536 ? limit - body->len : 65536;
+		want = buf_room(body) < 65536 ? buf_room(body) : 65536;
 		if ((dst = buf_reserve(body, want)) == NULL)
 			return SERVE_READ_ERROR;
 		n = io->read(io->read_ctx, dst, want);
@@ -152,12 +151,11 @@ serve_read_body(struct serve_io *io, const struct http_req *req,
 			return SERVE_READ_ERROR;
 		if (n == 0)
 			break;
-		body->len += (size_t)n;
-		body->data[body->len] = '\0';
+		buf_commit(body, (size_t)n);
 	}
-	if (req->has_length && body->len < req->content_length)
+	if (req->has_length && buf_len(body) < req->content_length)
 		return SERVE_READ_SHORT;
-	if (body->len > max_body)
+	if (buf_len(body) > max_body)
 		return SERVE_READ_TOO_BIG;
 	return SERVE_READ_OK;
 }
@@ -216,8 +214,8 @@ serve_hook(struct serve_io *io, struct serve_state *st,
 	    .address = a->dir,
 	    .actor = req->actor,
 	    .remote_addr = req->remote_addr,
-	    .body = st->body.data,
-	    .body_len = st->body.len,
+	    .body = buf_ptr(&st->body),
+	    .body_len = buf_len(&st->body),
 	    .timeout_sec = a->conf.hook_timeout,
 	    .max_output = a->conf.hook_max_output,
 	    .extra_env = a->conf.hook_env,
@@ -256,8 +254,8 @@ serve_hook(struct serve_io *io, struct serve_state *st,
 	 * tree still fills the request arena, and a failure for want of room
 	 * here would come after the hook's side effect. */
 	st->hook.cap = serve_arena_cap(a->conf.hook_max_output, 0, 0);
-	if (json_parse(st->output.data != NULL ? st->output.data : "",
-	        st->output.len, &st->hook, 0, &v, &jerr) != JSON_OK) {
+	if (json_parse(buf_ptr(&st->output), buf_len(&st->output), &st->hook,
+	        0, &v, &jerr) != JSON_OK) {
 		/* hits on a hook printing "ok", or "{} x"; out of memory only
 		 * when malloc itself fails (the cap admits any output) */
 		log_error("hook of %s: output is not one strict JSON value: "
@@ -268,7 +266,8 @@ serve_hook(struct serve_io *io, struct serve_state *st,
 	log_info("act accepted at %s (actor \"%s\"), hook took %u ms", a->dir,
 	    req->actor != NULL ? req->actor : "", res.elapsed_ms);
 	*o = HTTP_O_HOOK_OK;
-	return http_reply_json(&io->out, st->output.data, st->output.len);
+	return http_reply_json(
+	    &io->out, buf_ptr(&st->output), buf_len(&st->output));
 }
 
 /* CONTRACT "Act": size, Content-Type, If-Match, parse, form, hook. */
@@ -326,8 +325,8 @@ serve_act(struct serve_io *io, struct serve_state *st,
 	}
 	st->req.cap = serve_arena_cap(a->conf.max_body,
 	    SERVE_VALIDATE_BYTES_PER_INPUT_BYTE, SERVE_ARENA_BASE);
-	switch (json_parse(st->body.data != NULL ? st->body.data : "",
-	    st->body.len, &st->req, 0, &v, &jerr)) {
+	switch (json_parse(buf_ptr(&st->body), buf_len(&st->body), &st->req, 0,
+	    &v, &jerr)) {
 	case JSON_OK:
 		break;
 	case JSON_E_NOMEM:
