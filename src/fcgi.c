@@ -751,37 +751,36 @@ fcgi_read_body(struct fcgi_conn *c, void *p, size_t n)
 	}
 }
 
-void
+int
 fcgi_finish(struct fcgi_conn *c)
 {
 	unsigned char sink[16384];
 
 	if (c->fd < 0)
-		return;
+		return 0;
 	if (c->failed) {
 		fcgi_conn_close(c);
-		return;
+		return 0;
 	}
 	/* bounded by FCGI_DRAIN_MAX and the request's deadline */
 	while (!c->stdin_done && !c->aborted) {
 		long k = fcgi_read_body(c, sink, sizeof(sink));
 
-		if (k <= 0)
+		if (k == -1)
+			return -1; /* dropped: a stall, or the peer gone */
+		if (k == 0)
 			break;
 		c->drained += (size_t)k;
-		if (c->drained > FCGI_DRAIN_MAX) {
+		if (c->drained > FCGI_DRAIN_MAX)
 			/* hits on a 100 MB body answered 204 unread */
-			(void)fcgi_drop(c, FCGI_W_DRAIN, NULL);
-			return;
-		}
+			return fcgi_drop(c, FCGI_W_DRAIN, NULL);
 	}
-	if (c->fd < 0)
-		return;
 	if (!c->keep) {
 		fcgi_conn_close(c);
-		return;
+		return 0;
 	}
 	/* kept: the next fcgi_read_head waits the idle time for it */
 	fcgi_request_reset(c);
 	c->served = true;
+	return 0;
 }

@@ -156,8 +156,9 @@ void fcgi_end(struct fcgi_conn *c);
  * After fcgi_end: read and discard what is left of the body (bounded), so
  * that a kept connection is at the next request and a closed one loses
  * no answer to a reset; then close unless the web server keeps the
- * connection and it is still sound.
+ * connection and it is still sound.  0, or -1 when the connection was
+ * dropped while draining (c->why says why: a stall, FCGI_W_DRAIN).
  */
-void fcgi_finish(struct fcgi_conn *c);
+int fcgi_finish(struct fcgi_conn *c);
 
 #endif /* GPT_FCGI_H */

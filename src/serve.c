@@ -951,8 +951,7 @@ serve_fastcgi(struct serve_state *st)
 		(void)serve_request(&io, st);
 		fcgi_end(&c);
 		log_set_sink(NULL, NULL);
-		fcgi_finish(&c);
-		if (c.why == FCGI_W_DRAIN)
+		if (fcgi_finish(&c) == -1)
 			serve_fcgi_ended(&c);
 	}
 	fcgi_conn_free(&c);

@@ -329,6 +329,41 @@ START_TEST(fcgi_read_head_drops_params_over_the_cap)
 }
 END_TEST
 
+START_TEST(fcgi_finish_closes_when_the_unread_body_is_over_the_cap)
+{
+	struct fcgi_conn c;
+	struct pair sp;
+	static struct peer p;
+	static unsigned char chunk[60000];
+	size_t sent = 0;
+	pid_t pid;
+
+	pair_open(&sp, &c, 2);
+	p.n = 0;
+	get_head(&p, 1, FCGI_KEEP_CONN);
+	send_all(sp.cli, p.b, p.n, 0);
+	ck_assert_int_eq(fcgi_read_head(&c), 0);
+	/* a child sends a body the answer did not read, past the cap */
+	if ((pid = fork()) == 0) {
+		signal(SIGPIPE, SIG_IGN);
+		close(sp.srv);
+		p.n = 0;
+		rec(&p, FCGI_STDIN, 1, chunk, sizeof(chunk), 0);
+		while (sent <= 2 * FCGI_DRAIN_MAX &&
+		       write(sp.cli, p.b, p.n) == (ssize_t)p.n)
+			sent += p.n;
+		_exit(0);
+	}
+	fcgi_end(&c);
+	ck_assert_int_eq(fcgi_finish(&c), -1);
+	ck_assert_int_eq(c.why, FCGI_W_DRAIN);
+	ck_assert(!fcgi_conn_is_open(&c));
+	close(sp.cli);
+	waitpid(pid, NULL, 0);
+	fcgi_conn_free(&c);
+}
+END_TEST
+
 START_TEST(fcgi_answers_get_values_and_unknown_management_types)
 {
 	struct fcgi_conn c;
@@ -426,7 +461,7 @@ START_TEST(fcgi_end_writes_the_whole_answer_at_once)
 	ck_assert_int_eq(out[48 + 1], FCGI_STDOUT);
 	ck_assert_int_eq(out[48 + 5], 0);
 	expect_end(out + 56, 5, FCGI_REQUEST_COMPLETE);
-	fcgi_finish(&c);
+	ck_assert_int_eq(fcgi_finish(&c), 0);
 	ck_assert(!fcgi_conn_is_open(&c)); /* not kept: closed */
 	pair_close(&sp, &c);
 }
@@ -448,7 +483,7 @@ START_TEST(fcgi_finish_drains_the_body_and_keeps_the_connection)
 	ck_assert_int_eq(fcgi_read_head(&c), 0);
 	ck_assert(c.keep);
 	fcgi_end(&c);
-	fcgi_finish(&c);
+	ck_assert_int_eq(fcgi_finish(&c), 0);
 	ck_assert(fcgi_conn_is_open(&c));
 	/* the next request, past the first's unread body */
 	ck_assert_int_eq(fcgi_read_head(&c), 0);
@@ -539,7 +574,7 @@ START_TEST(fcgi_read_head_closes_a_kept_connection_quiet_for_the_idle_time)
 	send_all(sp.cli, p.b, p.n, 0);
 	ck_assert_int_eq(fcgi_read_head(&c), 0);
 	fcgi_end(&c);
-	fcgi_finish(&c);
+	ck_assert_int_eq(fcgi_finish(&c), 0);
 	ck_assert_int_eq(fcgi_read_head(&c), -1);
 	ck_assert_int_eq(c.why, FCGI_W_KEPT_IDLE);
 	pair_close(&sp, &c);
@@ -584,6 +619,8 @@ suite_fcgi(void)
 	suite_add_tcase(s, tc);
 	tcase_set_timeout(lim, 20);
 	tcase_add_test(lim, fcgi_read_head_drops_params_over_the_cap);
+	tcase_add_test(lim,
+	    fcgi_finish_closes_when_the_unread_body_is_over_the_cap);
 	tcase_add_test(lim, fcgi_read_head_drops_half_a_header_after_the_idle_time);
 	tcase_add_test(lim, fcgi_read_body_drops_a_trickle_at_the_request_time);
 	tcase_add_test(lim,
