@@ -6,7 +6,8 @@
  * address loads (500), the method (405); GET/HEAD write precomputed bytes;
  * POST checks size, Content-Type, If-Match (412), strict parse, the form,
  * then runs the hook (200, 502, 504).  Every body rejection goes through
- * http_reject.
+ * http_reject, which alone picks 204 or 422; every status is http_status's
+ * for the outcome serve_request reached.
  *
  * Memory, in the three lifetimes of the design: the process (the address
  * cache, address.h); the request (an arena reset after every request,
@@ -90,9 +91,9 @@ int serve_request(struct serve_io *io, struct serve_state *st);
 
 /*
  * The responder's main: FastCGI when fd 0 is a listening socket (libfcgi's
- * test, FCGX_IsCGI), else one CGI request on stdin/stdout/environ.  Returns the exit
- * status: 0 once the web server is gone (FastCGI) or the request answered
- * (CGI).
+ * test, FCGX_IsCGI), else one CGI request on stdin/stdout/environ.
+ * Returns the exit status: 0 once the web server is gone (FastCGI) or the
+ * request answered (CGI).
  */
 int serve_main(void);
 
