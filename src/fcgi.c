@@ -339,6 +339,7 @@ fcgi_params_decode(struct fcgi_conn *c)
 	buf_reset(&c->env);
 	/* bounded by n: each pair consumes at least two bytes */
 	while (at < n) {
+		const unsigned char *nul;
 		size_t nl, vl;
 
 		if (fcgi_nv_len(p, n, &at, &nl) == -1 ||
@@ -357,9 +358,14 @@ fcgi_params_decode(struct fcgi_conn *c)
 			c->detail = "more PARAMS pairs than we take";
 			return -1;
 		}
+		/* a NUL in the value ends it here, as it would in any C
+		 * string: then the strings below are found by their NULs
+		 * (hits on REQUEST_METHOD "GET\0x") */
+		nul = memchr(p + at + nl, '\0', vl);
 		if (buf_append(&c->env, p + at, nl) == -1 ||
 		    buf_append(&c->env, "=", 1) == -1 ||
-		    buf_append(&c->env, p + at + nl, vl) == -1 ||
+		    buf_append(&c->env, p + at + nl,
+		        nul != NULL ? (size_t)(nul - (p + at + nl)) : vl) == -1 ||
 		    buf_append(&c->env, "", 1) == -1) {
 			c->detail = "PARAMS too large";
 			return -1;

@@ -181,6 +181,35 @@ START_TEST(fcgi_read_head_takes_the_params_in_any_pieces)
 }
 END_TEST
 
+/* Names that no lookup could find are skipped; a NUL ends a value. */
+START_TEST(fcgi_read_head_skips_odd_names_and_cuts_a_value_at_nul)
+{
+	static const unsigned char pairs[] = {
+	    3, 1, 'A', '=', 'B', 'x',           /* a name holding '=' */
+	    0, 1, 'y',                          /* an empty name */
+	    2, 1, 'C', 0, 'z',                  /* a name holding NUL */
+	    14, 6, 'R', 'E', 'Q', 'U', 'E', 'S', 'T', '_', 'M', 'E', 'T', 'H',
+	    'O', 'D', 'G', 'E', 'T', 0, 'd', 'S', /* a value holding NUL */
+	    9, 5, 'P', 'A', 'T', 'H', '_', 'I', 'N', 'F', 'O', '/', 'n', 'o',
+	    't', 'e',
+	};
+	struct fcgi_conn c;
+	struct pair sp;
+	struct peer p = {.n = 0};
+
+	pair_open(&sp, &c, 2);
+	begin(&p, 1, FCGI_RESPONDER, 0);
+	rec(&p, FCGI_PARAMS, 1, pairs, sizeof(pairs), 0);
+	rec(&p, FCGI_PARAMS, 1, NULL, 0, 0);
+	send_all(sp.cli, p.b, p.n, 0);
+	ck_assert_int_eq(fcgi_read_head(&c), 0);
+	ck_assert_str_eq(c.envp[0], "REQUEST_METHOD=GET");
+	ck_assert_str_eq(c.envp[1], "PATH_INFO=/note");
+	ck_assert_ptr_null(c.envp[2]);
+	pair_close(&sp, &c);
+}
+END_TEST
+
 START_TEST(fcgi_read_body_gives_stdin_across_records_and_skips_others)
 {
 	struct fcgi_conn c;
@@ -603,6 +632,8 @@ suite_fcgi(void)
 
 	tcase_add_loop_test(tc, fcgi_read_head_takes_the_params_in_any_pieces,
 	    0, (int)GPT_ARRAY_LEN(head_steps));
+	tcase_add_test(tc,
+	    fcgi_read_head_skips_odd_names_and_cuts_a_value_at_nul);
 	tcase_add_test(tc,
 	    fcgi_read_body_gives_stdin_across_records_and_skips_others);
 	tcase_add_loop_test(tc,

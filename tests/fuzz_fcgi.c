@@ -10,8 +10,10 @@
  * are "NAME=value" strings, body reads never give more than asked, and
  * the connection ends (no loop).  Any violation aborts.
  *
- * Build: configure --enable-fuzz CC=clang; run: tests/fuzz_fcgi CORPUS.
+ * Build: configure --enable-fuzz CC=clang; run: tests/fuzz_fcgi CORPUS
+ * (seeds in tests/data/fuzz-fcgi/).
  */
+#include <fastcgi.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
