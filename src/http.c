@@ -29,7 +29,8 @@ http_getenv(char *const *envp, const char *name)
 
 	if (envp == NULL)
 		return NULL;
-	/* bounded by the array's NULL; libfcgi and environ both end so */
+	/* bounded by the array's NULL; fcgi.c's envp and environ both end
+	 * so */
 	for (i = 0; envp[i] != NULL; i++)
 		if (strncmp(envp[i], name, n) == 0 && envp[i][n] == '=')
 			return envp[i] + n + 1;

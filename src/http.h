@@ -8,7 +8,8 @@
  * Everything here is pure (no I/O but the writer and one log line per
  * rejection), so the unit tests drive it with an envp array and a buf.
  * Answers are CGI responses ("Status: 204 No Content\r\n..."): the web
- * server, or libfcgi's stdout stream, turns them into HTTP.
+ * server turns them into HTTP (under FastCGI they travel in STDOUT
+ * records, fcgi.h).
  */
 #ifndef GPT_HTTP_H
 #define GPT_HTTP_H
