@@ -30,6 +30,8 @@ static const char cli_usage[] =
     "          --annotations NAME,... before the schema)\n"
     "       gpt.fcgi --parse [FILE]       strict JSON parse; 0 ok, 1 "
     "rejected\n"
+    "       gpt.fcgi --unroll N SCHEMA    the form with its recursion "
+    "bounded to N levels\n"
     "       gpt.fcgi --version | --help\n";
 
 static int
@@ -62,6 +64,7 @@ static const struct cli_cmd cli_cmds[] = {
 	{"--validate", cli_validate},
 	{"--check", cli_check},
 	{"--bundle", cli_bundle},
+	{"--unroll", cli_unroll},
 };
 
 int

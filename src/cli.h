@@ -28,5 +28,6 @@ int cli_parse(int argc, char **argv);
 int cli_validate(int argc, char **argv);
 int cli_check(int argc, char **argv);
 int cli_bundle(int argc, char **argv);
+int cli_unroll(int argc, char **argv); /* cli_unroll.c */
 
 #endif /* GPT_CLI_H */
