@@ -32,6 +32,8 @@ static const char cli_usage[] =
     "rejected\n"
     "       gpt.fcgi --unroll N SCHEMA    the form with its recursion "
     "bounded to N levels\n"
+    "       gpt.fcgi --sample [--count K] [--seed S] SCHEMA\n"
+    "                                     values the form accepts\n"
     "       gpt.fcgi --version | --help\n";
 
 static int
@@ -65,6 +67,7 @@ static const struct cli_cmd cli_cmds[] = {
 	{"--check", cli_check},
 	{"--bundle", cli_bundle},
 	{"--unroll", cli_unroll},
+	{"--sample", cli_sample},
 };
 
 int

@@ -29,5 +29,6 @@ int cli_validate(int argc, char **argv);
 int cli_check(int argc, char **argv);
 int cli_bundle(int argc, char **argv);
 int cli_unroll(int argc, char **argv); /* cli_unroll.c */
+int cli_sample(int argc, char **argv); /* cli_sample.c */
 
 #endif /* GPT_CLI_H */
