@@ -34,6 +34,8 @@ static const char cli_usage[] =
     "bounded to N levels\n"
     "       gpt.fcgi --sample [--count K] [--seed S] SCHEMA\n"
     "                                     values the form accepts\n"
+    "       gpt.fcgi --strict-openai SCHEMA  the form for OpenAI strict "
+    "mode, or why not\n"
     "       gpt.fcgi --version | --help\n";
 
 static int
@@ -68,6 +70,7 @@ static const struct cli_cmd cli_cmds[] = {
 	{"--bundle", cli_bundle},
 	{"--unroll", cli_unroll},
 	{"--sample", cli_sample},
+	{"--strict-openai", cli_strict_openai},
 };
 
 int
