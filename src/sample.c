@@ -36,7 +36,7 @@
 #define SAMPLE_PARTS 32
 #define SAMPLE_STEPS 200000
 #define SAMPLE_VISITS_MIN 64
-#define SAMPLE_MEMBERS 64  /* members of one generated object */
+#define SAMPLE_MEMBERS 1024 /* members one generated object names */
 #define SAMPLE_TEXT_MAX ((size_t)1 << 20) /* bytes of one candidate */
 #define SAMPLE_RE_NODES 512
 
@@ -534,7 +534,6 @@ re_atom(struct re_gen *r, bool emit)
 
 	memset(&s, 0, sizeof(s));
 	if (c == '(') {
-		size_t save;
 		int rc;
 
 		r->pos++;
@@ -546,13 +545,11 @@ re_atom(struct re_gen *r, bool emit)
 		}
 		if (++r->depth > 32)
 			return -1;
-		save = r->out->len;
 		rc = re_alt(r, emit);
 		r->depth--;
 		if (rc == -1 || !re_more(r) || r->p[r->pos] != ')')
 			return -1;
 		r->pos++;
-		(void)save;
 		return 0;
 	}
 	if (c == '[') {
@@ -649,7 +646,7 @@ static int
 re_seq(struct re_gen *r, bool emit)
 {
 	while (re_more(r) && r->p[r->pos] != '|' && r->p[r->pos] != ')') {
-		size_t start = r->pos, end;
+		size_t start = r->pos;
 		unsigned min, max, k, times;
 
 		if (r->budget-- == 0)
@@ -660,7 +657,6 @@ re_seq(struct re_gen *r, bool emit)
 		}
 		if (re_atom(r, false) == -1)
 			return -1;
-		end = r->pos;
 		re_quant(r, &min, &max);
 		times = emit ? min + (unsigned)rnd_below(r->g, max - min + 1) : 0;
 		for (k = 0; k < times; k++) {
@@ -673,7 +669,6 @@ re_seq(struct re_gen *r, bool emit)
 			if (r->out->len > 4 * SAMPLE_MAX_STRING + 256)
 				return -1;
 		}
-		(void)end;
 	}
 	return 0;
 }
@@ -1194,7 +1189,7 @@ member_of(struct member *ms, size_t *n, const char *name, size_t len)
 static int
 gen_object(struct sample_gen *g, const struct parts *p)
 {
-	struct member ms[SAMPLE_MEMBERS];
+	struct member *ms;
 	size_t nm = 0, i, j, k, min = 0, max = SIZE_MAX, present = 0, wrote = 0;
 	const struct schema_node *additional = NULL, *names = NULL;
 	bool closed = false;
@@ -1202,6 +1197,11 @@ gen_object(struct sample_gen *g, const struct parts *p)
 	struct buf name;
 	int rc = -1;
 
+	buf_init(&name, 4096);
+	if ((ms = calloc(SAMPLE_MEMBERS, sizeof(*ms))) == NULL) {
+		g->nomem = true;
+		return -1;
+	}
 	for (i = 0; i < p->count; i++) {
 		const struct schema_view *v = &p->v[i];
 
@@ -1232,7 +1232,7 @@ gen_object(struct sample_gen *g, const struct parts *p)
 
 			schema_view_prop(p->n[i], j, &pr);
 			if ((m = member_of(ms, &nm, pr.name, pr.len)) == NULL)
-				return -1;
+				goto done;
 			m->required = m->required || pr.required;
 			if (pr.sub != NULL && m->nsub < 4) {
 				struct schema_view sv;
@@ -1315,10 +1315,9 @@ gen_object(struct sample_gen *g, const struct parts *p)
 		if (ms[i].nsub == 0 && additional != NULL)
 			ns[q++] = additional;
 		if (gen(g, ns, q) == -1)
-			return -1;
+			goto done;
 	}
 	/* patternProperties: one member now and then */
-	buf_init(&name, 4096);
 	for (i = 0; i < p->count && present < max; i++) {
 		const struct schema_view *v = &p->v[i];
 
@@ -1386,6 +1385,7 @@ gen_object(struct sample_gen *g, const struct parts *p)
 	rc = present >= min ? 0 : -1;
 done:
 	buf_free(&name);
+	free(ms);
 	return rc;
 }
 
