@@ -150,9 +150,10 @@ function reportIgnores(dir) {
 	try {
 		const doc = JSON.parse(r.stdout);
 		const d = (doc.decoders || []).find((x) => x.id === "xgrammar");
+		/* each names the schema (pointer) and its keyword */
 		if (d && Array.isArray(d.ignores))
-			return d.ignores.map((x) => ({pointer: x.pointer.replace(
-			    /^#/, ""), keyword: x.keyword}));
+			return d.ignores.map((x) => ({pointer: `${x.pointer.replace(
+			    /^#/, "")}/${esc(x.keyword)}`, keyword: x.keyword}));
 	} catch (e) {
 	}
 	return null;
@@ -162,6 +163,7 @@ function reportIgnores(dir) {
 // removed (oneOf as the anyOf xgrammar makes of it).
 function relaxed(schema, ignores) {
 	const copy = JSON.parse(JSON.stringify(schema));
+	const names = new Set(); /* identifiers xgrammar does not follow */
 	for (const ig of ignores) {
 		const toks = ig.pointer.split("/").slice(1).map((t) =>
 		    t.replace(/~1/g, "/").replace(/~0/g, "~"));
@@ -173,8 +175,23 @@ function relaxed(schema, ignores) {
 			continue;
 		if (key === "oneOf" && !("anyOf" in node))
 			node.anyOf = node.oneOf;
+		if (["id", "$id", "$anchor", "$dynamicAnchor"].includes(key) &&
+		    typeof node[key] === "string")
+			names.add(node[key].startsWith("#") || key === "id" ||
+			    key === "$id" ? node[key] : `#${node[key]}`);
 		delete node[key];
 	}
+	/* a reference to an identifier it does not follow leaves the value
+	 * free ({"$ref": "#rule"} beside a draft-04 "id": "#rule") */
+	(function drop(x) {
+		if (!x || typeof x !== "object")
+			return;
+		if (!Array.isArray(x) && typeof x.$ref === "string" &&
+		    names.has(x.$ref))
+			delete x.$ref;
+		for (const v of Object.values(x))
+			drop(v);
+	})(copy);
 	return copy;
 }
 
@@ -263,7 +280,18 @@ function notJson(buf) {
 		}
 		return "raw control characters in a string";
 	}
-	return duplicateNames(text) ? "a member name twice" : null;
+	if (duplicateNames(text))
+		return "a member name twice";
+	/* RFC 8259 section 8.2: a \\u escape of half a surrogate pair is no
+	 * character; JSON.parse keeps it as a lone UTF-16 unit */
+	let lone = false;
+	const lonely = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+	JSON.parse(text, function (k, v) {
+		lone = lone || lonely.test(k) ||
+		    (typeof v === "string" && lonely.test(v));
+		return v;
+	});
+	return lone ? "an unpaired \\u surrogate" : null;
 }
 
 // Does a pattern of the form admit '"' or '\\' in a character class?
@@ -472,6 +500,7 @@ async function main() {
 					bad = "a pattern's '\"' or '\\' unescaped";
 				if (bad === "a member name twice" ||
 				    bad === "invalid UTF-8" ||
+				    bad === "an unpaired \\u surrogate" ||
 				    bad === "a pattern's '\"' or '\\' unescaped") {
 					/* no JSON to judge again: which member counts,
 					 * or which characters the bytes meant, is what
