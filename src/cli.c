@@ -32,6 +32,12 @@ static const char cli_usage[] =
     "          as the server loads it, with its address.conf)\n"
     "       gpt.fcgi --parse [FILE]       strict JSON parse; 0 ok, 1 "
     "rejected\n"
+    "       gpt.fcgi --unroll N SCHEMA    the form with its recursion "
+    "bounded to N levels\n"
+    "       gpt.fcgi --sample [--count K] [--seed S] SCHEMA\n"
+    "                                     values the form accepts\n"
+    "       gpt.fcgi --strict-openai SCHEMA  the form for OpenAI strict "
+    "mode, or why not\n"
     "       gpt.fcgi --version | --help\n";
 
 static int
@@ -64,6 +70,9 @@ static const struct cli_cmd cli_cmds[] = {
 	{"--validate", cli_validate},
 	{"--check", cli_check},
 	{"--bundle", cli_bundle},
+	{"--unroll", cli_unroll},
+	{"--sample", cli_sample},
+	{"--strict-openai", cli_strict_openai},
 };
 
 int

@@ -4,7 +4,9 @@
 # to a stand-in model: a small HTTP listener that records the request it
 # gets and answers a canned reply in the service's own shape.  Checked:
 # argument handling, the request each client builds from p, m and s, and
-# that the model's value reaches the address unchanged.
+# that the model's value reaches the address unchanged; each client's
+# --dry-run (the same request, printed, and a --sample act, nothing sent);
+# openai.sh's strict mode, decided by --strict-openai.
 . "${GPT_SRCDIR:-.}/tests/servers-common.sh"
 need lighttpd
 clients=$GPT_SRCDIR/examples/clients
@@ -13,6 +15,18 @@ t=$TEST_TMP/srv
 mkdir -p "$t"
 install_bin "$t/bin"
 make_root "$t/root"
+# an address whose form qualifies for OpenAI's strict mode
+mkdir -p "$t/root/strictok"
+cp "$t/root/probe/hook" "$t/root/strictok/hook"
+cat >"$t/root/strictok/form.json" <<'EOF'
+{"p": "Pick a size.", "m": [], "s": {"$schema":
+    "https://json-schema.org/draft/2020-12/schema", "type": "object",
+    "additionalProperties": false, "required": ["size", "n"],
+    "properties": {"size": {"enum": ["s", "m", "l"], "default": "m"},
+        "n": {"type": "integer", "minimum": 1, "maximum": 9}}}}
+EOF
+chmod -R a+rX "$t/root/strictok"
+chmod 777 "$t/root/strictok"
 port=$(free_port)
 render lighttpd-fastcgi.conf "$t/lighttpd.conf" PORT="$port" \
     ROOT="$t/root" BIN="$t/bin/gpt.fcgi" TMP="$t"
@@ -138,30 +152,33 @@ for c in llama.sh ollama.sh openai.sh; do
 done
 
 rm -f "$probe/ran"
-run env LLAMA_URL="$model" LLAMA_N_PREDICT=64 "$clients/llama.sh" \
+run env LLAMA_URL="$model" LLAMA_MAX_TOKENS=64 "$clients/llama.sh" \
     "$base/probe" "Say hi."
-check_model llama.sh /completion
+check_model llama.sh /v1/chat/completions
 r=$(last_request)
-expect_true "llama.sh: json_schema is the form's s" \
-    sh -c "jq -S .json_schema '$r' | cmp -s - \
-        '$(jq -S .s "$probe/form.json" >"$TEST_TMP/s.S"; echo "$TEST_TMP/s.S")'"
-expect_true "llama.sh: the prompt starts with p" \
+cp "$r" "$TEST_TMP/llama-request"
+jq -S .s "$probe/form.json" >"$TEST_TMP/s.S"
+expect_true "llama.sh: the OpenAI-compatible chat endpoint, response_format json_schema with the form's s" \
+    sh -c "jq -S .response_format.json_schema.schema '$r' | cmp -s - \
+        '$TEST_TMP/s.S' && jq -e '.response_format.type == \"json_schema\"
+        and (.response_format.json_schema.name | length > 0) and
+        (has(\"prompt\") | not)' '$r'"
+expect_true "llama.sh: system p, m, then the instruction, as chat messages" \
     jq -e --slurpfile f "$probe/form.json" \
-        '.prompt | startswith($f[0].p)' "$r"
-expect_true "llama.sh: the prompt holds m and the instruction" \
-    jq -e '(.prompt | contains("user: Send a greeting")) and
-        (.prompt | contains("user: Say hi.")) and
-        (.prompt | endswith("assistant: ")) and .n_predict == 64' "$r"
+        '.messages == [{role: "system", content: $f[0].p}] + $f[0].m +
+         [{role: "user", content: "Say hi."}] and .max_tokens == 64 and
+         .stream == false' "$r"
 expect_true "llama.sh: GPT-Actor llama.cpp reached the hook" \
     grep -qx llama.cpp "$probe/ran"
-run env LLAMA_URL="$model" LLAMA_N_PREDICT=x "$clients/llama.sh" "$base/probe"
-expect_status 2 "llama.sh: LLAMA_N_PREDICT must be a number"
+run env LLAMA_URL="$model" LLAMA_MAX_TOKENS=x "$clients/llama.sh" "$base/probe"
+expect_status 2 "llama.sh: LLAMA_MAX_TOKENS must be a number"
 
 rm -f "$probe/ran"
 run env OLLAMA_URL="$model" OLLAMA_MODEL=tiny "$clients/ollama.sh" \
     "$base/probe"
 check_model ollama.sh /api/chat
 r=$(last_request)
+cp "$r" "$TEST_TMP/ollama-request"
 expect_true "ollama.sh: format is the form's s" \
     sh -c "jq -S .format '$r' | cmp -s - '$TEST_TMP/s.S'"
 expect_true "ollama.sh: system p, then m, no instruction" \
@@ -176,11 +193,14 @@ run env OPENAI_BASE_URL="$model/v1" OPENAI_MODEL=small \
     OPENAI_API_KEY=sk-test "$clients/openai.sh" "$base/probe" "Go."
 check_model openai.sh /v1/chat/completions
 r=$(last_request)
-expect_true "openai.sh: response_format carries s, strict" \
+cp "$r" "$TEST_TMP/openai-request"
+expect_true "openai.sh: a form strict mode refuses goes as it is, strict: false" \
     sh -c "jq -S .response_format.json_schema.schema '$r' | cmp -s - \
         '$TEST_TMP/s.S' && jq -e '.response_format.type == \"json_schema\"
-        and .response_format.json_schema.strict == true and
+        and .response_format.json_schema.strict == false and
         (.response_format.json_schema.name | length > 0)' '$r'"
+expect_stderr_match 'not for strict mode (at /properties/tags: required.*strict: false' \
+    "openai.sh says why strict is off, with the pointer and keyword"
 expect_true "openai.sh: system p, m, then the instruction" \
     jq -e --slurpfile f "$probe/form.json" \
         '.model == "small" and .messages == [{role: "system",
@@ -191,7 +211,102 @@ expect_true "openai.sh: GPT-Actor openai/small reached the hook" \
     grep -qx openai/small "$probe/ran"
 run env OPENAI_BASE_URL="$model/v1" OPENAI_STRICT=maybe \
     "$clients/openai.sh" "$base/probe"
-expect_status 2 "openai.sh: OPENAI_STRICT must be true or false"
+expect_status 2 "openai.sh: OPENAI_STRICT must be auto, true or false"
+run env OPENAI_BASE_URL="$model/v1" OPENAI_STRICT=true \
+    "$clients/openai.sh" "$base/probe"
+expect_status 2 "openai.sh: OPENAI_STRICT=true and a form that does not qualify"
+expect_stderr_match 'not for strict mode: at /properties/tags' \
+    "... says which keyword prevents it"
+
+# A form that qualifies: the rewrite, strict: true.
+printf '{"size": "l", "n": 2}' >"$TEST_TMP/model/canned"
+run env OPENAI_BASE_URL="$model/v1" "$clients/openai.sh" "$base/strictok"
+expect_status 0 "openai.sh: a strict form's act is accepted"
+expect_stderr_match 'qualifies for strict mode: sending strict: true' \
+    "openai.sh says strict is on"
+r=$(last_request)
+jq .s "$t/root/strictok/form.json" >"$TEST_TMP/strict-s.json"
+"$GPT_FCGI" --strict-openai "$TEST_TMP/strict-s.json" 2>/dev/null |
+    jq -S . >"$TEST_TMP/strict-rewrite.S"
+expect_true "openai.sh: strict: true with --strict-openai's rewrite" \
+    sh -c "jq -S .response_format.json_schema.schema '$r' | cmp -s - \
+        '$TEST_TMP/strict-rewrite.S' && jq -e \
+        '.response_format.json_schema.strict == true and
+         (.response_format.json_schema.schema | has(\"\$schema\") | not) and
+         (.response_format.json_schema.schema.properties.size |
+          has(\"default\") | not)' '$r'"
+run env OPENAI_BASE_URL="$model/v1" OPENAI_STRICT=false "$clients/openai.sh" \
+    "$base/strictok"
+r=$(last_request)
+expect_true "openai.sh: OPENAI_STRICT=false sends the form as it is" \
+    jq -e --slurpfile s "$TEST_TMP/strict-s.json" \
+        '.response_format.json_schema.strict == false and
+         .response_format.json_schema.schema == $s[0]' "$r"
+
+# --- dry runs: the request printed, a --sample act, nothing sent ----------
+# body_of FILE: the request body the dry run printed (after the
+# "request:" headers and a blank line, up to the blank line before "act:")
+body_of() {
+	awk '/^request: /{h=1; next} h==1 && /^$/{h=2; next}
+	    h==2 && /^$/{exit} h==2{print}' "$1"
+}
+count_requests() { ls "$TEST_TMP"/model/req-*.json 2>/dev/null | wc -l; }
+jq .s "$probe/form.json" >"$TEST_TMP/probe-s.json"
+"$GPT_FCGI" --sample --seed 1 "$TEST_TMP/probe-s.json" |
+    tr -d '\n' >"$TEST_TMP/sample-act"
+for c in llama ollama openai; do
+	case $c in
+	llama) set -- env LLAMA_URL="$model" LLAMA_MAX_TOKENS=64 \
+	    "$clients/llama.sh" --dry-run "$base/probe" "Say hi."
+	    endpoint="$model/v1/chat/completions" sent=$TEST_TMP/llama-request
+	    actor=llama.cpp ;;
+	ollama) set -- env OLLAMA_URL="$model" OLLAMA_MODEL=tiny \
+	    "$clients/ollama.sh" --dry-run "$base/probe"
+	    endpoint="$model/api/chat" sent=$TEST_TMP/ollama-request
+	    actor=ollama/tiny ;;
+	openai) set -- env OPENAI_BASE_URL="$model/v1" OPENAI_MODEL=small \
+	    OPENAI_API_KEY=sk-test "$clients/openai.sh" --dry-run \
+	    "$base/probe" "Go."
+	    endpoint="$model/v1/chat/completions" sent=$TEST_TMP/openai-request
+	    actor=openai/small ;;
+	esac
+	before=$(count_requests)
+	rm -f "$probe/ran"
+	run "$@"
+	expect_status 0 "$c.sh --dry-run"
+	expect_stdout_match "^request: POST $endpoint\$" \
+	    "$c.sh --dry-run prints the model's endpoint"
+	expect_stdout_match '^Content-Type: application/json$' \
+	    "$c.sh --dry-run prints the request's headers"
+	body_of "$TEST_TMP/out" >"$TEST_TMP/dry-body"
+	expect_true "$c.sh --dry-run prints the exact request body it sends" \
+	    cmp -s "$TEST_TMP/dry-body" "$sent"
+	expect_stdout_match "^act: POST $base/probe\$" \
+	    "$c.sh --dry-run prints where the act would go"
+	expect_stdout_match "^GPT-Actor: $actor\$" "$c.sh --dry-run: the act's GPT-Actor"
+	expect_true "$c.sh --dry-run: the act is --sample's value of the form" \
+	    sh -c "tail -n 1 '$TEST_TMP/out' | tr -d '\n' |
+	        cmp -s - '$TEST_TMP/sample-act'"
+	tail -n 1 "$TEST_TMP/out" >"$TEST_TMP/dry-act"
+	expect_true "$c.sh --dry-run: the act passes the form" \
+	    "$GPT_FCGI" --validate "$TEST_TMP/probe-s.json" "$TEST_TMP/dry-act"
+	expect_true "$c.sh --dry-run sends nothing to the model" \
+	    test "$(count_requests)" -eq "$before"
+	expect_true "$c.sh --dry-run submits nothing" test ! -e "$probe/ran"
+done
+expect_stdout_match '^Authorization: (hidden)$' \
+    "openai.sh --dry-run shows the key's header without the key"
+expect_true "openai.sh --dry-run never prints the key" \
+    sh -c "! grep -q sk-test '$TEST_TMP/out'"
+run env GPT_SEED=9 "$clients/llama.sh" --dry-run "$base/probe"
+expect_stdout_match '^request: POST http://127.0.0.1:8012/v1/chat/completions$' \
+    "llama.sh's default server is 127.0.0.1:8012"
+demo_port=$(sed -n 's/^PORT=\${PORT:-\([0-9]*\)}$/\1/p' "$GPT_SRCDIR/scripts/demo")
+expect_true "... not the demo's default port ($demo_port)" \
+    test -n "$demo_port" -a "$demo_port" != 8012
+run env GPT_FCGI=/nonexistent "$clients/ollama.sh" --dry-run "$base/probe"
+expect_status 1 "a dry run without gpt.fcgi to sample the form"
+expect_stderr_match 'no act to show' "... says so"
 
 # A model whose output fails the form: the address answers 204.
 printf '{"note": "x", "extra": true}' >"$TEST_TMP/model/canned"

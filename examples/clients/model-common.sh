@@ -1,21 +1,34 @@
 # shellcheck shell=sh
 # model-common.sh: the steps every model client shares, sourced by
 # llama.sh, ollama.sh and openai.sh.  A client calls, in order:
-#   model_begin "$@"             check URL [INSTRUCTION], fetch the form
+#   model_begin "$@"             check [--dry-run] URL [INSTRUCTION], fetch
+#                                the form ($tmp/form, its s in $tmp/s)
 #   model_ask ENDPOINT JQ-PATH [CURL-ARGS...]
 #                                POST $tmp/request, keep the reply's text
 #   model_submit ACTOR           submit the text unchanged, print the result
 # Between model_begin and model_ask the client writes its model's request
 # (built from $tmp/form and $instruction) to $tmp/request.
+#
+# --dry-run: nothing is sent to the model or to the address.  model_ask
+# prints the request it would send (method, URL, the headers it sets, the
+# body's exact bytes), and model_submit the act it would submit: a value
+# of the form from `gpt.fcgi --sample` (GPT_FCGI names the binary,
+# default gpt.fcgi on PATH; GPT_SEED the seed, default 1), standing for
+# the model's reply.  A header that carries a secret is shown without it.
 
 model_name=$(basename "$0")
 
 model_usage() {
-	echo "usage: $model_name URL [INSTRUCTION]" >&2
+	echo "usage: $model_name [--dry-run] URL [INSTRUCTION]" >&2
 	exit 2
 }
 
 model_begin() {
+	dry_run=
+	if [ "${1:-}" = --dry-run ]; then
+		dry_run=1
+		shift
+	fi
 	[ $# -ge 1 ] && [ $# -le 2 ] || model_usage
 	case $1 in -*) model_usage ;; esac
 	url=$1
@@ -32,12 +45,44 @@ model_begin() {
 		echo "$model_name: $url did not answer a GPT form" >&2
 		exit 2
 	fi
+	jq .s "$tmp/form" >"$tmp/s"
 }
 
 model_ask() {
 	endpoint=$1
 	path=$2
 	shift 2
+	if [ -n "$dry_run" ]; then
+		_shown="Content-Type: application/json"
+		# the client's -H arguments, files read, secrets hidden
+		while [ $# -ge 2 ]; do
+			if [ "$1" = -H ]; then
+				case $2 in
+				@*) _f=${2#@}
+				    [ -s "$_f" ] && _shown="$_shown
+$(sed 's/^\([Aa]uthorization:\) .*/\1 (hidden)/' "$_f")" ;;
+				*) _shown="$_shown
+$2" ;;
+				esac
+			fi
+			shift 2
+		done
+		echo "request: POST $endpoint"
+		echo "$_shown"
+		echo
+		cat "$tmp/request"
+		[ -n "$(tail -c 1 "$tmp/request")" ] && echo
+		echo
+		# The act stands for the model's reply: a value of the form.
+		if ! "${GPT_FCGI:-gpt.fcgi}" --sample --seed "${GPT_SEED:-1}" \
+		    "$tmp/s" >"$tmp/sample" 2>"$tmp/sample-err"; then
+			echo "$model_name: no act to show: $(cat "$tmp/sample-err")" >&2
+			exit 1
+		fi
+		# the value's bytes, without --sample's line end
+		printf '%s' "$(cat "$tmp/sample")" >"$tmp/act"
+		return 0
+	fi
 	if ! curl -sS --max-time 600 -H 'Content-Type: application/json' \
 	    "$@" --data-binary "@$tmp/request" -o "$tmp/reply" "$endpoint"; then
 		echo "$model_name: no answer from $endpoint" >&2
@@ -51,6 +96,15 @@ model_ask() {
 }
 
 model_submit() {
+	if [ -n "$dry_run" ]; then
+		echo "act: POST $url"
+		echo "Content-Type: application/json"
+		echo "GPT-Actor: $1"
+		echo
+		cat "$tmp/act"
+		echo
+		exit 0
+	fi
 	status=$(curl -sS --max-time 60 -o "$tmp/result" -w '%{http_code}' \
 	    -H 'Content-Type: application/json' -H "GPT-Actor: $1" \
 	    --data-binary "@$tmp/act" "$url") || exit 2

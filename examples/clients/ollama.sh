@@ -1,7 +1,7 @@
 #!/bin/sh
 # ollama.sh: let a local Ollama model act at a GPT address.
 #
-#   ollama.sh URL [INSTRUCTION]
+#   ollama.sh [--dry-run] URL [INSTRUCTION]
 #
 # Fetches the form at URL, asks Ollama's /api/chat for one reply with
 # format = the form's s (Ollama then constrains its output to the
@@ -11,8 +11,12 @@
 # address's result.  Exit: 0 accepted (200), 1 not accepted, 2 usage or a
 # network failure.
 #
+# --dry-run prints the request it would send and the act it would
+# submit (a value from `gpt.fcgi --sample`), and sends nothing.
+#
 # Environment: OLLAMA_URL (default http://127.0.0.1:11434), OLLAMA_MODEL
-# (default llama3.2), GPT_ACTOR (default "ollama/<model>").  Needs curl, jq.
+# (default llama3.2), GPT_ACTOR (default "ollama/<model>"), GPT_FCGI and
+# GPT_SEED (for --dry-run).  Needs curl, jq.
 set -eu
 OLLAMA_URL=${OLLAMA_URL:-http://127.0.0.1:11434}
 OLLAMA_MODEL=${OLLAMA_MODEL:-llama3.2}

@@ -1,0 +1,92 @@
+#!/bin/sh
+# sample.sh: --sample [--count K] [--seed S] SCHEMA.  tests/sample.js
+# samples every example form and every test form and has each value
+# judged again by --validate; then determinism, variety, the forms that
+# cannot be sampled, and usage.  With VECTORS=DIR (make check-vectors)
+# the JSON-Schema-Test-Suite's schemas are sampled too.
+. "${GPT_SRCDIR:-.}/tests/lib.sh"
+src=$GPT_SRCDIR
+
+forms=
+for d in "$src"/examples/*/ "$src"/tests/data/addresses/*/; do
+	[ -f "$d/form.json" ] && forms="$forms ${d%/}"
+done
+for f in "$src"/tests/data/validate/*/schema.json; do
+	forms="$forms $f"
+done
+# shellcheck disable=SC2086
+if node "$src/tests/sample.js" "$GPT_FCGI" "$TEST_TMP" 40 $forms \
+    >"$TEST_TMP/js" 2>&1; then
+	pass
+else
+	fail "sample.js: $(grep FAIL "$TEST_TMP/js" | head -n 5)"
+fi
+cat "$TEST_TMP/js"
+if [ -n "${VECTORS:-}" ] && [ -d "$VECTORS/json-schema" ]; then
+	set --
+	for p in draft2020-12:2020-12 draft2019-09:2019-09 draft7:draft-07 \
+	    draft6:draft-06 draft4:draft-04; do
+		set -- "$@" "SUITE:${p#*:}:$VECTORS/json-schema/${p%%:*}"
+	done
+	if node "$src/tests/sample.js" "$GPT_FCGI" "$TEST_TMP" 5 "$@" \
+	    >"$TEST_TMP/js" 2>&1; then
+		pass
+	else
+		fail "sample.js, the suite: $(grep FAIL "$TEST_TMP/js" | head -n 5)"
+	fi
+	cat "$TEST_TMP/js"
+fi
+
+# form NAME JSON: write $TEST_TMP/NAME.json
+form() { printf '%s\n' "$2" >"$TEST_TMP/$1.json"; }
+
+form mixed '{"type": "object", "required": ["k"], "properties": {
+    "k": {"anyOf": [{"type": "string", "maxLength": 3}, {"type": "integer"},
+        {"type": "object", "additionalProperties": false}]},
+    "e": {"enum": ["red", "green", "blue"]},
+    "o": {"type": "boolean"}}, "additionalProperties": false}'
+run_cli --sample --count 12 --seed 5 "$TEST_TMP/mixed.json"
+expect_status 0 "--sample --count 12"
+cp "$TEST_TMP/out" "$TEST_TMP/first"
+expect_true "twelve values" test "$(wc -l <"$TEST_TMP/first")" -eq 12
+expect_true "every anyOf branch of a member is reached" \
+    sh -c "jq -s -e '[.[].k | type] | unique == [\"number\", \"object\",
+        \"string\"]' '$TEST_TMP/first'"
+expect_true "every enum value of an optional member is reached" \
+    sh -c "jq -s -e '[.[].e | select(. != null)] | unique ==
+        [\"blue\", \"green\", \"red\"]' '$TEST_TMP/first'"
+expect_true "an optional member is present in some values, absent in others" \
+    sh -c "jq -s -e '([.[] | select(has(\"o\"))] | length) as \$n |
+        \$n > 0 and \$n < 12' '$TEST_TMP/first'"
+run_cli --sample --count 12 --seed 5 "$TEST_TMP/mixed.json"
+expect_true "the same seed gives the same values" \
+    cmp -s "$TEST_TMP/out" "$TEST_TMP/first"
+run_cli --sample --count 12 --seed 6 "$TEST_TMP/mixed.json"
+expect_true "another seed gives other values" \
+    sh -c "! cmp -s '$TEST_TMP/out' '$TEST_TMP/first'"
+run_cli --sample "$TEST_TMP/mixed.json"
+expect_true "one value by default" test "$(wc -l <"$TEST_TMP/out")" -eq 1
+
+form multiple '{"type": "number", "multipleOf": 0.01, "minimum": 1,
+    "exclusiveMaximum": 2}'
+run_cli --sample --count 20 "$TEST_TMP/multiple.json"
+expect_status 0 "a multipleOf 0.01 between bounds"
+
+form nothing '{"not": {}}'
+run_cli --sample "$TEST_TMP/nothing.json"
+expect_status 1 "a form nothing passes"
+expect_stderr_match 'cannot sample:.*not' "... says it cannot be sampled, and why"
+printf 'false\n' >"$TEST_TMP/false.json"
+run_cli --sample "$TEST_TMP/false.json"
+expect_status 1 "the form false"
+expect_stderr_match 'accepts nothing' "... accepts nothing"
+
+for args in "--count 0" "--count x" "--seed -1" "--count"; do
+	# shellcheck disable=SC2086
+	run_cli --sample $args "$TEST_TMP/mixed.json"
+	expect_status 2 "--sample $args: usage"
+done
+run_cli --sample "$TEST_TMP/mixed.json" extra
+expect_status 2 "--sample with two forms: usage"
+
+finish
