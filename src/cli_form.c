@@ -74,46 +74,48 @@ cli_form_compile(struct cli_form *f, const struct json_value *v,
 int
 cli_form_load(struct cli_form *f, const char *path)
 {
-	struct buf name;
 	const struct json_value *doc;
 	struct json_err jerr;
 	struct stat st;
 	char reason[SCHEMA_REASON_MAX + JPTR_MAX + 32];
-	bool dir;
-	int rc = -1;
 
 	f->path = path;
-	buf_init(&name, 4096);
-	dir = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-	if (dir && buf_printf(&name, "%s/form.json", path) == -1) {
-		fprintf(stderr, "gpt.fcgi: %s: path too long\n", path);
-		goto done;
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		/* an address: the responder's own loader (its address.conf,
+		 * the arrival document, its dialect, refs and annotations),
+		 * so a tool never works on a form the server answers 500 for */
+		if (f->dialect >= 0) {
+			fprintf(stderr,
+			    "gpt.fcgi: %s: an address's dialect comes from its "
+			    "address.conf; --dialect is for a schema file\n",
+			    path);
+			return -1;
+		}
+		if (addr_load(path, &f->addr, NULL, NULL) == -1) {
+			fprintf(stderr, "gpt.fcgi: %s: refused: %s\n", path,
+			    f->addr.err);
+			return -1;
+		}
+		f->schema = json_object_get(f->addr.doc, "s", 1);
+		f->form = f->addr.schema;
+		return 0;
 	}
-	if (cli_slurp(dir ? name.data : path, &f->text) == -1)
-		goto done;
-	if (json_parse(f->text.data == NULL ? "" : f->text.data, f->text.len,
-	        &f->a, 0, &doc, &jerr) != JSON_OK) {
+	if (cli_slurp(path, &f->text) == -1)
+		return -1;
+	if (json_parse(buf_ptr(&f->text), buf_len(&f->text), &f->a, 0, &doc,
+	        &jerr) != JSON_OK) {
 		fprintf(stderr, "gpt.fcgi: %s: offset %zu: %s\n", path,
-		    jerr.offset, jerr.msg != NULL ? jerr.msg
-		                                  : json_errstr(jerr.code));
-		goto done;
+		    jerr.offset,
+		    jerr.msg != NULL ? jerr.msg : json_errstr(jerr.code));
+		return -1;
 	}
 	f->schema = doc;
-	if (dir && (f->schema = json_object_get(doc, "s", 1)) == NULL) {
-		/* {"p": "...", "m": []}: no form */
-		fprintf(stderr, "gpt.fcgi: %s: no member \"s\" (the form)\n",
-		    name.data);
-		goto done;
-	}
 	if (cli_form_compile(f, f->schema, NULL, NULL, &f->form, reason,
 	        sizeof(reason)) == -1) {
 		fprintf(stderr, "gpt.fcgi: %s: schema %s\n", path, reason);
-		goto done;
+		return -1;
 	}
-	rc = 0;
-done:
-	buf_free(&name);
-	return rc;
+	return 0;
 }
 
 int
@@ -137,4 +139,5 @@ cli_form_free(struct cli_form *f)
 {
 	buf_free(&f->text);
 	arena_free(&f->a);
+	addr_free(&f->addr);
 }

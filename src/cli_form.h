@@ -11,6 +11,7 @@
 #ifndef GPT_CLI_FORM_H
 #define GPT_CLI_FORM_H
 
+#include "address.h"
 #include "arena.h"
 #include "buf.h"
 #include "common.h"
@@ -19,20 +20,21 @@ struct json_value;
 struct schema;
 
 struct cli_form {
-	struct arena a;		       /* the tree, the compiled form */
-	struct buf text;	       /* the file's bytes (the tree borrows) */
+	struct arena a;  /* the tree, the compiled form */
+	struct buf text; /* the file's bytes (the tree borrows) */
 	const struct json_value *schema; /* borrowed from a */
-	const struct schema *form;	 /* compiled; in a */
-	int dialect;		       /* --dialect, or -1 */
-	const char *path;	       /* borrowed: argv */
+	const struct schema *form;       /* compiled; in a */
+	int dialect;                     /* --dialect, or -1 */
+	const char *path;                /* borrowed: argv */
+	struct addr addr; /* an address DIR, loaded as the responder does */
 };
 
 /*
  * Read the options every tool takes (--dialect NAME) from argv[*i...],
  * advancing *i past them.  0, or -1 after a message on stderr.
  */
-int cli_form_opt(struct cli_form *f, int argc, char **argv, int *i)
-    GPT_MUSTCHECK;
+int cli_form_opt(
+    struct cli_form *f, int argc, char **argv, int *i) GPT_MUSTCHECK;
 
 /* Set f up empty (no allocation): call before cli_form_opt. */
 void cli_form_init(struct cli_form *f);
@@ -51,8 +53,7 @@ int cli_form_load(struct cli_form *f, const char *path) GPT_MUSTCHECK;
  */
 int cli_form_compile(struct cli_form *f, const struct json_value *v,
     void (*warn)(void *, const char *, const char *), void *warn_ctx,
-    const struct schema **out, char *reason, size_t reasonlen)
-    GPT_MUSTCHECK;
+    const struct schema **out, char *reason, size_t reasonlen) GPT_MUSTCHECK;
 
 /* Print v indented by two spaces, then a newline, to stdout.  0 or -1. */
 int cli_form_print(const struct json_value *v) GPT_MUSTCHECK;

@@ -67,6 +67,14 @@ expect_true "another seed gives other values" \
 run_cli --sample "$TEST_TMP/mixed.json"
 expect_true "one value by default" test "$(wc -l <"$TEST_TMP/out")" -eq 1
 
+# an address DIR is loaded as the responder loads it: an address.conf the
+# server refuses (unknown key) refuses the tools too
+run_cli --sample "$src/tests/data/addresses/broken-conf"
+expect_status 2 "--sample DIR with an address.conf the server refuses"
+expect_stderr_match "refused: .*unknown key" "... says why, as the server does"
+run_cli --sample --dialect draft-07 "$src/examples/echo"
+expect_status 2 "--dialect with an address DIR (address.conf has the dialect)"
+
 form multiple '{"type": "number", "multipleOf": 0.01, "minimum": 1,
     "exclusiveMaximum": 2}'
 run_cli --sample --count 20 "$TEST_TMP/multiple.json"
