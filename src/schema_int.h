@@ -132,6 +132,15 @@ struct schema_slot {
 	bool required;                 /* named by required */
 };
 
+/* A set of member names, looked up as schema_node's slots are. */
+struct schema_names {
+	const struct schema_slot *slots; /* n entries (sub unused) */
+	uint32_t n;
+	const uint32_t *table; /* open addressing: slot + 1, 0 = empty */
+	uint32_t mask;         /* table size - 1 */
+	uint64_t lens, firsts; /* as schema_node.slot_lens, slot_firsts */
+};
+
 struct schema_pprop {
 	const struct re *re; /* owned by the form arena */
 	const char *src;     /* borrowed: the pattern's text (schema_view) */
@@ -279,6 +288,18 @@ struct schema_node {
 	uint32_t ndepsch;
 	/* unevaluatedProperties / unevaluatedItems (collect), or NULL */
 	const struct schema_node *uneval_props, *uneval_items;
+	/*
+	 * unevaluatedProperties decided at load (SF_SPECIAL, not collect):
+	 * the node reaches in place only $ref and allOf, and neither it nor
+	 * they have patternProperties or conditional applicators, so what
+	 * they evaluate is known before any instance is seen: the names of
+	 * their `properties` (uneval_names), or every member (uneval_all:
+	 * one has additionalProperties or an unevaluatedProperties of its
+	 * own).  The walk then applies them plainly and looks each member
+	 * up once, as ajv's generated code does.
+	 */
+	bool uneval_static, uneval_all;
+	struct schema_names uneval_names;
 
 	/* in place */
 	const struct schema_node *ref; /* $ref, or NULL (SF_REF for dyn) */
@@ -356,6 +377,9 @@ schema_key_eq(const char *a, const char *b, size_t len)
  * hash (NULL: json_hash). */
 extern uint64_t schema_test_probes;
 extern uint64_t (*schema_test_item_hash)(const struct json_value *v);
+/* Test builds: objects and arrays walked by the collecting walk (what
+ * uneval_static spares). */
+extern uint64_t schema_test_collects;
 #endif
 
 #endif /* GPT_SCHEMA_INT_H */
