@@ -224,6 +224,10 @@ struct schema_node {
 	 */
 	uint32_t accepts;
 	size_t accept_min, accept_max;
+	/* likewise an integer number that fits int64 (is_small_int) with
+	 * (uint64_t)i - accept_ilo below accept_ispan ({"type": "integer",
+	 * "minimum": 0}); span 0 (a zeroed node) when there is no range */
+	uint64_t accept_ilo, accept_ispan;
 	enum schema_kind kind;
 	uint32_t flags; /* SF_* */
 	unsigned types; /* SCHEMA_TY_* when SF_TYPE */

@@ -272,6 +272,59 @@ _Static_assert(JSON_T_NULL == 0 && JSON_T_FALSE == 1 && JSON_T_TRUE == 2 &&
  * keywords.
  */
 
+/*
+ * {"type": "integer", "minimum": 0, "maximum": 1000}: the integers a node
+ * accepts without being applied, when only `type` and integer bounds
+ * that fit int64 can reject a number (schema_int.h: accept_ilo,
+ * accept_ispan).  A bound such as 0.5 or 1e30 leaves no range (the walk
+ * decides), and so does a `type` that rules numbers out.
+ */
+static void
+int_range(struct schema_node *n)
+{
+	static const uint32_t bounds =
+	    SF_MINIMUM | SF_MAXIMUM | SF_XMINIMUM | SF_XMAXIMUM;
+	uint32_t need = n->need[JSON_T_NUMBER];
+	int64_t lo = INT64_MIN, hi = INT64_MAX;
+
+	n->accept_ilo = 0;
+	n->accept_ispan = 0;
+	if (need == 0 || (need & ~(SF_TYPE | bounds)) != 0 ||
+	    ((need & SF_TYPE) && !(n->types & SCHEMA_TY_INTEGER)))
+		return;
+	if (need & SF_MINIMUM) {
+		if (!n->minimum.is_small)
+			return;
+		if (n->minimum.i > lo)
+			lo = n->minimum.i;
+	}
+	if (need & SF_XMINIMUM) {
+		if (!n->xminimum.is_small || n->xminimum.i == INT64_MAX)
+			return;
+		if (n->xminimum.i + 1 > lo)
+			lo = n->xminimum.i + 1;
+	}
+	if (need & SF_MAXIMUM) {
+		if (!n->maximum.is_small)
+			return;
+		if (n->maximum.i < hi)
+			hi = n->maximum.i;
+	}
+	if (need & SF_XMAXIMUM) {
+		if (!n->xmaximum.is_small || n->xmaximum.i == INT64_MIN)
+			return;
+		if (n->xmaximum.i - 1 < hi)
+			hi = n->xmaximum.i - 1;
+	}
+	if (lo > hi)
+		return;
+	n->accept_ilo = (uint64_t)lo;
+	/* the whole of int64 loses INT64_MAX, which the walk then decides */
+	n->accept_ispan = (uint64_t)hi - (uint64_t)lo + 1;
+	if (n->accept_ispan == 0)
+		n->accept_ispan = UINT64_MAX;
+}
+
 static void
 node_plan(struct schema_node *n)
 {
@@ -318,6 +371,7 @@ node_plan(struct schema_node *n)
 		n->accept_min = n->min_length;
 		n->accept_max = n->max_length;
 	}
+	int_range(n);
 }
 
 /* The in-place keywords a shortcut can see through. */

@@ -209,13 +209,16 @@ apply_slow(struct vctx *x, const struct schema_node *sub,
 /* true when sub's shortcuts (schema_int.h) accept v without applying sub:
  * `true`, {"type": "string"} against a string, {"minimum": 0} against a
  * string, a string of the right length against {"type": "string",
- * "maxLength": 80} or an anyOf led by it. */
+ * "maxLength": 80} or an anyOf led by it, 7 against {"type": "integer",
+ * "minimum": 0}. */
 static inline bool
 accepted(const struct schema_node *sub, const struct json_value *v)
 {
 	return ((sub->accepts >> v->type) & 1u) ||
 	       (v->type == JSON_T_STRING && v->u.str.cps >= sub->accept_min &&
-	           v->u.str.cps <= sub->accept_max);
+	           v->u.str.cps <= sub->accept_max) ||
+	       (v->type == JSON_T_NUMBER && v->u.num.is_small_int &&
+	           (uint64_t)v->u.num.i - sub->accept_ilo < sub->accept_ispan);
 }
 
 /* Apply sub to v in place; kw names the keyword when sub is `false`.
