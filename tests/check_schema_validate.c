@@ -647,6 +647,38 @@ START_TEST(shortcuts_give_the_answers_and_reports_of_the_full_walk)
 	        "maxLength", "/abc"},
 	    {"{\"items\":{\"maxLength\":1}}", "[1,\"\\u00e9\",\"ab\"]",
 	        "maxLength", "/2"},
+	    /* integers within int64 bounds */
+	    {"{\"items\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":"
+	     "10}}",
+	        "[0,10,5.0,-0]", NULL, NULL},
+	    {"{\"items\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":"
+	     "10}}",
+	        "[0,-1]", "minimum", "/1"},
+	    {"{\"items\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":"
+	     "10}}",
+	        "[11]", "maximum", "/0"},
+	    {"{\"items\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":"
+	     "10}}",
+	        "[1.5]", "type", "/0"},
+	    {"{\"items\":{\"exclusiveMinimum\":0,\"exclusiveMaximum\":3}}",
+	        "[1,2]", NULL, NULL},
+	    {"{\"items\":{\"exclusiveMinimum\":0,\"exclusiveMaximum\":3}}",
+	        "[1,0]", "exclusiveMinimum", "/1"},
+	    {"{\"items\":{\"exclusiveMinimum\":0,\"exclusiveMaximum\":3}}",
+	        "[3]", "exclusiveMaximum", "/0"},
+	    {"{\"items\":{\"type\":\"integer\",\"minimum\":0.5}}", "[0]",
+	        "minimum", "/0"},
+	    {"{\"items\":{\"type\":\"string\",\"minimum\":0}}", "[1]",
+	        "type", "/0"},
+	    {"{\"items\":{\"type\":\"integer\"}}",
+	        "[-9223372036854775808,9223372036854775807]", NULL, NULL},
+	    {"{\"items\":{\"maximum\":9223372036854775807}}",
+	        "[9223372036854775807,9223372036854775808]", "maximum", "/1"},
+	    {"{\"items\":{\"exclusiveMaximum\":-9223372036854775808}}",
+	        "[-9223372036854775808]", "exclusiveMaximum", "/0"},
+	    {"{\"$schema\":\"http://json-schema.org/draft-04/schema#\","
+	     "\"items\":{\"maximum\":3,\"exclusiveMaximum\":true}}",
+	        "[2,3]", "exclusiveMaximum", "/1"},
 	};
 
 	RUN_VCASES(t);
