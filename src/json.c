@@ -71,7 +71,10 @@ struct json_tnode {
  * A member index.  Hash mode (tree == NULL): open addressing over member
  * positions, slot[] holds position + 1, 0 is empty, at most half full;
  * no name took more than maxprobe probes to place, so a lookup stops
- * there.  Tree mode: the AA tree over the positions, slot[] unused.
+ * there.  Each name is hashed once: hash[] keeps it by position, so a
+ * rebuild on growth re-places names without hashing them again, and a
+ * probe compares hashes before names.  Tree mode: the AA tree over the
+ * positions, slot[] and hash[] unused.
  */
 struct json_index {
 	uint32_t mask;
@@ -79,6 +82,8 @@ struct json_index {
 	struct json_tnode *tree; /* arena; tcap nodes */
 	uint32_t root;		 /* position + 1, 0 = empty */
 	uint32_t tcap;
+	uint32_t *hash; /* arena; key_hash by position, hcap entries */
+	uint32_t hcap;
 	uint32_t slot[];
 };
 /* One open container. */
@@ -424,31 +429,33 @@ tree_build(struct arena *a, const struct json_member *m, size_t n,
 }
 
 /*
- * Find the member named (s, n) in a hash-mode ix, or the empty slot where
- * it would go.  The slot's index in *at and true when found; false with
- * *at the empty slot (*probes: the slots that placing it there takes), or
- * with *at = UINT32_MAX when more than limit probes would be needed.
+ * Find the member named (s, n), whose key_hash is h, in a hash-mode ix,
+ * or the empty slot where it would go.  The slot's index in *at and true
+ * when found; false with *at the empty slot (*probes: the slots that
+ * placing it there takes), or with *at = UINT32_MAX when more than limit
+ * probes would be needed.
  */
 static bool
 table_probe(const struct json_index *ix, const struct json_member *m,
-    const char *s, size_t n, uint32_t limit, uint32_t *at, uint32_t *probes)
+    const char *s, size_t n, uint32_t h, uint32_t limit, uint32_t *at,
+    uint32_t *probes)
 {
-	uint32_t h = key_hash(s, n) & ix->mask, seen = 0, k;
+	uint32_t b = h & ix->mask, seen = 0, k;
 
-	while ((k = ix->slot[h]) != 0) {
+	while ((k = ix->slot[b]) != 0) {
 		PROBED();
-		if (key_eq(&m[k - 1].key, s, n)) {
-			*at = h;
+		if (ix->hash[k - 1] == h && key_eq(&m[k - 1].key, s, n)) {
+			*at = b;
 			return true;
 		}
 		if (++seen >= limit) {
 			*at = UINT32_MAX;
 			return false;
 		}
-		h = (h + 1) & ix->mask;
+		b = (b + 1) & ix->mask;
 	}
 	PROBED();
-	*at = h;
+	*at = b;
 	*probes = seen + 1;
 	return false;
 }
@@ -462,15 +469,16 @@ table_place(struct json_index *ix, uint32_t at, uint32_t probes, uint32_t idx)
 	ix->slot[at] = idx + 1;
 }
 
-/* Place member position idx (name unique in ix) in the hash-mode ix:
- * false when it would take more than JSON_PROBE_MAX probes. */
+/* Place member position idx (name unique in ix, hash[idx] set) in the
+ * hash-mode ix: false when it would take more than JSON_PROBE_MAX
+ * probes. */
 static bool
 table_put(struct json_index *ix, const struct json_member *m, uint32_t idx)
 {
 	uint32_t at, probes = 0;
 
 	(void)table_probe(ix, m, m[idx].key.ptr, m[idx].key.len,
-	    JSON_PROBE_MAX, &at, &probes);
+	    ix->hash[idx], JSON_PROBE_MAX, &at, &probes);
 	if (at == UINT32_MAX)
 		return false;
 	table_place(ix, at, probes, idx);
@@ -480,32 +488,42 @@ table_put(struct json_index *ix, const struct json_member *m, uint32_t idx)
 /*
  * A new index for the n members at m (distinct names) with room for at
  * least `need` entries: a table at half load, or the tree when a name
- * would take more than JSON_PROBE_MAX probes.  NULL when the arena
+ * would take more than JSON_PROBE_MAX probes.  old, the hash-mode index
+ * it replaces (or NULL), lends the names' hashes.  NULL when the arena
  * refuses.
  */
 static struct json_index *
 index_build(struct arena *a, const struct json_member *m, size_t n,
-    size_t need)
+    size_t need, const struct json_index *old)
 {
 	struct json_index *ix;
 	struct arena_mark mark = arena_mark(a);
 	size_t cap = 32, bytes, i;
+	uint32_t *hash;
 
 	while (cap < need * 2)
 		cap *= 2;
+	/* hash[] holds every position the table can take before the next
+	 * rebuild: cap / 2 */
 	if (!gpt_mul_size(cap, sizeof(uint32_t), &bytes) ||
 	    !gpt_add_size(bytes, sizeof(*ix), &bytes) ||
-	    (ix = arena_alloc(a, bytes)) == NULL)
+	    (ix = arena_alloc(a, bytes)) == NULL ||
+	    (hash = arena_alloc(a, cap / 2 * sizeof(uint32_t))) == NULL)
 		return NULL;
 	memset(ix, 0, sizeof(*ix));
 	ix->mask = (uint32_t)(cap - 1);
+	ix->hash = hash;
+	ix->hcap = (uint32_t)(cap / 2);
 	memset(ix->slot, 0, cap * sizeof(uint32_t));
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		hash[i] = old != NULL ? old->hash[i]
+		                      : key_hash(m[i].key.ptr, m[i].key.len);
 		if (!table_put(ix, m, (uint32_t)i)) {
 			/* the table is dropped: give its memory back */
 			arena_rewind(a, mark);
 			return tree_build(a, m, n, need);
 		}
+	}
 	return ix;
 }
 
@@ -524,8 +542,10 @@ index_add(struct arena *a, struct json_index **ixp, const struct json_member *m,
 	uint32_t at, probes = 0;
 
 	if (ix->tree == NULL) {
-		if (table_probe(
-			ix, m, k->ptr, k->len, JSON_PROBE_MAX, &at, &probes))
+		/* idx < hcap: the caller rebuilt a table at half load */
+		ix->hash[idx] = key_hash(k->ptr, k->len);
+		if (table_probe(ix, m, k->ptr, k->len, ix->hash[idx],
+			JSON_PROBE_MAX, &at, &probes))
 			return 1;
 		if (at != UINT32_MAX) {
 			table_place(ix, at, probes, idx);
@@ -550,7 +570,8 @@ index_find(const struct json_index *ix, const struct json_member *m,
 	int c;
 
 	if (ix->tree == NULL)
-		return table_probe(ix, m, s, n, ix->maxprobe, &at, &probes)
+		return table_probe(ix, m, s, n, key_hash(s, n), ix->maxprobe,
+		           &at, &probes)
 		    ? (long long)ix->slot[at] - 1
 		    : -1;
 	for (cur = ix->root; cur != 0;) {
@@ -616,7 +637,7 @@ check_member(struct json_parser *p, size_t key_off)
 	}
 	if (f->ix == NULL ||
 	    (f->ix->tree == NULL && (n + 1) * 2 > (size_t)f->ix->mask + 1)) {
-		if ((f->ix = index_build(p->a, m, n, n + 1)) == NULL)
+		if ((f->ix = index_build(p->a, m, n, n + 1, f->ix)) == NULL)
 			return fail(p, JSON_E_NOMEM, key_off, NULL);
 	}
 	switch (index_add(p->a, &f->ix, m, (uint32_t)n)) {
