@@ -384,6 +384,13 @@ START_TEST(regex_is_judged_by_the_pattern_parser)
 	    N("regex", "a\\u{110000}"), N("regex", "a**"),
 	    Y("regex", ""), N("regex", "a{2,1}"),
 	    Y("regex", "(a)\\1"), N("regex", "["),
+	    /* back-references are resolved by a second pass */
+	    N("regex", "\\2(a)"), Y("regex", "\\1(a)"),
+	    N("regex", "\\k<a>(?<b>x)"), Y("regex", "(?<a>x)\\k<a>"),
+	    N("regex", "(?<=(a)\\1)b"), N("regex", "(a)\\k<a>"),
+	    /* what the syntax check writes nothing for */
+	    Y("regex", "\\d{3}-\\d{4,}x{1,2}"), Y("regex", "[\\uD800-\\uDFFF]"),
+	    Y("regex", "[^\\s\\W]\\u00e9\\p{Script=Greek}"),
 	};
 
 	RUN_FCASES(t);
