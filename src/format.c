@@ -887,6 +887,25 @@ bound_dec(struct bound *b)
 	return &b->d;
 }
 
+/* JSON number text p written as a plain integer of at most 18 digits,
+ * as *v: the common case, which needs no decimal. */
+static bool
+small_int(const char *p, size_t len, int64_t *v)
+{
+	size_t i = p[0] == '-';
+	int64_t n = 0;
+
+	if (len == 0 || len - i == 0 || len - i > 18)
+		return false;
+	for (; i < len; i++) {
+		if (!is_digit((unsigned char)p[i]))
+			return false; /* "1.5", "1e3" */
+		n = n * 10 + (p[i] - '0');
+	}
+	*v = p[0] == '-' ? -n : n;
+	return true;
+}
+
 /* The JSON number text p is an integer in [lo, hi] (exact decimals). */
 static bool
 int_in(const char *p, size_t len, struct bound *lo, struct bound *hi)
@@ -907,7 +926,10 @@ check_int32(const char *p, size_t len)
 {
 	static struct bound lo = {"-2147483648", {0}, false},
 			    hi = {"2147483647", {0}, false};
+	int64_t v;
 
+	if (small_int(p, len, &v))
+		return v >= INT32_MIN && v <= INT32_MAX;
 	return int_in(p, len, &lo, &hi);
 }
 
@@ -916,7 +938,10 @@ check_int64(const char *p, size_t len)
 {
 	static struct bound lo = {"-9223372036854775808", {0}, false},
 			    hi = {"9223372036854775807", {0}, false};
+	int64_t v;
 
+	if (small_int(p, len, &v))
+		return true;
 	return int_in(p, len, &lo, &hi);
 }
 
@@ -937,12 +962,72 @@ check_int64(const char *p, size_t len)
 	"27006985557136695962284291481986083493647529271907416844436551070434" \
 	"2711559699508093042880177904174497792"
 
-/* The JSON number text p is strictly inside (-limit, limit). */
+/*
+ * The decimal exponent of the first significant digit of JSON number
+ * text p (|value| in [10^e, 10^(e+1))) as *e, or *zero when the value is
+ * 0: false when p is no plain JSON number or its exponent has more than
+ * 9 digits (the caller then asks dec).
+ */
 static bool
-num_below(const char *p, size_t len, struct bound *limit)
+lead_exp(const char *p, size_t len, long *e, bool *zero)
 {
-	const struct dec *lim = bound_dec(limit);
+	size_t i = len > 0 && p[0] == '-', start = i, f;
+	long lead = 0, x = 0;
+	bool found = false, xneg = false;
+	unsigned nx = 0;
+
+	while (i < len && is_digit((unsigned char)p[i])) {
+		if (!found && p[i] != '0') {
+			found = true;
+			lead = (long)i; /* fixed below, once the length is known */
+		}
+		i++;
+	}
+	if (i == start)
+		return false;
+	if (found)
+		lead = (long)(i - 1) - lead;
+	if (i < len && p[i] == '.') {
+		for (f = ++i; i < len && is_digit((unsigned char)p[i]); i++)
+			if (!found && p[i] != '0') {
+				found = true;
+				lead = -(long)(i - f + 1);
+			}
+		if (i == f)
+			return false;
+	}
+	if (i < len && (p[i] == 'e' || p[i] == 'E')) {
+		if (++i < len && (p[i] == '+' || p[i] == '-'))
+			xneg = p[i++] == '-';
+		for (; i < len && is_digit((unsigned char)p[i]); i++) {
+			if (++nx > 9)
+				return false; /* 1e99999999999: dec decides */
+			x = x * 10 + (p[i] - '0');
+		}
+		if (nx == 0)
+			return false;
+	}
+	if (i != len)
+		return false;
+	*zero = !found;
+	*e = lead + (xneg ? -x : x);
+	return true;
+}
+
+/* The JSON number text p is strictly inside (-limit, limit), where
+ * 10^elimit <= limit < 10^(elimit + 1): only a value of that decade
+ * needs the exact comparison. */
+static bool
+num_below(const char *p, size_t len, struct bound *limit, long elimit)
+{
+	const struct dec *lim;
 	struct dec v;
+	long e;
+	bool zero;
+
+	if (lead_exp(p, len, &e, &zero) && (zero || e != elimit))
+		return zero || e < elimit; /* 1.5, 1e-45; 1e39 */
+	lim = bound_dec(limit);
 
 	if (lim == NULL || dec_parse(p, len, &v) == -1)
 		return false; /* 1e99999999999999 */
@@ -955,7 +1040,7 @@ check_float(const char *p, size_t len)
 {
 	static struct bound limit = {FLT_LIMIT_TEXT, {0}, false};
 
-	return num_below(p, len, &limit);
+	return num_below(p, len, &limit, 38);
 }
 
 static bool
@@ -963,7 +1048,7 @@ check_double(const char *p, size_t len)
 {
 	static struct bound limit = {DBL_LIMIT_TEXT, {0}, false};
 
-	return num_below(p, len, &limit);
+	return num_below(p, len, &limit, 308);
 }
 
 /*
@@ -1002,32 +1087,34 @@ check_byte(const char *p, size_t len)
 /* --- the table -------------------------------------------------------- */
 
 static const struct format formats[] = {
-    {"date-time", check_date_time, FORMAT_STRINGS},
-    {"date", check_date, FORMAT_STRINGS},
-    {"time", check_time, FORMAT_STRINGS},
-    {"duration", check_duration, FORMAT_STRINGS},
-    {"email", check_email, FORMAT_STRINGS},
-    {"idn-email", check_idn_email, FORMAT_STRINGS},
-    {"hostname", check_hostname, FORMAT_STRINGS},
-    {"idn-hostname", check_idn_hostname, FORMAT_STRINGS},
-    {"ipv4", check_ipv4, FORMAT_STRINGS},
-    {"ipv6", check_ipv6, FORMAT_STRINGS},
-    {"uri", check_uri, FORMAT_STRINGS},
-    {"uri-reference", check_uri_reference, FORMAT_STRINGS},
-    {"iri", check_iri, FORMAT_STRINGS},
-    {"iri-reference", check_iri_reference, FORMAT_STRINGS},
-    {"uuid", check_uuid, FORMAT_STRINGS},
-    {"uri-template", check_uri_template, FORMAT_STRINGS},
-    {"json-pointer", check_json_pointer, FORMAT_STRINGS},
-    {"relative-json-pointer", check_relative_json_pointer, FORMAT_STRINGS},
-    {"regex", check_regex, FORMAT_STRINGS},
-    {"int32", check_int32, FORMAT_NUMBERS},
-    {"int64", check_int64, FORMAT_NUMBERS},
-    {"float", check_float, FORMAT_NUMBERS},
-    {"double", check_double, FORMAT_NUMBERS},
-    {"byte", check_byte, FORMAT_STRINGS},
-    {"binary", NULL, FORMAT_STRINGS},
-    {"password", NULL, FORMAT_STRINGS},
+    {"date-time", check_date_time, FORMAT_STRINGS, 0, 0},
+    {"date", check_date, FORMAT_STRINGS, 0, 0},
+    {"time", check_time, FORMAT_STRINGS, 0, 0},
+    {"duration", check_duration, FORMAT_STRINGS, 0, 0},
+    {"email", check_email, FORMAT_STRINGS, 0, 0},
+    {"idn-email", check_idn_email, FORMAT_STRINGS, 0, 0},
+    {"hostname", check_hostname, FORMAT_STRINGS, 0, 0},
+    {"idn-hostname", check_idn_hostname, FORMAT_STRINGS, 0, 0},
+    {"ipv4", check_ipv4, FORMAT_STRINGS, 0, 0},
+    {"ipv6", check_ipv6, FORMAT_STRINGS, 0, 0},
+    {"uri", check_uri, FORMAT_STRINGS, 0, 0},
+    {"uri-reference", check_uri_reference, FORMAT_STRINGS, 0, 0},
+    {"iri", check_iri, FORMAT_STRINGS, 0, 0},
+    {"iri-reference", check_iri_reference, FORMAT_STRINGS, 0, 0},
+    {"uuid", check_uuid, FORMAT_STRINGS, 0, 0},
+    {"uri-template", check_uri_template, FORMAT_STRINGS, 0, 0},
+    {"json-pointer", check_json_pointer, FORMAT_STRINGS, 0, 0},
+    {"relative-json-pointer", check_relative_json_pointer, FORMAT_STRINGS, 0,
+        0},
+    {"regex", check_regex, FORMAT_STRINGS, 0, 0},
+    {"int32", check_int32, FORMAT_NUMBERS, INT32_MIN, INT32_MAX},
+    {"int64", check_int64, FORMAT_NUMBERS, INT64_MIN, INT64_MAX},
+    /* every int64 lies far inside both ranges */
+    {"float", check_float, FORMAT_NUMBERS, INT64_MIN, INT64_MAX},
+    {"double", check_double, FORMAT_NUMBERS, INT64_MIN, INT64_MAX},
+    {"byte", check_byte, FORMAT_STRINGS, 0, 0},
+    {"binary", NULL, FORMAT_STRINGS, 0, 0},
+    {"password", NULL, FORMAT_STRINGS, 0, 0},
 };
 
 const struct format *

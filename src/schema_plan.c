@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "arena.h"
+#include "format.h"
 #include "json.h"
 #include "schema_cc.h"
 
@@ -274,16 +275,17 @@ _Static_assert(JSON_T_NULL == 0 && JSON_T_FALSE == 1 && JSON_T_TRUE == 2 &&
 
 /*
  * {"type": "integer", "minimum": 0, "maximum": 1000}: the integers a node
- * accepts without being applied, when only `type` and integer bounds
- * that fit int64 can reject a number (schema_int.h: accept_ilo,
- * accept_ispan).  A bound such as 0.5 or 1e30 leaves no range (the walk
- * decides), and so does a `type` that rules numbers out.
+ * accepts without being applied, when only `type`, integer bounds that
+ * fit int64 and a numeric format can reject a number (schema_int.h:
+ * accept_ilo, accept_ispan; format.h: imin, imax).  A bound such as 0.5
+ * or 1e30 leaves no range (the walk decides), and so does a `type` that
+ * rules numbers out.
  */
 static void
 int_range(struct schema_node *n)
 {
 	static const uint32_t bounds =
-	    SF_MINIMUM | SF_MAXIMUM | SF_XMINIMUM | SF_XMAXIMUM;
+	    SF_MINIMUM | SF_MAXIMUM | SF_XMINIMUM | SF_XMAXIMUM | SF_NFORMAT;
 	uint32_t need = n->need[JSON_T_NUMBER];
 	int64_t lo = INT64_MIN, hi = INT64_MAX;
 
@@ -292,6 +294,12 @@ int_range(struct schema_node *n)
 	if (need == 0 || (need & ~(SF_TYPE | bounds)) != 0 ||
 	    ((need & SF_TYPE) && !(n->types & SCHEMA_TY_INTEGER)))
 		return;
+	if (need & SF_NFORMAT) {
+		if (n->format->imin > lo)
+			lo = n->format->imin;
+		if (n->format->imax < hi)
+			hi = n->format->imax;
+	}
 	if (need & SF_MINIMUM) {
 		if (!n->minimum.is_small)
 			return;

@@ -195,6 +195,10 @@ apply_slow(struct vctx *x, const struct schema_node *sub,
 	if (need == SF_ENUM && v->type == JSON_T_STRING &&
 	    enum_string_has(sub, &v->u.str))
 		return SCHEMA_OK;
+	/* {"type": "string", "format": "date"} holding a date: the checker
+	 * and no descent (a failure takes the path below, which reports) */
+	if (need == SF_FORMAT && sub->format->check(v->u.str.ptr, v->u.str.len))
+		return SCHEMA_OK;
 	/* {"$defs": {"t": {"items": {"$ref": "#/$defs/t"}}}} against
 	 * [[[[... 600 levels ...]]]] (when the parser allows that depth) */
 	if (x->depth >= SCHEMA_MAX_DEPTH)

@@ -419,6 +419,16 @@ START_TEST(openapi_numbers_use_exact_decimals)
 	    N("double", "1.7976931348623159e308"), /* rounds to infinity */
 	    Y("double", "-1.7976931348623157e308"), N("double", "1e309"),
 	    Y("double", "5e-324"),
+	    /* the decades around each limit, as the quick test sees them */
+	    Y("float", "9.999e37"),
+	    Y("float", "99999999999999999999999999999999999999"),
+	    N("float", "1e39"), N("float", "-0.00001e44"), Y("float", "0.0001e41"),
+	    Y("float", "-0.000"), Y("float", "0e999"), N("float", "1e+39"),
+	    Y("double", "9e307"), N("double", "10e308"), N("double", "2e308"),
+	    Y("double", "0.1e309"), Y("double", "1e-99999"),
+	    Y("int32", "-0"), Y("int32", "999999999000000000e-9"),
+	    N("int32", "999999999999999999"), Y("int64", "999999999999999999"),
+	    Y("int64", "-999999999999999999"), N("int64", "1.5"),
 	};
 
 	RUN_FCASES(t);
