@@ -243,9 +243,6 @@ struct schema_node {
 	uint32_t enum_maxprobe;
 	const struct json_value *const_value; /* borrowed */
 
-	/* numbers */
-	struct schema_num minimum, maximum, xminimum, xmaximum, multiple;
-
 	/* strings: code points (0 and SIZE_MAX when absent) */
 	size_t min_length, max_length;
 	const struct re *pattern; /* NULL when SF_PATTERN is content only */
@@ -321,6 +318,10 @@ struct schema_node {
 	const struct schema_node *not_;
 	const struct schema_node *if_, *then_,
 	    *else_; /* then/else may be NULL */
+
+	/* numbers: last, as the largest and least used fields, so that the
+	 * others of a node share fewer cache lines */
+	struct schema_num minimum, maximum, xminimum, xmaximum, multiple;
 };
 
 struct schema {
