@@ -54,6 +54,44 @@ is_hex(unsigned char c)
 	return gpt_hex_value(c) >= 0;
 }
 
+/*
+ * Character classes for the loops that test every byte of a value: one
+ * table lookup instead of a chain of comparisons.  Bits: FC_HEX (HEXDIG),
+ * FC_ATEXT (RFC 5322 3.2.3 atext), FC_LDH (RFC 1123 letter, digit or
+ * hyphen); nothing at or above 0x80.
+ */
+enum { FC_HEX = 0x04, FC_ATEXT = 0x08, FC_LDH = 0x10 };
+
+static const unsigned char fclass[256] = {
+	/*       0  1  2  3  4  5  6  7  8  9  A  B  C  D  E  F */
+	/* 0x */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	/* 1x */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	/* 2x */ 0, 8, 0, 8, 8, 8, 8, 8, 0, 0, 8, 8, 0,24, 0, 8,
+	/* 3x */28,28,28,28,28,28,28,28,28,28, 0, 0, 0, 8, 0, 8,
+	/* 4x */ 0,28,28,28,28,28,28,24,24,24,24,24,24,24,24,24,
+	/* 5x */24,24,24,24,24,24,24,24,24,24,24, 0, 0, 0, 8, 8,
+	/* 6x */ 8,28,28,28,28,28,28,24,24,24,24,24,24,24,24,24,
+	/* 7x */24,24,24,24,24,24,24,24,24,24,24, 8, 8, 8, 8, 0,
+	/* 8x..Fx: 0 */
+};
+
+/* The classes every one of the len bytes at p has (FC_* bits), and in
+ * *high whether one of them is 0x80 or above. */
+static unsigned
+classes_of(const char *p, size_t len, bool *high)
+{
+	unsigned all = FC_HEX | FC_ATEXT | FC_LDH;
+	unsigned char any = 0;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		all &= fclass[(unsigned char)p[i]];
+		any |= (unsigned char)p[i];
+	}
+	*high = (any & 0x80) != 0;
+	return all;
+}
+
 static unsigned char
 lower(unsigned char c)
 {
@@ -250,18 +288,12 @@ check_duration(const char *p, size_t len)
 static bool
 ldh_label(const char *p, size_t len)
 {
-	size_t i;
+	bool high;
 
 	if (len == 0 || len > HOST_LABEL_MAX || p[0] == '-' ||
 	    p[len - 1] == '-')
 		return false;
-	for (i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)p[i];
-
-		if (!is_alpha(c) && !is_digit(c) && c != '-')
-			return false;
-	}
-	return true;
+	return (classes_of(p, len, &high) & FC_LDH) != 0;
 }
 
 static bool
@@ -364,17 +396,18 @@ host_label(const char *p, size_t len, bool idn, size_t *alen, bool *rtl)
 {
 	char buf[HOST_ULABEL_MAX + 1];
 	uint8_t *out = NULL;
-	bool ascii = true;
+	bool ascii, high;
+	unsigned cls = classes_of(p, len, &high);
 	size_t i;
 	int rc;
 
 	*rtl = false;
-	for (i = 0; i < len; i++)
-		if ((unsigned char)p[i] >= 0x80)
-			ascii = false;
+	ascii = !high;
 	if (ascii && !is_xn(p, len)) {
+		/* ldh_label, from the classes already read */
 		*alen = len;
-		return ldh_label(p, len) && !is_rldh(p, len);
+		return len > 0 && len <= HOST_LABEL_MAX && p[0] != '-' &&
+		    p[len - 1] != '-' && (cls & FC_LDH) && !is_rldh(p, len);
 	}
 	/* "caf\xc3\xa9.example" as a hostname: ASCII only */
 	if (!ascii && !idn)
@@ -468,15 +501,7 @@ check_idn_hostname(const char *p, size_t len)
 static bool
 is_atext(unsigned char c)
 {
-	switch (c) {
-	case '!': case '#': case '$': case '%': case '&': case '\'':
-	case '*': case '+': case '-': case '/': case '=': case '?':
-	case '^': case '_': case '`': case '{': case '|': case '}':
-	case '~':
-		return true;
-	default:
-		return is_alpha(c) || is_digit(c);
-	}
+	return (fclass[c] & FC_ATEXT) != 0;
 }
 
 /*
@@ -568,14 +593,21 @@ email(const char *p, size_t len, bool idn)
 	size_t i, dlen;
 	bool quoted = false;
 
-	/* the last "@" outside a quoted local part ends it */
-	for (i = 0; i < len; i++) {
-		if (p[i] == '"')
-			quoted = !quoted;
-		else if (p[i] == '\\' && quoted)
-			i++;
-		else if (p[i] == '@' && !quoted)
-			at = p + i;
+	/* the last "@" outside a quoted local part ends it; without a
+	 * quote, simply the last "@" */
+	if (memchr(p, '"', len) == NULL) {
+		for (i = len; i > 0 && at == NULL; i--)
+			if (p[i - 1] == '@')
+				at = p + i - 1;
+	} else {
+		for (i = 0; i < len; i++) {
+			if (p[i] == '"')
+				quoted = !quoted;
+			else if (p[i] == '\\' && quoted)
+				i++;
+			else if (p[i] == '@' && !quoted)
+				at = p + i;
+		}
 	}
 	if (at == NULL)
 		return false; /* "2962" */
@@ -658,19 +690,19 @@ check_iri_reference(const char *p, size_t len)
 static bool
 check_uuid(const char *p, size_t len)
 {
-	size_t i;
+	/* the five groups of hex digits: where each starts, how long */
+	static const unsigned char group[5][2] = {
+	    {0, 8}, {9, 4}, {14, 4}, {19, 4}, {24, 12}};
+	unsigned all = FC_HEX;
+	size_t g, i;
 
-	if (len != 36)
+	if (len != 36 || p[8] != '-' || p[13] != '-' || p[18] != '-' ||
+	    p[23] != '-')
 		return false;
-	for (i = 0; i < len; i++) {
-		if (i == 8 || i == 13 || i == 18 || i == 23) {
-			if (p[i] != '-')
-				return false;
-		} else if (!is_hex((unsigned char)p[i])) {
-			return false;
-		}
-	}
-	return true;
+	for (g = 0; g < 5; g++)
+		for (i = group[g][0]; i < (size_t)group[g][0] + group[g][1]; i++)
+			all &= fclass[(unsigned char)p[i]];
+	return all != 0;
 }
 
 /* --- uri-template (RFC 6570 section 2) ------------------------------------ */
@@ -1014,9 +1046,45 @@ lead_exp(const char *p, size_t len, long *e, bool *zero)
 	return true;
 }
 
+/*
+ * |p| < limit for JSON number text p whose first significant digit has
+ * the limit's decade (the limit is an integer, its text its digits):
+ * the significant digits of both compared in turn, exactly.
+ */
+static bool
+digits_below(const char *p, size_t len, const char *limit)
+{
+	size_t i = 0, k = 0, n = strlen(limit);
+
+	/* skip the sign and the zeros before the first significant digit */
+	while (i < len && (p[i] == '-' || p[i] == '0' || p[i] == '.'))
+		i++;
+	for (; i < len && p[i] != 'e' && p[i] != 'E'; i++) {
+		if (p[i] == '.')
+			continue;
+		if (k == n)
+			break; /* more digits than the limit has */
+		if (p[i] != limit[k])
+			return p[i] < limit[k];
+		k++;
+	}
+	if (k < n) {
+		/* p's digits end: below unless the limit's rest is zeros */
+		for (; k < n; k++)
+			if (limit[k] != '0')
+				return true;
+		return false;
+	}
+	/* equal so far: above when a further digit of p is not 0 */
+	for (; i < len && p[i] != 'e' && p[i] != 'E'; i++)
+		if (p[i] != '.' && p[i] != '0')
+			return false;
+	return false; /* equal: not strictly below */
+}
+
 /* The JSON number text p is strictly inside (-limit, limit), where
- * 10^elimit <= limit < 10^(elimit + 1): only a value of that decade
- * needs the exact comparison. */
+ * 10^elimit <= limit < 10^(elimit + 1): a value of another decade is
+ * decided by its decade, one of that decade digit by digit. */
 static bool
 num_below(const char *p, size_t len, struct bound *limit, long elimit)
 {
@@ -1025,8 +1093,12 @@ num_below(const char *p, size_t len, struct bound *limit, long elimit)
 	long e;
 	bool zero;
 
-	if (lead_exp(p, len, &e, &zero) && (zero || e != elimit))
-		return zero || e < elimit; /* 1.5, 1e-45; 1e39 */
+	if (lead_exp(p, len, &e, &zero)) {
+		if (zero || e != elimit)
+			return zero || e < elimit; /* 1.5, 1e-45; 1e39 */
+		/* 3.4028235e38, 3.4028236e38 */
+		return digits_below(p, len, limit->text);
+	}
 	lim = bound_dec(limit);
 
 	if (lim == NULL || dec_parse(p, len, &v) == -1)
