@@ -19,8 +19,11 @@
  * object (the index stores 32-bit positions).  Every byte access checks the
  * length first; the input need not be NUL-terminated.
  *
- * Member index, and its worst case whatever the names: objects over
- * JSON_SMALL_OBJECT members get an open-addressing table (at most half
+ * Member index, and its worst case whatever the names: objects of up to
+ * JSON_SMALL_OBJECT members are checked for duplicates by a 64-bit
+ * signature filter and at most JSON_LINEAR_COMPARES name comparisons, and
+ * searched linearly; bigger ones, and those whose names spend the
+ * comparisons, get an open-addressing table (at most half
  * full, linear probing) hashed with the keyed SipHash of hash.h, so names
  * cannot be chosen offline to collide.  No insertion may take more than
  * JSON_PROBE_MAX probes: one that would (the key leaked, or a chance of
@@ -43,9 +46,13 @@
 #include "json.h"
 #include "utf8.h"
 
-/* Objects up to this many members are searched linearly; bigger ones get a
- * hash index, so 10,000 members cost 10,000 probes, not 50 million. */
-#define JSON_SMALL_OBJECT 8
+/* Objects up to this many members are searched linearly, and checked for
+ * duplicate names by signatures and comparisons (at most
+ * JSON_LINEAR_COMPARES of them per object); bigger ones, and those whose
+ * names spend the comparisons, get a hash index, so 10,000 members cost
+ * 10,000 probes, not 50 million. */
+#define JSON_SMALL_OBJECT 32
+#define JSON_LINEAR_COMPARES 64
 
 /* The index stores 32-bit positions in a table twice the member count. */
 #define JSON_MAX_MEMBERS ((size_t)1 << 30)
@@ -91,6 +98,7 @@ struct json_frame {
 	struct json_index *ix; /* arena; NULL for arrays and small objects */
 	size_t start;	       /* its first entry on the scratch stack */
 	uint64_t seen;	       /* small objects: key_sig bits of the names */
+	uint32_t compares;     /* small objects: name comparisons left */
 	bool is_object;
 };
 
@@ -629,11 +637,22 @@ check_member(struct json_parser *p, size_t key_off)
 			f->seen |= bit;
 			return JSON_OK;
 		}
-		for (i = 0; i < n; i++)
-			/* hits on {"a":1,"a":2} and {"a":1,"\u0061":2} */
-			if (key_eq(&m[i].key, k->ptr, k->len))
-				return fail(p, JSON_E_DUPLICATE, key_off, NULL);
-		return JSON_OK;
+		/* names chosen to share signatures (or many names in the 64
+		 * bits) spend the comparisons: the object then takes the
+		 * index, so the names cost at most what hashing them does
+		 * plus JSON_LINEAR_COMPARES comparisons */
+		if (n <= f->compares) {
+			f->compares -= (uint32_t)n;
+			for (i = 0; i < n; i++) {
+				PROBED();
+				/* hits on {"a":1,"a":2} and
+				 * {"a":1,"\u0061":2} */
+				if (key_eq(&m[i].key, k->ptr, k->len))
+					return fail(p, JSON_E_DUPLICATE,
+					    key_off, NULL);
+			}
+			return JSON_OK;
+		}
 	}
 	if (f->ix == NULL ||
 	    (f->ix->tree == NULL && (n + 1) * 2 > (size_t)f->ix->mask + 1)) {
@@ -1036,6 +1055,7 @@ open_container(struct json_parser *p, bool is_object, size_t pos)
 	f = &p->frames[p->depth++];
 	f->ix = NULL;
 	f->seen = 0;
+	f->compares = JSON_LINEAR_COMPARES;
 	f->is_object = is_object;
 	f->start = is_object ? p->nmems : p->nvals;
 	return JSON_OK;
@@ -1086,7 +1106,7 @@ close_container(struct json_parser *p, struct json_value *root, size_t pos)
 		v->type = JSON_T_OBJECT;
 		v->u.obj.members = n > 0 ? dst : json_no_members;
 		v->u.obj.count = n;
-		v->u.obj.index = n > JSON_SMALL_OBJECT ? ix : NULL;
+		v->u.obj.index = ix; /* NULL: searched linearly */
 	} else {
 		v->type = JSON_T_ARRAY;
 		v->u.arr.items = n > 0 ? dst : json_no_items;

@@ -207,7 +207,8 @@ const char *json_errstr(enum json_errcode code);
 
 #ifdef GPT_TEST
 /* Test builds of json.c: every slot or tree node the member index looks
- * at, and a replacement for its keyed hash (NULL: the keyed hash). */
+ * at and every name the duplicate check of a small object compares, and
+ * a replacement for the index's keyed hash (NULL: the keyed hash). */
 extern uint64_t json_index_probes;
 extern uint64_t (*json_test_key_hash)(const char *s, size_t n);
 #endif
