@@ -613,6 +613,16 @@ member_slot(struct json_parser *p, size_t pos)
 	return m;
 }
 
+#if defined(__GNUC__) || defined(__clang__)
+#define JSON_NOINLINE __attribute__((noinline))
+#else
+#define JSON_NOINLINE
+#endif
+
+static enum json_errcode member_indexed(struct json_parser *p,
+    struct json_frame *f, const struct json_member *m, size_t n,
+    size_t key_off);
+
 /*
  * Admit the newest member of the innermost open object (its name already
  * parsed) after checking that no earlier member has the same unescaped
@@ -654,6 +664,15 @@ check_member(struct json_parser *p, size_t key_off)
 			return JSON_OK;
 		}
 	}
+	return member_indexed(p, f, m, n, key_off);
+}
+
+/* check_member past the small objects: through the index (kept out of
+ * line, so the parser's loop stays small). */
+static JSON_NOINLINE enum json_errcode
+member_indexed(struct json_parser *p, struct json_frame *f,
+    const struct json_member *m, size_t n, size_t key_off)
+{
 	if (f->ix == NULL ||
 	    (f->ix->tree == NULL && (n + 1) * 2 > (size_t)f->ix->mask + 1)) {
 		if ((f->ix = index_build(p->a, m, n, n + 1, f->ix)) == NULL)
