@@ -54,6 +54,44 @@ is_hex(unsigned char c)
 	return gpt_hex_value(c) >= 0;
 }
 
+/*
+ * Character classes for the loops that test every byte of a value: one
+ * table lookup instead of a chain of comparisons.  Bits: FC_HEX (HEXDIG),
+ * FC_ATEXT (RFC 5322 3.2.3 atext), FC_LDH (RFC 1123 letter, digit or
+ * hyphen); nothing at or above 0x80.
+ */
+enum { FC_HEX = 0x04, FC_ATEXT = 0x08, FC_LDH = 0x10 };
+
+static const unsigned char fclass[256] = {
+	/*       0  1  2  3  4  5  6  7  8  9  A  B  C  D  E  F */
+	/* 0x */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	/* 1x */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	/* 2x */ 0, 8, 0, 8, 8, 8, 8, 8, 0, 0, 8, 8, 0,24, 0, 8,
+	/* 3x */28,28,28,28,28,28,28,28,28,28, 0, 0, 0, 8, 0, 8,
+	/* 4x */ 0,28,28,28,28,28,28,24,24,24,24,24,24,24,24,24,
+	/* 5x */24,24,24,24,24,24,24,24,24,24,24, 0, 0, 0, 8, 8,
+	/* 6x */ 8,28,28,28,28,28,28,24,24,24,24,24,24,24,24,24,
+	/* 7x */24,24,24,24,24,24,24,24,24,24,24, 8, 8, 8, 8, 0,
+	/* 8x..Fx: 0 */
+};
+
+/* The classes every one of the len bytes at p has (FC_* bits), and in
+ * *high whether one of them is 0x80 or above. */
+static unsigned
+classes_of(const char *p, size_t len, bool *high)
+{
+	unsigned all = FC_HEX | FC_ATEXT | FC_LDH;
+	unsigned char any = 0;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		all &= fclass[(unsigned char)p[i]];
+		any |= (unsigned char)p[i];
+	}
+	*high = (any & 0x80) != 0;
+	return all;
+}
+
 static unsigned char
 lower(unsigned char c)
 {
@@ -250,18 +288,12 @@ check_duration(const char *p, size_t len)
 static bool
 ldh_label(const char *p, size_t len)
 {
-	size_t i;
+	bool high;
 
 	if (len == 0 || len > HOST_LABEL_MAX || p[0] == '-' ||
 	    p[len - 1] == '-')
 		return false;
-	for (i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)p[i];
-
-		if (!is_alpha(c) && !is_digit(c) && c != '-')
-			return false;
-	}
-	return true;
+	return (classes_of(p, len, &high) & FC_LDH) != 0;
 }
 
 static bool
@@ -364,17 +396,18 @@ host_label(const char *p, size_t len, bool idn, size_t *alen, bool *rtl)
 {
 	char buf[HOST_ULABEL_MAX + 1];
 	uint8_t *out = NULL;
-	bool ascii = true;
+	bool ascii, high;
+	unsigned cls = classes_of(p, len, &high);
 	size_t i;
 	int rc;
 
 	*rtl = false;
-	for (i = 0; i < len; i++)
-		if ((unsigned char)p[i] >= 0x80)
-			ascii = false;
+	ascii = !high;
 	if (ascii && !is_xn(p, len)) {
+		/* ldh_label, from the classes already read */
 		*alen = len;
-		return ldh_label(p, len) && !is_rldh(p, len);
+		return len > 0 && len <= HOST_LABEL_MAX && p[0] != '-' &&
+		    p[len - 1] != '-' && (cls & FC_LDH) && !is_rldh(p, len);
 	}
 	/* "caf\xc3\xa9.example" as a hostname: ASCII only */
 	if (!ascii && !idn)
@@ -468,15 +501,7 @@ check_idn_hostname(const char *p, size_t len)
 static bool
 is_atext(unsigned char c)
 {
-	switch (c) {
-	case '!': case '#': case '$': case '%': case '&': case '\'':
-	case '*': case '+': case '-': case '/': case '=': case '?':
-	case '^': case '_': case '`': case '{': case '|': case '}':
-	case '~':
-		return true;
-	default:
-		return is_alpha(c) || is_digit(c);
-	}
+	return (fclass[c] & FC_ATEXT) != 0;
 }
 
 /*
@@ -568,14 +593,21 @@ email(const char *p, size_t len, bool idn)
 	size_t i, dlen;
 	bool quoted = false;
 
-	/* the last "@" outside a quoted local part ends it */
-	for (i = 0; i < len; i++) {
-		if (p[i] == '"')
-			quoted = !quoted;
-		else if (p[i] == '\\' && quoted)
-			i++;
-		else if (p[i] == '@' && !quoted)
-			at = p + i;
+	/* the last "@" outside a quoted local part ends it; without a
+	 * quote, simply the last "@" */
+	if (memchr(p, '"', len) == NULL) {
+		for (i = len; i > 0 && at == NULL; i--)
+			if (p[i - 1] == '@')
+				at = p + i - 1;
+	} else {
+		for (i = 0; i < len; i++) {
+			if (p[i] == '"')
+				quoted = !quoted;
+			else if (p[i] == '\\' && quoted)
+				i++;
+			else if (p[i] == '@' && !quoted)
+				at = p + i;
+		}
 	}
 	if (at == NULL)
 		return false; /* "2962" */
@@ -658,19 +690,19 @@ check_iri_reference(const char *p, size_t len)
 static bool
 check_uuid(const char *p, size_t len)
 {
-	size_t i;
+	/* the five groups of hex digits: where each starts, how long */
+	static const unsigned char group[5][2] = {
+	    {0, 8}, {9, 4}, {14, 4}, {19, 4}, {24, 12}};
+	unsigned all = FC_HEX;
+	size_t g, i;
 
-	if (len != 36)
+	if (len != 36 || p[8] != '-' || p[13] != '-' || p[18] != '-' ||
+	    p[23] != '-')
 		return false;
-	for (i = 0; i < len; i++) {
-		if (i == 8 || i == 13 || i == 18 || i == 23) {
-			if (p[i] != '-')
-				return false;
-		} else if (!is_hex((unsigned char)p[i])) {
-			return false;
-		}
-	}
-	return true;
+	for (g = 0; g < 5; g++)
+		for (i = group[g][0]; i < (size_t)group[g][0] + group[g][1]; i++)
+			all &= fclass[(unsigned char)p[i]];
+	return all != 0;
 }
 
 /* --- uri-template (RFC 6570 section 2) ------------------------------------ */
@@ -887,6 +919,25 @@ bound_dec(struct bound *b)
 	return &b->d;
 }
 
+/* JSON number text p written as a plain integer of at most 18 digits,
+ * as *v: the common case, which needs no decimal. */
+static bool
+small_int(const char *p, size_t len, int64_t *v)
+{
+	size_t i = p[0] == '-';
+	int64_t n = 0;
+
+	if (len == 0 || len - i == 0 || len - i > 18)
+		return false;
+	for (; i < len; i++) {
+		if (!is_digit((unsigned char)p[i]))
+			return false; /* "1.5", "1e3" */
+		n = n * 10 + (p[i] - '0');
+	}
+	*v = p[0] == '-' ? -n : n;
+	return true;
+}
+
 /* The JSON number text p is an integer in [lo, hi] (exact decimals). */
 static bool
 int_in(const char *p, size_t len, struct bound *lo, struct bound *hi)
@@ -907,7 +958,10 @@ check_int32(const char *p, size_t len)
 {
 	static struct bound lo = {"-2147483648", {0}, false},
 			    hi = {"2147483647", {0}, false};
+	int64_t v;
 
+	if (small_int(p, len, &v))
+		return v >= INT32_MIN && v <= INT32_MAX;
 	return int_in(p, len, &lo, &hi);
 }
 
@@ -916,7 +970,10 @@ check_int64(const char *p, size_t len)
 {
 	static struct bound lo = {"-9223372036854775808", {0}, false},
 			    hi = {"9223372036854775807", {0}, false};
+	int64_t v;
 
+	if (small_int(p, len, &v))
+		return true;
 	return int_in(p, len, &lo, &hi);
 }
 
@@ -937,12 +994,112 @@ check_int64(const char *p, size_t len)
 	"27006985557136695962284291481986083493647529271907416844436551070434" \
 	"2711559699508093042880177904174497792"
 
-/* The JSON number text p is strictly inside (-limit, limit). */
+/*
+ * The decimal exponent of the first significant digit of JSON number
+ * text p (|value| in [10^e, 10^(e+1))) as *e, or *zero when the value is
+ * 0: false when p is no plain JSON number or its exponent has more than
+ * 9 digits (the caller then asks dec).
+ */
 static bool
-num_below(const char *p, size_t len, struct bound *limit)
+lead_exp(const char *p, size_t len, long *e, bool *zero)
 {
-	const struct dec *lim = bound_dec(limit);
+	size_t i = len > 0 && p[0] == '-', start = i, f;
+	long lead = 0, x = 0;
+	bool found = false, xneg = false;
+	unsigned nx = 0;
+
+	while (i < len && is_digit((unsigned char)p[i])) {
+		if (!found && p[i] != '0') {
+			found = true;
+			lead = (long)i; /* fixed below, once the length is known */
+		}
+		i++;
+	}
+	if (i == start)
+		return false;
+	if (found)
+		lead = (long)(i - 1) - lead;
+	if (i < len && p[i] == '.') {
+		for (f = ++i; i < len && is_digit((unsigned char)p[i]); i++)
+			if (!found && p[i] != '0') {
+				found = true;
+				lead = -(long)(i - f + 1);
+			}
+		if (i == f)
+			return false;
+	}
+	if (i < len && (p[i] == 'e' || p[i] == 'E')) {
+		if (++i < len && (p[i] == '+' || p[i] == '-'))
+			xneg = p[i++] == '-';
+		for (; i < len && is_digit((unsigned char)p[i]); i++) {
+			if (++nx > 9)
+				return false; /* 1e99999999999: dec decides */
+			x = x * 10 + (p[i] - '0');
+		}
+		if (nx == 0)
+			return false;
+	}
+	if (i != len)
+		return false;
+	*zero = !found;
+	*e = lead + (xneg ? -x : x);
+	return true;
+}
+
+/*
+ * |p| < limit for JSON number text p whose first significant digit has
+ * the limit's decade (the limit is an integer, its text its digits):
+ * the significant digits of both compared in turn, exactly.
+ */
+static bool
+digits_below(const char *p, size_t len, const char *limit)
+{
+	size_t i = 0, k = 0, n = strlen(limit);
+
+	/* skip the sign and the zeros before the first significant digit */
+	while (i < len && (p[i] == '-' || p[i] == '0' || p[i] == '.'))
+		i++;
+	for (; i < len && p[i] != 'e' && p[i] != 'E'; i++) {
+		if (p[i] == '.')
+			continue;
+		if (k == n)
+			break; /* more digits than the limit has */
+		if (p[i] != limit[k])
+			return p[i] < limit[k];
+		k++;
+	}
+	if (k < n) {
+		/* p's digits end: below unless the limit's rest is zeros */
+		for (; k < n; k++)
+			if (limit[k] != '0')
+				return true;
+		return false;
+	}
+	/* equal so far: above when a further digit of p is not 0 */
+	for (; i < len && p[i] != 'e' && p[i] != 'E'; i++)
+		if (p[i] != '.' && p[i] != '0')
+			return false;
+	return false; /* equal: not strictly below */
+}
+
+/* The JSON number text p is strictly inside (-limit, limit), where
+ * 10^elimit <= limit < 10^(elimit + 1): a value of another decade is
+ * decided by its decade, one of that decade digit by digit. */
+static bool
+num_below(const char *p, size_t len, struct bound *limit, long elimit)
+{
+	const struct dec *lim;
 	struct dec v;
+	long e;
+	bool zero;
+
+	if (lead_exp(p, len, &e, &zero)) {
+		if (zero || e != elimit)
+			return zero || e < elimit; /* 1.5, 1e-45; 1e39 */
+		/* 3.4028235e38, 3.4028236e38 */
+		return digits_below(p, len, limit->text);
+	}
+	lim = bound_dec(limit);
 
 	if (lim == NULL || dec_parse(p, len, &v) == -1)
 		return false; /* 1e99999999999999 */
@@ -955,7 +1112,7 @@ check_float(const char *p, size_t len)
 {
 	static struct bound limit = {FLT_LIMIT_TEXT, {0}, false};
 
-	return num_below(p, len, &limit);
+	return num_below(p, len, &limit, 38);
 }
 
 static bool
@@ -963,7 +1120,7 @@ check_double(const char *p, size_t len)
 {
 	static struct bound limit = {DBL_LIMIT_TEXT, {0}, false};
 
-	return num_below(p, len, &limit);
+	return num_below(p, len, &limit, 308);
 }
 
 /*
@@ -1002,32 +1159,34 @@ check_byte(const char *p, size_t len)
 /* --- the table -------------------------------------------------------- */
 
 static const struct format formats[] = {
-    {"date-time", check_date_time, FORMAT_STRINGS},
-    {"date", check_date, FORMAT_STRINGS},
-    {"time", check_time, FORMAT_STRINGS},
-    {"duration", check_duration, FORMAT_STRINGS},
-    {"email", check_email, FORMAT_STRINGS},
-    {"idn-email", check_idn_email, FORMAT_STRINGS},
-    {"hostname", check_hostname, FORMAT_STRINGS},
-    {"idn-hostname", check_idn_hostname, FORMAT_STRINGS},
-    {"ipv4", check_ipv4, FORMAT_STRINGS},
-    {"ipv6", check_ipv6, FORMAT_STRINGS},
-    {"uri", check_uri, FORMAT_STRINGS},
-    {"uri-reference", check_uri_reference, FORMAT_STRINGS},
-    {"iri", check_iri, FORMAT_STRINGS},
-    {"iri-reference", check_iri_reference, FORMAT_STRINGS},
-    {"uuid", check_uuid, FORMAT_STRINGS},
-    {"uri-template", check_uri_template, FORMAT_STRINGS},
-    {"json-pointer", check_json_pointer, FORMAT_STRINGS},
-    {"relative-json-pointer", check_relative_json_pointer, FORMAT_STRINGS},
-    {"regex", check_regex, FORMAT_STRINGS},
-    {"int32", check_int32, FORMAT_NUMBERS},
-    {"int64", check_int64, FORMAT_NUMBERS},
-    {"float", check_float, FORMAT_NUMBERS},
-    {"double", check_double, FORMAT_NUMBERS},
-    {"byte", check_byte, FORMAT_STRINGS},
-    {"binary", NULL, FORMAT_STRINGS},
-    {"password", NULL, FORMAT_STRINGS},
+    {"date-time", check_date_time, FORMAT_STRINGS, 0, 0},
+    {"date", check_date, FORMAT_STRINGS, 0, 0},
+    {"time", check_time, FORMAT_STRINGS, 0, 0},
+    {"duration", check_duration, FORMAT_STRINGS, 0, 0},
+    {"email", check_email, FORMAT_STRINGS, 0, 0},
+    {"idn-email", check_idn_email, FORMAT_STRINGS, 0, 0},
+    {"hostname", check_hostname, FORMAT_STRINGS, 0, 0},
+    {"idn-hostname", check_idn_hostname, FORMAT_STRINGS, 0, 0},
+    {"ipv4", check_ipv4, FORMAT_STRINGS, 0, 0},
+    {"ipv6", check_ipv6, FORMAT_STRINGS, 0, 0},
+    {"uri", check_uri, FORMAT_STRINGS, 0, 0},
+    {"uri-reference", check_uri_reference, FORMAT_STRINGS, 0, 0},
+    {"iri", check_iri, FORMAT_STRINGS, 0, 0},
+    {"iri-reference", check_iri_reference, FORMAT_STRINGS, 0, 0},
+    {"uuid", check_uuid, FORMAT_STRINGS, 0, 0},
+    {"uri-template", check_uri_template, FORMAT_STRINGS, 0, 0},
+    {"json-pointer", check_json_pointer, FORMAT_STRINGS, 0, 0},
+    {"relative-json-pointer", check_relative_json_pointer, FORMAT_STRINGS, 0,
+        0},
+    {"regex", check_regex, FORMAT_STRINGS, 0, 0},
+    {"int32", check_int32, FORMAT_NUMBERS, INT32_MIN, INT32_MAX},
+    {"int64", check_int64, FORMAT_NUMBERS, INT64_MIN, INT64_MAX},
+    /* every int64 lies far inside both ranges */
+    {"float", check_float, FORMAT_NUMBERS, INT64_MIN, INT64_MAX},
+    {"double", check_double, FORMAT_NUMBERS, INT64_MIN, INT64_MAX},
+    {"byte", check_byte, FORMAT_STRINGS, 0, 0},
+    {"binary", NULL, FORMAT_STRINGS, 0, 0},
+    {"password", NULL, FORMAT_STRINGS, 0, 0},
 };
 
 const struct format *

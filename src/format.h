@@ -38,6 +38,10 @@ struct format {
 	 * and password: any string) */
 	format_check_fn check;
 	enum format_applies applies;
+	/* FORMAT_NUMBERS: every integer in [imin, imax] conforms (int32's
+	 * range; all of int64 for the others), so the planner may accept
+	 * such a number without calling check */
+	int64_t imin, imax;
 };
 
 /* The longest accepted `regex` value, in bytes (re_is_valid_syntax). */

@@ -19,8 +19,11 @@
  * object (the index stores 32-bit positions).  Every byte access checks the
  * length first; the input need not be NUL-terminated.
  *
- * Member index, and its worst case whatever the names: objects over
- * JSON_SMALL_OBJECT members get an open-addressing table (at most half
+ * Member index, and its worst case whatever the names: objects of up to
+ * JSON_SMALL_OBJECT members are checked for duplicates by a 64-bit
+ * signature filter and at most JSON_LINEAR_COMPARES name comparisons, and
+ * searched linearly; bigger ones, and those whose names spend the
+ * comparisons, get an open-addressing table (at most half
  * full, linear probing) hashed with the keyed SipHash of hash.h, so names
  * cannot be chosen offline to collide.  No insertion may take more than
  * JSON_PROBE_MAX probes: one that would (the key leaked, or a chance of
@@ -43,9 +46,13 @@
 #include "json.h"
 #include "utf8.h"
 
-/* Objects up to this many members are searched linearly; bigger ones get a
- * hash index, so 10,000 members cost 10,000 probes, not 50 million. */
-#define JSON_SMALL_OBJECT 8
+/* Objects up to this many members are searched linearly, and checked for
+ * duplicate names by signatures and comparisons (at most
+ * JSON_LINEAR_COMPARES of them per object); bigger ones, and those whose
+ * names spend the comparisons, get a hash index, so 10,000 members cost
+ * 10,000 probes, not 50 million. */
+#define JSON_SMALL_OBJECT 32
+#define JSON_LINEAR_COMPARES 64
 
 /* The index stores 32-bit positions in a table twice the member count. */
 #define JSON_MAX_MEMBERS ((size_t)1 << 30)
@@ -71,7 +78,10 @@ struct json_tnode {
  * A member index.  Hash mode (tree == NULL): open addressing over member
  * positions, slot[] holds position + 1, 0 is empty, at most half full;
  * no name took more than maxprobe probes to place, so a lookup stops
- * there.  Tree mode: the AA tree over the positions, slot[] unused.
+ * there.  Each name is hashed once: hash[] keeps it by position, so a
+ * rebuild on growth re-places names without hashing them again, and a
+ * probe compares hashes before names.  Tree mode: the AA tree over the
+ * positions, slot[] and hash[] unused.
  */
 struct json_index {
 	uint32_t mask;
@@ -79,6 +89,8 @@ struct json_index {
 	struct json_tnode *tree; /* arena; tcap nodes */
 	uint32_t root;		 /* position + 1, 0 = empty */
 	uint32_t tcap;
+	uint32_t *hash; /* arena; key_hash by position, hcap entries */
+	uint32_t hcap;
 	uint32_t slot[];
 };
 /* One open container. */
@@ -86,6 +98,7 @@ struct json_frame {
 	struct json_index *ix; /* arena; NULL for arrays and small objects */
 	size_t start;	       /* its first entry on the scratch stack */
 	uint64_t seen;	       /* small objects: key_sig bits of the names */
+	uint32_t compares;     /* small objects: name comparisons left */
 	bool is_object;
 };
 
@@ -424,31 +437,33 @@ tree_build(struct arena *a, const struct json_member *m, size_t n,
 }
 
 /*
- * Find the member named (s, n) in a hash-mode ix, or the empty slot where
- * it would go.  The slot's index in *at and true when found; false with
- * *at the empty slot (*probes: the slots that placing it there takes), or
- * with *at = UINT32_MAX when more than limit probes would be needed.
+ * Find the member named (s, n), whose key_hash is h, in a hash-mode ix,
+ * or the empty slot where it would go.  The slot's index in *at and true
+ * when found; false with *at the empty slot (*probes: the slots that
+ * placing it there takes), or with *at = UINT32_MAX when more than limit
+ * probes would be needed.
  */
 static bool
 table_probe(const struct json_index *ix, const struct json_member *m,
-    const char *s, size_t n, uint32_t limit, uint32_t *at, uint32_t *probes)
+    const char *s, size_t n, uint32_t h, uint32_t limit, uint32_t *at,
+    uint32_t *probes)
 {
-	uint32_t h = key_hash(s, n) & ix->mask, seen = 0, k;
+	uint32_t b = h & ix->mask, seen = 0, k;
 
-	while ((k = ix->slot[h]) != 0) {
+	while ((k = ix->slot[b]) != 0) {
 		PROBED();
-		if (key_eq(&m[k - 1].key, s, n)) {
-			*at = h;
+		if (ix->hash[k - 1] == h && key_eq(&m[k - 1].key, s, n)) {
+			*at = b;
 			return true;
 		}
 		if (++seen >= limit) {
 			*at = UINT32_MAX;
 			return false;
 		}
-		h = (h + 1) & ix->mask;
+		b = (b + 1) & ix->mask;
 	}
 	PROBED();
-	*at = h;
+	*at = b;
 	*probes = seen + 1;
 	return false;
 }
@@ -462,15 +477,16 @@ table_place(struct json_index *ix, uint32_t at, uint32_t probes, uint32_t idx)
 	ix->slot[at] = idx + 1;
 }
 
-/* Place member position idx (name unique in ix) in the hash-mode ix:
- * false when it would take more than JSON_PROBE_MAX probes. */
+/* Place member position idx (name unique in ix, hash[idx] set) in the
+ * hash-mode ix: false when it would take more than JSON_PROBE_MAX
+ * probes. */
 static bool
 table_put(struct json_index *ix, const struct json_member *m, uint32_t idx)
 {
 	uint32_t at, probes = 0;
 
 	(void)table_probe(ix, m, m[idx].key.ptr, m[idx].key.len,
-	    JSON_PROBE_MAX, &at, &probes);
+	    ix->hash[idx], JSON_PROBE_MAX, &at, &probes);
 	if (at == UINT32_MAX)
 		return false;
 	table_place(ix, at, probes, idx);
@@ -480,32 +496,42 @@ table_put(struct json_index *ix, const struct json_member *m, uint32_t idx)
 /*
  * A new index for the n members at m (distinct names) with room for at
  * least `need` entries: a table at half load, or the tree when a name
- * would take more than JSON_PROBE_MAX probes.  NULL when the arena
+ * would take more than JSON_PROBE_MAX probes.  old, the hash-mode index
+ * it replaces (or NULL), lends the names' hashes.  NULL when the arena
  * refuses.
  */
 static struct json_index *
 index_build(struct arena *a, const struct json_member *m, size_t n,
-    size_t need)
+    size_t need, const struct json_index *old)
 {
 	struct json_index *ix;
 	struct arena_mark mark = arena_mark(a);
 	size_t cap = 32, bytes, i;
+	uint32_t *hash;
 
 	while (cap < need * 2)
 		cap *= 2;
+	/* hash[] holds every position the table can take before the next
+	 * rebuild: cap / 2 */
 	if (!gpt_mul_size(cap, sizeof(uint32_t), &bytes) ||
 	    !gpt_add_size(bytes, sizeof(*ix), &bytes) ||
-	    (ix = arena_alloc(a, bytes)) == NULL)
+	    (ix = arena_alloc(a, bytes)) == NULL ||
+	    (hash = arena_alloc(a, cap / 2 * sizeof(uint32_t))) == NULL)
 		return NULL;
 	memset(ix, 0, sizeof(*ix));
 	ix->mask = (uint32_t)(cap - 1);
+	ix->hash = hash;
+	ix->hcap = (uint32_t)(cap / 2);
 	memset(ix->slot, 0, cap * sizeof(uint32_t));
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		hash[i] = old != NULL ? old->hash[i]
+		                      : key_hash(m[i].key.ptr, m[i].key.len);
 		if (!table_put(ix, m, (uint32_t)i)) {
 			/* the table is dropped: give its memory back */
 			arena_rewind(a, mark);
 			return tree_build(a, m, n, need);
 		}
+	}
 	return ix;
 }
 
@@ -524,8 +550,10 @@ index_add(struct arena *a, struct json_index **ixp, const struct json_member *m,
 	uint32_t at, probes = 0;
 
 	if (ix->tree == NULL) {
-		if (table_probe(
-			ix, m, k->ptr, k->len, JSON_PROBE_MAX, &at, &probes))
+		/* idx < hcap: the caller rebuilt a table at half load */
+		ix->hash[idx] = key_hash(k->ptr, k->len);
+		if (table_probe(ix, m, k->ptr, k->len, ix->hash[idx],
+			JSON_PROBE_MAX, &at, &probes))
 			return 1;
 		if (at != UINT32_MAX) {
 			table_place(ix, at, probes, idx);
@@ -550,7 +578,8 @@ index_find(const struct json_index *ix, const struct json_member *m,
 	int c;
 
 	if (ix->tree == NULL)
-		return table_probe(ix, m, s, n, ix->maxprobe, &at, &probes)
+		return table_probe(ix, m, s, n, key_hash(s, n), ix->maxprobe,
+		           &at, &probes)
 		    ? (long long)ix->slot[at] - 1
 		    : -1;
 	for (cur = ix->root; cur != 0;) {
@@ -584,6 +613,16 @@ member_slot(struct json_parser *p, size_t pos)
 	return m;
 }
 
+#if defined(__GNUC__) || defined(__clang__)
+#define JSON_NOINLINE __attribute__((noinline))
+#else
+#define JSON_NOINLINE
+#endif
+
+static enum json_errcode member_indexed(struct json_parser *p,
+    struct json_frame *f, const struct json_member *m, size_t n,
+    size_t key_off);
+
 /*
  * Admit the newest member of the innermost open object (its name already
  * parsed) after checking that no earlier member has the same unescaped
@@ -608,15 +647,35 @@ check_member(struct json_parser *p, size_t key_off)
 			f->seen |= bit;
 			return JSON_OK;
 		}
-		for (i = 0; i < n; i++)
-			/* hits on {"a":1,"a":2} and {"a":1,"\u0061":2} */
-			if (key_eq(&m[i].key, k->ptr, k->len))
-				return fail(p, JSON_E_DUPLICATE, key_off, NULL);
-		return JSON_OK;
+		/* names chosen to share signatures (or many names in the 64
+		 * bits) spend the comparisons: the object then takes the
+		 * index, so the names cost at most what hashing them does
+		 * plus JSON_LINEAR_COMPARES comparisons */
+		if (n <= f->compares) {
+			f->compares -= (uint32_t)n;
+			for (i = 0; i < n; i++) {
+				PROBED();
+				/* hits on {"a":1,"a":2} and
+				 * {"a":1,"\u0061":2} */
+				if (key_eq(&m[i].key, k->ptr, k->len))
+					return fail(p, JSON_E_DUPLICATE,
+					    key_off, NULL);
+			}
+			return JSON_OK;
+		}
 	}
+	return member_indexed(p, f, m, n, key_off);
+}
+
+/* check_member past the small objects: through the index (kept out of
+ * line, so the parser's loop stays small). */
+static JSON_NOINLINE enum json_errcode
+member_indexed(struct json_parser *p, struct json_frame *f,
+    const struct json_member *m, size_t n, size_t key_off)
+{
 	if (f->ix == NULL ||
 	    (f->ix->tree == NULL && (n + 1) * 2 > (size_t)f->ix->mask + 1)) {
-		if ((f->ix = index_build(p->a, m, n, n + 1)) == NULL)
+		if ((f->ix = index_build(p->a, m, n, n + 1, f->ix)) == NULL)
 			return fail(p, JSON_E_NOMEM, key_off, NULL);
 	}
 	switch (index_add(p->a, &f->ix, m, (uint32_t)n)) {
@@ -1015,6 +1074,7 @@ open_container(struct json_parser *p, bool is_object, size_t pos)
 	f = &p->frames[p->depth++];
 	f->ix = NULL;
 	f->seen = 0;
+	f->compares = JSON_LINEAR_COMPARES;
 	f->is_object = is_object;
 	f->start = is_object ? p->nmems : p->nvals;
 	return JSON_OK;
@@ -1065,7 +1125,7 @@ close_container(struct json_parser *p, struct json_value *root, size_t pos)
 		v->type = JSON_T_OBJECT;
 		v->u.obj.members = n > 0 ? dst : json_no_members;
 		v->u.obj.count = n;
-		v->u.obj.index = n > JSON_SMALL_OBJECT ? ix : NULL;
+		v->u.obj.index = ix; /* NULL: searched linearly */
 	} else {
 		v->type = JSON_T_ARRAY;
 		v->u.arr.items = n > 0 ? dst : json_no_items;

@@ -41,8 +41,9 @@ struct buf;
  *    (160 + 40 + 16) / 2 = 108 bytes per input byte: `[1,1,...]`.
  *  - Members: a member takes at least 5 bytes (`"":0` and a separator):
  *    4 * 64 scratch, 64 + 16 copied, and the name index of objects over 8
- *    members (32-bit slots at most half full, rebuilt doubling: under 64
- *    bytes per member) make 400 / 5 = 80 per byte, fewer than items; the
+ *    members (32-bit slots at most half full and a 32-bit hash for each
+ *    half of them, rebuilt doubling: 6 bytes a slot, under 64 bytes per
+ *    member) make 400 / 5 = 80 per byte, fewer than items; the
  *    two share the input's bytes, so the worst is all items.
  *  - Strings with an escape are unescaped into a copy no longer than
  *    their text, rounded up by at most 15 per string of at least 4 bytes
@@ -206,7 +207,8 @@ const char *json_errstr(enum json_errcode code);
 
 #ifdef GPT_TEST
 /* Test builds of json.c: every slot or tree node the member index looks
- * at, and a replacement for its keyed hash (NULL: the keyed hash). */
+ * at and every name the duplicate check of a small object compares, and
+ * a replacement for the index's keyed hash (NULL: the keyed hash). */
 extern uint64_t json_index_probes;
 extern uint64_t (*json_test_key_hash)(const char *s, size_t n);
 #endif

@@ -344,6 +344,9 @@ struct re_out {
 	size_t len;
 	size_t max;
 	bool overflow;
+	/* syntax only (re_is_valid_syntax): nothing is written or
+	 * measured, so the emitters return at once */
+	bool discard;
 };
 
 static void
@@ -351,6 +354,8 @@ re_emit(struct re_out *o, const char *p, size_t n)
 {
 	size_t end;
 
+	if (o->discard)
+		return;
 	if (!gpt_add_size(o->len, n, &end) ||
 	    (o->out != NULL && end > o->cap)) {
 		o->overflow = true;
@@ -390,6 +395,8 @@ re_emit_cp(struct re_out *o, uint32_t cp)
 	char b[16];
 	int n;
 
+	if (o->discard)
+		return;
 	if ((cp >= '0' && cp <= '9') || (cp >= 'A' && cp <= 'Z') ||
 	    (cp >= 'a' && cp <= 'z')) {
 		b[0] = (char)cp;
@@ -436,6 +443,8 @@ re_emit_set(struct re_out *o, const struct re_range *set, size_t n,
 	uint32_t next = 0;
 	size_t i;
 
+	if (o->discard)
+		return;
 	if (!complement) {
 		for (i = 0; i < n; i++)
 			(void)re_emit_range(o, set[i].lo, set[i].hi);
@@ -472,6 +481,7 @@ struct re_parse {
 	size_t total;		  /* all groups (known after the first pass) */
 	size_t nnames;		  /* named groups so far */
 	bool first;		  /* the first pass: references unresolved */
+	bool backrefs;		  /* the first pass met a back-reference */
 	unsigned depth;		  /* groups open around pos */
 	unsigned behind;	  /* lookbehinds open around pos */
 	const char *err;	  /* static: why the pattern is refused */
@@ -926,8 +936,10 @@ re_backref(struct re_parse *ps, size_t at, size_t n)
 	char b[32];
 	int len;
 
-	if (ps->first)
+	if (ps->first) {
+		ps->backrefs = true;
 		return 0;
+	}
 	if (n == 0 || n > ps->total) /* hits on "\\2(a)" */
 		return re_fail(ps, at, "a back-reference to no group");
 	g = &ps->groups[n - 1];
@@ -1011,8 +1023,10 @@ re_atom_escape(struct re_parse *ps, bool *quantifiable)
 			return re_fail(ps, at, "\\k needs <name>");
 		if (re_group_name(ps, &name, &n) == -1)
 			return -1;
-		if (ps->first)
+		if (ps->first) {
+			ps->backrefs = true;
 			return 0;
+		}
 		for (i = 0; i < ps->total; i++)
 			if (ps->groups[i].name != NULL &&
 			    ps->groups[i].name_len == n &&
@@ -1170,6 +1184,8 @@ re_quantifier(struct re_parse *ps, size_t first_group, size_t atom_at)
 		re_insert(ps->o, atom_at, "(?:(?!)");
 		re_emit(ps->o, ")?", 2);
 		(void)re_eat(ps, '?');
+	} else if (c == '{' && ps->o->discard) {
+		/* syntax only: the text is never used */
 	} else if (c == '{') {
 		if (unbounded)
 			n = snprintf(b, sizeof(b), "{%u,}", (unsigned)min);
@@ -1352,7 +1368,7 @@ re_is_valid_syntax(const char *pattern, size_t len)
 	 * single-threaded (see the file head) */
 	static struct re_group groups[RE_SYNTAX_MAX + 1];
 	struct re_parse ps;
-	struct re_out o = {.out = NULL};
+	struct re_out o = {.out = NULL, .discard = true};
 	size_t i, n = 0;
 
 	if (len > RE_SYNTAX_MAX)
@@ -1365,12 +1381,16 @@ re_is_valid_syntax(const char *pattern, size_t len)
 	ps.len = len;
 	ps.ngroups_max = n;
 	ps.groups = groups;
-	/* the two measuring passes of re_translate: the second resolves
-	 * the back-references the first collected the groups for */
+	/* the two passes of re_translate, writing nothing: the second
+	 * resolves the back-references the first collected the groups for,
+	 * and differs from it in nothing else, so without them one pass
+	 * decides */
 	if (re_pass(&ps, &o, true) == -1)
 		return false;
+	if (!ps.backrefs)
+		return true;
 	ps.total = ps.ngroups;
-	o = (struct re_out){.out = NULL};
+	o = (struct re_out){.out = NULL, .discard = true};
 	return re_pass(&ps, &o, false) == 0;
 }
 

@@ -32,6 +32,7 @@ struct cnode {
 	unsigned char color;
 	bool warned;
 	bool own_collect; /* has unevaluatedProperties/Items */
+	uint32_t visit; /* schema_plan.c: the last walk that reached it */
 };
 
 struct memo_ent {

@@ -132,6 +132,15 @@ struct schema_slot {
 	bool required;                 /* named by required */
 };
 
+/* A set of member names, looked up as schema_node's slots are. */
+struct schema_names {
+	const struct schema_slot *slots; /* n entries (sub unused) */
+	uint32_t n;
+	const uint32_t *table; /* open addressing: slot + 1, 0 = empty */
+	uint32_t mask;         /* table size - 1 */
+	uint64_t lens, firsts; /* as schema_node.slot_lens, slot_firsts */
+};
+
 struct schema_pprop {
 	const struct re *re; /* owned by the form arena */
 	const char *src;     /* borrowed: the pattern's text (schema_view) */
@@ -215,6 +224,10 @@ struct schema_node {
 	 */
 	uint32_t accepts;
 	size_t accept_min, accept_max;
+	/* likewise an integer number that fits int64 (is_small_int) with
+	 * (uint64_t)i - accept_ilo below accept_ispan ({"type": "integer",
+	 * "minimum": 0}); span 0 (a zeroed node) when there is no range */
+	uint64_t accept_ilo, accept_ispan;
 	enum schema_kind kind;
 	uint32_t flags; /* SF_* */
 	unsigned types; /* SCHEMA_TY_* when SF_TYPE */
@@ -229,9 +242,6 @@ struct schema_node {
 	uint32_t enum_mask;
 	uint32_t enum_maxprobe;
 	const struct json_value *const_value; /* borrowed */
-
-	/* numbers */
-	struct schema_num minimum, maximum, xminimum, xmaximum, multiple;
 
 	/* strings: code points (0 and SIZE_MAX when absent) */
 	size_t min_length, max_length;
@@ -279,6 +289,18 @@ struct schema_node {
 	uint32_t ndepsch;
 	/* unevaluatedProperties / unevaluatedItems (collect), or NULL */
 	const struct schema_node *uneval_props, *uneval_items;
+	/*
+	 * unevaluatedProperties decided at load (SF_SPECIAL, not collect):
+	 * the node reaches in place only $ref and allOf, and neither it nor
+	 * they have patternProperties or conditional applicators, so what
+	 * they evaluate is known before any instance is seen: the names of
+	 * their `properties` (uneval_names), or every member (uneval_all:
+	 * one has additionalProperties or an unevaluatedProperties of its
+	 * own).  The walk then applies them plainly and looks each member
+	 * up once, as ajv's generated code does.
+	 */
+	bool uneval_static, uneval_all;
+	struct schema_names uneval_names;
 
 	/* in place */
 	const struct schema_node *ref; /* $ref, or NULL (SF_REF for dyn) */
@@ -296,6 +318,10 @@ struct schema_node {
 	const struct schema_node *not_;
 	const struct schema_node *if_, *then_,
 	    *else_; /* then/else may be NULL */
+
+	/* numbers: last, as the largest and least used fields, so that the
+	 * others of a node share fewer cache lines */
+	struct schema_num minimum, maximum, xminimum, xmaximum, multiple;
 };
 
 struct schema {
@@ -356,6 +382,9 @@ schema_key_eq(const char *a, const char *b, size_t len)
  * hash (NULL: json_hash). */
 extern uint64_t schema_test_probes;
 extern uint64_t (*schema_test_item_hash)(const struct json_value *v);
+/* Test builds: objects and arrays walked by the collecting walk (what
+ * uneval_static spares). */
+extern uint64_t schema_test_collects;
 #endif
 
 #endif /* GPT_SCHEMA_INT_H */

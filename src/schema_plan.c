@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "arena.h"
+#include "format.h"
 #include "json.h"
 #include "schema_cc.h"
 
@@ -272,6 +273,66 @@ _Static_assert(JSON_T_NULL == 0 && JSON_T_FALSE == 1 && JSON_T_TRUE == 2 &&
  * keywords.
  */
 
+/*
+ * {"type": "integer", "minimum": 0, "maximum": 1000}: the integers a node
+ * accepts without being applied, when only `type`, integer bounds that
+ * fit int64 and a numeric format can reject a number (schema_int.h:
+ * accept_ilo, accept_ispan; format.h: imin, imax).  A bound such as 0.5
+ * or 1e30 leaves no range (the walk decides), and so does a `type` that
+ * rules numbers out.
+ */
+static void
+int_range(struct schema_node *n)
+{
+	static const uint32_t bounds =
+	    SF_MINIMUM | SF_MAXIMUM | SF_XMINIMUM | SF_XMAXIMUM | SF_NFORMAT;
+	uint32_t need = n->need[JSON_T_NUMBER];
+	int64_t lo = INT64_MIN, hi = INT64_MAX;
+
+	n->accept_ilo = 0;
+	n->accept_ispan = 0;
+	if (need == 0 || (need & ~(SF_TYPE | bounds)) != 0 ||
+	    ((need & SF_TYPE) && !(n->types & SCHEMA_TY_INTEGER)))
+		return;
+	if (need & SF_NFORMAT) {
+		if (n->format->imin > lo)
+			lo = n->format->imin;
+		if (n->format->imax < hi)
+			hi = n->format->imax;
+	}
+	if (need & SF_MINIMUM) {
+		if (!n->minimum.is_small)
+			return;
+		if (n->minimum.i > lo)
+			lo = n->minimum.i;
+	}
+	if (need & SF_XMINIMUM) {
+		if (!n->xminimum.is_small || n->xminimum.i == INT64_MAX)
+			return;
+		if (n->xminimum.i + 1 > lo)
+			lo = n->xminimum.i + 1;
+	}
+	if (need & SF_MAXIMUM) {
+		if (!n->maximum.is_small)
+			return;
+		if (n->maximum.i < hi)
+			hi = n->maximum.i;
+	}
+	if (need & SF_XMAXIMUM) {
+		if (!n->xmaximum.is_small || n->xmaximum.i == INT64_MIN)
+			return;
+		if (n->xmaximum.i - 1 < hi)
+			hi = n->xmaximum.i - 1;
+	}
+	if (lo > hi)
+		return;
+	n->accept_ilo = (uint64_t)lo;
+	/* the whole of int64 loses INT64_MAX, which the walk then decides */
+	n->accept_ispan = (uint64_t)hi - (uint64_t)lo + 1;
+	if (n->accept_ispan == 0)
+		n->accept_ispan = UINT64_MAX;
+}
+
 static void
 node_plan(struct schema_node *n)
 {
@@ -318,6 +379,7 @@ node_plan(struct schema_node *n)
 		n->accept_min = n->min_length;
 		n->accept_max = n->max_length;
 	}
+	int_range(n);
 }
 
 /* The in-place keywords a shortcut can see through. */
@@ -430,6 +492,175 @@ node_shortcut(struct schema_node *n)
 	return changed;
 }
 
+/* ----- unevaluatedProperties decided at load -------------------------- */
+
+/* The most nodes and names the static plans of one form may look at in
+ * all: past it the nodes left keep the collecting walk (the same answers,
+ * only slower), so many such nodes sharing a large subgraph cannot make a
+ * load quadratic. */
+#define UNEVAL_STATIC_BUDGET ((size_t)1 << 20)
+
+static bool
+is_cnode(const struct schema_node *e)
+{
+	return e != NULL && e != &schema_node_true && e != &schema_node_false;
+}
+
+/* Push e (a child of a node being walked) unless this walk saw it. */
+static void
+reach_push(const struct schema_node *e, uint32_t visit, struct cnode **stack,
+    size_t *top)
+{
+	struct cnode *cn;
+
+	if (!is_cnode(e))
+		return;
+	cn = (struct cnode *)(uintptr_t)e;
+	if (cn->visit != visit) {
+		cn->visit = visit;
+		stack[(*top)++] = cn;
+	}
+}
+
+/*
+ * The nodes start reaches in place through $ref and allOf (start first,
+ * then in the order the validator applies them), into list (*len), with
+ * *names the `properties` names among them.  false when what they
+ * evaluate depends on the instance (anyOf, oneOf, if, dependentSchemas,
+ * patternProperties, a dynamic reference) or the budget is spent.
+ */
+static bool
+uneval_reach(struct cnode *start, uint32_t visit, struct cnode **stack,
+    struct cnode **list, size_t *len, size_t *names, size_t *budget)
+{
+	size_t top = 0, i;
+
+	*len = 0;
+	*names = 0;
+	start->visit = visit;
+	stack[top++] = start;
+	while (top > 0) {
+		struct cnode *cn = stack[--top];
+		const struct schema_node *n = &cn->n;
+
+		if (*budget < 1 + (size_t)n->nslots)
+			return false;
+		*budget -= 1 + (size_t)n->nslots;
+		if (n->npprops > 0 || n->nany_of > 0 || n->none_of > 0 ||
+		    n->if_ != NULL || n->ndepsch > 0 ||
+		    n->dyn > SCHEMA_DYN_STATIC)
+			return false;
+		list[(*len)++] = cn;
+		for (i = 0; i < n->nslots; i++)
+			*names += n->slots[i].sub != NULL;
+		/* pushed last to first: popped in the validator's order */
+		for (i = n->nall_of; i > 0; i--)
+			reach_push(n->all_of[i - 1], visit, stack, &top);
+		if (n->dyn == SCHEMA_DYN_STATIC)
+			reach_push(n->dref, visit, stack, &top);
+		reach_push(n->ref, visit, stack, &top);
+	}
+	return true;
+}
+
+/* n->uneval_names (or uneval_all) from the len nodes of list.  0, or -1
+ * (no memory). */
+static int
+uneval_build(struct cctx *c, struct schema_node *n, struct cnode *const *list,
+    size_t len, size_t names)
+{
+	struct schema_names *u = &n->uneval_names;
+	struct schema_slot *slot;
+	uint32_t *table, k;
+	size_t size = 8, i, j;
+
+	for (i = 0; i < len; i++) {
+		const struct schema_node *m = &list[i]->n;
+
+		/* {"allOf": [{"additionalProperties": {...}}],
+		 *  "unevaluatedProperties": false}: nothing is left */
+		if (m->additional_all || (m != n && m->uneval_props != NULL)) {
+			n->uneval_all = true;
+			return 0;
+		}
+	}
+	while (size < 2 * names)
+		size *= 2;
+	slot = arena_calloc(c->a, names > 0 ? names : 1, sizeof(*slot));
+	table = arena_calloc(c->a, size, sizeof(*table));
+	if (slot == NULL || table == NULL)
+		return nomem(c), -1;
+	u->n = 0;
+	for (i = 0; i < len; i++) {
+		const struct schema_node *m = &list[i]->n;
+
+		for (j = 0; j < m->nslots; j++) {
+			const struct schema_slot *s = &m->slots[j];
+			uint32_t b = (uint32_t)s->hash & (uint32_t)(size - 1);
+
+			if (s->sub == NULL)
+				continue; /* named by required only */
+			while ((k = table[b]) != 0 &&
+			    !(slot[k - 1].hash == s->hash &&
+			        slot[k - 1].len == s->len &&
+			        schema_key_eq(slot[k - 1].name, s->name, s->len)))
+				b = (b + 1) & (uint32_t)(size - 1);
+			if (k != 0)
+				continue; /* named by two of them */
+			slot[u->n].name = s->name;
+			slot[u->n].len = s->len;
+			slot[u->n].hash = s->hash;
+			table[b] = ++u->n;
+			u->lens |= (uint64_t)1 << (s->len % 64);
+			u->firsts |= (uint64_t)1
+			    << (s->len > 0 ? (unsigned char)s->name[0] % 64 : 0);
+		}
+	}
+	u->slots = slot;
+	u->table = table;
+	u->mask = (uint32_t)(size - 1);
+	return 0;
+}
+
+/*
+ * Decide at load what each unevaluatedProperties node's in-place
+ * subschemas evaluate, where that does not depend on the instance
+ * (schema_node.uneval_static): {"allOf": [{"$ref": "#/$defs/Resource"},
+ * {"properties": {...}}], "unevaluatedProperties": false}, as OpenAPI
+ * composes objects.  Not with the dynamic scope, nor for a node that
+ * also has unevaluatedItems (both keep the collecting walk).
+ */
+static int
+plan_uneval_static(struct cctx *c)
+{
+	struct cnode **stack = NULL, **list = NULL, *cn;
+	size_t budget = UNEVAL_STATIC_BUDGET, len, names;
+	uint32_t visit = 0;
+
+	if (c->dynamic)
+		return 0;
+	for (cn = c->nodes; cn != NULL; cn = cn->next)
+		cn->visit = 0;
+	for (cn = c->nodes; cn != NULL; cn = cn->next) {
+		if (!cn->own_collect || cn->n.uneval_props == NULL ||
+		    cn->n.uneval_items != NULL)
+			continue;
+		if (stack == NULL &&
+		    ((stack = arena_alloc(c->a,
+		          (c->nnodes + 1) * sizeof(*stack))) == NULL ||
+		        (list = arena_alloc(c->a,
+		             (c->nnodes + 1) * sizeof(*list))) == NULL))
+			return nomem(c), -1;
+		if (!uneval_reach(cn, ++visit, stack, list, &len, &names,
+		        &budget))
+			continue;
+		if (uneval_build(c, &cn->n, list, len, names) == -1)
+			return -1;
+		cn->n.uneval_static = true;
+	}
+	return 0;
+}
+
 /* The k-th node n's evaluation depends on in place (what its annotations
  * come from), or false past the last; *out may be NULL. */
 static bool
@@ -445,8 +676,9 @@ inplace_edge(const struct schema_node *n, size_t k,
 }
 
 /*
- * Mark collect (and SF_SPECIAL) on every node an unevaluated* keyword depends on: the
- * node holding it and, in place from there, $ref, $dynamicRef and
+ * Mark collect (and SF_SPECIAL) on every node an unevaluated* keyword
+ * depends on, unless plan_uneval_static decided it at load: the node
+ * holding it and, in place from there, $ref, $dynamicRef and
  * $recursiveRef (every dynamic target: the anchors and recursive roots of
  * every resource), allOf, anyOf, oneOf, if, then, else, dependentSchemas.
  * Such a node reports what it evaluated; every other node is planned as
@@ -464,7 +696,10 @@ plan_collect(struct cctx *c)
 		return nomem(c), -1;
 	for (cn = c->nodes; cn != NULL; cn = cn->next) {
 		cn->color = WHITE;
-		if (cn->own_collect) {
+		/* decided at load: only the node's own last step remains */
+		if (cn->n.uneval_static)
+			cn->n.need[JSON_T_OBJECT] |= SF_SPECIAL;
+		else if (cn->own_collect) {
 			cn->color = BLACK;
 			stack[top++] = cn;
 		}
@@ -535,7 +770,7 @@ plan_nodes(struct cctx *c)
 
 	for (cn = c->nodes; cn != NULL; cn = cn->next)
 		node_plan(&cn->n);
-	if (plan_collect(c) == -1)
+	if (plan_uneval_static(c) == -1 || plan_collect(c) == -1)
 		return -1;
 	if (c->dynamic)
 		for (cn = c->nodes; cn != NULL; cn = cn->next) {

@@ -58,9 +58,12 @@
 #ifdef GPT_TEST
 uint64_t schema_test_probes;
 uint64_t (*schema_test_item_hash)(const struct json_value *v);
+uint64_t schema_test_collects;
 #define PROBED() (schema_test_probes++)
+#define COLLECTED() (schema_test_collects++)
 #else
 #define PROBED() ((void)0)
+#define COLLECTED() ((void)0)
 #endif
 /* Member-name slots whose seen-bits fit on the stack. */
 #define SEEN_LOCAL_WORDS 4
@@ -153,7 +156,7 @@ static VALIDATE_INLINE enum schema_result check(struct vctx *x,
 static VALIDATE_NOINLINE enum schema_result check_special(struct vctx *x,
     const struct schema_node *n, const struct json_value *v, uint32_t need);
 static bool enum_has(const struct schema_node *n, const struct json_value *v);
-static VALIDATE_INLINE bool enum_table_has(
+static VALIDATE_INLINE bool enum_string_has(
     const struct schema_node *n, const struct json_string *str);
 
 /* JSON equality with the common cases inline: values of different types,
@@ -190,7 +193,11 @@ apply_slow(struct vctx *x, const struct schema_node *sub,
 	 * the table and no descent (a miss takes the path below, which
 	 * reports it) */
 	if (need == SF_ENUM && v->type == JSON_T_STRING &&
-	    sub->enum_table != NULL && enum_table_has(sub, &v->u.str))
+	    enum_string_has(sub, &v->u.str))
+		return SCHEMA_OK;
+	/* {"type": "string", "format": "date"} holding a date: the checker
+	 * and no descent (a failure takes the path below, which reports) */
+	if (need == SF_FORMAT && sub->format->check(v->u.str.ptr, v->u.str.len))
 		return SCHEMA_OK;
 	/* {"$defs": {"t": {"items": {"$ref": "#/$defs/t"}}}} against
 	 * [[[[... 600 levels ...]]]] (when the parser allows that depth) */
@@ -206,13 +213,16 @@ apply_slow(struct vctx *x, const struct schema_node *sub,
 /* true when sub's shortcuts (schema_int.h) accept v without applying sub:
  * `true`, {"type": "string"} against a string, {"minimum": 0} against a
  * string, a string of the right length against {"type": "string",
- * "maxLength": 80} or an anyOf led by it. */
+ * "maxLength": 80} or an anyOf led by it, 7 against {"type": "integer",
+ * "minimum": 0}. */
 static inline bool
 accepted(const struct schema_node *sub, const struct json_value *v)
 {
 	return ((sub->accepts >> v->type) & 1u) ||
 	       (v->type == JSON_T_STRING && v->u.str.cps >= sub->accept_min &&
-	           v->u.str.cps <= sub->accept_max);
+	           v->u.str.cps <= sub->accept_max) ||
+	       (v->type == JSON_T_NUMBER && v->u.num.is_small_int &&
+	           (uint64_t)v->u.num.i - sub->accept_ilo < sub->accept_ispan);
 }
 
 /* Apply sub to v in place; kw names the keyword when sub is `false`.
@@ -845,37 +855,52 @@ check_array(struct vctx *x, const struct schema_node *n,
 
 /* ----- objects -------------------------------------------------------- */
 
-/* The slot named key, or UINT32_MAX.  guess is tried first: instances
- * usually list members in the order the form names them. */
-static uint32_t
-slot_find(
-    const struct schema_node *n, const struct json_string *key, uint32_t guess)
+/* The entry of slots named key, or UINT32_MAX, by the hashed table and
+ * the length and first-byte bits of a schema_names (or of a node's own
+ * slots).  guess is tried first: instances usually list members in the
+ * order the form names them. */
+static VALIDATE_INLINE uint32_t
+names_find(const struct schema_slot *slots, uint32_t nslots,
+    const uint32_t *table, uint32_t mask, uint64_t lens, uint64_t firsts,
+    const struct json_string *key, uint32_t guess)
 {
 	uint64_t h;
 	uint32_t i, k;
 
-	if (guess < n->nslots && n->slots[guess].len == key->len &&
-	    schema_key_eq(n->slots[guess].name, key->ptr, key->len))
+	if (guess < nslots && slots[guess].len == key->len &&
+	    schema_key_eq(slots[guess].name, key->ptr, key->len))
 		return guess;
 	/* A member another allOf branch names is usually no slot here:
 	 * most such names differ in length or first byte from every slot,
 	 * which two bit tests tell before a keyed hash of the name. */
-	if (!((n->slot_lens >> (key->len % 64)) & 1) ||
-	    !((n->slot_firsts >>
-	          (key->len > 0 ? (unsigned char)key->ptr[0] % 64 : 0)) &
+	if (!((lens >> (key->len % 64)) & 1) ||
+	    !((firsts >> (key->len > 0 ? (unsigned char)key->ptr[0] % 64 : 0)) &
 	        1))
 		return UINT32_MAX;
+	/* an optional member left out: the one after the guess */
+	if (guess + 1 < nslots && slots[guess + 1].len == key->len &&
+	    schema_key_eq(slots[guess + 1].name, key->ptr, key->len))
+		return guess + 1;
 	h = hash_bytes(key->ptr, key->len);
-	i = (uint32_t)h & n->table_mask;
-	while ((k = n->table[i]) != 0) {
-		const struct schema_slot *s = &n->slots[k - 1];
+	i = (uint32_t)h & mask;
+	while ((k = table[i]) != 0) {
+		const struct schema_slot *s = &slots[k - 1];
 
 		if (s->hash == h && s->len == key->len &&
 		    schema_key_eq(s->name, key->ptr, key->len))
 			return k - 1;
-		i = (i + 1) & n->table_mask;
+		i = (i + 1) & mask;
 	}
 	return UINT32_MAX;
+}
+
+/* The slot of n named key, or UINT32_MAX. */
+static VALIDATE_INLINE uint32_t
+slot_find(
+    const struct schema_node *n, const struct json_string *key, uint32_t guess)
+{
+	return names_find(n->slots, n->nslots, n->table, n->table_mask,
+	    n->slot_lens, n->slot_firsts, key, guess);
 }
 
 #define SEEN(seen, k) (((seen)[(k) / 64] >> ((k) % 64)) & 1u)
@@ -1234,6 +1259,29 @@ enum_table_has(const struct schema_node *n, const struct json_string *str)
 	return false;
 }
 
+/* Enums up to this long are scanned for a string: comparing lengths is
+ * cheaper than the keyed hash of the string the table needs. */
+#define ENUM_SCAN_MAX 8
+
+/* A string in n's enum. */
+static VALIDATE_INLINE bool
+enum_string_has(const struct schema_node *n, const struct json_string *str)
+{
+	size_t i;
+
+	if (n->enum_table != NULL && n->nenums > ENUM_SCAN_MAX)
+		return enum_table_has(n, str);
+	/* a value of another type has len SIZE_MAX: never equal */
+	for (i = 0; i < n->nenums; i++) {
+		const struct schema_enum *e = &n->enums[i];
+
+		PROBED();
+		if (e->len == str->len && schema_key_eq(e->str, str->ptr, str->len))
+			return true;
+	}
+	return false;
+}
+
 static bool
 enum_has(const struct schema_node *n, const struct json_value *v)
 {
@@ -1250,7 +1298,7 @@ enum_has(const struct schema_node *n, const struct json_value *v)
 		return false;
 	}
 	if (v->type == JSON_T_STRING)
-		return enum_table_has(n, &v->u.str);
+		return enum_string_has(n, &v->u.str);
 	/* {"enum": [1, 2, ..., 20000]} holding 19999: one probe */
 	h = json_hash(v);
 	b = (uint32_t)h & n->enum_mask;
@@ -1510,6 +1558,38 @@ check_uneval(struct vctx *x, const struct schema_node *n,
 	return SCHEMA_OK;
 }
 
+/* unevaluatedProperties decided at load (uneval_static): after the
+ * node's other keywords passed, the members none of the names evaluated
+ * (the same members, in the same order, as check_uneval finds). */
+static enum schema_result
+check_uneval_static(struct vctx *x, const struct schema_node *n,
+    const struct json_value *v)
+{
+	const struct schema_names *u = &n->uneval_names;
+	enum schema_result r;
+	uint32_t guess = 0, k;
+	size_t i;
+
+	if (n->uneval_all)
+		return SCHEMA_OK;
+	for (i = 0; i < v->u.obj.count; i++) {
+		const struct json_member *m = &v->u.obj.members[i];
+
+		k = names_find(u->slots, u->n, u->table, u->mask, u->lens,
+		    u->firsts, &m->key, guess);
+		if (k != UINT32_MAX) {
+			guess = k + 1;
+			continue;
+		}
+		/* {"id": "x", "extra": 1} against an OpenAPI component
+		 * closed by unevaluatedProperties: false */
+		if ((r = apply_key(x, n->uneval_props, &m->value, m->key.ptr,
+		         m->key.len, "unevaluatedProperties")) != SCHEMA_OK)
+			return r;
+	}
+	return SCHEMA_OK;
+}
+
 /* A node an unevaluated* keyword depends on (collect), against an
  * object or array: the same keywords as check(), recording what they
  * evaluate into the caller's record (x->ev) or, when the node has its
@@ -1524,6 +1604,7 @@ check_collect(struct vctx *x, const struct schema_node *n,
 	bool own = (v->type == JSON_T_OBJECT ? n->uneval_props
 	                                     : n->uneval_items) != NULL;
 
+	COLLECTED();
 	x->ev = NULL;
 	if (own) {
 		if (eval_init(x, &local, v) == -1)
@@ -1572,6 +1653,9 @@ check_special(struct vctx *x, const struct schema_node *n,
 	} else {
 		x->steps--;
 		r = check(x, n, v, flags);
+		if (r == SCHEMA_OK && n->uneval_static &&
+		    v->type == JSON_T_OBJECT)
+			r = check_uneval_static(x, n, v);
 	}
 	if (pushed)
 		x->nscope--;

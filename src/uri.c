@@ -74,24 +74,30 @@ enum part_kind {
 	PART_FRAGMENT  /* pchar "/" "?" */
 };
 
-static bool
-part_allows(enum part_kind k, unsigned char c)
-{
-	if (is_unreserved(c) || is_sub_delim(c))
-		return true;
-	switch (k) {
-	case PART_USERINFO:
-		return c == ':';
-	case PART_REGNAME:
-		return false;
-	case PART_PATH:
-		return c == ':' || c == '@' || c == '/';
-	case PART_QUERY:
-	case PART_FRAGMENT:
-		return c == ':' || c == '@' || c == '/' || c == '?';
-	}
-	return false;
-}
+/*
+ * The ASCII characters of each component as one table lookup: bit 1
+ * unreserved or sub-delims, 2 ":", 4 "@", 8 "/", 16 "?" (RFC 3986
+ * appendix A); part_mask[k] holds the bits component k allows.
+ */
+static const unsigned char uri_chars[128] = {
+	/*       0  1  2  3  4  5  6  7  8  9  A  B  C  D  E  F */
+	/* 0x */  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	/* 1x */  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	/* 2x */  0, 1, 0, 0, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 8,
+	/* 3x */  1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 1, 0, 1, 0,16,
+	/* 4x */  4, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	/* 5x */  1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1,
+	/* 6x */  0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	/* 7x */  1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0,
+};
+
+static const unsigned char part_mask[] = {
+    [PART_USERINFO] = 1 | 2,
+    [PART_REGNAME] = 1,
+    [PART_PATH] = 1 | 2 | 4 | 8,
+    [PART_QUERY] = 1 | 2 | 4 | 8 | 16,
+    [PART_FRAGMENT] = 1 | 2 | 4 | 8 | 16,
+};
 
 /*
  * true when all len bytes at p are characters of component k: its ASCII
@@ -102,20 +108,21 @@ static bool
 part_valid(const char *p, size_t len, enum part_kind k, unsigned flags)
 {
 	const unsigned char *s = (const unsigned char *)p;
+	unsigned char mask = part_mask[k];
 	size_t i = 0;
 
 	while (i < len) {
 		unsigned char c = s[i];
 
-		if (c == '%') {
+		if (c < 0x80 && (uri_chars[c] & mask)) {
+			i++;
+		} else if (c == '%') {
 			if (len - i < 3 || gpt_hex_value(s[i + 1]) < 0 ||
 			    gpt_hex_value(s[i + 2]) < 0)
 				return false;
 			i += 3;
 		} else if (c < 0x80) {
-			if (!part_allows(k, c))
-				return false;
-			i++;
+			return false; /* "a b" */
 		} else {
 			uint32_t cp;
 			size_t n;

@@ -384,6 +384,13 @@ START_TEST(regex_is_judged_by_the_pattern_parser)
 	    N("regex", "a\\u{110000}"), N("regex", "a**"),
 	    Y("regex", ""), N("regex", "a{2,1}"),
 	    Y("regex", "(a)\\1"), N("regex", "["),
+	    /* back-references are resolved by a second pass */
+	    N("regex", "\\2(a)"), Y("regex", "\\1(a)"),
+	    N("regex", "\\k<a>(?<b>x)"), Y("regex", "(?<a>x)\\k<a>"),
+	    N("regex", "(?<=(a)\\1)b"), N("regex", "(a)\\k<a>"),
+	    /* what the syntax check writes nothing for */
+	    Y("regex", "\\d{3}-\\d{4,}x{1,2}"), Y("regex", "[\\uD800-\\uDFFF]"),
+	    Y("regex", "[^\\s\\W]\\u00e9\\p{Script=Greek}"),
 	};
 
 	RUN_FCASES(t);
@@ -412,6 +419,27 @@ START_TEST(openapi_numbers_use_exact_decimals)
 	    N("double", "1.7976931348623159e308"), /* rounds to infinity */
 	    Y("double", "-1.7976931348623157e308"), N("double", "1e309"),
 	    Y("double", "5e-324"),
+	    /* the decades around each limit, as the quick test sees them */
+	    Y("float", "9.999e37"),
+	    Y("float", "99999999999999999999999999999999999999"),
+	    N("float", "1e39"), N("float", "-0.00001e44"), Y("float", "0.0001e41"),
+	    Y("float", "-0.000"), Y("float", "0e999"), N("float", "1e+39"),
+	    Y("double", "9e307"), N("double", "10e308"), N("double", "2e308"),
+	    Y("double", "0.1e309"), Y("double", "1e-99999"),
+	    /* within the limit's decade: digit by digit */
+	    N("float", "340282356779733661637539395458142568448.000"),
+	    Y("float", "340282356779733661637539395458142568447.99999999"),
+	    N("float", "3.40282356779733661637539395458142568448e38"),
+	    N("float", "34028235677973366163753939545814256844.8e1"),
+	    Y("float", "3.402823567797336616375393954581425684479e38"),
+	    N("float", "3.4028235677973366163753939545814256844800001e38"),
+	    Y("float", "-3.4028235e38"), N("float", "0.34028236e39"),
+	    Y("double", "1.797693134862315807937289714053034150799341327100378"
+	                "2693617377898044e308"),
+	    N("double", "-1.8e308"), Y("double", "1.79e308"),
+	    Y("int32", "-0"), Y("int32", "999999999000000000e-9"),
+	    N("int32", "999999999999999999"), Y("int64", "999999999999999999"),
+	    Y("int64", "-999999999999999999"), N("int64", "1.5"),
 	};
 
 	RUN_FCASES(t);

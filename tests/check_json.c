@@ -13,6 +13,7 @@
 #include "buf.h"
 #include "check_main.h"
 #include "flood.h"
+#include "hash.h"
 #include "json.h"
 
 /* A literal with its length (inputs may hold NUL bytes). */
@@ -822,6 +823,88 @@ START_TEST(names_colliding_under_the_old_hash_cost_linear_probes)
 }
 END_TEST
 
+/* The keyed hash, counted. */
+static uint64_t hashed;
+
+static uint64_t
+counted_hash(const char *s, size_t n)
+{
+	hashed++;
+	return hash_bytes(s, n);
+}
+
+START_TEST(objects_of_up_to_32_distinct_names_take_no_hash)
+{
+	static const char *const bodies[] = {
+	    /* the twenty names of a record in the formats benchmark */
+	    "{\"at\":1,\"day\":1,\"clock\":1,\"span\":1,\"mail\":1,"
+	    "\"host\":1,\"v4\":1,\"v6\":1,\"link\":1,\"ref\":1,\"id\":1,"
+	    "\"tpl\":1,\"ptr\":1,\"rel\":1,\"re\":1,\"n32\":1,\"n64\":1,"
+	    "\"f32\":1,\"f64\":1,\"blob\":1}",
+	    "{\"a\":1,\"b\":2,\"c\":3,\"d\":4,\"e\":5,\"f\":6,\"g\":7,"
+	    "\"h\":8,\"i\":9,\"j\":10}",
+	};
+	static const char *const last[] = {"blob", "j"};
+	struct parsed p;
+	size_t k;
+
+	json_test_key_hash = counted_hash;
+	for (k = 0; k < GPT_ARRAY_LEN(bodies); k++) {
+		hashed = 0;
+		parse_into(&p, bodies[k], strlen(bodies[k]), 0);
+		ck_assert_int_eq(p.rc, JSON_OK);
+		ck_assert_uint_eq(hashed, 0);
+		ck_assert_ptr_null(p.v->u.obj.index);
+		/* searched linearly */
+		ck_assert_ptr_nonnull(
+		    json_object_get(p.v, last[k], strlen(last[k])));
+		parsed_free(&p);
+	}
+	json_test_key_hash = NULL;
+}
+END_TEST
+
+START_TEST(names_sharing_a_signature_spend_the_compares_then_hash)
+{
+	/* "a00z" ... "a31z": one length, first and last byte, so every
+	 * name after the first takes the comparisons */
+	char names[32 * 4], *s;
+	size_t i, n;
+	struct parsed p;
+
+	for (i = 0; i < 32; i++) {
+		names[i * 4] = 'a';
+		names[i * 4 + 1] = (char)('0' + i / 10);
+		names[i * 4 + 2] = (char)('0' + i % 10);
+		names[i * 4 + 3] = 'z';
+	}
+	json_test_key_hash = counted_hash;
+	json_index_probes = 0;
+	hashed = 0;
+	s = object_of(names, 32, 4, false, &n);
+	parse_into(&p, s, n, 0);
+	ck_assert_int_eq(p.rc, JSON_OK);
+	/* at most 64 comparisons, then each name hashed once */
+	ck_assert_uint_le(hashed, 32);
+	ck_assert_uint_gt(hashed, 0);
+	ck_assert_msg(json_index_probes <= 64 + 4 * 32, "%llu probes",
+	    (unsigned long long)json_index_probes);
+	ck_assert_ptr_nonnull(p.v->u.obj.index);
+	expect_all_found(p.v, names, 32, 4);
+	parsed_free(&p);
+	free(s);
+	/* the duplicate is found on either side of the switch */
+	for (i = 2; i <= 32; i += 10) {
+		s = object_of(names, i, 4, true, &n);
+		parse_into(&p, s, n, 0);
+		ck_assert_int_eq(p.rc, JSON_E_DUPLICATE);
+		parsed_free(&p);
+		free(s);
+	}
+	json_test_key_hash = NULL;
+}
+END_TEST
+
 /* A hash an attacker knows completely: every name one slot. */
 static uint64_t
 one_slot(const char *s, size_t n)
@@ -955,7 +1038,7 @@ END_TEST
 
 START_TEST(json_object_get_finds_members_of_small_and_large_objects)
 {
-	static const size_t sizes[] = {1, 7, 8, 9, 10, 16, 17, 33, 1000};
+	static const size_t sizes[] = {1, 7, 8, 9, 10, 16, 17, 32, 33, 1000};
 	size_t k, i, n;
 	struct parsed p;
 	char key[16];
@@ -965,8 +1048,12 @@ START_TEST(json_object_get_finds_members_of_small_and_large_objects)
 
 		parse_into(&p, s, n, 0);
 		ck_assert_int_eq(p.rc, JSON_OK);
-		ck_assert_msg((p.v->u.obj.index != NULL) == (sizes[k] > 8),
-		    "index presence wrong for %zu members", sizes[k]);
+		/* between 9 and 32 members: an index when the signatures
+		 * spent the comparisons */
+		ck_assert_msg(sizes[k] <= 32 || p.v->u.obj.index != NULL,
+		    "no index for %zu members", sizes[k]);
+		ck_assert_msg(sizes[k] > 8 || p.v->u.obj.index == NULL,
+		    "an index for %zu members", sizes[k]);
 		for (i = 0; i < sizes[k]; i++) {
 			const struct json_value *v;
 			int m = snprintf(key, sizeof(key), "k%zu", i);
@@ -1223,6 +1310,9 @@ suite_json(void)
 
 	tcase_add_test(get,
 	    json_object_get_finds_members_of_small_and_large_objects);
+	tcase_add_test(get, objects_of_up_to_32_distinct_names_take_no_hash);
+	tcase_add_test(
+	    get, names_sharing_a_signature_spend_the_compares_then_hash);
 	tcase_add_test(get, json_object_get_returns_null_for_non_objects);
 
 	tcase_set_timeout(write, 60);

@@ -647,9 +647,132 @@ START_TEST(shortcuts_give_the_answers_and_reports_of_the_full_walk)
 	        "maxLength", "/abc"},
 	    {"{\"items\":{\"maxLength\":1}}", "[1,\"\\u00e9\",\"ab\"]",
 	        "maxLength", "/2"},
+	    /* integers within int64 bounds */
+	    {"{\"items\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":"
+	     "10}}",
+	        "[0,10,5.0,-0]", NULL, NULL},
+	    {"{\"items\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":"
+	     "10}}",
+	        "[0,-1]", "minimum", "/1"},
+	    {"{\"items\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":"
+	     "10}}",
+	        "[11]", "maximum", "/0"},
+	    {"{\"items\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":"
+	     "10}}",
+	        "[1.5]", "type", "/0"},
+	    {"{\"items\":{\"exclusiveMinimum\":0,\"exclusiveMaximum\":3}}",
+	        "[1,2]", NULL, NULL},
+	    {"{\"items\":{\"exclusiveMinimum\":0,\"exclusiveMaximum\":3}}",
+	        "[1,0]", "exclusiveMinimum", "/1"},
+	    {"{\"items\":{\"exclusiveMinimum\":0,\"exclusiveMaximum\":3}}",
+	        "[3]", "exclusiveMaximum", "/0"},
+	    {"{\"items\":{\"type\":\"integer\",\"minimum\":0.5}}", "[0]",
+	        "minimum", "/0"},
+	    {"{\"items\":{\"type\":\"string\",\"minimum\":0}}", "[1]",
+	        "type", "/0"},
+	    {"{\"items\":{\"type\":\"integer\"}}",
+	        "[-9223372036854775808,9223372036854775807]", NULL, NULL},
+	    {"{\"items\":{\"maximum\":9223372036854775807}}",
+	        "[9223372036854775807,9223372036854775808]", "maximum", "/1"},
+	    {"{\"items\":{\"exclusiveMaximum\":-9223372036854775808}}",
+	        "[-9223372036854775808]", "exclusiveMaximum", "/0"},
+	    {"{\"items\":{\"type\":\"integer\",\"format\":\"int32\"}}",
+	        "[2147483647,-2147483648,1.0]", NULL, NULL},
+	    {"{\"items\":{\"type\":\"integer\",\"format\":\"int32\"}}",
+	        "[0,2147483648]", "format", "/1"},
+	    {"{\"items\":{\"format\":\"float\",\"maximum\":1e40}}",
+	        "[-9223372036854775808,1.5,1e39]", "format", "/2"},
+	    {"{\"items\":{\"format\":\"float\",\"maximum\":5}}", "[6]",
+	        "maximum", "/0"},
+	    {"{\"items\":{\"type\":\"string\",\"format\":\"date\"}}",
+	        "[\"2024-02-29\",1]", "type", "/1"},
+	    {"{\"items\":{\"type\":\"string\",\"format\":\"date\"}}",
+	        "[\"2024-02-29\",\"2023-02-29\"]", "format", "/1"},
+	    {"{\"$schema\":\"http://json-schema.org/draft-04/schema#\","
+	     "\"items\":{\"maximum\":3,\"exclusiveMaximum\":true}}",
+	        "[2,3]", "exclusiveMaximum", "/1"},
 	};
 
 	RUN_VCASES(t);
+}
+END_TEST
+
+/* An OpenAPI 3.1 component: a shared Resource composed by allOf and
+ * closed by unevaluatedProperties. */
+static const char composed[] =
+    "{\"$defs\":{\"R\":{\"type\":\"object\",\"required\":[\"id\"],"
+    "\"properties\":{\"id\":{\"type\":\"string\"},\"tags\":{\"type\":"
+    "\"object\"}}},\"C\":{\"allOf\":[{\"$ref\":\"#/$defs/R\"},"
+    "{\"required\":[\"n\"],\"properties\":{\"n\":{\"type\":\"integer\"},"
+    "\"kid\":{\"$ref\":\"#/$defs/C\"}}}],\"unevaluatedProperties\":false}},"
+    "\"$ref\":\"#/$defs/C\"}";
+
+START_TEST(unevaluated_properties_decided_at_load_report_as_collected)
+{
+	/* What $ref and allOf evaluate is known at load; the answers and
+	 * reports stay those of the collecting walk. */
+	static const char beside[] =
+	    "{\"$defs\":{\"p\":{\"properties\":{\"a\":true}}},\"$ref\":"
+	    "\"#/$defs/p\",\"properties\":{\"b\":true},"
+	    "\"unevaluatedProperties\":false}";
+	static const char own[] =
+	    "{\"allOf\":[{\"properties\":{\"a\":true},"
+	    "\"unevaluatedProperties\":{\"type\":\"integer\"}}],"
+	    "\"unevaluatedProperties\":false}";
+	/* C, decided at load, also lies under a collecting anyOf */
+	static const char both[] =
+	    "{\"$defs\":{\"C\":{\"allOf\":[{\"properties\":{\"a\":true}}],"
+	    "\"unevaluatedProperties\":false}},\"anyOf\":[{\"$ref\":"
+	    "\"#/$defs/C\"},{\"required\":[\"c\"]}],\"properties\":{\"c\":"
+	    "{\"$ref\":\"#/$defs/C\"}},\"unevaluatedProperties\":false}";
+	static const struct vcase t[] = {
+	    {composed, "{\"id\":\"a\",\"n\":1}", NULL, NULL},
+	    {composed, "{\"n\":1,\"tags\":{},\"id\":\"a\"}", NULL, NULL},
+	    {composed, "{\"id\":\"a\",\"n\":1,\"x\":2}",
+	        "unevaluatedProperties", "/x"},
+	    {composed, "{\"x\":2,\"id\":1,\"n\":1}", "type", "/id"},
+	    {composed, "{\"x\":2,\"id\":\"a\"}", "required", ""},
+	    {composed, "[]", "type", ""},
+	    {composed, "{\"id\":\"a\",\"n\":1,\"kid\":{\"id\":\"b\","
+	               "\"n\":2,\"tags\":{\"any\":1},\"y\":0}}",
+	        "unevaluatedProperties", "/kid/y"},
+	    /* required names no property: they evaluate nothing */
+	    {"{\"allOf\":[{\"required\":[\"a\"]}],"
+	     "\"unevaluatedProperties\":false}",
+	        "{\"a\":1}", "unevaluatedProperties", "/a"},
+	    {beside, "{\"a\":1,\"b\":2}", NULL, NULL},
+	    {beside, "{\"a\":1,\"c\":2}", "unevaluatedProperties", "/c"},
+	    /* a branch's own unevaluatedProperties evaluates every member */
+	    {own, "{\"a\":1,\"b\":2}", NULL, NULL},
+	    {own, "{\"b\":\"x\"}", "type", "/b"},
+	    {"{\"properties\":{\"a\":true},"
+	     "\"unevaluatedProperties\":{\"type\":\"string\"}}",
+	        "{\"a\":1,\"b\":2}", "type", "/b"},
+	    {both, "{\"a\":1}", NULL, NULL},
+	    {both, "{\"c\":{\"a\":2}}", NULL, NULL},
+	    {both, "{\"c\":{\"b\":2}}", "unevaluatedProperties", "/c/b"},
+	    {both, "{\"a\":1,\"b\":2}", "anyOf", ""},
+	};
+
+	RUN_VCASES(t);
+}
+END_TEST
+
+START_TEST(composed_objects_are_not_collected)
+{
+	static const char any[] =
+	    "{\"anyOf\":[{\"properties\":{\"a\":true}}],"
+	    "\"unevaluatedProperties\":false}";
+	struct schema_err err;
+
+	schema_test_collects = 0;
+	ck_assert_int_eq(run_validate(composed,
+	    "{\"id\":\"a\",\"n\":1,\"kid\":{\"id\":\"b\",\"n\":2}}", &err),
+	    SCHEMA_OK);
+	ck_assert_uint_eq(schema_test_collects, 0);
+	/* anyOf's evaluation depends on the instance: collected */
+	ck_assert_int_eq(run_validate(any, "{\"a\":1}", &err), SCHEMA_OK);
+	ck_assert_uint_gt(schema_test_collects, 0);
 }
 END_TEST
 
@@ -966,6 +1089,9 @@ suite_schema_validate(void)
 	tcase_add_test(k, required_works_past_the_stack_bitmap);
 	tcase_add_test(k, applicators_combine_per_2020_12);
 	tcase_add_test(k, shortcuts_give_the_answers_and_reports_of_the_full_walk);
+	tcase_add_test(
+	    k, unevaluated_properties_decided_at_load_report_as_collected);
+	tcase_add_test(k, composed_objects_are_not_collected);
 	tcase_add_test(k, refs_resolve_to_compiled_nodes);
 	tcase_add_test(k, recursive_forms_validate_trees);
 	tcase_add_test(
