@@ -637,6 +637,35 @@ fc_damaged(const char *path)
 }
 
 /*
+ * Check the header and the key of the cache file in->p[0, in->len) of the
+ * address directory dir (path names it in warnings): true when they hold
+ * (in is then at the ETags and ends with the header, *hlen says where).
+ */
+static bool
+fc_header(struct fc_in *in, const char *dir, const char *path,
+    uint64_t *hlen)
+{
+	uint64_t flen, sum;
+	const char *p;
+	size_t got = in->len;
+
+	in->off = 0;
+	if ((p = fc_take(in, FC_MAGIC_LEN)) == NULL ||
+	    memcmp(p, FC_MAGIC, FC_MAGIC_LEN) != 0 || !fc_get_u64(in, &flen) ||
+	    !fc_get_u64(in, hlen) || !fc_get_u64(in, &sum))
+		return false;
+	if (flen != got || *hlen > got || *hlen < in->off)
+		/* hits on a file cut short */
+		return fc_damaged(path);
+	if (fc_sum(in->p + in->off, (size_t)*hlen - in->off) != sum)
+		return fc_damaged(path);
+	/* from here on the header is the one written */
+	in->len = (size_t)*hlen;
+	/* stale: a file changed, or another binary wrote it */
+	return fc_key_holds(in, dir);
+}
+
+/*
  * Read ref->dir's cache file into fc_bytes and check its header and key:
  * true when it holds (in is then at the ETags, *hlen and *got say where
  * the header and the file end).  path receives the file's name.
@@ -645,9 +674,6 @@ static bool
 fc_open(const struct addr_ref *ref, char path[PATH_MAX], struct fc_in *in,
     uint64_t *hlen, size_t *got)
 {
-	uint64_t flen, sum;
-	const char *p;
-
 	free(fc_bytes);
 	fc_bytes = NULL;
 	if (formcache_path(ref->dir, path, PATH_MAX) == -1 ||
@@ -655,20 +681,76 @@ fc_open(const struct addr_ref *ref, char path[PATH_MAX], struct fc_in *in,
 		return false;
 	in->p = fc_bytes;
 	in->len = *got;
-	in->off = 0;
-	if ((p = fc_take(in, FC_MAGIC_LEN)) == NULL ||
-	    memcmp(p, FC_MAGIC, FC_MAGIC_LEN) != 0 || !fc_get_u64(in, &flen) ||
-	    !fc_get_u64(in, hlen) || !fc_get_u64(in, &sum))
-		return false;
-	if (flen != *got || *hlen > *got || *hlen < in->off)
-		/* hits on a file cut short */
+	return fc_header(in, ref->dir, path, hlen);
+}
+
+/*
+ * The ETags and the answer table after a header that holds (in at the
+ * ETags, the file got bytes at bytes) into set; each answer of the
+ * representation asked for (html) is checked against its checksum, the
+ * others are only placed.
+ */
+static bool
+fc_answers(struct fc_in *in, const char *bytes, uint64_t hlen, size_t got,
+    const char *path, bool html, struct answer_set *set)
+{
+	uint64_t off, len, head, asum, next = hlen;
+	struct answer *ans[FC_NANS] = {
+	    &set->json, &set->json_304, &set->html, &set->html_304};
+	const char *p;
+	unsigned i;
+
+	/* The ETags are C strings in their fields, as the writer copies
+	 * them: hits on a field with no NUL at its end. */
+	if ((p = fc_take(in, HTTP_ETAG_MAX)) == NULL ||
+	    p[HTTP_ETAG_MAX - 1] != '\0')
 		return fc_damaged(path);
-	if (fc_sum(fc_bytes + in->off, (size_t)*hlen - in->off) != sum)
+	memcpy(set->etag, p, HTTP_ETAG_MAX);
+	if ((p = fc_take(in, HTTP_ETAG_MAX)) == NULL ||
+	    p[HTTP_ETAG_MAX - 1] != '\0')
 		return fc_damaged(path);
-	/* from here on the header is the one written */
-	in->len = (size_t)*hlen;
-	/* stale: a file changed, or another binary wrote it */
-	return fc_key_holds(in, ref->dir);
+	memcpy(set->html_etag, p, HTTP_ETAG_MAX);
+	for (i = 0; i < FC_NANS; i++) {
+		if (!fc_get_u64(in, &off) || !fc_get_u64(in, &len) ||
+		    !fc_get_u64(in, &head) || !fc_get_u64(in, &asum))
+			return false;
+		/* The writer lays the answers end to end in table order right
+		 * after the header: hits on two answers on the same bytes, a
+		 * byte between two, or the table's entries swapped. */
+		if (off != next || len > got - off || head > len)
+			return fc_damaged(path);
+		next = off + len;
+		ans[i]->bytes = bytes + off;
+		ans[i]->len = (size_t)len;
+		ans[i]->head_len = (size_t)head;
+		/* only the representation asked for is read */
+		if ((i >= 2) == html && fc_sum(bytes + off, (size_t)len) != asum)
+			return fc_damaged(path);
+	}
+	/* the table ends the header, the last answer the file: hits on
+	 * bytes appended to a file */
+	if (in->off != in->len || next != got)
+		return fc_damaged(path);
+	return true;
+}
+
+bool
+formcache_verify(const char *bytes, size_t len, const char *dir, bool html,
+    struct answer_set *set)
+{
+	struct fc_in in = {bytes, len, 0};
+	uint64_t hlen;
+
+	memset(set, 0, sizeof(*set));
+	return fc_header(&in, dir, "(verified)", &hlen) &&
+	       fc_answers(&in, bytes, hlen, len, "(verified)", html, set);
+}
+
+int
+formcache_build(const struct addr *a, const struct timespec *start,
+    struct buf *out)
+{
+	return fc_build(out, a, start);
 }
 
 /*
@@ -680,39 +762,22 @@ fc_get(const struct addr_ref *ref, bool html)
 {
 	char path[PATH_MAX + 32], cerr[CONF_ERR_MAX];
 	struct fc_in in;
-	uint64_t hlen, off, len, head, asum;
-	struct answer *ans[FC_NANS] = {&fc_hit_set.json, &fc_hit_set.json_304,
-	    &fc_hit_set.html, &fc_hit_set.html_304};
-	const char *p;
+	uint64_t hlen;
 	size_t got;
-	unsigned i;
 
 	if (!fc_open(ref, path, &in, &hlen, &got))
 		return false;
 	memset(&fc_hit, 0, sizeof(fc_hit));
 	memset(&fc_hit_set, 0, sizeof(fc_hit_set));
-	if ((p = fc_take(&in, HTTP_ETAG_MAX)) == NULL)
+	if (!fc_answers(&in, fc_bytes, hlen, got, path, html, &fc_hit_set))
 		return false;
-	memcpy(fc_hit_set.etag, p, HTTP_ETAG_MAX);
-	if ((p = fc_take(&in, HTTP_ETAG_MAX)) == NULL)
-		return false;
-	memcpy(fc_hit_set.html_etag, p, HTTP_ETAG_MAX);
-	fc_hit_set.etag[HTTP_ETAG_MAX - 1] = '\0';
-	fc_hit_set.html_etag[HTTP_ETAG_MAX - 1] = '\0';
-	for (i = 0; i < FC_NANS; i++) {
-		if (!fc_get_u64(&in, &off) || !fc_get_u64(&in, &len) ||
-		    !fc_get_u64(&in, &head) || !fc_get_u64(&in, &asum))
-			return false;
-		if (off < hlen || off > got || len > got - off || head > len)
-			return fc_damaged(path);
-		/* only the representation asked for is read */
-		if ((i >= 2) != html)
-			continue;
-		if (fc_sum(fc_bytes + off, (size_t)len) != asum)
-			return fc_damaged(path);
-		ans[i]->bytes = fc_bytes + off;
-		ans[i]->len = (size_t)len;
-		ans[i]->head_len = (size_t)head;
+	/* a hit carries only the representation asked for */
+	if (html) {
+		memset(&fc_hit_set.json, 0, sizeof(fc_hit_set.json));
+		memset(&fc_hit_set.json_304, 0, sizeof(fc_hit_set.json_304));
+	} else {
+		memset(&fc_hit_set.html, 0, sizeof(fc_hit_set.html));
+		memset(&fc_hit_set.html_304, 0, sizeof(fc_hit_set.html_304));
 	}
 	/* The conf the request applies (its log level), as addr_load reads
 	 * it: the stamp above says it is the file the answers came from. */

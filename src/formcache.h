@@ -79,6 +79,28 @@ const struct addr *formcache_lookup(const struct addr_ref *ref, bool arrival,
  */
 int formcache_path(const char *dir, char *out, size_t size) GPT_MUSTCHECK;
 
+/*
+ * The reader's checks on the len bytes at bytes as the cache file of the
+ * address directory dir, against the disk now (header, checksums, key,
+ * answer table): true when they hold, and set then carries the file's
+ * ETags and its four answers (pointing into bytes), of which those of
+ * the representation asked for (html) passed their checksums.  For the
+ * unit tests and tests/fuzz_formcache.c; formcache_lookup reads through
+ * the same steps.
+ */
+struct answer_set;
+bool formcache_verify(const char *bytes, size_t len, const char *dir,
+    bool html, struct answer_set *set);
+
+/*
+ * The cache file the writer stores for the loaded address a (start: when
+ * its load began), appended to out: 0, or -1 when a cannot be cached.
+ * For tests: a file formcache_verify accepts must be these bytes.
+ */
+struct buf;
+int formcache_build(const struct addr *a, const struct timespec *start,
+    struct buf *out) GPT_MUSTCHECK;
+
 /* Free what the last hit holds and forget the configuration. */
 void formcache_clear(void);
 
