@@ -14,9 +14,11 @@
  * before they were read) and the stamps of every file and directory
  * under the address's refs directories.  The file must be a regular file
  * owned by the process's user in a directory of that user that no one
- * else may write (not a symlink), of the length it says, and pass its
- * checksums (64-bit SipHash-1-3 under a fixed key, for damage, not for
- * an adversary: the directory is private).  Anything else is a miss:
+ * else may write (not a symlink), of the length it says, laid out as the
+ * writer lays it (answers end to end, nothing after them; checked by
+ * tests/fuzz_formcache.c) and pass its checksums (64-bit SipHash-1-3
+ * under a fixed key, for damage, not for an adversary: the directory is
+ * private).  Anything else is a miss:
  * the address loads, and its 500 or 404 is never cached.  A form whose
  * files changed within ADDR_RACY_SEC of the load (address.h: the same
  * clock tick could hide a second change) is not cached either.  Files
