@@ -23,8 +23,8 @@
 #define TABLE (4 * 32)
 
 /* formcache.c's checksum key */
-static const struct hash_key sum_key = {0x6770742e66636769ULL,
-    0x666f726d63616368ULL};
+static const struct hash_key sum_key = {
+    0x6770742e66636769ULL, 0x666f726d63616368ULL};
 
 static char tmp[64];
 static struct addr_ref ref;
@@ -142,15 +142,17 @@ START_TEST(the_writers_file_is_read_as_written_for_both_representations)
 	for (html = false;; html = true) {
 		const struct answer *ans[4];
 
-		ck_assert(formcache_verify(live, live_len, ref.dir, html, &hit));
+		ck_assert(
+		    formcache_verify(live, live_len, ref.dir, html, &hit));
 		ans[0] = &hit.json;
 		ans[1] = &hit.json_304;
 		ans[2] = &hit.html;
 		ans[3] = &hit.html_304;
 		for (i = 0; i < 4; i++) {
-			ck_assert_ptr_eq(ans[i]->bytes,
-			    live + get64(entry(live, i, 0)));
-			ck_assert_uint_eq(ans[i]->len, get64(entry(live, i, 1)));
+			ck_assert_ptr_eq(
+			    ans[i]->bytes, live + get64(entry(live, i, 0)));
+			ck_assert_uint_eq(
+			    ans[i]->len, get64(entry(live, i, 1)));
 		}
 		ck_assert_uint_gt(hit.json.len, 0);
 		ck_assert_uint_gt(hit.html.len, 0);
@@ -284,11 +286,12 @@ suite_formcache(void)
 	make_live();
 	owner = getpid();
 	atexit(rm_live);
-	tcase_add_test(tc,
-	    the_writers_file_is_read_as_written_for_both_representations);
+	tcase_add_test(
+	    tc, the_writers_file_is_read_as_written_for_both_representations);
 	tcase_add_test(tc, the_writers_file_is_refused_for_another_directory);
-	tcase_add_loop_test(tc, a_forged_file_is_refused_for_both_representations,
-	    0, (int)(sizeof(forgeries) / sizeof(forgeries[0])));
+	tcase_add_loop_test(tc,
+	    a_forged_file_is_refused_for_both_representations, 0,
+	    (int)(sizeof(forgeries) / sizeof(forgeries[0])));
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -57,8 +57,8 @@ quiet(void *ctx, const char *line, size_t len)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* formcache.c's checksum key (a fixed one, so any process can verify) */
-static const struct hash_key sum_key = {0x6770742e66636769ULL,
-    0x666f726d63616368ULL};
+static const struct hash_key sum_key = {
+    0x6770742e66636769ULL, 0x666f726d63616368ULL};
 
 static struct addr_ref ref;
 static const struct addr *loaded;
@@ -90,8 +90,8 @@ put64(char *p, uint64_t v)
 }
 
 static void
-write_seed(const char *dir, const char *name, char mode, const char *p,
-    size_t n)
+write_seed(
+    const char *dir, const char *name, char mode, const char *p, size_t n)
 {
 	char path[PATH_MAX];
 	FILE *f;
@@ -181,7 +181,8 @@ fix(char *f, size_t n)
 			off = get64(t);
 			len = get64(t + 8);
 			if (off <= n && len <= n - off)
-				put64(t + 24, hash_sip13(&sum_key, f + off, len));
+				put64(
+				    t + 24, hash_sip13(&sum_key, f + off, len));
 		}
 	put64(f + 24, hash_sip13(&sum_key, f + FC_HEAD, hlen - FC_HEAD));
 }
@@ -223,8 +224,8 @@ check_accepted(const char *f, size_t n, const struct answer_set *hit,
 		memcpy(b.data + at, f + at, 8);
 	}
 	/* which leaves the header's own checksum to differ only then */
-	put64(b.data + 24, hash_sip13(&sum_key, b.data + FC_HEAD,
-	                       (size_t)hlen - FC_HEAD));
+	put64(b.data + 24,
+	    hash_sip13(&sum_key, b.data + FC_HEAD, (size_t)hlen - FC_HEAD));
 	if (memcmp(buf_ptr(&b), f, n) != 0)
 		abort();
 	buf_free(&b);

@@ -50,8 +50,8 @@ count_ci(const char *p, size_t len, const char *needle)
 	size_t n = strlen(needle), i, j, count = 0;
 
 	for (i = 0; i + n <= len; i++) {
-		for (j = 0; j < n && lower((unsigned char)p[i + j]) == needle[j];
-		    j++)
+		for (j = 0;
+		     j < n && lower((unsigned char)p[i + j]) == needle[j]; j++)
 			;
 		if (j == n)
 			count++;
@@ -107,8 +107,8 @@ check_page(const char *p, size_t len)
 	if ((size_t)(p + len - js) < 9 + html_page_js_len ||
 	    memcmp(js, "\n<script>", 9) != 0 ||
 	    memcmp(js + 9, html_page_js, html_page_js_len) != 0 ||
-	    strcmp(js + 9 + html_page_js_len, "</script>\n</body>\n</html>\n") !=
-	        0)
+	    strcmp(js + 9 + html_page_js_len,
+	        "</script>\n</body>\n</html>\n") != 0)
 		abort();
 	/* and the style sheet */
 	if ((d = find(p, len, "<style>", 7)) == NULL ||
