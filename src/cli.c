@@ -25,11 +25,6 @@ static const char cli_usage[] =
     "refused\n"
     "       gpt.fcgi --bundle SCHEMA.json print the form with its references"
     " embedded\n"
-    "         (--validate and --bundle take --dialect NAME, --refs "
-    "URI-PREFIX=DIR,\n"
-    "          --annotations NAME,... before a SCHEMA.json; a DIR is "
-    "loaded\n"
-    "          as the server loads it, with its address.conf)\n"
     "       gpt.fcgi --parse [FILE]       strict JSON parse; 0 ok, 1 "
     "rejected\n"
     "       gpt.fcgi --unroll N SCHEMA    the form with its recursion "
@@ -38,6 +33,12 @@ static const char cli_usage[] =
     "                                     values the form accepts\n"
     "       gpt.fcgi --strict-openai SCHEMA  the form for OpenAI strict "
     "mode, or why not\n"
+    "         (--validate, --bundle, --unroll, --sample and --strict-openai"
+    " take\n"
+    "          --dialect NAME, --refs URI-PREFIX=DIR (repeatable) and\n"
+    "          --annotations NAME,... before a SCHEMA.json; a DIR is "
+    "loaded\n"
+    "          as the server loads it, with its address.conf)\n"
     "       gpt.fcgi --version | --help\n";
 
 static int

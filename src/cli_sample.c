@@ -90,7 +90,7 @@ nomem:
 	goto done;
 usage:
 	fputs("usage: gpt.fcgi --sample [--count K] [--seed S] "
-	      "[--dialect NAME] DIR-or-SCHEMA.json\n",
+	      CLI_FORM_OPTS_USAGE " DIR-or-SCHEMA.json\n",
 	    stderr);
 done:
 	sample_free(g);

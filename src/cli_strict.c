@@ -797,8 +797,8 @@ cli_strict_openai(int argc, char **argv)
 	if (cli_form_opt(&f, argc, argv, &i) == -1)
 		goto done;
 	if (argc - i != 1 || strncmp(argv[i], "--", 2) == 0) {
-		fputs("usage: gpt.fcgi --strict-openai [--dialect NAME] "
-		      "DIR-or-SCHEMA.json\n",
+		fputs("usage: gpt.fcgi --strict-openai " CLI_FORM_OPTS_USAGE
+		      " DIR-or-SCHEMA.json\n",
 		    stderr);
 		goto done;
 	}
@@ -815,8 +815,9 @@ cli_strict_openai(int argc, char **argv)
 	sch = s.root->type == JSON_T_OBJECT
 	          ? json_object_get(s.root, "$schema", 7)
 	          : NULL;
-	s.old = f.dialect >= 0 && f.dialect <= schema_dialect_named("draft-07");
-	s.draft4 = f.dialect == schema_dialect_named("draft-04");
+	s.old = f.o.dialect >= 0 &&
+	    f.o.dialect <= schema_dialect_named("draft-07");
+	s.draft4 = f.o.dialect == schema_dialect_named("draft-04");
 	if (sch != NULL && sch->type == JSON_T_STRING)
 		for (size_t k = 0; k + 8 <= sch->u.str.len; k++)
 			if (memcmp(sch->u.str.ptr + k, "draft-0", 7) == 0) {

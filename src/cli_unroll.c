@@ -982,7 +982,8 @@ done:
 	cli_form_free(&f);
 	return status;
 usage:
-	fputs("usage: gpt.fcgi --unroll [--dialect NAME] N DIR-or-SCHEMA.json"
+	fputs("usage: gpt.fcgi --unroll " CLI_FORM_OPTS_USAGE
+	      " N DIR-or-SCHEMA.json"
 	      "   (1 <= N <= 64)\n",
 	    stderr);
 	cli_form_free(&f);

@@ -89,6 +89,48 @@ run_cli --sample "$TEST_TMP/false.json"
 expect_status 1 "the form false"
 expect_stderr_match 'accepts nothing' "... accepts nothing"
 
+# --refs and --annotations, read by the same reader as --validate's: a
+# form whose $ref points outside is sampled with the local copy, and each
+# value passes --validate with the same options
+ext=$src/tests/data/validate/refs-external
+refs="https://example.com/schemas/=$ext/refs"
+run_cli --sample --count 8 --refs "$refs" "$ext/schema.json"
+expect_status 0 "--sample --refs: a form with an external reference"
+cp "$TEST_TMP/out" "$TEST_TMP/ext"
+expect_true "eight values from the external form" \
+    test "$(wc -l <"$TEST_TMP/ext")" -eq 8
+expect_true "some value holds the referenced resource's members" \
+    sh -c "jq -s -e '[.[].money.currency | select(. != null)] | length > 0' \
+        '$TEST_TMP/ext'"
+ok=0
+while IFS= read -r v; do
+	printf '%s\n' "$v" >"$TEST_TMP/v.json"
+	"$GPT_FCGI" --validate --refs "$refs" "$ext/schema.json" \
+	    "$TEST_TMP/v.json" 2>/dev/null || ok=1
+done <"$TEST_TMP/ext"
+expect_true "--validate --refs accepts every value --sample --refs gave" \
+    test "$ok" -eq 0
+run_cli --sample "$ext/schema.json"
+expect_status 2 "--sample without --refs: the external reference refuses"
+run_cli --sample --refs "https://example.com/schemas/" "$ext/schema.json"
+expect_status 2 "--sample --refs without =DIR: usage"
+run_cli --sample --refs "$refs" "$src/examples/echo"
+expect_status 2 "--refs with an address DIR (address.conf has the refs)"
+
+form hint '{"type": "string", "markdownDescription": "*a name*",
+    "maxLength": 4}'
+run_cli --sample "$TEST_TMP/hint.json"
+expect_status 2 "--sample: an undeclared editor-hint keyword refuses the form"
+expect_stderr_match 'markdownDescription' "... names the keyword"
+run_cli --sample --count 3 --annotations markdownDescription,x "$TEST_TMP/hint.json"
+expect_status 0 "--sample --annotations: the declared keyword is an annotation"
+expect_true "three strings of at most four characters" \
+    sh -c "jq -s -e 'length == 3 and all(.[]; type == \"string\" and
+        length <= 4)' '$TEST_TMP/out'"
+run_cli --sample --count 3 --seed 2 --annotations markdownDescription \
+    --dialect draft-07 "$TEST_TMP/hint.json"
+expect_status 0 "--sample: --annotations, --dialect and --seed in any order"
+
 for args in "--count 0" "--count x" "--seed -1" "--count"; do
 	# shellcheck disable=SC2086
 	run_cli --sample $args "$TEST_TMP/mixed.json"

@@ -89,4 +89,21 @@ form refused '{"type": "strnig"}'
 run_cli --unroll 2 "$TEST_TMP/refused.json"
 expect_status 2 "a form the compiler refuses"
 
+# --refs and --annotations, as --validate reads them: a form whose $ref
+# points outside loads with the local copy (it has no recursion: printed
+# as it is), and a declared editor-hint keyword is an annotation
+ext=$GPT_SRCDIR/tests/data/validate/refs-external
+run_cli --unroll --refs "https://example.com/schemas/=$ext/refs" 2 \
+    "$ext/schema.json"
+expect_status 0 "--unroll --refs: a form with an external reference"
+expect_stdout_match 'schemas/money.json' "... printed with its reference"
+run_cli --unroll 2 "$ext/schema.json"
+expect_status 2 "--unroll without --refs: the external reference refuses"
+form hint '{"type": "object", "markdownDescription": "*t*",
+    "properties": {"t": {"$ref": "#"}}}'
+run_cli --unroll 2 "$TEST_TMP/hint.json"
+expect_status 2 "--unroll: an undeclared editor-hint keyword refuses"
+run_cli --unroll --annotations markdownDescription 2 "$TEST_TMP/hint.json"
+expect_status 0 "--unroll --annotations: the unrolled form compiles with it"
+
 finish
