@@ -43,6 +43,7 @@
 #include "cli_form.h"
 #include "jptr.h"
 #include "json.h"
+#include "json_out.h"
 #include "schema.h"
 #include "schema_view.h"
 
@@ -76,7 +77,7 @@ struct strict {
 	struct buf notes; /* the rewrites, for stderr */
 	struct jptr ptr;
 	size_t nproblems, nprops, nchars;
-	bool nomem;
+	struct json_out w; /* its nomem: any allocation refused */
 	/* the compiled nodes by their source value, for the view */
 	const struct schema_node **nodes;
 	const struct json_value **srcs;
@@ -156,37 +157,11 @@ note(struct strict *s, const char *what)
 }
 
 static void
-put(struct strict *s, const char *p, size_t n)
-{
-	if (!s->nomem && buf_append(&s->out, p, n) == -1)
-		s->nomem = true;
-}
-
-static void
-put_value(struct strict *s, const struct json_value *v)
-{
-	if (!s->nomem && json_write(v, &s->out) == -1)
-		s->nomem = true;
-}
-
-static void
-put_key(struct strict *s, const struct json_string *k)
-{
-	struct json_value v;
-
-	memset(&v, 0, sizeof(v));
-	v.type = JSON_T_STRING;
-	v.u.str = *k;
-	put_value(s, &v);
-	put(s, ":", 1);
-}
-
-static void
 put_member(struct strict *s, size_t *n, const struct json_string *k)
 {
 	if ((*n)++ > 0)
-		put(s, ",", 1);
-	put_key(s, k);
+		json_out_put(&s->w, ",", 1);
+	json_out_key(&s->w, k);
 }
 
 /* The compiled node whose source is v, or NULL. */
@@ -388,7 +363,7 @@ walk_map(struct strict *s, const struct json_string *kw,
 {
 	size_t i, n = 0, save = jptr_push(&s->ptr, kw->ptr, kw->len);
 
-	put(s, "{", 1);
+	json_out_put(&s->w, "{", 1);
 	for (i = 0; i < v->u.obj.count; i++) {
 		const struct json_member *m = &v->u.obj.members[i];
 		size_t s2 = jptr_push(&s->ptr, m->key.ptr, m->key.len);
@@ -398,7 +373,7 @@ walk_map(struct strict *s, const struct json_string *kw,
 		walk(s, &m->value, objects, false);
 		jptr_pop(&s->ptr, s2);
 	}
-	put(s, "}", 1);
+	json_out_put(&s->w, "}", 1);
 	jptr_pop(&s->ptr, save);
 }
 
@@ -408,16 +383,16 @@ walk_list(struct strict *s, const char *kw, const struct json_value *v,
 {
 	size_t i, save = jptr_push(&s->ptr, kw, strlen(kw));
 
-	put(s, "[", 1);
+	json_out_put(&s->w, "[", 1);
 	for (i = 0; i < v->u.arr.count; i++) {
 		size_t s2 = jptr_push_index(&s->ptr, i);
 
 		if (i > 0)
-			put(s, ",", 1);
+			json_out_put(&s->w, ",", 1);
 		walk(s, &v->u.arr.items[i], objects, false);
 		jptr_pop(&s->ptr, s2);
 	}
-	put(s, "]", 1);
+	json_out_put(&s->w, "]", 1);
 	jptr_pop(&s->ptr, save);
 }
 
@@ -471,7 +446,7 @@ walk(struct strict *s, const struct json_value *v, unsigned objects,
 		 * no spelling */
 		problem(s, v->type == JSON_T_TRUE ? "true" : "false",
 		    "a boolean schema (strict mode wants a typed schema)");
-		put_value(s, v);
+		json_out_value(&s->w, v);
 		return;
 	}
 	type = json_object_get(v, "type", 4);
@@ -510,7 +485,7 @@ walk(struct strict *s, const struct json_value *v, unsigned objects,
 	}
 	/* draft-07 and before: the siblings of $ref are ignored */
 	if (ref != NULL && s->old) {
-		put(s, "{", 1);
+		json_out_put(&s->w, "{", 1);
 		for (i = 0; i < v->u.obj.count; i++) {
 			const struct json_member *m = &v->u.obj.members[i];
 
@@ -518,10 +493,10 @@ walk(struct strict *s, const struct json_value *v, unsigned objects,
 			    key_is(&m->key, "description") ||
 			    key_is(&m->key, "title")) {
 				put_member(s, &n, &m->key);
-				put_value(s, &m->value);
+				json_out_value(&s->w, &m->value);
 			}
 		}
-		put(s, "}", 1);
+		json_out_put(&s->w, "}", 1);
 		if (v->u.obj.count > n)
 			note(s, "the keywords beside $ref, which this dialect "
 			        "ignores, are dropped");
@@ -604,7 +579,7 @@ walk(struct strict *s, const struct json_value *v, unsigned objects,
 				    "define");
 		}
 	}
-	put(s, "{", 1);
+	json_out_put(&s->w, "{", 1);
 	for (i = 0; i < v->u.obj.count; i++) {
 		const struct json_member *m = &v->u.obj.members[i];
 		const struct json_string *k = &m->key;
@@ -641,7 +616,7 @@ walk(struct strict *s, const struct json_value *v, unsigned objects,
 			if (m->value.type == JSON_T_TRUE && b != NULL) {
 				note(s, "draft-04's boolean form: the bound");
 				put_member(s, &n, k);
-				put_value(s, b);
+				json_out_value(&s->w, b);
 			}
 		} else if (s->draft4 && (key_is(k, "minimum") ||
 		                            key_is(k, "maximum")) &&
@@ -665,7 +640,7 @@ walk(struct strict *s, const struct json_value *v, unsigned objects,
 				walk_map(s, k, &m->value,
 				    key_is(k, "properties") ? objects : 0);
 			else
-				put_value(s, &m->value);
+				json_out_value(&s->w, &m->value);
 			continue;
 		} else if (key_is(k, "items")) {
 			jptr_pop(&s->ptr, save);
@@ -675,7 +650,7 @@ walk(struct strict *s, const struct json_value *v, unsigned objects,
 				problem(s, "items", "an array of schemas "
 				                    "(tuples are not supported)");
 				jptr_pop(&s->ptr, save);
-				put_value(s, &m->value);
+				json_out_value(&s->w, &m->value);
 			} else {
 				walk_sub(s, "items", &m->value, objects);
 			}
@@ -686,14 +661,14 @@ walk(struct strict *s, const struct json_value *v, unsigned objects,
 			if (m->value.type == JSON_T_ARRAY)
 				walk_list(s, "anyOf", &m->value, objects);
 			else
-				put_value(s, &m->value);
+				json_out_value(&s->w, &m->value);
 			continue;
 		} else if (key_is(k, "additionalProperties")) {
 			if (m->value.type != JSON_T_FALSE)
 				problem(s, "additionalProperties",
 				    "must be false");
 			put_member(s, &n, k);
-			put_value(s, &m->value);
+			json_out_value(&s->w, &m->value);
 		} else if (key_is(k, "format")) {
 			bool known = false;
 			size_t j;
@@ -710,23 +685,23 @@ walk(struct strict *s, const struct json_value *v, unsigned objects,
 				    "a format strict mode does not know "
 				    "(dropping it would accept more)");
 			put_member(s, &n, k);
-			put_value(s, &m->value);
+			json_out_value(&s->w, &m->value);
 		} else if (key_is(k, "enum")) {
 			if (m->value.type == JSON_T_ARRAY &&
 			    m->value.u.arr.count > STRICT_MAX_ENUM)
 				problem(s, "enum", "more than 1000 values");
 			count_chars(s, &m->value);
 			put_member(s, &n, k);
-			put_value(s, &m->value);
+			json_out_value(&s->w, &m->value);
 		} else {
 			if (key_is(k, "const"))
 				count_chars(s, &m->value);
 			put_member(s, &n, k);
-			put_value(s, &m->value);
+			json_out_value(&s->w, &m->value);
 		}
 		jptr_pop(&s->ptr, save);
 	}
-	put(s, "}", 1);
+	json_out_put(&s->w, "}", 1);
 }
 
 /* A root that is only {"$ref": "#/$defs/x", "$defs": ...}: the target,
@@ -793,6 +768,7 @@ cli_strict_openai(int argc, char **argv)
 	cli_form_init(&f);
 	memset(&s, 0, sizeof(s));
 	buf_init(&s.out, CLI_INPUT_MAX);
+	s.w.out = &s.out;
 	buf_init(&s.notes, 65536);
 	if (cli_form_opt(&f, argc, argv, &i) == -1)
 		goto done;
@@ -832,7 +808,7 @@ cli_strict_openai(int argc, char **argv)
 	if (s.nchars > STRICT_MAX_CHARS)
 		problem(&s, "enum",
 		    "more than 120,000 characters of names and values");
-	if (s.nomem) {
+	if (s.w.nomem) {
 		fprintf(stderr, "gpt.fcgi: out of memory\n");
 		status = 2;
 		goto done;

@@ -41,6 +41,7 @@
 #include "cli_form.h"
 #include "jptr.h"
 #include "json.h"
+#include "json_out.h"
 #include "schema.h"
 
 #define UNROLL_LEVELS_MAX 64 /* N */
@@ -108,7 +109,7 @@ struct unroll {
 	const char *why;
 	struct jptr where;
 	struct jptr ptr; /* the walk's schema pointer */
-	bool nomem;
+	struct json_out w; /* its nomem: any allocation refused */
 	/* references met under not/if/contains, judged once the groups
 	 * are known */
 	struct {
@@ -442,38 +443,6 @@ struct unroll_at {
 	unsigned level;
 };
 
-static void
-put(struct unroll *u, const void *p, size_t n)
-{
-	if (!u->nomem && buf_append(&u->out, p, n) == -1)
-		u->nomem = true;
-}
-
-static void
-put_s(struct unroll *u, const char *s)
-{
-	put(u, s, strlen(s));
-}
-
-static void
-put_value(struct unroll *u, const struct json_value *v)
-{
-	if (!u->nomem && json_write(v, &u->out) == -1)
-		u->nomem = true;
-}
-
-static void
-put_key(struct unroll *u, const struct json_string *k)
-{
-	struct json_value s;
-
-	memset(&s, 0, sizeof(s));
-	s.type = JSON_T_STRING;
-	s.u.str = *k;
-	put_value(u, &s);
-	put(u, ":", 1);
-}
-
 /* The copy name of unit k at level: NAME-level (root-level). */
 static void
 put_copy_name(struct unroll *u, size_t k, unsigned level)
@@ -487,11 +456,11 @@ put_copy_name(struct unroll *u, size_t k, unsigned level)
 	if (buf_append(&name, u->units[k].name.ptr, u->units[k].name.len) ==
 	        -1 ||
 	    buf_puts(&name, num) == -1) {
-		u->nomem = true;
+		u->w.nomem = true;
 	} else {
 		s.ptr = name.data;
 		s.len = name.len;
-		put_key(u, &s);
+		json_out_key(&u->w, &s);
 	}
 	buf_free(&name);
 }
@@ -508,31 +477,31 @@ put_copy_ref(struct unroll *u, size_t k, unsigned level)
 	char num[16];
 
 	if (un->v == u->root && level == 1) {
-		put_s(u, "\"#\"");
+		json_out_puts(&u->w, "\"#\"");
 		return;
 	}
 	cont = un->container != NULL ? un->container_name : u->root_container;
-	put_s(u, "\"#/");
-	put_s(u, cont); /* "$" is a sub-delim: no escape */
-	put_s(u, "/");
+	json_out_puts(&u->w, "\"#/");
+	json_out_puts(&u->w, cont); /* "$" is a sub-delim: no escape */
+	json_out_puts(&u->w, "/");
 	for (i = 0; i < un->name.len; i++) {
 		unsigned char c = (unsigned char)un->name.ptr[i];
 
 		if (c == '~')
-			put_s(u, "~0");
+			json_out_puts(&u->w, "~0");
 		else if (c == '/')
-			put_s(u, "~1");
+			json_out_puts(&u->w, "~1");
 		else if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
 		         (c >= '0' && c <= '9') || strchr("-._!$&'()*+,;=:@", c))
-			put(u, &un->name.ptr[i], 1);
+			json_out_put(&u->w, &un->name.ptr[i], 1);
 		else {
 			char e[3] = {'%', hex[c >> 4], hex[c & 15]};
 
-			put(u, e, 3);
+			json_out_put(&u->w, e, 3);
 		}
 	}
 	snprintf(num, sizeof(num), "-%u\"", level);
-	put_s(u, num);
+	json_out_puts(&u->w, num);
 }
 
 /* The level a reference to unit t gets when met at `at`: 0 is the cut. */
@@ -576,17 +545,17 @@ emit_list(struct unroll *u, const struct json_value *v, struct unroll_at at,
 	for (i = 0; i < v->u.arr.count; i++)
 		if (!is_cut(u, &v->u.arr.items[i], at))
 			left++;
-	put(u, "[", 1);
+	json_out_put(&u->w, "[", 1);
 	for (i = 0; i < v->u.arr.count; i++) {
 		/* anyOf [A, false]: the same as anyOf [A]; oneOf too, as
 		 * false never matches */
 		if (drop_false && left > 0 && is_cut(u, &v->u.arr.items[i], at))
 			continue;
 		if (kept++ > 0)
-			put(u, ",", 1);
+			json_out_put(&u->w, ",", 1);
 		emit(u, &v->u.arr.items[i], at, false, depth + 1);
 	}
-	put(u, "]", 1);
+	json_out_put(&u->w, "]", 1);
 }
 
 static void
@@ -618,7 +587,7 @@ emit_kw(struct unroll *u, const struct json_member *m, struct unroll_at at,
 	case KW_DEPS:
 		if (v->type != JSON_T_OBJECT)
 			break;
-		put(u, "{", 1);
+		json_out_put(&u->w, "{", 1);
 		for (i = 0; i < v->u.obj.count; i++) {
 			const struct json_member *c = &v->u.obj.members[i];
 
@@ -630,19 +599,19 @@ emit_kw(struct unroll *u, const struct json_member *m, struct unroll_at at,
 					continue;
 			}
 			if (n++ > 0)
-				put(u, ",", 1);
-			put_key(u, &c->key);
+				json_out_put(&u->w, ",", 1);
+			json_out_key(&u->w, &c->key);
 			if (kw == KW_DEPS && c->value.type == JSON_T_ARRAY)
-				put_value(u, &c->value);
+				json_out_value(&u->w, &c->value);
 			else
 				emit(u, &c->value, at, false, depth + 1);
 		}
-		put(u, "}", 1);
+		json_out_put(&u->w, "}", 1);
 		return;
 	case KW_DATA:
 		break;
 	}
-	put_value(u, v);
+	json_out_value(&u->w, v);
 }
 
 /* The copies of every recursive unit that lives in container `cont`
@@ -666,7 +635,7 @@ emit_copies(struct unroll *u, const char *cont, size_t *n, unsigned depth)
 			struct unroll_at at = {(int)k, level};
 
 			if ((*n)++ > 0)
-				put(u, ",", 1);
+				json_out_put(&u->w, ",", 1);
 			put_copy_name(u, k, level);
 			emit(u, un->v, at, un->v == u->root, depth + 1);
 		}
@@ -725,19 +694,19 @@ emit(struct unroll *u, const struct json_value *v, struct unroll_at at,
 	bool wrote_defs = false;
 
 	if (depth > JSON_MAX_DEPTH * 2) {
-		u->nomem = true;
+		u->w.nomem = true;
 		return;
 	}
 	if (v->type != JSON_T_OBJECT) {
-		put_value(u, v);
+		json_out_value(&u->w, v);
 		return;
 	}
 	if (is_cut(u, v, at)) {
 		/* the last level: the recursive alternative is gone */
-		put_s(u, "false");
+		json_out_puts(&u->w, "false");
 		return;
 	}
-	put(u, "{", 1);
+	json_out_put(&u->w, "{", 1);
 	for (i = 0; i < v->u.obj.count; i++) {
 		const struct json_member *m = &v->u.obj.members[i];
 
@@ -751,8 +720,8 @@ emit(struct unroll *u, const struct json_value *v, struct unroll_at at,
 		        key_is(&m->key, "$recursiveAnchor")))
 			continue;
 		if (n++ > 0)
-			put(u, ",", 1);
-		put_key(u, &m->key);
+			json_out_put(&u->w, ",", 1);
+		json_out_key(&u->w, &m->key);
 		if (key_is(&m->key, "$ref")) {
 			const struct json_value *t = ref_target(u, &m->value);
 			int k = t != NULL ? unit_of_value(u, t) : -1;
@@ -761,7 +730,7 @@ emit(struct unroll *u, const struct json_value *v, struct unroll_at at,
 				put_copy_ref(u, (size_t)k,
 				    level_of(u, at, (size_t)k));
 			else
-				put_value(u, &m->value);
+				json_out_value(&u->w, &m->value);
 			continue;
 		}
 		if (is_root && at.level <= 1 && is_defs(&m->key) &&
@@ -773,7 +742,7 @@ emit(struct unroll *u, const struct json_value *v, struct unroll_at at,
 			                                   : "definitions";
 			struct unroll_at out = {-1, 0};
 
-			put(u, "{", 1);
+			json_out_put(&u->w, "{", 1);
 			for (j = 0; j < m->value.u.obj.count; j++) {
 				const struct json_member *c =
 				    &m->value.u.obj.members[j];
@@ -782,12 +751,12 @@ emit(struct unroll *u, const struct json_value *v, struct unroll_at at,
 				if (k >= 0 && u->units[k].recursive)
 					continue;
 				if (cn++ > 0)
-					put(u, ",", 1);
-				put_key(u, &c->key);
+					json_out_put(&u->w, ",", 1);
+				json_out_key(&u->w, &c->key);
 				emit(u, &c->value, out, false, depth + 1);
 			}
 			emit_copies(u, name, &cn, depth);
-			put(u, "}", 1);
+			json_out_put(&u->w, "}", 1);
 			if (strcmp(name, u->root_container) == 0)
 				wrote_defs = true;
 			continue;
@@ -800,14 +769,14 @@ emit(struct unroll *u, const struct json_value *v, struct unroll_at at,
 		size_t cn = 0;
 
 		if (n++ > 0)
-			put(u, ",", 1);
-		put_s(u, "\"");
-		put_s(u, u->root_container);
-		put_s(u, "\":{");
+			json_out_put(&u->w, ",", 1);
+		json_out_puts(&u->w, "\"");
+		json_out_puts(&u->w, u->root_container);
+		json_out_puts(&u->w, "\":{");
 		emit_copies(u, u->root_container, &cn, depth);
-		put(u, "}", 1);
+		json_out_put(&u->w, "}", 1);
 	}
-	put(u, "}", 1);
+	json_out_put(&u->w, "}", 1);
 }
 
 /* ----- the command ------------------------------------------------------ */
@@ -898,6 +867,7 @@ cli_unroll(int argc, char **argv)
 	u->n = (unsigned)n;
 	u->root_container = root_container(u->root);
 	buf_init(&u->out, CLI_INPUT_MAX);
+	u->w.out = &u->out;
 	/* the root first: unit 0 */
 	collect_ref(u, NULL, u->root, -1, false, 0);
 	/* then the definitions no reference reached */
@@ -938,7 +908,7 @@ cli_unroll(int argc, char **argv)
 		    u->units[0].recursive ? 1 : 0};
 
 		emit(u, u->root, top, true, 0);
-		if (u->nomem)
+		if (u->w.nomem)
 			goto toolarge;
 		if (json_parse(u->out.data, u->out.len, &f.a, 0, &res,
 		        &jerr) != JSON_OK) {

@@ -28,6 +28,7 @@
 #include "arena.h"
 #include "buf.h"
 #include "json.h"
+#include "json_out.h"
 #include "sample.h"
 #include "schema.h"
 #include "schema_view.h"
@@ -55,7 +56,7 @@ struct sample_gen {
 	unsigned depth;
 	size_t steps;
 	unsigned attempt; /* the try: shifts the branch choices */
-	bool nomem;
+	struct json_out w; /* its nomem: any allocation refused */
 	/* the first schema the generator could not describe */
 	char opaque[JPTR_MAX];
 	const char *opaque_why;
@@ -92,7 +93,7 @@ visit(struct sample_gen *g, const struct schema_node *n)
 		struct sample_visit *nv = calloc(ncap, sizeof(*nv));
 
 		if (nv == NULL) {
-			g->nomem = true;
+			g->w.nomem = true;
 			return 0;
 		}
 		for (i = 0; i < g->cap; i++) {
@@ -139,39 +140,6 @@ opaque(struct sample_gen *g, const struct schema_view *v, const char *why)
 }
 
 /* ----- output -------------------------------------------------------------- */
-
-static void
-put(struct sample_gen *g, const void *p, size_t n)
-{
-	if (!g->nomem && buf_append(&g->text, p, n) == -1)
-		g->nomem = true;
-}
-
-static void
-put_s(struct sample_gen *g, const char *s)
-{
-	put(g, s, strlen(s));
-}
-
-static void
-put_value(struct sample_gen *g, const struct json_value *v)
-{
-	if (!g->nomem && json_write(v, &g->text) == -1)
-		g->nomem = true;
-}
-
-/* A JSON string of the raw bytes s (valid UTF-8). */
-static void
-put_string(struct sample_gen *g, const char *s, size_t len)
-{
-	struct json_value v;
-
-	memset(&v, 0, sizeof(v));
-	v.type = JSON_T_STRING;
-	v.u.str.ptr = len == 0 ? "" : s;
-	v.u.str.len = len;
-	put_value(g, &v);
-}
 
 /* ----- the parts of one value ------------------------------------------- */
 
@@ -314,39 +282,50 @@ re_set_add(struct re_set *s, uint32_t lo, uint32_t hi)
 	return 0;
 }
 
+/*
+ * The escapes that stand for fixed ranges: one character each reaches
+ * every value of its class a sample needs (\D, \W and \S: one range
+ * outside the class is enough, the generator picks within it).
+ */
+static const struct re_escape_ranges {
+	char c;
+	uint8_t n;
+	uint32_t r[4][2]; /* lo, hi */
+} re_escape_ranges[] = {
+    {'d', 1, {{'0', '9'}}},
+    {'w', 4, {{'a', 'z'}, {'A', 'Z'}, {'0', '9'}, {'_', '_'}}},
+    {'s', 1, {{' ', ' '}}},
+    {'D', 1, {{'a', 'z'}}},
+    {'W', 1, {{'-', '-'}}},
+    {'S', 1, {{'a', 'z'}}},
+    {'n', 1, {{'\n', '\n'}}},
+    {'t', 1, {{'\t', '\t'}}},
+    {'r', 1, {{'\r', '\r'}}},
+    {'v', 1, {{0x0b, 0x0b}}}, /* ECMA-262: U+000B only */
+    {'f', 1, {{'\f', '\f'}}},
+};
+
 /* The escape at r->pos (after the backslash) into s: -1 unsupported. */
 static int
 re_escape(struct re_gen *r, struct re_set *s)
 {
+	size_t i, j;
 	char c;
 
 	if (!re_more(r))
 		return -1;
 	c = r->p[r->pos++];
+	for (i = 0; i < GPT_ARRAY_LEN(re_escape_ranges); i++) {
+		const struct re_escape_ranges *e = &re_escape_ranges[i];
+
+		if (e->c != c)
+			continue;
+		for (j = 0; j < e->n; j++)
+			if (re_set_add(s, e->r[j][0], e->r[j][1]) == -1)
+				return -1;
+		return 0;
+	}
 	switch (c) {
-	case 'd':
-		return re_set_add(s, '0', '9');
-	case 'w':
-		return re_set_add(s, 'a', 'z') | re_set_add(s, 'A', 'Z') |
-		       re_set_add(s, '0', '9') | re_set_add(s, '_', '_');
-	case 's':
-		return re_set_add(s, ' ', ' ');
-	case 'D':
-		return re_set_add(s, 'a', 'z');
-	case 'W':
-		return re_set_add(s, '-', '-');
-	case 'S':
-		return re_set_add(s, 'a', 'z');
-	case 'n':
-		return re_set_add(s, '\n', '\n');
-	case 't':
-		return re_set_add(s, '\t', '\t');
-	case 'r':
-		return re_set_add(s, '\r', '\r');
-	case 'v':
-		return re_set_add(s, 0x0b, 0x0b); /* ECMA-262: U+000B only */
-	case 'f':
-		return re_set_add(s, '\f', '\f');
 	case 'u':
 	case 'x': {
 		/* \u00e9, \u{1F600}, \x41 */
@@ -948,7 +927,7 @@ gen_string(struct sample_gen *g, const struct parts *p)
 	buf_init(&s, SAMPLE_TEXT_MAX);
 	rc = gen_string_raw(g, p, &s);
 	if (rc == 0)
-		put_string(g, s.data, s.len);
+		json_out_string(&g->w, s.data, s.len);
 	buf_free(&s);
 	return rc;
 }
@@ -1006,7 +985,7 @@ gen_number(struct sample_gen *g, const struct parts *p, bool integer)
 	/* sometimes the bound itself, exactly as written */
 	if (edge != NULL && mtext == NULL && rnd_below(g, 4) == 0 &&
 	    (!integer || edge->len < 20)) {
-		put(g, edge->text, edge->len);
+		json_out_put(&g->w, edge->text, edge->len);
 		return 0;
 	}
 	if (isinf(lo) && isinf(hi))
@@ -1052,7 +1031,7 @@ gen_number(struct sample_gen *g, const struct parts *p, bool integer)
 		/* 0 is a multiple of every number: an integer even when
 		 * multipleOf is not one */
 		if (lo <= 0 && hi >= 0 && (integer || rnd_below(g, 4) == 0)) {
-			put_s(g, "0");
+			json_out_puts(&g->w, "0");
 			return 0;
 		}
 		span = kmax - kmin + 1;
@@ -1060,7 +1039,7 @@ gen_number(struct sample_gen *g, const struct parts *p, bool integer)
 		    (long long)rnd_below(g, span > 50 ? 50 : (uint64_t)span);
 		snprintf(out, sizeof(out), "%.0Lfe%ld",
 		    (long double)k * strtold(digits, NULL), exp);
-		put_s(g, out);
+		json_out_puts(&g->w, out);
 		return 0;
 	}
 	x = lo + (hi - lo) * (double)rnd_below(g, 10001) / 10000.0;
@@ -1072,7 +1051,7 @@ gen_number(struct sample_gen *g, const struct parts *p, bool integer)
 	} else {
 		snprintf(out, sizeof(out), "%.2f", x);
 	}
-	put_s(g, out);
+	json_out_puts(&g->w, out);
 	return 0;
 }
 
@@ -1125,13 +1104,13 @@ gen_array(struct sample_gen *g, const struct parts *p)
 		count = max;
 	if (count > min + 8 && count > want_contains)
 		count = min > want_contains ? min : want_contains;
-	put(g, "[", 1);
+	json_out_put(&g->w, "[", 1);
 	for (i = 0; i < count; i++) {
 		const struct schema_node *ns[SAMPLE_PARTS + 1];
 		size_t k = 0, j;
 
 		if (i > 0)
-			put(g, ",", 1);
+			json_out_put(&g->w, ",", 1);
 		if (i < nprefix) {
 			/* position i of every part's prefix that reaches it,
 			 * else that part's items */
@@ -1156,7 +1135,7 @@ gen_array(struct sample_gen *g, const struct parts *p)
 		if (gen(g, ns, k) == -1)
 			return -1;
 	}
-	put(g, "]", 1);
+	json_out_put(&g->w, "]", 1);
 	return 0;
 }
 
@@ -1199,7 +1178,7 @@ gen_object(struct sample_gen *g, const struct parts *p)
 
 	buf_init(&name, 4096);
 	if ((ms = calloc(SAMPLE_MEMBERS, sizeof(*ms))) == NULL) {
-		g->nomem = true;
+		g->w.nomem = true;
 		return -1;
 	}
 	for (i = 0; i < p->count; i++) {
@@ -1299,7 +1278,7 @@ gen_object(struct sample_gen *g, const struct parts *p)
 			ms[i].include = true;
 			present++;
 		}
-	put(g, "{", 1);
+	json_out_put(&g->w, "{", 1);
 	for (i = 0; i < nm; i++) {
 		const struct schema_node *ns[4];
 		size_t q;
@@ -1307,9 +1286,9 @@ gen_object(struct sample_gen *g, const struct parts *p)
 		if (!ms[i].include)
 			continue;
 		if (wrote++ > 0)
-			put(g, ",", 1);
-		put_string(g, ms[i].name, ms[i].len);
-		put(g, ":", 1);
+			json_out_put(&g->w, ",", 1);
+		json_out_string(&g->w, ms[i].name, ms[i].len);
+		json_out_put(&g->w, ":", 1);
 		for (q = 0; q < ms[i].nsub; q++)
 			ns[q] = ms[i].sub[q];
 		if (ms[i].nsub == 0 && additional != NULL)
@@ -1342,9 +1321,9 @@ gen_object(struct sample_gen *g, const struct parts *p)
 				goto done;
 			ms[nm - 1].include = true;
 			if (wrote++ > 0)
-				put(g, ",", 1);
-			put_string(g, ms[nm - 1].name, name.len);
-			put(g, ":", 1);
+				json_out_put(&g->w, ",", 1);
+			json_out_string(&g->w, ms[nm - 1].name, name.len);
+			json_out_put(&g->w, ":", 1);
 			if (gen(g, &pp.sub, 1) == -1)
 				goto done;
 			present++;
@@ -1374,14 +1353,14 @@ gen_object(struct sample_gen *g, const struct parts *p)
 		if (ms[nm - 1].name == NULL)
 			goto done;
 		if (wrote++ > 0)
-			put(g, ",", 1);
-		put_string(g, ms[nm - 1].name, name.len);
-		put(g, ":", 1);
+			json_out_put(&g->w, ",", 1);
+		json_out_string(&g->w, ms[nm - 1].name, name.len);
+		json_out_put(&g->w, ":", 1);
 		if (gen(g, &additional, additional != NULL ? 1 : 0) == -1)
 			goto done;
 		present++;
 	}
-	put(g, "}", 1);
+	json_out_put(&g->w, "}", 1);
 	rc = present >= min ? 0 : -1;
 done:
 	buf_free(&name);
@@ -1407,30 +1386,30 @@ gen_any(struct sample_gen *g, unsigned types)
 	{
 		const char *w = sample_words[rnd_below(g, 6)];
 
-		put_string(g, w, strlen(w));
+		json_out_string(&g->w, w, strlen(w));
 	}
 		break;
 	case SV_TY_INTEGER: {
 		char t[24];
 
 		snprintf(t, sizeof(t), "%u", (unsigned)rnd_below(g, 100));
-		put_s(g, t);
+		json_out_puts(&g->w, t);
 		break;
 	}
 	case SV_TY_NUMBER:
-		put_s(g, "1.5");
+		json_out_puts(&g->w, "1.5");
 		break;
 	case SV_TY_BOOLEAN:
-		put_s(g, rnd_below(g, 2) ? "true" : "false");
+		json_out_puts(&g->w, rnd_below(g, 2) ? "true" : "false");
 		break;
 	case SV_TY_ARRAY:
-		put_s(g, "[]");
+		json_out_puts(&g->w, "[]");
 		break;
 	case SV_TY_OBJECT:
-		put_s(g, "{}");
+		json_out_puts(&g->w, "{}");
 		break;
 	default:
-		put_s(g, "null");
+		json_out_puts(&g->w, "null");
 		break;
 	}
 }
@@ -1448,11 +1427,11 @@ gen(struct sample_gen *g, const struct schema_node *const *ns, size_t count)
 	    SV_TY_STRING, SV_TY_INTEGER, SV_TY_NUMBER, SV_TY_BOOLEAN,
 	    SV_TY_NULL};
 
-	if (g->nomem || ++g->steps > SAMPLE_STEPS ||
+	if (g->w.nomem || ++g->steps > SAMPLE_STEPS ||
 	    g->depth >= SAMPLE_MAX_DEPTH)
 		return -1;
 	if ((p = calloc(1, sizeof(*p))) == NULL) {
-		g->nomem = true;
+		g->w.nomem = true;
 		return -1;
 	}
 	g->depth++;
@@ -1468,13 +1447,13 @@ gen(struct sample_gen *g, const struct schema_node *const *ns, size_t count)
 	/* const, then enum: the first that says one */
 	for (i = 0; i < p->count; i++)
 		if (p->v[i].const_value != NULL) {
-			put_value(g, p->v[i].const_value);
+			json_out_value(&g->w, p->v[i].const_value);
 			rc = 0;
 			goto done;
 		}
 	for (i = 0; i < p->count; i++)
 		if (p->v[i].nenums > 0) {
-			put_value(g, schema_view_enum(p->n[i],
+			json_out_value(&g->w, schema_view_enum(p->n[i],
 			                 (size_t)(p->c[i] % p->v[i].nenums)));
 			rc = 0;
 			goto done;
@@ -1519,17 +1498,17 @@ gen(struct sample_gen *g, const struct schema_node *const *ns, size_t count)
 		rc = gen_number(g, p, false);
 		break;
 	case SV_TY_BOOLEAN:
-		put_s(g, rnd_below(g, 2) ? "true" : "false");
+		json_out_puts(&g->w, rnd_below(g, 2) ? "true" : "false");
 		rc = 0;
 		break;
 	default:
-		put_s(g, "null");
+		json_out_puts(&g->w, "null");
 		rc = 0;
 		break;
 	}
 done:
 	g->depth--;
-	if (rc == -1 && !g->nomem && g->text.len >= at) {
+	if (rc == -1 && !g->w.nomem && g->text.len >= at) {
 		g->text.len = at;
 		if (g->text.data != NULL)
 			g->text.data[at] = '\0';
@@ -1551,6 +1530,7 @@ sample_new(const struct schema *form, uint64_t seed)
 	g->rng = seed;
 	arena_init(&g->scratch, SIZE_MAX / 4);
 	buf_init(&g->text, SAMPLE_TEXT_MAX);
+	g->w.out = &g->text;
 	return g;
 }
 
@@ -1581,8 +1561,8 @@ sample_next(struct sample_gen *g, struct buf *out, struct sample_err *err)
 		g->depth = 0;
 		buf_reset(&g->text);
 		arena_reset(&g->scratch);
-		if (gen(g, &root, 1) == -1 || g->nomem) {
-			if (g->nomem)
+		if (gen(g, &root, 1) == -1 || g->w.nomem) {
+			if (g->w.nomem)
 				return -2;
 			continue;
 		}
