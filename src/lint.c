@@ -167,16 +167,20 @@ lint_ends_anchored(const char *p, size_t len)
 	return bs % 2 == 0;
 }
 
-/* Is the pattern anchored at both ends with no alternative escaping the
- * anchors ("^a|b$" is not: "xb" matches)? */
-bool
-lint_anchored(const char *p, size_t len)
+/* What one pass over a pattern's operators finds (outside escapes and
+ * character classes, where '|', '*' and '}' are literal). */
+struct lint_pattern_scan {
+	bool top_alt;   /* a '|' outside every group: "^a|b$" */
+	bool unbounded; /* '*', '+' or {n,}: "^a+$", "^a{2,}$" */
+};
+
+static void
+lint_pattern_scan(const char *p, size_t len, struct lint_pattern_scan *sc)
 {
 	size_t i, depth = 0;
 	bool cls = false;
 
-	if (!lint_ends_anchored(p, len))
-		return false;
+	memset(sc, 0, sizeof(*sc));
 	for (i = 0; i < len; i++) {
 		if (p[i] == '\\') {
 			i++;
@@ -193,37 +197,37 @@ lint_anchored(const char *p, size_t len)
 		else if (p[i] == ')' && depth > 0)
 			depth--;
 		else if (p[i] == '|' && depth == 0)
-			return false;
+			sc->top_alt = true;
+		else if (p[i] == '*' || p[i] == '+')
+			sc->unbounded = true;
+		else if (p[i] == ',' && i + 1 < len && p[i + 1] == '}')
+			sc->unbounded = true;
 	}
-	return true;
+}
+
+/* Is the pattern anchored at both ends with no alternative escaping the
+ * anchors ("^a|b$" is not: "xb" matches)? */
+bool
+lint_anchored(const char *p, size_t len)
+{
+	struct lint_pattern_scan sc;
+
+	if (!lint_ends_anchored(p, len))
+		return false;
+	lint_pattern_scan(p, len, &sc);
+	return !sc.top_alt;
 }
 
 /* Does an anchored pattern bound the length: no *, + or {n,}? */
 static bool
 lint_pattern_bounds(const char *p, size_t len)
 {
-	size_t i;
-	bool cls = false;
+	struct lint_pattern_scan sc;
 
-	if (!lint_anchored(p, len))
+	if (!lint_ends_anchored(p, len))
 		return false;
-	for (i = 0; i < len; i++) {
-		if (p[i] == '\\') {
-			i++;
-			continue;
-		}
-		if (cls) {
-			cls = p[i] != ']';
-			continue;
-		}
-		if (p[i] == '[')
-			cls = true;
-		else if (p[i] == '*' || p[i] == '+')
-			return false;
-		else if (p[i] == ',' && i + 1 < len && p[i + 1] == '}')
-			return false;
-	}
-	return true;
+	lint_pattern_scan(p, len, &sc);
+	return !sc.top_alt && !sc.unbounded;
 }
 
 /* Lookaround, a word boundary or a backreference: what regex-subset
