@@ -1666,18 +1666,7 @@ enum schema_result
 schema_validate(const struct schema *s, const struct json_value *instance,
     struct arena *scratch, struct schema_err *err)
 {
-	struct vctx x;
-
-	x.scratch = scratch;
-	x.err = err;
-	x.steps = 0;
-	x.depth = 0;
-	x.quiet = 0;
-	x.nframes = 0;
-	x.ev = NULL;
-	x.nscope = 0;
-	re_budget_init(&x.re_budget);
-	return apply(&x, s->root, instance, "false");
+	return schema_view_validate(s, s->root, instance, scratch, err);
 }
 
 enum schema_result
