@@ -129,6 +129,14 @@ send_all(int fd, const void *b, size_t n, size_t step)
 	}
 }
 
+/* The peer's records at once, then the head read whole from them. */
+static void
+send_head(struct pair *sp, struct fcgi_conn *c, const struct peer *p)
+{
+	send_all(sp->cli, p->b, p->n, 0);
+	ck_assert_int_eq(fcgi_read_head(c), 0);
+}
+
 /* What the module wrote, up to n bytes, waiting at most 2 s. */
 static size_t
 recv_some(int fd, unsigned char *b, size_t n)
@@ -201,8 +209,7 @@ START_TEST(fcgi_read_head_skips_odd_names_and_cuts_a_value_at_nul)
 	begin(&p, 1, FCGI_RESPONDER, 0);
 	rec(&p, FCGI_PARAMS, 1, pairs, sizeof(pairs), 0);
 	rec(&p, FCGI_PARAMS, 1, NULL, 0, 0);
-	send_all(sp.cli, p.b, p.n, 0);
-	ck_assert_int_eq(fcgi_read_head(&c), 0);
+	send_head(&sp, &c, &p);
 	ck_assert_str_eq(c.envp[0], "REQUEST_METHOD=GET");
 	ck_assert_str_eq(c.envp[1], "PATH_INFO=/note");
 	ck_assert_ptr_null(c.envp[2]);
@@ -226,8 +233,7 @@ START_TEST(fcgi_read_body_gives_stdin_across_records_and_skips_others)
 	rec(&p, FCGI_DATA, 1, "data", 4, 0);   /* not a responder's */
 	rec(&p, FCGI_STDIN, 1, "1}", 2, 6);
 	rec(&p, FCGI_STDIN, 1, NULL, 0, 0);
-	send_all(sp.cli, p.b, p.n, 0);
-	ck_assert_int_eq(fcgi_read_head(&c), 0);
+	send_head(&sp, &c, &p);
 	/* a small buffer: the body comes in several reads */
 	while ((k = fcgi_read_body(&c, body + got, 3)) > 0)
 		got += (size_t)k;
@@ -370,8 +376,7 @@ START_TEST(fcgi_finish_closes_when_the_unread_body_is_over_the_cap)
 	pair_open(&sp, &c, 2);
 	p.n = 0;
 	get_head(&p, 1, FCGI_KEEP_CONN);
-	send_all(sp.cli, p.b, p.n, 0);
-	ck_assert_int_eq(fcgi_read_head(&c), 0);
+	send_head(&sp, &c, &p);
 	/* a child sends a body the answer did not read, past the cap */
 	if ((pid = fork()) == 0) {
 		signal(SIGPIPE, SIG_IGN);
@@ -408,8 +413,7 @@ START_TEST(fcgi_answers_get_values_and_unknown_management_types)
 	rec(&p, FCGI_GET_VALUES, 0, q, k, 0);
 	rec(&p, 42, 0, NULL, 0, 0);
 	get_head(&p, 1, 0);
-	send_all(sp.cli, p.b, p.n, 0);
-	ck_assert_int_eq(fcgi_read_head(&c), 0);
+	send_head(&sp, &c, &p);
 	n = recv_some(sp.cli, out, sizeof(out));
 	/* GET_VALUES_RESULT: FCGI_MAX_CONNS=1, FCGI_MPXS_CONNS=0 */
 	ck_assert_uint_ge(n, 8);
@@ -448,8 +452,7 @@ START_TEST(fcgi_refuses_other_roles_and_a_second_request_at_once)
 	begin(&p, 2, FCGI_RESPONDER, 0); /* while 1 is open */
 	rec(&p, FCGI_PARAMS, 1, "\001\001AB", 4, 4);
 	rec(&p, FCGI_PARAMS, 1, NULL, 0, 0);
-	send_all(sp.cli, p.b, p.n, 0);
-	ck_assert_int_eq(fcgi_read_head(&c), 0);
+	send_head(&sp, &c, &p);
 	ck_assert_int_eq(c.id, 1);
 	ck_assert_str_eq(env_of(&c, "A"), "B");
 	ck_assert_uint_eq(recv_some(sp.cli, out, 32), 32);
@@ -470,8 +473,7 @@ START_TEST(fcgi_end_writes_the_whole_answer_at_once)
 	pair_open(&sp, &c, 2);
 	get_head(&p, 5, 0);
 	rec(&p, FCGI_STDIN, 5, NULL, 0, 0);
-	send_all(sp.cli, p.b, p.n, 0);
-	ck_assert_int_eq(fcgi_read_head(&c), 0);
+	send_head(&sp, &c, &p);
 	ck_assert_int_eq(fcgi_write(&c, FCGI_STDERR, "why\n", 4), 0);
 	ck_assert_int_eq(fcgi_write(&c, FCGI_STDOUT, "Status: 204\r\n\r\n", 15),
 	    0);
@@ -508,8 +510,7 @@ START_TEST(fcgi_finish_drains_the_body_and_keeps_the_connection)
 	rec(&p, FCGI_STDIN, 1, "unread body", 11, 5);
 	rec(&p, FCGI_STDIN, 1, NULL, 0, 0);
 	get_head(&p, 2, FCGI_KEEP_CONN);
-	send_all(sp.cli, p.b, p.n, 0);
-	ck_assert_int_eq(fcgi_read_head(&c), 0);
+	send_head(&sp, &c, &p);
 	ck_assert(c.keep);
 	fcgi_end(&c);
 	ck_assert_int_eq(fcgi_finish(&c), 0);
@@ -536,8 +537,7 @@ START_TEST(fcgi_read_body_stops_at_abort_and_the_answer_is_only_its_end)
 	get_head(&p, 4, FCGI_KEEP_CONN);
 	rec(&p, FCGI_STDIN, 4, "abc", 3, 5);
 	rec(&p, FCGI_ABORT_REQUEST, 4, NULL, 0, 0);
-	send_all(sp.cli, p.b, p.n, 0);
-	ck_assert_int_eq(fcgi_read_head(&c), 0);
+	send_head(&sp, &c, &p);
 	ck_assert_int_eq(fcgi_read_body(&c, body, sizeof(body)), 3);
 	ck_assert_int_eq(fcgi_read_body(&c, body, sizeof(body)), -1);
 	ck_assert_int_eq(c.why, FCGI_W_ABORTED);
@@ -576,8 +576,7 @@ START_TEST(fcgi_read_body_drops_a_trickle_at_the_request_time)
 	get_head(&p, 1, 0);
 	rec(&p, FCGI_STDIN, 1, "xxxxxxxxxx", 10, 0);
 	p.n -= 10; /* the header of 10 bytes, the bytes to trickle */
-	send_all(sp.cli, p.b, p.n, 0);
-	ck_assert_int_eq(fcgi_read_head(&c), 0);
+	send_head(&sp, &c, &p);
 	/* a byte every 0.5 s: never idle for 1 s, but over 2 s in all */
 	for (i = 0; i < 10; i++) {
 		send_all(sp.cli, "x", 1, 0);
@@ -600,8 +599,7 @@ START_TEST(fcgi_read_head_closes_a_kept_connection_quiet_for_the_idle_time)
 	pair_open(&sp, &c, 1);
 	get_head(&p, 1, FCGI_KEEP_CONN);
 	rec(&p, FCGI_STDIN, 1, NULL, 0, 0);
-	send_all(sp.cli, p.b, p.n, 0);
-	ck_assert_int_eq(fcgi_read_head(&c), 0);
+	send_head(&sp, &c, &p);
 	fcgi_end(&c);
 	ck_assert_int_eq(fcgi_finish(&c), 0);
 	ck_assert_int_eq(fcgi_read_head(&c), -1);
