@@ -105,6 +105,14 @@ cli_form_put_pointer(const struct jptr *p)
 		    stderr);
 }
 
+void
+cli_form_put_where(const struct jptr *p)
+{
+	cli_form_put_pointer(p);
+	if (p->len == 0)
+		fputs("(the root)", stderr);
+}
+
 static void
 cli_form_warning(void *ctx, const char *pointer, const char *message)
 {

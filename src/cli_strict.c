@@ -102,20 +102,6 @@ in_list(const struct json_string *k, const char *const *list, size_t n)
 }
 
 static void
-print_ptr(const struct jptr *p)
-{
-	size_t i;
-
-	for (i = 0; i < p->len; i++)
-		fputc((unsigned char)p->buf[i] < 0x20 || p->buf[i] == 0x7f
-		          ? '?'
-		          : p->buf[i],
-		    stderr);
-	if (p->len == 0)
-		fputs("(the root)", stderr);
-}
-
-static void
 problem_kw(struct strict *s, const char *keyword, size_t len,
     const char *why)
 {
@@ -124,7 +110,7 @@ problem_kw(struct strict *s, const char *keyword, size_t len,
 	if (s->nproblems++ >= STRICT_PROBLEMS_MAX)
 		return;
 	fputs("gpt.fcgi: not for OpenAI strict mode: at ", stderr);
-	print_ptr(&s->ptr);
+	cli_form_put_where(&s->ptr);
 	fputs(": ", stderr);
 	for (i = 0; i < len && i < 64; i++)
 		fputc((unsigned char)keyword[i] < 0x20 ? '?' : keyword[i],

@@ -818,20 +818,6 @@ root_container(const struct json_value *root)
 	return "$defs";
 }
 
-static void
-print_where(const struct jptr *p)
-{
-	size_t i;
-
-	for (i = 0; i < p->len; i++)
-		fputc((unsigned char)p->buf[i] < 0x20 || p->buf[i] == 0x7f
-		          ? '?'
-		          : p->buf[i],
-		    stderr);
-	if (p->len == 0)
-		fputs("(the root)", stderr);
-}
-
 int
 cli_unroll(int argc, char **argv)
 {
@@ -896,7 +882,7 @@ cli_unroll(int argc, char **argv)
 	status = 1;
 	if (u->why != NULL) {
 		fprintf(stderr, "gpt.fcgi: %s: cannot unroll at ", f.path);
-		print_where(&u->where);
+		cli_form_put_where(&u->where);
 		fprintf(stderr, ": %s\n", u->why);
 		goto done;
 	}
