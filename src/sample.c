@@ -394,6 +394,29 @@ re_escape(struct re_gen *r, struct re_set *s)
 	}
 }
 
+/* One atom of a class at r->pos into one (cleared): an escape (\d is
+ * several ranges) or one character.  -1 unsupported or not UTF-8. */
+static int
+re_class_atom(struct re_gen *r, struct re_set *one)
+{
+	uint32_t cp;
+	size_t n;
+
+	memset(one, 0, sizeof(*one));
+	if (!re_more(r))
+		return -1;
+	if (r->p[r->pos] == '\\') {
+		r->pos++;
+		return re_escape(r, one);
+	}
+	n = utf8_decode((const unsigned char *)r->p + r->pos, r->len - r->pos,
+	    &cp);
+	if (n == 0)
+		return -1;
+	r->pos += n;
+	return re_set_add(one, cp, cp);
+}
+
 /* A class "[...]" (r->pos after '['). */
 static int
 re_class(struct re_gen *r, struct re_set *s)
@@ -409,46 +432,22 @@ re_class(struct re_gen *r, struct re_set *s)
 		struct re_set one;
 
 		first = false;
-		memset(&one, 0, sizeof(one));
-		if (r->p[r->pos] == '\\') {
-			r->pos++;
-			if (re_escape(r, &one) == -1)
-				return -1;
-			if (one.n != 1 || one.lo[0] != one.hi[0]) {
-				for (size_t i = 0; i < one.n; i++)
-					if (re_set_add(s, one.lo[i], one.hi[i]))
-						return -1;
-				continue;
-			}
-			lo = one.lo[0];
-		} else {
-			size_t n = utf8_decode(
-			    (const unsigned char *)r->p + r->pos,
-			    r->len - r->pos, &lo);
-
-			if (n == 0)
-				return -1;
-			r->pos += n;
+		if (re_class_atom(r, &one) == -1)
+			return -1;
+		if (one.n != 1 || one.lo[0] != one.hi[0]) {
+			/* \d, \w: their ranges, and no range from them */
+			for (size_t i = 0; i < one.n; i++)
+				if (re_set_add(s, one.lo[i], one.hi[i]))
+					return -1;
+			continue;
 		}
-		hi = lo;
+		lo = hi = one.lo[0];
 		if (r->pos + 1 < r->len && r->p[r->pos] == '-' &&
 		    r->p[r->pos + 1] != ']') {
 			r->pos++;
-			if (r->p[r->pos] == '\\') {
-				r->pos++;
-				memset(&one, 0, sizeof(one));
-				if (re_escape(r, &one) == -1 || one.n != 1)
-					return -1;
-				hi = one.lo[0];
-			} else {
-				size_t n = utf8_decode(
-				    (const unsigned char *)r->p + r->pos,
-				    r->len - r->pos, &hi);
-
-				if (n == 0)
-					return -1;
-				r->pos += n;
-			}
+			if (re_class_atom(r, &one) == -1 || one.n != 1)
+				return -1;
+			hi = one.lo[0];
 		}
 		if (hi < lo)
 			return -1;
