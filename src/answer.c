@@ -58,6 +58,16 @@ done:
 	return rc;
 }
 
+/* The 412 of a stale If-Match, naming the JSON ETag set->etag. */
+static int
+answer_precondition(struct addr *a, struct answer_set *set, struct buf *b)
+{
+	buf_reset(b);
+	if (http_head_precondition(b, set->etag, a->conf.explain) == -1)
+		return -1;
+	return answer_keep(a, &set->precondition, b, buf_len(b));
+}
+
 /* The answers of a; the page too when page is set. */
 static int
 answer_make(struct addr *a, bool page, char *err, size_t errlen)
@@ -80,9 +90,7 @@ answer_make(struct addr *a, bool page, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		goto done;
 	}
-	buf_reset(&body);
-	if (http_head_precondition(&body, set->etag, a->conf.explain) == -1 ||
-	    answer_keep(a, &set->precondition, &body, buf_len(&body)) == -1) {
+	if (answer_precondition(a, set, &body) == -1) {
 		snprintf(err, errlen, "out of memory");
 		goto done;
 	}
@@ -113,6 +121,28 @@ int
 answer_build_acts(struct addr *a, char *err, size_t errlen)
 {
 	return answer_make(a, false, err, errlen);
+}
+
+int
+answer_build_known(struct addr *a, const char *etag, char *err, size_t errlen)
+{
+	struct answer_set *set;
+	struct buf b;
+	int rc = -1;
+
+	buf_init(&b, 4096);
+	if ((set = arena_calloc(&a->arena, 1, sizeof(*set))) == NULL ||
+	    snprintf(set->etag, sizeof(set->etag), "%s", etag) >=
+	        (int)sizeof(set->etag) ||
+	    answer_precondition(a, set, &b) == -1) {
+		snprintf(err, errlen, "out of memory");
+		goto done;
+	}
+	a->derived = set;
+	rc = 0;
+done:
+	buf_free(&b);
+	return rc;
 }
 
 const struct answer_set *

@@ -792,16 +792,46 @@ fc_get(const struct addr_ref *ref, bool html)
 	return true;
 }
 
-const struct addr *
-formcache_lookup(const struct addr_ref *ref, bool arrival, bool html,
-    addr_derive_fn derive, const char **why)
+/* The JSON ETag read from the entry that vouches for an act's form. */
+static char fc_act_etag[HTTP_ETAG_MAX];
+
+/* An act's derive when the cache vouches: the ETag and the 412 from the
+ * entry, without writing the document again to hash it. */
+static int
+fc_derive_vouched(struct addr *a, char *err, size_t errlen)
+{
+	return answer_build_known(a, fc_act_etag, err, errlen);
+}
+
+/* Does the cache vouch for ref's form: its entry's key holds?  The
+ * entry's JSON ETag then goes into fc_act_etag. */
+static bool
+fc_vouches(const struct addr_ref *ref)
 {
 	char path[PATH_MAX];
-	struct timespec start;
-	const struct addr *a;
 	struct fc_in in;
 	uint64_t hlen;
 	size_t got;
+	const char *p;
+	bool ok;
+
+	ok = fc_open(ref, path, &in, &hlen, &got) &&
+	     (p = fc_take(&in, HTTP_ETAG_MAX)) != NULL;
+	if (ok) {
+		memcpy(fc_act_etag, p, HTTP_ETAG_MAX);
+		fc_act_etag[HTTP_ETAG_MAX - 1] = '\0';
+	}
+	free(fc_bytes);
+	fc_bytes = NULL;
+	return ok;
+}
+
+const struct addr *
+formcache_lookup(const struct addr_ref *ref, bool arrival, bool html,
+    addr_derive_fn derive, addr_derive_fn derive_act, const char **why)
+{
+	struct timespec start;
+	const struct addr *a;
 	bool vouched = false;
 
 	if (!fc_configured)
@@ -815,7 +845,8 @@ formcache_lookup(const struct addr_ref *ref, bool arrival, bool html,
 	if (fc_on && !fc_dir_ok())
 		fc_on = false;
 	if (!fc_on)
-		return addr_lookup(ref, derive, why);
+		/* nothing is stored: an act needs no page */
+		return addr_lookup(ref, arrival ? derive : derive_act, why);
 	/* The directory is checked as addr_lookup checks it: a symlink that
 	 * now leaves the root is a 404, whatever the cache holds. */
 	if (addr_check(ref, why) == 0) {
@@ -823,19 +854,22 @@ formcache_lookup(const struct addr_ref *ref, bool arrival, bool html,
 			return &fc_hit;
 		/* An act needs the compiled form; a file whose key holds says
 		 * this binary compiled this very form, so its patterns wait
-		 * for their first search. */
-		vouched = !arrival && fc_open(ref, path, &in, &hlen, &got);
-		free(fc_bytes);
-		fc_bytes = NULL;
+		 * for their first search, and its ETag is the file's. */
+		vouched = !arrival && fc_vouches(ref);
 	}
-	if (vouched)
+	if (vouched) {
 		re_set_mode(RE_CGI_VOUCHED);
-	/* An act writes no page: load without it, and store nothing (an
-	 * entry needs every answer; the next GET stores one). */
+		a = addr_lookup(ref, fc_derive_vouched, why);
+		re_set_mode(RE_CGI);
+		return a;
+	}
+	/* A miss, GET or act: the first request after a change builds every
+	 * answer and stores them, so whatever comes next (a GET, or an act
+	 * this entry vouches for) loads nothing for them, and derive's
+	 * once-per-load work (the form's warnings) runs once per version. */
 	clock_gettime(CLOCK_REALTIME, &start);
 	a = addr_lookup(ref, derive, why);
-	re_set_mode(RE_CGI);
-	if (a != NULL && a->ok && arrival)
+	if (a != NULL && a->ok)
 		fc_put(a, &start);
 	return a;
 }

@@ -65,14 +65,24 @@ void formcache_configure(void);
  * (http_wants_html), so only the page's answers are read.  A hit gives an
  * address that is ok and carries its conf and, in answer_of (answer.h),
  * its ETags and the answers of the representation asked for (the others
- * are empty); its schema and doc are NULL.  A miss loads the address
- * with derive (the caller's: answer_build's answers, without the page for
- * an act, which stores nothing).  A miss, or any other method, is addr_lookup's answer (NULL with
- * *why, or an address), and the answers of an address that loaded are
- * written to the cache.  Valid until the next call or formcache_clear.
+ * are empty); its schema and doc are NULL.
+ *
+ * An act (arrival false) whose entry's key holds loads the form (it must
+ * be compiled to judge the act) but builds none of GET's answers: its
+ * ETag and 412 come from the entry (answer_build_known), and neither
+ * derive runs, so what they do once per load (the form's warnings in the
+ * log) is not done again for a form already stored.
+ *
+ * Any other request loads the address with derive (every answer:
+ * answer_build's) and, when it is ok, stores them: the first request
+ * after a change, GET or act, writes the entry.  With the cache off, an
+ * act loads with derive_act instead (without the page: nothing is
+ * stored).  The answer is addr_lookup's (NULL with *why, or an address).
+ * Valid until the next call or formcache_clear.
  */
 const struct addr *formcache_lookup(const struct addr_ref *ref, bool arrival,
-    bool html, addr_derive_fn derive, const char **why);
+    bool html, addr_derive_fn derive, addr_derive_fn derive_act,
+    const char **why);
 
 /*
  * The cache file of the address directory dir, into out (size bytes): 0,

@@ -362,8 +362,10 @@ serve_act(struct serve_io *io, struct serve_state *st,
 /*
  * What the responder builds at each load of an address (addr_lookup's
  * derive): its answers (answer.h), then the form's warnings in the log,
- * once per load (audit.h).  serve_derive_acts leaves the page out, for a
- * CGI act (formcache.h).
+ * once per load (audit.h).  Under CGI each request is a load: the form
+ * cache runs these only when it stores an entry (or cannot vouch), so
+ * the warnings come once per version of the form (formcache.h).
+ * serve_derive_acts leaves the page out, for a CGI act with the cache off.
  */
 static int
 serve_derive_with(struct addr *a, bool page, char *err, size_t errlen)
@@ -419,9 +421,8 @@ serve_request(struct serve_io *io, struct serve_state *st)
 		bool arrival =
 		    req.method == HTTP_M_GET || req.method == HTTP_M_HEAD;
 
-		/* an act writes no page: its address loads without one */
 		a = formcache_lookup(&ref, arrival, http_wants_html(req.accept),
-		    arrival ? serve_derive : serve_derive_acts, &why);
+		    serve_derive, serve_derive_acts, &why);
 	} else
 		a = addr_lookup(&ref, serve_derive, &why);
 	if (ref.script_own && (a == NULL || (!a->ok && a->no_form))) {

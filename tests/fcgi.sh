@@ -614,6 +614,11 @@ expect_true "the answer does not carry it" \
 fcgi GET /lintonce "$TEST_TMP/empty"
 expect_true "the next request, no load, logs nothing of it" \
     sh -c "! grep -q 'hook-missing' '$TEST_TMP/err'"
+for i in 1 2; do
+	post /lintonce '{}'
+	expect_true "act $i on the loaded address logs nothing of it" \
+	    sh -c "! grep -q 'hook-missing' '$TEST_TMP/err'"
+done
 sleep 1.2
 printf ' ' >>"$ROOT/lintonce/form.json"
 fcgi GET /lintonce "$TEST_TMP/empty"

@@ -5,7 +5,8 @@
 # and puts the mtime back), a changed refs file, another binary, a damaged
 # or cut cache file, or a directory others may write each make it load
 # again; a form that does not load is never cached and never answered
-# from an older entry; acts are judged alike with the cache vouching.
+# from an older entry; acts are judged alike with the cache vouching; the
+# form's warnings are logged once per version of the form.
 . "${GPT_SRCDIR:-.}/tests/lib.sh"
 
 ROOT=$TEST_TMP/root
@@ -37,6 +38,12 @@ mkdir -p "$ROOT/many"
 printf '%s' '{"p": "Many.", "m": [], "s": {"type": "object", "properties": {"list": {"type": "array", "items": {"type": "string", "pattern": "^[a-z]$"}}}}}' \
     >"$ROOT/many/form.json"
 cp "$ROOT/patterned/hook" "$ROOT/many/hook"
+mkdir -p "$ROOT/warned"
+cat >"$ROOT/warned/form.json" <<'EOF2'
+{"p": "MARKER-W1 a form with a warning.", "m": [], "s": {"type": "object",
+ "properties": {"name": {"type": "string"}}, "additionalProperties": false}}
+EOF2
+cp "$ROOT/patterned/hook" "$ROOT/warned/hook"
 # Files changed within two seconds of a load are never cached (the same
 # tick of the file system's clock could hide a second change): let them
 # age once, here.
@@ -74,16 +81,16 @@ no_marker_p() { ! grep -q MARKER-P "$TEST_TMP/resp"; }
 ncache() { find "$CACHE" -type f | wc -l | tr -d ' '; }
 
 # --- a hit gives the bytes a load gives ---------------------------------
-# An act loads the form without its page and stores nothing.
+# The first request after a change, here an act, stores every answer.
 printf '{}' >"$TEST_TMP/in"
 cgi POST plain CONTENT_TYPE=application/json CONTENT_LENGTH=2
 expect_true "an act before any GET is judged (no hook: 502, got $code)" \
     test "$code" = 502
-expect_true "and stores nothing" test "$(ncache)" = 0
+expect_true "and stores the answers of its form" stored
 : >"$TEST_TMP/in"
 cgi GET plain
 expect_true "the first GET is answered 200" test "$code" = 200
-expect_true "the first GET stores the answers" stored
+expect_true "from what the act stored" not_stored
 expect_true "one cache file, private to the user" \
     test "$(ncache)" = 1 -a "$(stat -c %a "$CACHE")" = 700
 for accept in '' 'HTTP_ACCEPT=text/html' 'HTTP_ACCEPT=application/json'; do
@@ -233,6 +240,20 @@ for act in '{"code": "AB-123", "tag": "ok"}:200' '{"code": "AB-12"}:204' \
 	    test "$code" = "${act##*:}"
 done
 expect_true "an act does not rewrite the entry that vouched for it" not_stored
+# The ETag an act compares If-Match with is the entry's: the one GET gives.
+: >"$TEST_TMP/in"
+cgi GET patterned
+petag=$(sed -n 's/^ETag: \(.*\)\r$/\1/p' "$TEST_TMP/resp")
+printf '{"code": "AB-123"}' >"$TEST_TMP/in"
+cgi POST patterned CONTENT_TYPE=application/json CONTENT_LENGTH=18 \
+    HTTP_IF_MATCH="$petag"
+expect_true "a vouched act with If-Match of GET's ETag is accepted (got $code)" \
+    test "$code" = 200
+cgi POST patterned CONTENT_TYPE=application/json CONTENT_LENGTH=18 \
+    HTTP_IF_MATCH='"stale"'
+expect_true "one with a stale If-Match answers 412 (got $code)" \
+    test "$code" = 412
+expect_true "naming GET's ETag" grep -qF "ETag: $petag" "$TEST_TMP/resp"
 # 40 strings: more searches of one pattern than RE_JIT_AFTER
 awk 'BEGIN { printf "{\"list\": ["
 	for (i = 0; i < 40; i++) printf "%s\"x\"", i ? "," : ""
@@ -249,5 +270,53 @@ cgi POST many CONTENT_TYPE=application/json \
     CONTENT_LENGTH="$(wc -c <"$TEST_TMP/in" | tr -d ' ')"
 expect_true "and one whose 20th string fails after the JIT is rejected (got $code)" \
     test "$code" = 204
+
+# --- the form's warnings: once per version of the form ----------------------
+# Each CGI request is a load; the warnings are logged by the request that
+# stores the entry, not by those the entry answers or vouches for.
+nwarn() { grep -c '\[string-unbounded\] at "#/properties/name"' "$TEST_TMP/err"; }
+act_warned() {
+	printf '{"name": "x"}' >"$TEST_TMP/in"
+	cgi POST warned CONTENT_TYPE=application/json CONTENT_LENGTH=13
+}
+: >"$TEST_TMP/in"
+cgi GET warned
+expect_true "the first GET stores the entry" stored
+expect_true "and logs the form's warning once (got $(nwarn))" \
+    test "$(nwarn)" = 1
+for i in 1 2; do
+	act_warned
+	expect_true "act $i after it is accepted (got $code)" test "$code" = 200
+	expect_true "and logs no warning (got $(nwarn))" test "$(nwarn)" = 0
+done
+: >"$TEST_TMP/in"
+cgi GET warned
+expect_true "nor does a GET answered from the entry (got $(nwarn))" \
+    test "$(nwarn)" = 0
+sed 's/MARKER-W1/MARKER-W2/' "$ROOT/warned/form.json" >"$TEST_TMP/warned.new"
+mv "$TEST_TMP/warned.new" "$ROOT/warned/form.json"
+sleep 3
+act_warned
+expect_true "after an edit, the first act is accepted (got $code)" \
+    test "$code" = 200
+expect_true "and logs the warning again, once (got $(nwarn))" \
+    test "$(nwarn)" = 1
+expect_true "and stores the new version" stored
+act_warned
+expect_true "the next act logs none (got $(nwarn))" test "$(nwarn)" = 0
+: >"$TEST_TMP/in"
+cgi GET warned
+expect_true "a GET then serves the new version" \
+    grep -q MARKER-W2 "$TEST_TMP/resp"
+expect_true "from the entry the act stored, with no warning" \
+    sh -c "! grep -q 'form cache: stored' '$TEST_TMP/err' && \
+    ! grep -q 'string-unbounded' '$TEST_TMP/err'"
+# With the cache off nothing vouches: every load logs them, as under
+# FastCGI each load does.
+printf '{"name": "x"}' >"$TEST_TMP/in"
+cgi POST warned CONTENT_TYPE=application/json CONTENT_LENGTH=13 \
+    GPT_FORM_CACHE=off
+expect_true "with the cache off an act logs them (got $(nwarn))" \
+    test "$(nwarn)" = 1
 
 finish
