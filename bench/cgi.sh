@@ -11,6 +11,8 @@
 #   act cached  a valid act (hook: exec cat), the cache vouching for the
 #               form (patterns compiled at their first search, no JIT)
 #   act off     the same with the cache off
+#   hook        the act's hook alone (sh, then cat), the same body on its
+#               stdin: what an act costs beyond gpt.fcgi's own work
 # hyperfine, ROUNDS rounds of RUNS runs each, the cases in turn (the
 # order reversed every other round); each ratio is taken within a round
 # and the figure is the median over rounds.  GETs run without a shell
@@ -75,6 +77,7 @@ one() {
 	floor) set -- -N "$FLOOR $T/$_n.body" ;;
 	get-*) set -- -N "$_b" ;;
 	act-*) set -- "$_b <$T/act.json" ;;
+	hook) set -- "$T/$_n/hook <$T/act.json" ;;
 	esac
 	case $_c in
 	*-off) cache=off ;;
@@ -95,8 +98,8 @@ one() {
 }
 
 : >"$T/results"
-cases="floor get-cached get-off act-cached act-off"
-rev="act-off act-cached get-off get-cached floor"
+cases="floor get-cached get-off act-cached act-off hook"
+rev="hook act-off act-cached get-off get-cached floor"
 if [ -n "${GPT_FCGI_BEFORE:-}" ]; then
 	cases="$cases get-before act-before"
 	rev="act-before get-before $rev"
@@ -130,7 +133,7 @@ function ratio(a, b, col,   r, x, n, s) {
 }
 END {
 	printf "  %-22s %9s %9s\n", "case", "wall us", "CPU us"
-	nc = split("floor get-cached get-off get-before act-cached act-off act-before", cs, " ")
+	nc = split("floor get-cached get-off get-before act-cached act-off act-before hook", cs, " ")
 	split("small large", ns, " ")
 	for (i = 1; i <= 2; i++) for (j = 1; j <= nc; j++) {
 		k = ns[i] "/" cs[j]
@@ -154,6 +157,8 @@ END {
 		}
 		v = ratio(n "/act-cached", n "/act-off", "w")
 		printf "  %-5s act, cache / off %4.2fx (rounds:%s)\n", n, v, rs
+		v = ratio(n "/act-cached", n "/hook", "w")
+		printf "  %-5s act, cache / its hook alone %4.2fx (rounds:%s)\n", n, v, rs
 		if ((n "/act-before") in seen) {
 			v = ratio(n "/act-cached", n "/act-before", "w")
 			printf "  %-5s act, cache / before %4.2fx (rounds:%s)\n", n, v, rs

@@ -7,6 +7,8 @@
  * At a load, the warnings go to the log, once per load, each a line with
  * its rule, the schema's JSON Pointer, the reason and the fix; never to
  * an actor (GET and POST answers are built before and apart from this).
+ * Under CGI, where each request is a load, the form cache calls for them
+ * only when it stores an entry (formcache.h): once per version.
  */
 #ifndef GPT_AUDIT_H
 #define GPT_AUDIT_H
