@@ -792,38 +792,54 @@ fc_get(const struct addr_ref *ref, bool html)
 	return true;
 }
 
-/* The JSON ETag read from the entry that vouches for an act's form. */
+/* The entry that vouches for an act's form, kept in fc_bytes while the
+ * form loads: its header's length, its JSON ETag; the caller's derive for
+ * a load the entry turns out not to describe. */
+static uint64_t fc_vouch_hlen;
 static char fc_act_etag[HTTP_ETAG_MAX];
+static addr_derive_fn fc_vouch_fallback;
 
-/* An act's derive when the cache vouches: the ETag and the 412 from the
- * entry, without writing the document again to hash it. */
+/*
+ * An act's derive when the cache vouches: the ETag and the 412 from the
+ * entry, without writing the document again to hash it.  The key is
+ * checked again now that the files are read: it held before the load
+ * (the stamps taken before reading) and after it, so the bytes loaded are
+ * the ones the ETag names.  A file changed in between gets the caller's
+ * derive for an act (its own ETag), and nothing is stored: its patterns were left for their
+ * first search (re.h), so the next request loads it as a miss does.
+ */
 static int
 fc_derive_vouched(struct addr *a, char *err, size_t errlen)
 {
+	struct fc_in in = {fc_bytes, (size_t)fc_vouch_hlen, FC_MAGIC_LEN + 3 * 8};
+
+	if (a->racy || !fc_key_holds(&in, a->dir)) {
+		/* hits on form.json renamed over while the act loads it */
+		return fc_vouch_fallback(a, err, errlen);
+	}
 	return answer_build_known(a, fc_act_etag, err, errlen);
 }
 
 /* Does the cache vouch for ref's form: its entry's key holds?  The
- * entry's JSON ETag then goes into fc_act_etag. */
+ * entry's JSON ETag then goes into fc_act_etag, and the entry stays in
+ * fc_bytes for fc_derive_vouched. */
 static bool
 fc_vouches(const struct addr_ref *ref)
 {
 	char path[PATH_MAX];
 	struct fc_in in;
-	uint64_t hlen;
 	size_t got;
 	const char *p;
-	bool ok;
 
-	ok = fc_open(ref, path, &in, &hlen, &got) &&
-	     (p = fc_take(&in, HTTP_ETAG_MAX)) != NULL;
-	if (ok) {
-		memcpy(fc_act_etag, p, HTTP_ETAG_MAX);
-		fc_act_etag[HTTP_ETAG_MAX - 1] = '\0';
+	if (!fc_open(ref, path, &in, &fc_vouch_hlen, &got) ||
+	    (p = fc_take(&in, HTTP_ETAG_MAX)) == NULL) {
+		free(fc_bytes);
+		fc_bytes = NULL;
+		return false;
 	}
-	free(fc_bytes);
-	fc_bytes = NULL;
-	return ok;
+	memcpy(fc_act_etag, p, HTTP_ETAG_MAX);
+	fc_act_etag[HTTP_ETAG_MAX - 1] = '\0';
+	return true;
 }
 
 const struct addr *
@@ -858,9 +874,12 @@ formcache_lookup(const struct addr_ref *ref, bool arrival, bool html,
 		vouched = !arrival && fc_vouches(ref);
 	}
 	if (vouched) {
+		fc_vouch_fallback = derive_act;
 		re_set_mode(RE_CGI_VOUCHED);
 		a = addr_lookup(ref, fc_derive_vouched, why);
 		re_set_mode(RE_CGI);
+		free(fc_bytes);
+		fc_bytes = NULL;
 		return a;
 	}
 	/* A miss, GET or act: the first request after a change builds every

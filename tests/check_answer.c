@@ -1,7 +1,8 @@
 /*
  * check_answer.c: the answers built from a loaded address: the JSON bytes
  * are the parsed document written back, each representation has its
- * ETag, its 200 and its 304, and the 412 carries the JSON ETag.
+ * ETag, its 200 and its 304, and the 412 carries the JSON ETag; given the
+ * ETag (the CGI form cache's), only the ETag and the 412 are built.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,6 +105,37 @@ START_TEST(answer_build_explains_the_412_when_the_address_explains)
 }
 END_TEST
 
+START_TEST(answer_build_known_builds_only_the_etag_and_the_412)
+{
+	static const char *const confs[] = {NULL, "failures = explain\n"};
+	char err[ADDR_ERR_MAX];
+	struct answer_set full;
+	const struct answer_set *set;
+	struct addr a;
+	size_t i;
+
+	for (i = 0; i < GPT_ARRAY_LEN(confs); i++) {
+		load(&a, good_form, confs[i]);
+		full = *answer_of(&a);
+		ck_assert_int_eq(
+		    answer_build_known(&a, full.etag, err, sizeof(err)), 0);
+		set = answer_of(&a);
+		ck_assert_str_eq(set->etag, full.etag);
+		/* the 412 is the one a whole build gives, byte for byte */
+		ck_assert_uint_eq(set->precondition.len, full.precondition.len);
+		ck_assert(memcmp(set->precondition.bytes,
+		              full.precondition.bytes,
+		              full.precondition.len) == 0);
+		/* nothing a GET writes */
+		ck_assert_ptr_null(set->json.bytes);
+		ck_assert_ptr_null(set->json_304.bytes);
+		ck_assert_ptr_null(set->html.bytes);
+		ck_assert_uint_eq(set->html_etag[0], '\0');
+		unload(&a);
+	}
+}
+END_TEST
+
 static Suite *
 suite_answer(void)
 {
@@ -113,6 +145,7 @@ suite_answer(void)
 	tcase_add_test(tc, answer_build_precomputes_every_answer);
 	tcase_add_test(tc,
 	    answer_build_explains_the_412_when_the_address_explains);
+	tcase_add_test(tc, answer_build_known_builds_only_the_etag_and_the_412);
 	suite_add_tcase(s, tc);
 	return s;
 }
