@@ -84,7 +84,8 @@ make_live(void)
 	/* a file changed within ADDR_RACY_SEC is not cached */
 	sleep(ADDR_RACY_SEC + 1);
 	formcache_configure();
-	a = formcache_lookup(&ref, true, false, answer_build, &reason);
+	a = formcache_lookup(&ref, true, false, answer_build,
+	    answer_build_acts, &reason);
 	if (a == NULL || !a->ok ||
 	    formcache_path(ref.dir, path, sizeof(path)) == -1)
 		abort();

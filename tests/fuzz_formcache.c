@@ -134,7 +134,8 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	/* a file changed within ADDR_RACY_SEC is not cached */
 	sleep(ADDR_RACY_SEC + 1);
 	formcache_configure();
-	loaded = formcache_lookup(&ref, true, false, answer_build, &reason);
+	loaded = formcache_lookup(&ref, true, false, answer_build,
+	    answer_build_acts, &reason);
 	if (loaded == NULL || !loaded->ok ||
 	    formcache_path(ref.dir, path, sizeof(path)) == -1)
 		abort();
