@@ -37,7 +37,8 @@ void buf_init(struct buf *b, size_t max);
 int buf_append(struct buf *b, const void *p, size_t n) GPT_MUSTCHECK;
 int buf_putc(struct buf *b, char c) GPT_MUSTCHECK;
 int buf_puts(struct buf *b, const char *s) GPT_MUSTCHECK;
-int buf_printf(struct buf *b, const char *fmt, ...) GPT_PRINTF(2, 3) GPT_MUSTCHECK;
+int buf_printf(struct buf *b, const char *fmt, ...)
+    GPT_PRINTF(2, 3) GPT_MUSTCHECK;
 int buf_vprintf(struct buf *b, const char *fmt, va_list ap)
     GPT_PRINTF(2, 0) GPT_MUSTCHECK;
 

@@ -100,8 +100,8 @@ cli_form_put_pointer(const struct jptr *p)
 	size_t i;
 
 	for (i = 0; i < p->len; i++)
-		fputc(gpt_is_control((unsigned char)p->buf[i]) ? '?'
-		                                                : p->buf[i],
+		fputc(
+		    gpt_is_control((unsigned char)p->buf[i]) ? '?' : p->buf[i],
 		    stderr);
 }
 
@@ -196,8 +196,8 @@ cli_form_compile(struct cli_form *f, const struct json_value *v,
  * the server serves.  0, or -1 after printing every problem.
  */
 static int
-cli_form_address(struct cli_form *f, const char *dir,
-    struct schema_problems *ps)
+cli_form_address(
+    struct cli_form *f, const char *dir, struct schema_problems *ps)
 {
 	char path[PATH_MAX + 16];
 
@@ -232,14 +232,13 @@ cli_form_address(struct cli_form *f, const char *dir,
 /* A schema file, compiled with f's options.  0, or -1 after printing
  * every problem. */
 static int
-cli_form_file(
-    struct cli_form *f, const char *path, struct schema_problems *ps)
+cli_form_file(struct cli_form *f, const char *path, struct schema_problems *ps)
 {
 	struct schema_opts o = f->o;
 	struct schema_err err;
 
-	if (cli_form_read_json(
-	        path, &f->text, &f->a, &f->schema, "schema") != 0)
+	if (cli_form_read_json(path, &f->text, &f->a, &f->schema, "schema") !=
+	    0)
 		return -1;
 	o.warn = f->warnings ? cli_form_warning : NULL;
 	o.warn_ctx = NULL;
@@ -255,8 +254,8 @@ cli_form_file(
 		if (ps->count > 0) {
 			cli_form_problems(path, ps);
 		} else {
-			fprintf(stderr, "gpt.fcgi: %s: schema refused at ",
-			    path);
+			fprintf(
+			    stderr, "gpt.fcgi: %s: schema refused at ", path);
 			cli_form_put_pointer(&err.pointer);
 			fprintf(stderr, ": %s\n", err.reason);
 		}

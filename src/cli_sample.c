@@ -89,8 +89,8 @@ nomem:
 	fprintf(stderr, "gpt.fcgi: out of memory\n");
 	goto done;
 usage:
-	fputs("usage: gpt.fcgi --sample [--count K] [--seed S] "
-	      CLI_FORM_OPTS_USAGE " DIR-or-SCHEMA.json\n",
+	fputs("usage: gpt.fcgi --sample [--count K] [--seed "
+	      "S] " CLI_FORM_OPTS_USAGE " DIR-or-SCHEMA.json\n",
 	    stderr);
 done:
 	sample_free(g);

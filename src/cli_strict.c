@@ -48,7 +48,7 @@
 #include "schema_view.h"
 
 #define STRICT_PROBLEMS_MAX 64
-#define STRICT_MAX_DEPTH 10	  /* levels of nested objects */
+#define STRICT_MAX_DEPTH 10 /* levels of nested objects */
 #define STRICT_MAX_PROPS 5000
 #define STRICT_MAX_ENUM 1000
 #define STRICT_MAX_CHARS 120000
@@ -58,21 +58,20 @@ static const char *const strict_formats[] = {"date-time", "time", "date",
 
 /* Keywords carried over as they are (their values checked elsewhere). */
 static const char *const strict_kept[] = {"type", "properties", "required",
-    "additionalProperties", "items", "enum", "const", "anyOf", "$ref",
-    "$defs", "definitions", "title", "description", "pattern", "format",
-    "minLength", "maxLength", "minimum", "maximum", "exclusiveMinimum",
-    "exclusiveMaximum", "multipleOf", "minItems", "maxItems"};
+    "additionalProperties", "items", "enum", "const", "anyOf", "$ref", "$defs",
+    "definitions", "title", "description", "pattern", "format", "minLength",
+    "maxLength", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
+    "multipleOf", "minItems", "maxItems"};
 
 /* Annotations: dropped, which changes nothing the form accepts. */
-static const char *const strict_dropped[] = {"$schema", "$comment",
-    "default", "examples", "deprecated", "readOnly", "writeOnly",
-    "$vocabulary"};
+static const char *const strict_dropped[] = {"$schema", "$comment", "default",
+    "examples", "deprecated", "readOnly", "writeOnly", "$vocabulary"};
 
 struct strict {
 	struct cli_form *f;
 	const struct json_value *root;
-	bool old;	  /* draft-04..07: $ref siblings are ignored */
-	bool draft4;	  /* boolean exclusiveMinimum/Maximum */
+	bool old;    /* draft-04..07: $ref siblings are ignored */
+	bool draft4; /* boolean exclusiveMinimum/Maximum */
 	struct buf out;
 	struct buf notes; /* the rewrites, for stderr */
 	struct jptr ptr;
@@ -102,8 +101,7 @@ in_list(const struct json_string *k, const char *const *list, size_t n)
 }
 
 static void
-problem_kw(struct strict *s, const char *keyword, size_t len,
-    const char *why)
+problem_kw(struct strict *s, const char *keyword, size_t len, const char *why)
 {
 	size_t i;
 
@@ -218,22 +216,22 @@ types_of(const struct schema_node *n)
 		for (i = 0; i < v.nenums; i++) {
 			const struct json_value *x = schema_view_enum(n, i);
 
-			e |= x->type == JSON_T_NULL ? SV_TY_NULL
+			e |= x->type == JSON_T_NULL     ? SV_TY_NULL
 			     : x->type == JSON_T_STRING ? SV_TY_STRING
 			     : x->type == JSON_T_NUMBER ? SV_TY_NUMBER
-			     : x->type == JSON_T_ARRAY ? SV_TY_ARRAY
+			     : x->type == JSON_T_ARRAY  ? SV_TY_ARRAY
 			     : x->type == JSON_T_OBJECT ? SV_TY_OBJECT
-			                               : SV_TY_BOOLEAN;
+			                                : SV_TY_BOOLEAN;
 		}
 		if (v.const_value != NULL) {
 			const struct json_value *x = v.const_value;
 
-			e = x->type == JSON_T_NULL ? SV_TY_NULL
+			e = x->type == JSON_T_NULL     ? SV_TY_NULL
 			    : x->type == JSON_T_STRING ? SV_TY_STRING
 			    : x->type == JSON_T_NUMBER ? SV_TY_NUMBER
-			    : x->type == JSON_T_ARRAY ? SV_TY_ARRAY
+			    : x->type == JSON_T_ARRAY  ? SV_TY_ARRAY
 			    : x->type == JSON_T_OBJECT ? SV_TY_OBJECT
-			                              : SV_TY_BOOLEAN;
+			                               : SV_TY_BOOLEAN;
 		}
 		t &= e;
 	}
@@ -322,7 +320,8 @@ disjoint(const struct schema_node *a, const struct schema_node *b)
 
 		schema_view_prop(na, i, &p);
 		if (member_values(na, p.name, p.len, &sa) &&
-		    member_values(b, p.name, p.len, &sb) && !values_meet(sa, sb))
+		    member_values(b, p.name, p.len, &sb) &&
+		    !values_meet(sa, sb))
 			return true;
 	}
 	return false;
@@ -330,8 +329,8 @@ disjoint(const struct schema_node *a, const struct schema_node *b)
 
 /* ----- the walk ---------------------------------------------------------- */
 
-static void walk(struct strict *s, const struct json_value *v,
-    unsigned objects, bool is_root);
+static void walk(struct strict *s, const struct json_value *v, unsigned objects,
+    bool is_root);
 
 static void
 walk_sub(struct strict *s, const char *kw, const struct json_value *v,
@@ -494,19 +493,20 @@ walk(struct strict *s, const struct json_value *v, unsigned objects,
 			         memcmp(type->u.str.ptr, "object", 6) == 0;
 		else if (type->type == JSON_T_ARRAY)
 			for (i = 0; i < type->u.arr.count; i++)
-				object = object || (type->u.arr.items[i].type ==
-				                           JSON_T_STRING &&
-				                       type->u.arr.items[i]
-				                               .u.str.len == 6 &&
-				                       memcmp(type->u.arr.items[i]
-				                                  .u.str.ptr,
-				                           "object", 6) == 0);
+				object =
+				    object ||
+				    (type->u.arr.items[i].type ==
+				            JSON_T_STRING &&
+				        type->u.arr.items[i].u.str.len == 6 &&
+				        memcmp(type->u.arr.items[i].u.str.ptr,
+				            "object", 6) == 0);
 	} else if (ref == NULL && json_object_get(v, "anyOf", 5) == NULL &&
 	           json_object_get(v, "oneOf", 5) == NULL &&
 	           json_object_get(v, "enum", 4) == NULL &&
 	           json_object_get(v, "const", 5) == NULL) {
-		problem(s, "type", "missing (strict mode has no schema for "
-		                   "any value)");
+		problem(s, "type",
+		    "missing (strict mode has no schema for "
+		    "any value)");
 	}
 	if (is_root && !object)
 		problem(s, "type", "the root must be an object");
@@ -522,11 +522,13 @@ walk(struct strict *s, const struct json_value *v, unsigned objects,
 			    "must be false (adding it would refuse members "
 			    "the form accepts)");
 		if (props == NULL && (add == NULL || add->type != JSON_T_FALSE))
-			problem(s, "properties", "an object without properties");
+			problem(
+			    s, "properties", "an object without properties");
 		for (i = 0; props != NULL && props->type == JSON_T_OBJECT &&
 		            i < props->u.obj.count;
 		     i++) {
-			const struct json_string *k = &props->u.obj.members[i].key;
+			const struct json_string *k =
+			    &props->u.obj.members[i].key;
 			bool found = false;
 			size_t j;
 
@@ -534,14 +536,17 @@ walk(struct strict *s, const struct json_value *v, unsigned objects,
 			for (j = 0; req != NULL && req->type == JSON_T_ARRAY &&
 			            j < req->u.arr.count;
 			     j++)
-				found = found ||
-				        (req->u.arr.items[j].type == JSON_T_STRING &&
-				            req->u.arr.items[j].u.str.len == k->len &&
-				            memcmp(req->u.arr.items[j].u.str.ptr,
-				                k->ptr, k->len) == 0);
+				found =
+				    found ||
+				    (req->u.arr.items[j].type ==
+				            JSON_T_STRING &&
+				        req->u.arr.items[j].u.str.len ==
+				            k->len &&
+				        memcmp(req->u.arr.items[j].u.str.ptr,
+				            k->ptr, k->len) == 0);
 			if (!found) {
-				size_t save = jptr_push(&s->ptr, "properties",
-				    10);
+				size_t save =
+				    jptr_push(&s->ptr, "properties", 10);
 
 				jptr_push(&s->ptr, k->ptr, k->len);
 				problem(s, "required",
@@ -558,8 +563,8 @@ walk(struct strict *s, const struct json_value *v, unsigned objects,
 
 			if (r->type == JSON_T_STRING &&
 			    (props == NULL ||
-			        json_object_get(props, r->u.str.ptr,
-			            r->u.str.len) == NULL))
+			        json_object_get(
+			            props, r->u.str.ptr, r->u.str.len) == NULL))
 				problem(s, "required",
 				    "names a member properties does not "
 				    "define");
@@ -578,8 +583,8 @@ walk(struct strict *s, const struct json_value *v, unsigned objects,
 		} else if (key_is(k, "oneOf")) {
 			if (m->value.type == JSON_T_ARRAY &&
 			    one_of_disjoint(s, v)) {
-				static const struct json_string any = {"anyOf",
-				    5, 5};
+				static const struct json_string any = {
+				    "anyOf", 5, 5};
 
 				note(s, "oneOf of disjoint branches: anyOf");
 				jptr_pop(&s->ptr, save);
@@ -596,7 +601,7 @@ walk(struct strict *s, const struct json_value *v, unsigned objects,
 			/* {"minimum": 0, "exclusiveMinimum": true} */
 			const struct json_value *b = json_object_get(v,
 			    k->ptr[9] == 'M' && k->ptr[10] == 'i' ? "minimum"
-			                                           : "maximum",
+			                                          : "maximum",
 			    7);
 
 			if (m->value.type == JSON_T_TRUE && b != NULL) {
@@ -604,20 +609,22 @@ walk(struct strict *s, const struct json_value *v, unsigned objects,
 				put_member(s, &n, k);
 				json_out_value(&s->w, b);
 			}
-		} else if (s->draft4 && (key_is(k, "minimum") ||
-		                            key_is(k, "maximum")) &&
-		           json_object_get(v, key_is(k, "minimum")
-		                                  ? "exclusiveMinimum"
-		                                  : "exclusiveMaximum",
+		} else if (s->draft4 &&
+		           (key_is(k, "minimum") || key_is(k, "maximum")) &&
+		           json_object_get(v,
+		               key_is(k, "minimum") ? "exclusiveMinimum"
+		                                    : "exclusiveMaximum",
 		               16) != NULL &&
-		           json_object_get(v, key_is(k, "minimum")
-		                                  ? "exclusiveMinimum"
-		                                  : "exclusiveMaximum",
-		               16)->type == JSON_T_TRUE) {
+		           json_object_get(v,
+		               key_is(k, "minimum") ? "exclusiveMinimum"
+		                                    : "exclusiveMaximum",
+		               16)
+		                   ->type == JSON_T_TRUE) {
 			; /* written as the exclusive bound instead */
-		} else if (!in_list(k, strict_kept, GPT_ARRAY_LEN(strict_kept))) {
-			problem_kw(s, k->ptr, k->len,
-			    "not supported by strict mode");
+		} else if (!in_list(
+		               k, strict_kept, GPT_ARRAY_LEN(strict_kept))) {
+			problem_kw(
+			    s, k->ptr, k->len, "not supported by strict mode");
 		} else if (key_is(k, "properties") || key_is(k, "$defs") ||
 		           key_is(k, "definitions")) {
 			jptr_pop(&s->ptr, save);
@@ -633,8 +640,9 @@ walk(struct strict *s, const struct json_value *v, unsigned objects,
 			put_member(s, &n, k);
 			if (m->value.type == JSON_T_ARRAY) {
 				save = jptr_push(&s->ptr, "items", 5);
-				problem(s, "items", "an array of schemas "
-				                    "(tuples are not supported)");
+				problem(s, "items",
+				    "an array of schemas "
+				    "(tuples are not supported)");
 				jptr_pop(&s->ptr, save);
 				json_out_value(&s->w, &m->value);
 			} else {
@@ -651,8 +659,8 @@ walk(struct strict *s, const struct json_value *v, unsigned objects,
 			continue;
 		} else if (key_is(k, "additionalProperties")) {
 			if (m->value.type != JSON_T_FALSE)
-				problem(s, "additionalProperties",
-				    "must be false");
+				problem(
+				    s, "additionalProperties", "must be false");
 			put_member(s, &n, k);
 			json_out_value(&s->w, &m->value);
 		} else if (key_is(k, "format")) {
@@ -660,12 +668,13 @@ walk(struct strict *s, const struct json_value *v, unsigned objects,
 			size_t j;
 
 			for (j = 0; j < GPT_ARRAY_LEN(strict_formats); j++)
-				known = known || (m->value.type == JSON_T_STRING &&
-				                     m->value.u.str.len ==
-				                         strlen(strict_formats[j]) &&
-				                     memcmp(m->value.u.str.ptr,
-				                         strict_formats[j],
-				                         m->value.u.str.len) == 0);
+				known = known ||
+				        (m->value.type == JSON_T_STRING &&
+				            m->value.u.str.len ==
+				                strlen(strict_formats[j]) &&
+				            memcmp(m->value.u.str.ptr,
+				                strict_formats[j],
+				                m->value.u.str.len) == 0);
 			if (!known)
 				problem(s, "format",
 				    "a format strict mode does not know "
@@ -718,8 +727,8 @@ inline_root(struct strict *s, struct arena *a)
 			return root; /* more than a reference */
 	}
 	copy = arena_calloc(a, 1, sizeof(*copy));
-	ms = arena_calloc(a, t->u.obj.count + root->u.obj.count + 1,
-	    sizeof(*ms));
+	ms = arena_calloc(
+	    a, t->u.obj.count + root->u.obj.count + 1, sizeof(*ms));
 	if (copy == NULL || ms == NULL)
 		return root;
 	for (i = 0; i < t->u.obj.count; i++)
@@ -777,8 +786,8 @@ cli_strict_openai(int argc, char **argv)
 	sch = s.root->type == JSON_T_OBJECT
 	          ? json_object_get(s.root, "$schema", 7)
 	          : NULL;
-	s.old = f.o.dialect >= 0 &&
-	    f.o.dialect <= schema_dialect_named("draft-07");
+	s.old =
+	    f.o.dialect >= 0 && f.o.dialect <= schema_dialect_named("draft-07");
 	s.draft4 = f.o.dialect == schema_dialect_named("draft-04");
 	if (sch != NULL && sch->type == JSON_T_STRING)
 		for (size_t k = 0; k + 8 <= sch->u.str.len; k++)
@@ -803,16 +812,17 @@ cli_strict_openai(int argc, char **argv)
 		if (s.nproblems > STRICT_PROBLEMS_MAX)
 			fprintf(stderr, "gpt.fcgi: ... and %zu more\n",
 			    s.nproblems - STRICT_PROBLEMS_MAX);
-		fprintf(stderr, "gpt.fcgi: %s: %zu obstacle%s to OpenAI strict "
-		                "mode\n",
+		fprintf(stderr,
+		    "gpt.fcgi: %s: %zu obstacle%s to OpenAI strict "
+		    "mode\n",
 		    f.path, s.nproblems, s.nproblems == 1 ? "" : "s");
 		goto done;
 	}
 	/* the rewrite must load, as it is what the model is held to */
 	if (json_parse(s.out.data, s.out.len, &f.a, 0, &res, &jerr) !=
 	        JSON_OK ||
-	    cli_form_compile(&f, res, NULL, NULL, &out, reason,
-	        sizeof(reason)) == -1) {
+	    cli_form_compile(
+	        &f, res, NULL, NULL, &out, reason, sizeof(reason)) == -1) {
 		fprintf(stderr, "gpt.fcgi: %s: the rewrite does not load\n",
 		    f.path);
 		goto done;

@@ -50,8 +50,8 @@
 /* How the members of a schema object hold subschemas. */
 enum unroll_kw {
 	KW_DATA,  /* not a schema: copied as it is */
-	KW_ONE,	  /* one subschema */
-	KW_MAP,	  /* an object of subschemas */
+	KW_ONE,   /* one subschema */
+	KW_MAP,   /* an object of subschemas */
 	KW_LIST,  /* an array of subschemas */
 	KW_ITEMS, /* items: one, or (before 2020-12) an array */
 	KW_DEPS,  /* dependencies: subschemas or arrays of names */
@@ -108,7 +108,7 @@ struct unroll {
 	/* the first reason to refuse, and where */
 	const char *why;
 	struct jptr where;
-	struct jptr ptr; /* the walk's schema pointer */
+	struct jptr ptr;   /* the walk's schema pointer */
 	struct json_out w; /* its nomem: any allocation refused */
 	/* references met under not/if/contains, judged once the groups
 	 * are known */
@@ -172,8 +172,8 @@ unit_of_value(const struct unroll *u, const struct json_value *t)
 static const struct json_value *
 ref_target(const struct unroll *u, const struct json_value *ref)
 {
-	if (ref == NULL || ref->type != JSON_T_STRING ||
-	    ref->u.str.len == 0 || ref->u.str.ptr[0] != '#' ||
+	if (ref == NULL || ref->type != JSON_T_STRING || ref->u.str.len == 0 ||
+	    ref->u.str.ptr[0] != '#' ||
 	    (ref->u.str.len > 1 && ref->u.str.ptr[1] != '/'))
 		return NULL; /* "other.json#/a", "#anchor": not followed */
 	return jptr_resolve(u->root, ref->u.str.ptr, ref->u.str.len);
@@ -200,9 +200,8 @@ unit_place(struct unroll *u, struct unroll_unit *un)
 		for (j = 0; j < m->value.u.obj.count; j++)
 			if (&m->value.u.obj.members[j].value == un->v) {
 				un->container = &m->value;
-				un->container_name = m->key.len == 5
-				                         ? "$defs"
-				                         : "definitions";
+				un->container_name =
+				    m->key.len == 5 ? "$defs" : "definitions";
 				un->name = m->value.u.obj.members[j].key;
 				return;
 			}
@@ -236,9 +235,9 @@ collect_ref(struct unroll *u, const struct json_value *ref,
 			/* the walk goes on at the target's own pointer */
 			struct jptr save = u->ptr;
 
-			if (ref == NULL || jptr_from_fragment(&u->ptr,
-			                       ref->u.str.ptr,
-			                       ref->u.str.len) == -1)
+			if (ref == NULL ||
+			    jptr_from_fragment(
+			        &u->ptr, ref->u.str.ptr, ref->u.str.len) == -1)
 				jptr_init(&u->ptr);
 			collect(u, t, k, false, depth + 1);
 			u->ptr = save;
@@ -325,11 +324,10 @@ collect(struct unroll *u, const struct json_value *v, int from, bool widen,
 			const struct json_value *t = ref_target(u, &m->value);
 
 			if (t != NULL)
-				collect_ref(u, &m->value, t, from, widen,
-				    depth);
+				collect_ref(
+				    u, &m->value, t, from, widen, depth);
 		} else if (!is_defs(&m->key)) {
-			collect_kw(u, kw, &m->value, from, widen || w,
-			    depth);
+			collect_kw(u, kw, &m->value, from, widen || w, depth);
 		}
 		jptr_pop(&u->ptr, save);
 	}
@@ -492,7 +490,8 @@ put_copy_ref(struct unroll *u, size_t k, unsigned level)
 		else if (c == '/')
 			json_out_puts(&u->w, "~1");
 		else if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
-		         (c >= '0' && c <= '9') || strchr("-._!$&'()*+,;=:@", c))
+		         (c >= '0' && c <= '9') ||
+		         strchr("-._!$&'()*+,;=:@", c))
 			json_out_put(&u->w, &un->name.ptr[i], 1);
 		else {
 			char e[3] = {'%', hex[c >> 4], hex[c & 15]};
@@ -518,8 +517,7 @@ level_of(const struct unroll *u, struct unroll_at at, size_t t)
 
 /* Is v a schema object whose recursive reference is cut here? */
 static bool
-is_cut(const struct unroll *u, const struct json_value *v,
-    struct unroll_at at)
+is_cut(const struct unroll *u, const struct json_value *v, struct unroll_at at)
 {
 	const struct json_value *t;
 	int k;
@@ -574,7 +572,8 @@ emit_kw(struct unroll *u, const struct json_member *m, struct unroll_at at,
 	case KW_LIST:
 		if (v->type == JSON_T_ARRAY) {
 			emit_list(u, v, at,
-			    key_is(&m->key, "anyOf") || key_is(&m->key, "oneOf"),
+			    key_is(&m->key, "anyOf") ||
+			        key_is(&m->key, "oneOf"),
 			    depth);
 			return;
 		}
@@ -675,8 +674,8 @@ check_names(struct unroll *u)
 				        (size_t)len) == 0) {
 					jptr_init(&u->ptr);
 					jptr_push(&u->ptr, cn, strlen(cn));
-					jptr_push(&u->ptr, name->ptr,
-					    name->len);
+					jptr_push(
+					    &u->ptr, name->ptr, name->len);
 					refuse(u, "the name of a level's copy "
 					          "is already taken");
 					return;
@@ -727,8 +726,8 @@ emit(struct unroll *u, const struct json_value *v, struct unroll_at at,
 			int k = t != NULL ? unit_of_value(u, t) : -1;
 
 			if (k >= 0 && u->units[k].recursive)
-				put_copy_ref(u, (size_t)k,
-				    level_of(u, at, (size_t)k));
+				put_copy_ref(
+				    u, (size_t)k, level_of(u, at, (size_t)k));
 			else
 				json_out_value(&u->w, &m->value);
 			continue;
@@ -738,8 +737,8 @@ emit(struct unroll *u, const struct json_value *v, struct unroll_at at,
 			/* the root's defs: the originals that stay, then the
 			 * copies that belong here */
 			size_t cn = 0, j;
-			const char *name = m->key.len == 5 ? "$defs"
-			                                   : "definitions";
+			const char *name =
+			    m->key.len == 5 ? "$defs" : "definitions";
 			struct unroll_at out = {-1, 0};
 
 			json_out_put(&u->w, "{", 1);
@@ -763,8 +762,7 @@ emit(struct unroll *u, const struct json_value *v, struct unroll_at at,
 		}
 		emit_kw(u, m, at, depth);
 	}
-	if (is_root && at.level <= 1 && !wrote_defs &&
-	    u->units[0].recursive) {
+	if (is_root && at.level <= 1 && !wrote_defs && u->units[0].recursive) {
 		/* a recursive root without a place for its copies */
 		size_t cn = 0;
 
@@ -857,15 +855,16 @@ cli_unroll(int argc, char **argv)
 	/* the root first: unit 0 */
 	collect_ref(u, NULL, u->root, -1, false, 0);
 	/* then the definitions no reference reached */
-	for (k = 0; u->root->type == JSON_T_OBJECT &&
-	            k < u->root->u.obj.count; k++) {
+	for (k = 0; u->root->type == JSON_T_OBJECT && k < u->root->u.obj.count;
+	     k++) {
 		const struct json_member *m = &u->root->u.obj.members[k];
 		size_t j, save;
 
 		if (!is_defs(&m->key) || m->value.type != JSON_T_OBJECT)
 			continue;
 		for (j = 0; j < m->value.u.obj.count; j++) {
-			const struct json_member *d = &m->value.u.obj.members[j];
+			const struct json_member *d =
+			    &m->value.u.obj.members[j];
 
 			if (unit_of_value(u, &d->value) >= 0)
 				continue;
@@ -896,8 +895,8 @@ cli_unroll(int argc, char **argv)
 		emit(u, u->root, top, true, 0);
 		if (u->w.nomem)
 			goto toolarge;
-		if (json_parse(u->out.data, u->out.len, &f.a, 0, &res,
-		        &jerr) != JSON_OK) {
+		if (json_parse(u->out.data, u->out.len, &f.a, 0, &res, &jerr) !=
+		    JSON_OK) {
 			fprintf(stderr,
 			    "gpt.fcgi: %s: the unrolled form nests too deep "
 			    "(%s)\n",
@@ -914,7 +913,8 @@ cli_unroll(int argc, char **argv)
 		goto done;
 	}
 	if (w.recursion) {
-		/* {"$defs": {"a": {"$anchor": "a", "items": {"$ref": "#a"}}}} */
+		/* {"$defs": {"a": {"$anchor": "a", "items": {"$ref": "#a"}}}}
+		 */
 		fprintf(stderr,
 		    "gpt.fcgi: %s: cannot unroll at %s: recursion through a "
 		    "reference the rewrite does not follow (an anchor, "
@@ -923,13 +923,15 @@ cli_unroll(int argc, char **argv)
 		goto done;
 	}
 	if (!any)
-		fprintf(stderr, "gpt.fcgi: %s: no recursion to unroll; the "
-		                "form as it is\n", f.path);
+		fprintf(stderr,
+		    "gpt.fcgi: %s: no recursion to unroll; the "
+		    "form as it is\n",
+		    f.path);
 	status = cli_form_print(res) == 0 ? 0 : 2;
 	goto done;
 toolarge:
-	fprintf(stderr, "gpt.fcgi: %s: the unrolled form is too large\n",
-	    f.path);
+	fprintf(
+	    stderr, "gpt.fcgi: %s: the unrolled form is too large\n", f.path);
 done:
 	if (u != NULL) {
 		buf_free(&u->out);

@@ -49,13 +49,13 @@ struct sample_visit {
 struct sample_gen {
 	const struct schema *form;
 	uint64_t rng;
-	struct arena scratch; /* parsed candidates; reset per try */
+	struct arena scratch;        /* parsed candidates; reset per try */
 	struct sample_visit *visits; /* malloc'd open-addressing table */
 	size_t nvisits, cap;
 	struct buf text; /* the candidate */
 	unsigned depth;
 	size_t steps;
-	unsigned attempt; /* the try: shifts the branch choices */
+	unsigned attempt;  /* the try: shifts the branch choices */
 	struct json_out w; /* its nomem: any allocation refused */
 	/* the first schema the generator could not describe */
 	char opaque[JPTR_MAX];
@@ -139,7 +139,8 @@ opaque(struct sample_gen *g, const struct schema_view *v, const char *why)
 	g->opaque[len] = '\0';
 }
 
-/* ----- output -------------------------------------------------------------- */
+/* ----- output --------------------------------------------------------------
+ */
 
 /* ----- the parts of one value ------------------------------------------- */
 
@@ -237,8 +238,8 @@ part_types(const struct schema_view *v)
 	return t != 0 ? t : SV_TY_ALL;
 }
 
-static int gen(struct sample_gen *g, const struct schema_node *const *ns,
-    size_t count);
+static int gen(
+    struct sample_gen *g, const struct schema_node *const *ns, size_t count);
 
 /* ----- strings ------------------------------------------------------------ */
 
@@ -385,7 +386,11 @@ re_escape(struct re_gen *r, struct re_set *s)
 			return -1;
 		}
 	}
-	case 'b': case 'B': case 'P': case 'k': case 'c':
+	case 'b':
+	case 'B':
+	case 'P':
+	case 'k':
+	case 'c':
 		return -1; /* \b, \P{L}, \k<name>: not in the subset */
 	default:
 		if (c >= '0' && c <= '9')
@@ -409,8 +414,8 @@ re_class_atom(struct re_gen *r, struct re_set *one)
 		r->pos++;
 		return re_escape(r, one);
 	}
-	n = utf8_decode((const unsigned char *)r->p + r->pos, r->len - r->pos,
-	    &cp);
+	n = utf8_decode(
+	    (const unsigned char *)r->p + r->pos, r->len - r->pos, &cp);
 	if (n == 0)
 		return -1;
 	r->pos += n;
@@ -590,8 +595,8 @@ re_quant(struct re_gen *r, unsigned *min, unsigned *max)
 
 		if (p >= r->len || r->p[p] < '0' || r->p[p] > '9')
 			return; /* a literal '{' */
-		while (p < r->len && r->p[p] >= '0' && r->p[p] <= '9' &&
-		       a < 10000)
+		while (
+		    p < r->len && r->p[p] >= '0' && r->p[p] <= '9' && a < 10000)
 			a = a * 10 + (unsigned)(r->p[p++] - '0');
 		b = a;
 		if (p < r->len && r->p[p] == ',') {
@@ -602,7 +607,8 @@ re_quant(struct re_gen *r, unsigned *min, unsigned *max)
 				b = 0;
 				while (p < r->len && r->p[p] >= '0' &&
 				       r->p[p] <= '9' && b < 10000)
-					b = b * 10 + (unsigned)(r->p[p++] - '0');
+					b = b * 10 +
+					    (unsigned)(r->p[p++] - '0');
 			}
 		}
 		if (p >= r->len || r->p[p] != '}')
@@ -636,7 +642,8 @@ re_seq(struct re_gen *r, bool emit)
 		if (re_atom(r, false) == -1)
 			return -1;
 		re_quant(r, &min, &max);
-		times = emit ? min + (unsigned)rnd_below(r->g, max - min + 1) : 0;
+		times =
+		    emit ? min + (unsigned)rnd_below(r->g, max - min + 1) : 0;
 		for (k = 0; k < times; k++) {
 			size_t after = r->pos;
 
@@ -707,8 +714,8 @@ gen_pattern(struct sample_gen *g, const char *p, size_t len, struct buf *out,
 		r.pos++;
 	if (re_alt(&r, true) == -1 || r.pos != r.len)
 		return -1;
-	return utf8_validate((const unsigned char *)out->data, out->len,
-	           NULL, NULL)
+	return utf8_validate(
+	           (const unsigned char *)out->data, out->len, NULL, NULL)
 	           ? 0
 	           : -1;
 }
@@ -742,8 +749,7 @@ gen_format(struct sample_gen *g, const char *f, struct buf *out)
 		return buf_printf(out, "2001:db8::%x", k);
 	if (strcmp(f, "uri") == 0 || strcmp(f, "iri") == 0)
 		return buf_printf(out, "https://example.org/p%u", k);
-	if (strcmp(f, "uri-reference") == 0 ||
-	    strcmp(f, "iri-reference") == 0)
+	if (strcmp(f, "uri-reference") == 0 || strcmp(f, "iri-reference") == 0)
 		return buf_printf(out, "/p%u", k);
 	if (strcmp(f, "uri-template") == 0)
 		return buf_printf(out, "/p/{id%u}", k);
@@ -763,8 +769,8 @@ gen_format(struct sample_gen *g, const char *f, struct buf *out)
 	return 1; /* binary, password, ...: any string */
 }
 
-static const char *const sample_words[] = {"a", "note", "x", "hello",
-    "gpt", "value", "ok", "text", "z9", "caf\xc3\xa9"};
+static const char *const sample_words[] = {"a", "note", "x", "hello", "gpt",
+    "value", "ok", "text", "z9", "caf\xc3\xa9"};
 
 /* base64 (RFC 4648 section 4; section 5 when url) of in into out. */
 static int
@@ -779,9 +785,10 @@ base64(const struct buf *in, bool url, struct buf *out)
 	size_t i;
 
 	for (i = 0; i + 2 < in->len; i += 3)
-		if (buf_putc(out, t[p[i] >> 2]) || buf_putc(out,
-		        t[((p[i] & 3) << 4) | (p[i + 1] >> 4)]) ||
-		    buf_putc(out, t[((p[i + 1] & 15) << 2) | (p[i + 2] >> 6)]) ||
+		if (buf_putc(out, t[p[i] >> 2]) ||
+		    buf_putc(out, t[((p[i] & 3) << 4) | (p[i + 1] >> 4)]) ||
+		    buf_putc(
+		        out, t[((p[i + 1] & 15) << 2) | (p[i + 2] >> 6)]) ||
 		    buf_putc(out, t[p[i + 2] & 63]))
 			return -1;
 	if (in->len - i == 1)
@@ -843,16 +850,17 @@ gen_string_raw(struct sample_gen *g, const struct parts *p, struct buf *out)
 			g->text.data[at] = '\0';
 		} else {
 			buf_init(&inner, SAMPLE_TEXT_MAX);
-			rc = buf_printf(&inner, "{\"n\":%u}",
-			    (unsigned)rnd_below(g, 100));
+			rc = buf_printf(
+			    &inner, "{\"n\":%u}", (unsigned)rnd_below(g, 100));
 		}
 		if (rc == 0 && content->content_encoding != NULL) {
 			buf_init(&enc, SAMPLE_TEXT_MAX);
-			rc = base64(&inner, strcmp(content->content_encoding,
-			                        "base64url") == 0,
+			rc = base64(&inner,
+			    strcmp(content->content_encoding, "base64url") == 0,
 			    &enc);
-			if (rc == 0 && buf_append(out, enc.data == NULL ? "" :
-			        enc.data, enc.len) == -1)
+			if (rc == 0 &&
+			    buf_append(out, enc.data == NULL ? "" : enc.data,
+			        enc.len) == -1)
 				rc = -1;
 			buf_free(&enc);
 		} else if (rc == 0) {
@@ -873,8 +881,8 @@ gen_string_raw(struct sample_gen *g, const struct parts *p, struct buf *out)
 			if (gen_pattern(g, pat->pattern, pat->pattern_len, out,
 			        k < 8 ? stretch / 2 : stretch) == -1)
 				break;
-			cps = utf8_count((const unsigned char *)out->data,
-			    out->len);
+			cps = utf8_count(
+			    (const unsigned char *)out->data, out->len);
 			if (cps >= min && cps <= max)
 				return 0;
 		}
@@ -900,8 +908,8 @@ gen_string_raw(struct sample_gen *g, const struct parts *p, struct buf *out)
 		target = min > SAMPLE_MAX_STRING ? min : SAMPLE_MAX_STRING;
 	n = 0;
 	while (n < target) {
-		const char *w = sample_words[rnd_below(g,
-		    GPT_ARRAY_LEN(sample_words))];
+		const char *w =
+		    sample_words[rnd_below(g, GPT_ARRAY_LEN(sample_words))];
 		size_t wl = utf8_count((const unsigned char *)w, strlen(w));
 
 		if (n + wl > target) {
@@ -1054,12 +1062,14 @@ gen_number(struct sample_gen *g, const struct parts *p, bool integer)
 	return 0;
 }
 
-/* ----- arrays -------------------------------------------------------------- */
+/* ----- arrays --------------------------------------------------------------
+ */
 
 static int
 gen_array(struct sample_gen *g, const struct parts *p)
 {
-	size_t i, min = 0, max = SIZE_MAX, count, nprefix = 0, want_contains = 0;
+	size_t i, min = 0, max = SIZE_MAX, count, nprefix = 0,
+	          want_contains = 0;
 	const struct schema_node *prefix_of[SAMPLE_PARTS];
 	size_t nprefix_of = 0;
 	const struct schema_node *items[SAMPLE_PARTS], *contains[SAMPLE_PARTS];
@@ -1118,8 +1128,8 @@ gen_array(struct sample_gen *g, const struct parts *p)
 
 				schema_view_get(prefix_of[j], &pv);
 				if (i < pv.nprefix)
-					ns[k++] = schema_view_prefix(prefix_of[j],
-					    i);
+					ns[k++] =
+					    schema_view_prefix(prefix_of[j], i);
 				else if (pv.items != NULL)
 					ns[k++] = pv.items;
 			}
@@ -1228,15 +1238,17 @@ gen_object(struct sample_gen *g, const struct parts *p)
 	 * (2k and 2k + 1), and which one varies from pair to pair and
 	 * member to member, so every combination comes up */
 	{
-		uint64_t z = (c >> 1) * 0x9e3779b97f4a7c15ull + 0x632be59bd9b4e019ull;
+		uint64_t z =
+		    (c >> 1) * 0x9e3779b97f4a7c15ull + 0x632be59bd9b4e019ull;
 
 		z = (z ^ (z >> 29)) * 0xbf58476d1ce4e5b9ull;
 		mix = z ^ (z >> 32);
 	}
 	for (i = 0; i < nm; i++) {
-		ms[i].include = ms[i].required ||
-		                (!ms[i].forbidden && g->depth < SAMPLE_SOFT_DEPTH &&
-		                    (((c ^ (mix >> (i % 64))) & 1) == 0));
+		ms[i].include =
+		    ms[i].required ||
+		    (!ms[i].forbidden && g->depth < SAMPLE_SOFT_DEPTH &&
+		        (((c ^ (mix >> (i % 64))) & 1) == 0));
 		if (ms[i].include)
 			present++;
 	}
@@ -1257,8 +1269,8 @@ gen_object(struct sample_gen *g, const struct parts *p)
 					size_t nl;
 					struct member *need;
 
-					schema_view_depreq_need(p->n[i], j, q,
-					    &nn, &nl);
+					schema_view_depreq_need(
+					    p->n[i], j, q, &nn, &nl);
 					need = member_of(ms, &nm, nn, nl);
 					if (need != NULL && !need->include) {
 						need->include = true;
@@ -1308,8 +1320,10 @@ gen_object(struct sample_gen *g, const struct parts *p)
 
 			schema_view_pprop(p->n[i], j, &pp);
 			buf_reset(&name);
-			if (gen_pattern(g, pp.pattern, pp.len, &name, 0) == -1 ||
-			    member_of(ms, &nm, name.data == NULL ? "" : name.data,
+			if (gen_pattern(g, pp.pattern, pp.len, &name, 0) ==
+			        -1 ||
+			    member_of(ms, &nm,
+			        name.data == NULL ? "" : name.data,
 			        name.len) == NULL ||
 			    nm == before)
 				continue;
@@ -1336,7 +1350,8 @@ gen_object(struct sample_gen *g, const struct parts *p)
 		if (names != NULL) {
 			memset(&np, 0, sizeof(np));
 			gather(g, &np, names, 0);
-			if (np.impossible || gen_string_raw(g, &np, &name) == -1)
+			if (np.impossible ||
+			    gen_string_raw(g, &np, &name) == -1)
 				goto done;
 		} else if (buf_printf(&name, "k%zu", k) == -1) {
 			goto done;
@@ -1347,8 +1362,8 @@ gen_object(struct sample_gen *g, const struct parts *p)
 		        name.len) == NULL ||
 		    nm == before)
 			continue;
-		ms[nm - 1].name = arena_strndup(&g->scratch,
-		    name.data == NULL ? "" : name.data, name.len);
+		ms[nm - 1].name = arena_strndup(
+		    &g->scratch, name.data == NULL ? "" : name.data, name.len);
 		if (ms[nm - 1].name == NULL)
 			goto done;
 		if (wrote++ > 0)
@@ -1381,13 +1396,11 @@ gen_any(struct sample_gen *g, unsigned types)
 		if (types & order[i])
 			pick[n++] = order[i];
 	switch (n == 0 ? SV_TY_NULL : pick[rnd_below(g, n)]) {
-	case SV_TY_STRING:
-	{
+	case SV_TY_STRING: {
 		const char *w = sample_words[rnd_below(g, 6)];
 
 		json_out_string(&g->w, w, strlen(w));
-	}
-		break;
+	} break;
 	case SV_TY_INTEGER: {
 		char t[24];
 
@@ -1452,8 +1465,9 @@ gen(struct sample_gen *g, const struct schema_node *const *ns, size_t count)
 		}
 	for (i = 0; i < p->count; i++)
 		if (p->v[i].nenums > 0) {
-			json_out_value(&g->w, schema_view_enum(p->n[i],
-			                 (size_t)(p->c[i] % p->v[i].nenums)));
+			json_out_value(
+			    &g->w, schema_view_enum(p->n[i],
+			               (size_t)(p->c[i] % p->v[i].nenums)));
 			rc = 0;
 			goto done;
 		}
@@ -1516,7 +1530,8 @@ done:
 	return rc;
 }
 
-/* ----- the API -------------------------------------------------------------- */
+/* ----- the API --------------------------------------------------------------
+ */
 
 struct sample_gen *
 sample_new(const struct schema *form, uint64_t seed)
@@ -1591,7 +1606,8 @@ sample_next(struct sample_gen *g, struct buf *out, struct sample_err *err)
 		snprintf(err->reason, sizeof(err->reason),
 		    "no value found in %d tries: the last candidate failed "
 		    "%s at %.*s",
-		    SAMPLE_TRIES, verr.keyword != NULL ? verr.keyword : "a limit",
+		    SAMPLE_TRIES,
+		    verr.keyword != NULL ? verr.keyword : "a limit",
 		    (int)(verr.pointer.len > 100 ? 100 : verr.pointer.len),
 		    verr.pointer.buf);
 		snprintf(err->pointer, sizeof(err->pointer), "%.*s",

@@ -193,13 +193,58 @@ END_TEST
 START_TEST(fcgi_read_head_skips_odd_names_and_cuts_a_value_at_nul)
 {
 	static const unsigned char pairs[] = {
-	    3, 1, 'A', '=', 'B', 'x',           /* a name holding '=' */
-	    0, 1, 'y',                          /* an empty name */
-	    2, 1, 'C', 0, 'z',                  /* a name holding NUL */
-	    14, 6, 'R', 'E', 'Q', 'U', 'E', 'S', 'T', '_', 'M', 'E', 'T', 'H',
-	    'O', 'D', 'G', 'E', 'T', 0, 'd', 'S', /* a value holding NUL */
-	    9, 5, 'P', 'A', 'T', 'H', '_', 'I', 'N', 'F', 'O', '/', 'n', 'o',
-	    't', 'e',
+	    3,
+	    1,
+	    'A',
+	    '=',
+	    'B',
+	    'x', /* a name holding '=' */
+	    0,
+	    1,
+	    'y', /* an empty name */
+	    2,
+	    1,
+	    'C',
+	    0,
+	    'z', /* a name holding NUL */
+	    14,
+	    6,
+	    'R',
+	    'E',
+	    'Q',
+	    'U',
+	    'E',
+	    'S',
+	    'T',
+	    '_',
+	    'M',
+	    'E',
+	    'T',
+	    'H',
+	    'O',
+	    'D',
+	    'G',
+	    'E',
+	    'T',
+	    0,
+	    'd',
+	    'S', /* a value holding NUL */
+	    9,
+	    5,
+	    'P',
+	    'A',
+	    'T',
+	    'H',
+	    '_',
+	    'I',
+	    'N',
+	    'F',
+	    'O',
+	    '/',
+	    'n',
+	    'o',
+	    't',
+	    'e',
 	};
 	struct fcgi_conn c;
 	struct pair sp;
@@ -321,8 +366,8 @@ START_TEST(fcgi_read_head_drops_a_connection_that_breaks_the_protocol)
 	pair_open(&sp, &c, 1);
 	refusals[_i].make(&p);
 	send_all(sp.cli, p.b, p.n, 0);
-	ck_assert_msg(fcgi_read_head(&c) == -1, "%s: accepted",
-	    refusals[_i].what);
+	ck_assert_msg(
+	    fcgi_read_head(&c) == -1, "%s: accepted", refusals[_i].what);
 	ck_assert_msg(c.why == refusals[_i].why, "%s: why %d, expected %d",
 	    refusals[_i].what, (int)c.why, (int)refusals[_i].why);
 	ck_assert(!fcgi_conn_is_open(&c));
@@ -418,7 +463,8 @@ START_TEST(fcgi_answers_get_values_and_unknown_management_types)
 	/* GET_VALUES_RESULT: FCGI_MAX_CONNS=1, FCGI_MPXS_CONNS=0 */
 	ck_assert_uint_ge(n, 8);
 	ck_assert_int_eq(out[1], FCGI_GET_VALUES_RESULT);
-	ck_assert_uint_eq((size_t)(out[4] << 8 | out[5]), 2 + 14 + 1 + 2 + 15 + 1);
+	ck_assert_uint_eq(
+	    (size_t)(out[4] << 8 | out[5]), 2 + 14 + 1 + 2 + 15 + 1);
 	ck_assert_mem_eq(out + 8, "\016\001FCGI_MAX_CONNS1", 17);
 	ck_assert_mem_eq(out + 8 + 17, "\017\001FCGI_MPXS_CONNS0", 18);
 	/* then UNKNOWN_TYPE for type 42, after 5 bytes of padding */
@@ -475,8 +521,8 @@ START_TEST(fcgi_end_writes_the_whole_answer_at_once)
 	rec(&p, FCGI_STDIN, 5, NULL, 0, 0);
 	send_head(&sp, &c, &p);
 	ck_assert_int_eq(fcgi_write(&c, FCGI_STDERR, "why\n", 4), 0);
-	ck_assert_int_eq(fcgi_write(&c, FCGI_STDOUT, "Status: 204\r\n\r\n", 15),
-	    0);
+	ck_assert_int_eq(
+	    fcgi_write(&c, FCGI_STDOUT, "Status: 204\r\n\r\n", 15), 0);
 	/* nothing leaves before the end */
 	ck_assert_uint_eq(c.wire.len, 8 + 8 + 8 + 16);
 	fcgi_end(&c);
@@ -630,27 +676,30 @@ suite_fcgi(void)
 
 	tcase_add_loop_test(tc, fcgi_read_head_takes_the_params_in_any_pieces,
 	    0, (int)GPT_ARRAY_LEN(head_steps));
-	tcase_add_test(tc,
-	    fcgi_read_head_skips_odd_names_and_cuts_a_value_at_nul);
-	tcase_add_test(tc,
-	    fcgi_read_body_gives_stdin_across_records_and_skips_others);
+	tcase_add_test(
+	    tc, fcgi_read_head_skips_odd_names_and_cuts_a_value_at_nul);
+	tcase_add_test(
+	    tc, fcgi_read_body_gives_stdin_across_records_and_skips_others);
 	tcase_add_loop_test(tc,
 	    fcgi_read_head_drops_a_connection_that_breaks_the_protocol, 0,
 	    (int)GPT_ARRAY_LEN(refusals));
-	tcase_add_test(tc,
-	    fcgi_answers_get_values_and_unknown_management_types);
-	tcase_add_test(tc, fcgi_refuses_other_roles_and_a_second_request_at_once);
+	tcase_add_test(
+	    tc, fcgi_answers_get_values_and_unknown_management_types);
+	tcase_add_test(
+	    tc, fcgi_refuses_other_roles_and_a_second_request_at_once);
 	tcase_add_test(tc, fcgi_end_writes_the_whole_answer_at_once);
-	tcase_add_test(tc, fcgi_finish_drains_the_body_and_keeps_the_connection);
-	tcase_add_test(tc,
-	    fcgi_read_body_stops_at_abort_and_the_answer_is_only_its_end);
+	tcase_add_test(
+	    tc, fcgi_finish_drains_the_body_and_keeps_the_connection);
+	tcase_add_test(
+	    tc, fcgi_read_body_stops_at_abort_and_the_answer_is_only_its_end);
 	tcase_add_test(tc, fcgi_read_head_ends_quietly_at_eof_between_requests);
 	suite_add_tcase(s, tc);
 	tcase_set_timeout(lim, 20);
 	tcase_add_test(lim, fcgi_read_head_drops_params_over_the_cap);
-	tcase_add_test(lim,
-	    fcgi_finish_closes_when_the_unread_body_is_over_the_cap);
-	tcase_add_test(lim, fcgi_read_head_drops_half_a_header_after_the_idle_time);
+	tcase_add_test(
+	    lim, fcgi_finish_closes_when_the_unread_body_is_over_the_cap);
+	tcase_add_test(
+	    lim, fcgi_read_head_drops_half_a_header_after_the_idle_time);
 	tcase_add_test(lim, fcgi_read_body_drops_a_trickle_at_the_request_time);
 	tcase_add_test(lim,
 	    fcgi_read_head_closes_a_kept_connection_quiet_for_the_idle_time);

@@ -450,8 +450,7 @@ START_TEST(http_reject_logs_one_line_with_the_reason)
 	        "\"x?y\")\n"},
 	    {{0}, NULL,
 	        "gpt.fcgi: notice: act rejected: rejected (actor \"\")\n"},
-	    {{.address = "/srv/gpt/guestbook", .reason = "fails the form"},
-	        "c",
+	    {{.address = "/srv/gpt/guestbook", .reason = "fails the form"}, "c",
 	        "gpt.fcgi: notice: act rejected at /srv/gpt/guestbook: fails "
 	        "the form (actor \"c\")\n"},
 	};
@@ -615,8 +614,8 @@ START_TEST(http_reject_escapes_every_pointer_and_cuts_on_a_character)
 	    {"/x\xf0...", 6, "/x...", 5},
 	    {"/\x80\xbf", 3, "/", 1},
 	};
-	struct http_rejection r = {.reason = "fails the form",
-	    .keyword = "const"};
+	struct http_rejection r = {
+	    .reason = "fails the form", .keyword = "const"};
 	enum http_outcome o;
 	struct http_writer w;
 	struct arena a;
@@ -691,13 +690,14 @@ START_TEST(http_head_precondition_carries_the_current_etag)
 	                         "\r\n");
 	buf_reset(&b);
 	ck_assert_int_eq(http_head_precondition(&b, "\"e1\"", true), 0);
-	ck_assert_ptr_nonnull(strstr(b.data, "Status: 412 Precondition Failed\r\n"
-	                                     "ETag: \"e1\"\r\n"
-	                                     "Content-Type: application/json\r\n"));
+	ck_assert_ptr_nonnull(
+	    strstr(b.data, "Status: 412 Precondition Failed\r\n"
+	                   "ETag: \"e1\"\r\n"
+	                   "Content-Type: application/json\r\n"));
 	v = strict_body(&b, &a);
 	expect_member(v, "etag", "\"e1\"", 4);
-	ck_assert_ptr_nonnull(strstr(
-	    member_string(v, "detail")->ptr, "the form changed"));
+	ck_assert_ptr_nonnull(
+	    strstr(member_string(v, "detail")->ptr, "the form changed"));
 	buf_free(&b);
 	arena_free(&a);
 }
@@ -816,8 +816,8 @@ suite_http(void)
 	tcase_add_test(tc, http_reply_writes_answers_without_body);
 	tcase_add_test(tc, http_reject_is_the_same_204_whatever_the_reason);
 	tcase_add_test(tc, http_reject_explains_with_a_422_json_body);
-	tcase_add_test(tc,
-	    http_reject_answers_500_when_the_explanation_does_not_fit);
+	tcase_add_test(
+	    tc, http_reject_answers_500_when_the_explanation_does_not_fit);
 	tcase_add_test(
 	    tc, http_reject_escapes_every_pointer_and_cuts_on_a_character);
 	tcase_add_test(tc, http_reject_explains_a_cut_jptr_pointer);

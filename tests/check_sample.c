@@ -49,8 +49,8 @@ next_value(struct fixture *f, struct buf *out, const char *schema)
 	struct sample_err err;
 
 	buf_reset(out);
-	ck_assert_msg(sample_next(f->g, out, &err) == 0,
-	    "%s: no value: %s", schema, err.reason);
+	ck_assert_msg(sample_next(f->g, out, &err) == 0, "%s: no value: %s",
+	    schema, err.reason);
 }
 
 /* Is text accepted by the form, judged afresh? */
@@ -149,7 +149,8 @@ START_TEST(sample_next_is_the_same_for_the_same_seed)
 		next_value(&f1, &a, form);
 		next_value(&f2, &b, form);
 		next_value(&f3, &c, form);
-		ck_assert_msg(a.len == b.len && memcmp(a.data, b.data, a.len) == 0,
+		ck_assert_msg(
+		    a.len == b.len && memcmp(a.data, b.data, a.len) == 0,
 		    "seed 42 gave %.*s, then %.*s", (int)a.len, a.data,
 		    (int)b.len, b.data);
 		differs = differs || a.len != c.len ||
@@ -174,8 +175,7 @@ static const struct {
     {"{\"anyOf\": [{\"type\": \"string\", \"maxLength\": 0}, {\"type\": "
      "\"null\"}, {\"type\": \"boolean\"}]}",
         {"\"\"", "null", "e"}},
-    {"{\"enum\": [\"red\", \"green\", \"blue\"]}",
-        {"red", "green", "blue"}},
+    {"{\"enum\": [\"red\", \"green\", \"blue\"]}", {"red", "green", "blue"}},
     {"{\"type\": [\"integer\", \"array\"], \"items\": {\"const\": 0}, "
      "\"minimum\": 5, \"maximum\": 5}",
         {"[", "5"}},
@@ -193,8 +193,8 @@ START_TEST(sample_next_reaches_every_branch_and_value)
 	for (k = 0; k < 10; k++) {
 		next_value(&f, &out, varied[_i].schema);
 		for (j = 0; j < 4 && varied[_i].seen[j] != NULL; j++)
-			seen[j] = seen[j] || strstr(out.data,
-			                         varied[_i].seen[j]) != NULL;
+			seen[j] = seen[j] ||
+			          strstr(out.data, varied[_i].seen[j]) != NULL;
 	}
 	for (j = 0; j < 4 && varied[_i].seen[j] != NULL; j++)
 		ck_assert_msg(seen[j], "%s: no value holds %s",
