@@ -20,10 +20,10 @@ buf_clamp(size_t max)
 void
 buf_init(struct buf *b, size_t max)
 {
-	b->data = NULL;
-	b->len = 0;
-	b->size = 0;
-	b->max = buf_clamp(max);
+	b->data_ = NULL;
+	b->len_ = 0;
+	b->size_ = 0;
+	b->max_ = buf_clamp(max);
 }
 
 char *
@@ -32,37 +32,37 @@ buf_reserve(struct buf *b, size_t n)
 	size_t need, size;
 	char *p;
 
-	if (n > b->max - b->len) {
+	if (n > b->max_ - b->len_) {
 		errno = EMSGSIZE;
 		return NULL;
 	}
-	need = b->len + n + 1;
-	if (need > b->size) {
-		size = b->size < 256 ? 256 : b->size;
+	need = b->len_ + n + 1;
+	if (need > b->size_) {
+		size = b->size_ < 256 ? 256 : b->size_;
 		while (size < need)
 			size = size > SIZE_MAX / 2 ? need : size * 2;
-		if (size > b->max + 1)
-			size = b->max + 1;
-		if ((p = realloc(b->data, size)) == NULL) {
+		if (size > b->max_ + 1)
+			size = b->max_ + 1;
+		if ((p = realloc(b->data_, size)) == NULL) {
 			errno = ENOMEM;
 			return NULL;
 		}
-		b->data = p;
-		b->size = size;
+		b->data_ = p;
+		b->size_ = size;
 	}
-	return b->data + b->len;
+	return b->data_ + b->len_;
 }
 
 void
 buf_commit(struct buf *b, size_t n)
 {
-	if (n == 0 && b->data == NULL)
+	if (n == 0 && b->data_ == NULL)
 		return;
 	/* A caller that wrote past its reservation has already overrun. */
-	if (b->data == NULL || n >= b->size - b->len)
+	if (b->data_ == NULL || n >= b->size_ - b->len_)
 		abort();
-	b->len += n;
-	b->data[b->len] = '\0';
+	b->len_ += n;
+	b->data_[b->len_] = '\0';
 }
 
 int
@@ -133,27 +133,27 @@ buf_printf(struct buf *b, const char *fmt, ...)
 int
 buf_trunc(struct buf *b, size_t len)
 {
-	if (len > b->len) {
+	if (len > b->len_) {
 		errno = EINVAL;
 		return -1;
 	}
-	b->len = len;
-	if (b->data != NULL)
-		b->data[len] = '\0';
+	b->len_ = len;
+	if (b->data_ != NULL)
+		b->data_[len] = '\0';
 	return 0;
 }
 
 int
 buf_tail(struct buf *b, size_t len)
 {
-	if (len > b->len) {
+	if (len > b->len_) {
 		errno = EINVAL;
 		return -1;
 	}
-	if (len < b->len) {
-		memmove(b->data, b->data + (b->len - len), len);
-		b->len = len;
-		b->data[len] = '\0';
+	if (len < b->len_) {
+		memmove(b->data_, b->data_ + (b->len_ - len), len);
+		b->len_ = len;
+		b->data_[len] = '\0';
 	}
 	return 0;
 }
@@ -161,36 +161,36 @@ buf_tail(struct buf *b, size_t len)
 void
 buf_reset(struct buf *b)
 {
-	b->len = 0;
-	if (b->data != NULL)
-		b->data[0] = '\0';
+	b->len_ = 0;
+	if (b->data_ != NULL)
+		b->data_[0] = '\0';
 }
 
 void
 buf_reset_max(struct buf *b, size_t max)
 {
 	buf_reset(b);
-	b->max = buf_clamp(max);
+	b->max_ = buf_clamp(max);
 }
 
 char *
 buf_take(struct buf *b, size_t *len)
 {
-	char *p = b->data;
+	char *p = b->data_;
 
 	if (len != NULL)
-		*len = b->len;
-	b->data = NULL;
-	b->len = 0;
-	b->size = 0;
+		*len = b->len_;
+	b->data_ = NULL;
+	b->len_ = 0;
+	b->size_ = 0;
 	return p;
 }
 
 void
 buf_free(struct buf *b)
 {
-	free(b->data);
-	b->data = NULL;
-	b->len = 0;
-	b->size = 0;
+	free(b->data_);
+	b->data_ = NULL;
+	b->len_ = 0;
+	b->size_ = 0;
 }

@@ -23,11 +23,13 @@
 
 #include "common.h"
 
+/* The fields are buf.c's alone (the trailing _ makes a caller that pokes
+ * one fail to compile): everyone else uses the functions below. */
 struct buf {
-	char *data;  /* owned; NULL until the first append */
-	size_t len;  /* bytes in use */
-	size_t size; /* bytes allocated, NUL included */
-	size_t max;  /* len never exceeds this */
+	char *data_;  /* owned; NULL until the first append */
+	size_t len_;  /* bytes in use */
+	size_t size_; /* bytes allocated, NUL included */
+	size_t max_;  /* len never exceeds this */
 };
 
 /* An empty buffer that will hold at most max bytes.  No allocation. */
@@ -89,14 +91,14 @@ void buf_free(struct buf *b);
 static inline size_t
 buf_len(const struct buf *b)
 {
-	return b->len;
+	return b->len_;
 }
 
 /* The contents, NUL-terminated; "" (never NULL) before the first append. */
 static inline const char *
 buf_ptr(const struct buf *b)
 {
-	return b->data != NULL ? b->data : "";
+	return b->data_ != NULL ? b->data_ : "";
 }
 
 /*
@@ -106,27 +108,27 @@ buf_ptr(const struct buf *b)
 static inline char *
 buf_data(struct buf *b)
 {
-	return b->data;
+	return b->data_;
 }
 
 /* The maximum, and how many bytes may still be appended. */
 static inline size_t
 buf_max(const struct buf *b)
 {
-	return b->max;
+	return b->max_;
 }
 
 static inline size_t
 buf_room(const struct buf *b)
 {
-	return b->max - b->len;
+	return b->max_ - b->len_;
 }
 
 /* Bytes allocated (to decide whether a reused buffer keeps its memory). */
 static inline size_t
 buf_held(const struct buf *b)
 {
-	return b->size;
+	return b->size_;
 }
 
 #endif /* GPT_BUF_H */

@@ -292,7 +292,7 @@ cli_form_print(const struct json_value *v)
 
 	buf_init(&out, CLI_INPUT_MAX);
 	if (json_write_pretty(v, 2, &out) == 0 && buf_putc(&out, '\n') == 0 &&
-	    fwrite(out.data, 1, out.len, stdout) == out.len)
+	    fwrite(buf_ptr(&out), 1, buf_len(&out), stdout) == buf_len(&out))
 		rc = 0;
 	else
 		fprintf(stderr, "gpt.fcgi: cannot print the result\n");

@@ -80,7 +80,7 @@ cli_sample(int argc, char **argv)
 		default:
 			goto nomem;
 		}
-		fwrite(out.data, 1, out.len, stdout);
+		fwrite(buf_ptr(&out), 1, buf_len(&out), stdout);
 		fputc('\n', stdout);
 	}
 	status = fflush(stdout) == 0 ? 0 : 2;

@@ -819,16 +819,16 @@ cli_strict_openai(int argc, char **argv)
 		goto done;
 	}
 	/* the rewrite must load, as it is what the model is held to */
-	if (json_parse(s.out.data, s.out.len, &f.a, 0, &res, &jerr) !=
-	        JSON_OK ||
+	if (json_parse(buf_ptr(&s.out), buf_len(&s.out), &f.a, 0, &res,
+	        &jerr) != JSON_OK ||
 	    cli_form_compile(
 	        &f, res, NULL, NULL, &out, reason, sizeof(reason)) == -1) {
 		fprintf(stderr, "gpt.fcgi: %s: the rewrite does not load\n",
 		    f.path);
 		goto done;
 	}
-	if (s.notes.len > 0)
-		fwrite(s.notes.data, 1, s.notes.len, stderr);
+	if (buf_len(&s.notes) > 0)
+		fwrite(buf_ptr(&s.notes), 1, buf_len(&s.notes), stderr);
 	status = cli_form_print(res) == 0 ? 0 : 2;
 done:
 	buf_free(&s.notes);

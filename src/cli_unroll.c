@@ -456,8 +456,8 @@ put_copy_name(struct unroll *u, size_t k, unsigned level)
 	    buf_puts(&name, num) == -1) {
 		u->w.nomem = true;
 	} else {
-		s.ptr = name.data;
-		s.len = name.len;
+		s.ptr = buf_ptr(&name);
+		s.len = buf_len(&name);
 		json_out_key(&u->w, &s);
 	}
 	buf_free(&name);
@@ -895,8 +895,8 @@ cli_unroll(int argc, char **argv)
 		emit(u, u->root, top, true, 0);
 		if (u->w.nomem)
 			goto toolarge;
-		if (json_parse(u->out.data, u->out.len, &f.a, 0, &res, &jerr) !=
-		    JSON_OK) {
+		if (json_parse(buf_ptr(&u->out), buf_len(&u->out), &f.a, 0,
+		        &res, &jerr) != JSON_OK) {
 			fprintf(stderr,
 			    "gpt.fcgi: %s: the unrolled form nests too deep "
 			    "(%s)\n",

@@ -651,7 +651,7 @@ re_seq(struct re_gen *r, bool emit)
 			if (re_atom(r, true) == -1)
 				return -1;
 			r->pos = after;
-			if (r->out->len > 4 * SAMPLE_MAX_STRING + 256)
+			if (buf_len(r->out) > 4 * SAMPLE_MAX_STRING + 256)
 				return -1;
 		}
 	}
@@ -714,8 +714,8 @@ gen_pattern(struct sample_gen *g, const char *p, size_t len, struct buf *out,
 		r.pos++;
 	if (re_alt(&r, true) == -1 || r.pos != r.len)
 		return -1;
-	return utf8_validate(
-	           (const unsigned char *)out->data, out->len, NULL, NULL)
+	return utf8_validate((const unsigned char *)buf_ptr(out), buf_len(out),
+	           NULL, NULL)
 	           ? 0
 	           : -1;
 }
@@ -781,23 +781,23 @@ base64(const struct buf *in, bool url, struct buf *out)
 	static const char safe[] =
 	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 	const char *t = url ? safe : std;
-	const unsigned char *p = (const unsigned char *)in->data;
+	const unsigned char *p = (const unsigned char *)buf_ptr(in);
 	size_t i;
 
-	for (i = 0; i + 2 < in->len; i += 3)
+	for (i = 0; i + 2 < buf_len(in); i += 3)
 		if (buf_putc(out, t[p[i] >> 2]) ||
 		    buf_putc(out, t[((p[i] & 3) << 4) | (p[i + 1] >> 4)]) ||
 		    buf_putc(
 		        out, t[((p[i + 1] & 15) << 2) | (p[i + 2] >> 6)]) ||
 		    buf_putc(out, t[p[i + 2] & 63]))
 			return -1;
-	if (in->len - i == 1)
+	if (buf_len(in) - i == 1)
 		return buf_putc(out, t[p[i] >> 2]) ||
 		               buf_putc(out, t[(p[i] & 3) << 4]) ||
 		               buf_puts(out, "==")
 		           ? -1
 		           : 0;
-	if (in->len - i == 2)
+	if (buf_len(in) - i == 2)
 		return buf_putc(out, t[p[i] >> 2]) ||
 		               buf_putc(out,
 		                   t[((p[i] & 3) << 4) | (p[i + 1] >> 4)]) ||
@@ -838,16 +838,15 @@ gen_string_raw(struct sample_gen *g, const struct parts *p, struct buf *out)
 		/* the inner value is generated where the candidate goes,
 		 * then moved out */
 		if (content->content_schema != NULL) {
-			size_t at = g->text.len;
+			size_t at = buf_len(&g->text);
 
 			if (gen(g, &content->content_schema, 1) == -1)
 				return -1;
 			buf_init(&inner, SAMPLE_TEXT_MAX);
-			if (buf_append(&inner, g->text.data + at,
-			        g->text.len - at) == -1)
+			if (buf_append(&inner, buf_ptr(&g->text) + at,
+			        buf_len(&g->text) - at) == -1 ||
+			    buf_trunc(&g->text, at) == -1)
 				rc = -1;
-			g->text.len = at;
-			g->text.data[at] = '\0';
 		} else {
 			buf_init(&inner, SAMPLE_TEXT_MAX);
 			rc = buf_printf(
@@ -859,12 +858,11 @@ gen_string_raw(struct sample_gen *g, const struct parts *p, struct buf *out)
 			    strcmp(content->content_encoding, "base64url") == 0,
 			    &enc);
 			if (rc == 0 &&
-			    buf_append(out, enc.data == NULL ? "" : enc.data,
-			        enc.len) == -1)
+			    buf_append(out, buf_ptr(&enc), buf_len(&enc)) == -1)
 				rc = -1;
 			buf_free(&enc);
 		} else if (rc == 0) {
-			rc = buf_append(out, inner.data, inner.len);
+			rc = buf_append(out, buf_ptr(&inner), buf_len(&inner));
 		}
 		buf_free(&inner);
 		return rc;
@@ -882,7 +880,7 @@ gen_string_raw(struct sample_gen *g, const struct parts *p, struct buf *out)
 			        k < 8 ? stretch / 2 : stretch) == -1)
 				break;
 			cps = utf8_count(
-			    (const unsigned char *)out->data, out->len);
+			    (const unsigned char *)buf_ptr(out), buf_len(out));
 			if (cps >= min && cps <= max)
 				return 0;
 		}
@@ -934,7 +932,7 @@ gen_string(struct sample_gen *g, const struct parts *p)
 	buf_init(&s, SAMPLE_TEXT_MAX);
 	rc = gen_string_raw(g, p, &s);
 	if (rc == 0)
-		json_out_string(&g->w, s.data, s.len);
+		json_out_string(&g->w, buf_ptr(&s), buf_len(&s));
 	buf_free(&s);
 	return rc;
 }
@@ -1322,20 +1320,19 @@ gen_object(struct sample_gen *g, const struct parts *p)
 			buf_reset(&name);
 			if (gen_pattern(g, pp.pattern, pp.len, &name, 0) ==
 			        -1 ||
-			    member_of(ms, &nm,
-			        name.data == NULL ? "" : name.data,
-			        name.len) == NULL ||
+			    member_of(ms, &nm, buf_ptr(&name),
+			        buf_len(&name)) == NULL ||
 			    nm == before)
 				continue;
 			/* a fresh name: keep it (member_of added it) */
-			ms[nm - 1].name = arena_strndup(&g->scratch,
-			    name.data == NULL ? "" : name.data, name.len);
+			ms[nm - 1].name = arena_strndup(
+			    &g->scratch, buf_ptr(&name), buf_len(&name));
 			if (ms[nm - 1].name == NULL)
 				goto done;
 			ms[nm - 1].include = true;
 			if (wrote++ > 0)
 				json_out_put(&g->w, ",", 1);
-			json_out_string(&g->w, ms[nm - 1].name, name.len);
+			json_out_string(&g->w, ms[nm - 1].name, buf_len(&name));
 			json_out_put(&g->w, ":", 1);
 			if (gen(g, &pp.sub, 1) == -1)
 				goto done;
@@ -1358,17 +1355,17 @@ gen_object(struct sample_gen *g, const struct parts *p)
 		}
 		size_t before = nm;
 
-		if (member_of(ms, &nm, name.data == NULL ? "" : name.data,
-		        name.len) == NULL ||
+		if (member_of(ms, &nm, buf_ptr(&name), buf_len(&name)) ==
+		        NULL ||
 		    nm == before)
 			continue;
-		ms[nm - 1].name = arena_strndup(
-		    &g->scratch, name.data == NULL ? "" : name.data, name.len);
+		ms[nm - 1].name =
+		    arena_strndup(&g->scratch, buf_ptr(&name), buf_len(&name));
 		if (ms[nm - 1].name == NULL)
 			goto done;
 		if (wrote++ > 0)
 			json_out_put(&g->w, ",", 1);
-		json_out_string(&g->w, ms[nm - 1].name, name.len);
+		json_out_string(&g->w, ms[nm - 1].name, buf_len(&name));
 		json_out_put(&g->w, ":", 1);
 		if (gen(g, &additional, additional != NULL ? 1 : 0) == -1)
 			goto done;
@@ -1433,7 +1430,7 @@ gen(struct sample_gen *g, const struct schema_node *const *ns, size_t count)
 	struct parts *p;
 	unsigned types = SV_TY_ALL, typed = SV_TY_ALL, choices[7], nchoice = 0;
 	unsigned ty;
-	size_t i, at = g->text.len;
+	size_t i, at = buf_len(&g->text);
 	int rc = -1;
 	static const unsigned order[] = {SV_TY_OBJECT, SV_TY_ARRAY,
 	    SV_TY_STRING, SV_TY_INTEGER, SV_TY_NUMBER, SV_TY_BOOLEAN,
@@ -1521,11 +1518,9 @@ gen(struct sample_gen *g, const struct schema_node *const *ns, size_t count)
 	}
 done:
 	g->depth--;
-	if (rc == -1 && !g->w.nomem && g->text.len >= at) {
-		g->text.len = at;
-		if (g->text.data != NULL)
-			g->text.data[at] = '\0';
-	}
+	/* a failed candidate leaves nothing behind */
+	if (rc == -1 && !g->w.nomem && buf_len(&g->text) >= at)
+		buf_trunc(&g->text, at);
 	free(p);
 	return rc;
 }
@@ -1580,12 +1575,13 @@ sample_next(struct sample_gen *g, struct buf *out, struct sample_err *err)
 				return -2;
 			continue;
 		}
-		if (json_parse(g->text.data, g->text.len, &g->scratch, 0, &v,
-		        &jerr) != JSON_OK)
+		if (json_parse(buf_ptr(&g->text), buf_len(&g->text),
+		        &g->scratch, 0, &v, &jerr) != JSON_OK)
 			continue; /* nested past the parser's depth */
 		switch (schema_validate(g->form, v, &g->scratch, &verr)) {
 		case SCHEMA_OK:
-			if (buf_append(out, g->text.data, g->text.len) == -1)
+			if (buf_append(out, buf_ptr(&g->text),
+			        buf_len(&g->text)) == -1)
 				return -2;
 			return 0;
 		case SCHEMA_NOMEM:

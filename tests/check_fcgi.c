@@ -524,9 +524,9 @@ START_TEST(fcgi_end_writes_the_whole_answer_at_once)
 	ck_assert_int_eq(
 	    fcgi_write(&c, FCGI_STDOUT, "Status: 204\r\n\r\n", 15), 0);
 	/* nothing leaves before the end */
-	ck_assert_uint_eq(c.wire.len, 8 + 8 + 8 + 16);
+	ck_assert_uint_eq(buf_len(&c.wire), 8 + 8 + 8 + 16);
 	fcgi_end(&c);
-	ck_assert_uint_eq(c.wire.len, 0);
+	ck_assert_uint_eq(buf_len(&c.wire), 0);
 	n = recv_some(sp.cli, out, sizeof(out));
 	/* STDERR "why\n", STDOUT, empty STDERR, empty STDOUT, END_REQUEST */
 	ck_assert_uint_eq(n, 16 + 24 + 8 + 8 + 16);

@@ -356,8 +356,10 @@ expect_reply(enum http_outcome o, const char *want)
 	buf_init(&b, 4096);
 	http_writer_buf(&w, &b);
 	ck_assert_int_eq(http_reply(&w, o), 0);
-	ck_assert_msg(b.len == strlen(want) && memcmp(b.data, want, b.len) == 0,
-	    "outcome %d wrote \"%s\", expected \"%s\"", (int)o, b.data, want);
+	ck_assert_msg(buf_len(&b) == strlen(want) &&
+	                  memcmp(buf_ptr(&b), want, buf_len(&b)) == 0,
+	    "outcome %d wrote \"%s\", expected \"%s\"", (int)o, buf_ptr(&b),
+	    want);
 	buf_free(&b);
 }
 
@@ -405,7 +407,7 @@ START_TEST(http_reject_is_the_same_204_whatever_the_reason)
 		buf_reset(&b);
 		ck_assert_int_eq(
 		    http_reject(&w, &rs[i], "actor\nforged", false, &o), 0);
-		ck_assert_str_eq(b.data, "Status: 204 No Content\r\n\r\n");
+		ck_assert_str_eq(buf_ptr(&b), "Status: 204 No Content\r\n\r\n");
 		ck_assert_int_eq(o, HTTP_O_REJECTED);
 	}
 	buf_free(&b);
@@ -467,10 +469,9 @@ START_TEST(http_reject_logs_one_line_with_the_reason)
 		buf_reset(&log);
 		ck_assert_int_eq(
 		    http_reject(&w, &cases[i].r, cases[i].actor, false, &o), 0);
-		ck_assert_msg(
-		    log.data != NULL && strcmp(log.data, cases[i].line) == 0,
-		    "case %zu logged \"%s\", expected \"%s\"", i,
-		    log.data != NULL ? log.data : "", cases[i].line);
+		ck_assert_msg(strcmp(buf_ptr(&log), cases[i].line) == 0,
+		    "case %zu logged \"%s\", expected \"%s\"", i, buf_ptr(&log),
+		    cases[i].line);
 	}
 	log_set_sink(NULL, NULL);
 	buf_free(&out);
@@ -489,12 +490,12 @@ strict_body(const struct buf *b, struct arena *a)
 	const char *body;
 	struct json_err e;
 
-	ck_assert_ptr_nonnull(b->data);
-	body = strstr(b->data, "\r\n\r\n");
+	ck_assert_uint_gt(buf_len(b), 0);
+	body = strstr(buf_ptr(b), "\r\n\r\n");
 	ck_assert_ptr_nonnull(body);
 	body += 4;
-	ck_assert_msg(json_parse(body, b->len - (size_t)(body - b->data), a, 0,
-	                  &v, &e) == JSON_OK,
+	ck_assert_msg(json_parse(body, buf_len(b) - (size_t)(body - buf_ptr(b)),
+	                  a, 0, &v, &e) == JSON_OK,
 	    "explain body is not strict JSON (%s at %zu): %.300s", e.msg,
 	    e.offset, body);
 	ck_assert_int_eq(v->type, JSON_T_OBJECT);
@@ -547,8 +548,8 @@ START_TEST(http_reject_explains_with_a_422_json_body)
 	ck_assert_int_eq(http_reject(&w, &r, NULL, true, &o), 0);
 	ck_assert_int_eq(o, HTTP_O_EXPLAINED);
 	ck_assert_ptr_nonnull(
-	    strstr(b.data, "Status: 422 Unprocessable Content\r\n"
-	                   "Content-Type: application/json\r\n"));
+	    strstr(buf_ptr(&b), "Status: 422 Unprocessable Content\r\n"
+	                        "Content-Type: application/json\r\n"));
 	v = strict_body(&b, &a);
 	expect_member(v, "error", "fails the form", 14);
 	expect_member(v, "pointer", "/note", 5);
@@ -588,7 +589,7 @@ START_TEST(http_reject_answers_500_when_the_explanation_does_not_fit)
 	http_writer_buf(&w, &b);
 	ck_assert_int_eq(http_reject(&w, &r, NULL, true, &o), 0);
 	ck_assert_int_eq(o, HTTP_O_SERVER);
-	ck_assert_str_eq(b.data,
+	ck_assert_str_eq(buf_ptr(&b),
 	    "Status: 500 Internal Server Error\r\nContent-Length: 0\r\n\r\n");
 	buf_free(&b);
 }
@@ -684,16 +685,16 @@ START_TEST(http_head_precondition_carries_the_current_etag)
 	arena_init(&a, (size_t)1 << 20);
 	buf_init(&b, 16384);
 	ck_assert_int_eq(http_head_precondition(&b, "\"e1\"", false), 0);
-	ck_assert_str_eq(b.data, "Status: 412 Precondition Failed\r\n"
-	                         "ETag: \"e1\"\r\n"
-	                         "Content-Length: 0\r\n"
-	                         "\r\n");
+	ck_assert_str_eq(buf_ptr(&b), "Status: 412 Precondition Failed\r\n"
+	                              "ETag: \"e1\"\r\n"
+	                              "Content-Length: 0\r\n"
+	                              "\r\n");
 	buf_reset(&b);
 	ck_assert_int_eq(http_head_precondition(&b, "\"e1\"", true), 0);
 	ck_assert_ptr_nonnull(
-	    strstr(b.data, "Status: 412 Precondition Failed\r\n"
-	                   "ETag: \"e1\"\r\n"
-	                   "Content-Type: application/json\r\n"));
+	    strstr(buf_ptr(&b), "Status: 412 Precondition Failed\r\n"
+	                        "ETag: \"e1\"\r\n"
+	                        "Content-Type: application/json\r\n"));
 	v = strict_body(&b, &a);
 	expect_member(v, "etag", "\"e1\"", 4);
 	ck_assert_ptr_nonnull(
@@ -710,28 +711,28 @@ START_TEST(http_head_blocks_carry_the_documented_headers)
 	buf_init(&b, 4096);
 	ck_assert_int_eq(
 	    http_head_ok(&b, "application/json", "\"e\"", 12, "chat", NULL), 0);
-	ck_assert_str_eq(b.data, "Status: 200 OK\r\n"
-	                         "Content-Type: application/json\r\n"
-	                         "Vary: Accept\r\n"
-	                         "ETag: \"e\"\r\n"
-	                         "Content-Length: 12\r\n"
-	                         "X-Content-Type-Options: nosniff\r\n"
-	                         "GPT-Type: chat\r\n"
-	                         "\r\n");
+	ck_assert_str_eq(buf_ptr(&b), "Status: 200 OK\r\n"
+	                              "Content-Type: application/json\r\n"
+	                              "Vary: Accept\r\n"
+	                              "ETag: \"e\"\r\n"
+	                              "Content-Length: 12\r\n"
+	                              "X-Content-Type-Options: nosniff\r\n"
+	                              "GPT-Type: chat\r\n"
+	                              "\r\n");
 	buf_reset(&b);
 	ck_assert_int_eq(http_head_ok(&b, "text/html; charset=utf-8", "\"h\"",
 	                     0, "", "default-src 'none'"),
 	    0);
-	ck_assert_ptr_null(strstr(b.data, "GPT-Type"));
-	ck_assert_ptr_nonnull(strstr(b.data, "Content-Length: 0\r\n"));
-	ck_assert_ptr_nonnull(strstr(
-	    b.data, "\r\nContent-Security-Policy: default-src 'none'\r\n\r\n"));
+	ck_assert_ptr_null(strstr(buf_ptr(&b), "GPT-Type"));
+	ck_assert_ptr_nonnull(strstr(buf_ptr(&b), "Content-Length: 0\r\n"));
+	ck_assert_ptr_nonnull(strstr(buf_ptr(&b),
+	    "\r\nContent-Security-Policy: default-src 'none'\r\n\r\n"));
 	buf_reset(&b);
 	ck_assert_int_eq(http_head_not_modified(&b, "\"e\""), 0);
-	ck_assert_str_eq(b.data, "Status: 304 Not Modified\r\n"
-	                         "ETag: \"e\"\r\n"
-	                         "Vary: Accept\r\n"
-	                         "\r\n");
+	ck_assert_str_eq(buf_ptr(&b), "Status: 304 Not Modified\r\n"
+	                              "ETag: \"e\"\r\n"
+	                              "Vary: Accept\r\n"
+	                              "\r\n");
 	buf_free(&b);
 }
 END_TEST
@@ -744,12 +745,12 @@ START_TEST(http_reply_json_sends_the_body_as_it_is)
 	buf_init(&b, 4096);
 	http_writer_buf(&w, &b);
 	ck_assert_int_eq(http_reply_json(&w, "{ \"a\" : 1 }\n", 12), 0);
-	ck_assert_str_eq(b.data, "Status: 200 OK\r\n"
-	                         "Content-Type: application/json\r\n"
-	                         "Content-Length: 12\r\n"
-	                         "X-Content-Type-Options: nosniff\r\n"
-	                         "\r\n"
-	                         "{ \"a\" : 1 }\n");
+	ck_assert_str_eq(buf_ptr(&b), "Status: 200 OK\r\n"
+	                              "Content-Type: application/json\r\n"
+	                              "Content-Length: 12\r\n"
+	                              "X-Content-Type-Options: nosniff\r\n"
+	                              "\r\n"
+	                              "{ \"a\" : 1 }\n");
 	buf_free(&b);
 }
 END_TEST

@@ -64,7 +64,7 @@ accepted(const struct fixture *f, const struct buf *text)
 	bool ok;
 
 	arena_init(&scratch, SIZE_MAX / 4);
-	ok = json_parse(text->data, text->len, &scratch, 0, &v, &jerr) ==
+	ok = json_parse(buf_ptr(text), buf_len(text), &scratch, 0, &v, &jerr) ==
 	         JSON_OK &&
 	     schema_validate(f->form, v, &scratch, &err) == SCHEMA_OK;
 	arena_free(&scratch);
@@ -122,7 +122,7 @@ START_TEST(sample_next_gives_values_the_form_accepts)
 	for (k = 0; k < 50; k++) {
 		next_value(&f, &out, samplable[_i]);
 		ck_assert_msg(accepted(&f, &out), "%s: %.*s is rejected",
-		    samplable[_i], (int)out.len, out.data);
+		    samplable[_i], (int)buf_len(&out), buf_ptr(&out));
 	}
 	buf_free(&out);
 	fixture_close(&f);
@@ -150,11 +150,12 @@ START_TEST(sample_next_is_the_same_for_the_same_seed)
 		next_value(&f2, &b, form);
 		next_value(&f3, &c, form);
 		ck_assert_msg(
-		    a.len == b.len && memcmp(a.data, b.data, a.len) == 0,
-		    "seed 42 gave %.*s, then %.*s", (int)a.len, a.data,
-		    (int)b.len, b.data);
-		differs = differs || a.len != c.len ||
-		          memcmp(a.data, c.data, a.len) != 0;
+		    buf_len(&a) == buf_len(&b) &&
+		        memcmp(buf_ptr(&a), buf_ptr(&b), buf_len(&a)) == 0,
+		    "seed 42 gave %.*s, then %.*s", (int)buf_len(&a),
+		    buf_ptr(&a), (int)buf_len(&b), buf_ptr(&b));
+		differs = differs || buf_len(&a) != buf_len(&c) ||
+		          memcmp(buf_ptr(&a), buf_ptr(&c), buf_len(&a)) != 0;
 	}
 	ck_assert_msg(differs, "seeds 42 and 43 gave the same 20 values");
 	buf_free(&a);
@@ -193,8 +194,8 @@ START_TEST(sample_next_reaches_every_branch_and_value)
 	for (k = 0; k < 10; k++) {
 		next_value(&f, &out, varied[_i].schema);
 		for (j = 0; j < 4 && varied[_i].seen[j] != NULL; j++)
-			seen[j] = seen[j] ||
-			          strstr(out.data, varied[_i].seen[j]) != NULL;
+			seen[j] = seen[j] || strstr(buf_ptr(&out),
+			                         varied[_i].seen[j]) != NULL;
 	}
 	for (j = 0; j < 4 && varied[_i].seen[j] != NULL; j++)
 		ck_assert_msg(seen[j], "%s: no value holds %s",
@@ -220,10 +221,10 @@ START_TEST(sample_next_sometimes_writes_each_optional_member)
 	buf_init(&out, 1 << 20);
 	for (k = 0; k < 10; k++) {
 		next_value(&f, &out, form);
-		ck_assert_msg(strstr(out.data, "\"r\":1") != NULL,
-		    "the required member is missing from %s", out.data);
+		ck_assert_msg(strstr(buf_ptr(&out), "\"r\":1") != NULL,
+		    "the required member is missing from %s", buf_ptr(&out));
 		for (j = 0; j < 3; j++)
-			in[j] += strstr(out.data, members[j]) != NULL;
+			in[j] += strstr(buf_ptr(&out), members[j]) != NULL;
 	}
 	for (j = 0; j < 3; j++)
 		ck_assert_msg(in[j] > 0 && in[j] < 10,
@@ -258,7 +259,7 @@ START_TEST(sample_next_says_why_a_form_cannot_be_sampled)
 	ck_assert_msg(strstr(err.reason, unsamplable[_i].why) != NULL,
 	    "%s: the reason \"%s\" does not say %s", unsamplable[_i].schema,
 	    err.reason, unsamplable[_i].why);
-	ck_assert_uint_eq(out.len, 0);
+	ck_assert_uint_eq(buf_len(&out), 0);
 	buf_free(&out);
 	fixture_close(&f);
 }
