@@ -67,7 +67,7 @@ bench_form_body(const struct bench_form *bf, size_t target, size_t *len)
 		bf->sized(target);
 	buf_init(&b, (size_t)64 << 20);
 	put(&b, bf->head);
-	while (b.len + bf->margin < target || first) {
+	while (buf_len(&b) + bf->margin < target || first) {
 		if (!first)
 			put(&b, ",");
 		bf->item(&b);

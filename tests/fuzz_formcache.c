@@ -134,8 +134,8 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	/* a file changed within ADDR_RACY_SEC is not cached */
 	sleep(ADDR_RACY_SEC + 1);
 	formcache_configure();
-	loaded = formcache_lookup(&ref, true, false, answer_build,
-	    answer_build_acts, &reason);
+	loaded = formcache_lookup(
+	    &ref, true, false, answer_build, answer_build_acts, &reason);
 	if (loaded == NULL || !loaded->ok ||
 	    formcache_path(ref.dir, path, sizeof(path)) == -1)
 		abort();
@@ -151,7 +151,7 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 		write_seed(seeds, "live-raw", 0, live, live_len);
 		write_seed(seeds, "live-fixed", 1, live, live_len);
 		/* mode 2: the file without its key */
-		b.len = 0;
+		buf_reset(&b);
 		if (buf_append(&b, live, FC_HEAD) == -1 ||
 		    buf_append(&b, live + FC_HEAD + key_len,
 		        live_len - FC_HEAD - key_len) == -1)
@@ -189,8 +189,7 @@ fix(char *f, size_t n)
 }
 
 static void
-check_accepted(const char *f, size_t n, const struct answer_set *hit,
-    bool html)
+check_accepted(const char *f, size_t n, const struct answer_set *hit, bool html)
 {
 	const struct answer *ans[4] = {
 	    &hit->json, &hit->json_304, &hit->html, &hit->html_304};
@@ -222,11 +221,11 @@ check_accepted(const char *f, size_t n, const struct answer_set *hit,
 	for (i = html ? 0 : 2; i < (html ? 2u : 4u); i++) {
 		size_t at = (size_t)hlen - FC_TABLE + i * 32 + 24;
 
-		memcpy(b.data + at, f + at, 8);
+		memcpy(buf_data(&b) + at, f + at, 8);
 	}
 	/* which leaves the header's own checksum to differ only then */
-	put64(b.data + 24,
-	    hash_sip13(&sum_key, b.data + FC_HEAD, (size_t)hlen - FC_HEAD));
+	put64(buf_data(&b) + 24, hash_sip13(&sum_key, buf_data(&b) + FC_HEAD,
+	                             (size_t)hlen - FC_HEAD));
 	if (memcmp(buf_ptr(&b), f, n) != 0)
 		abort();
 	buf_free(&b);

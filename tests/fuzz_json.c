@@ -93,19 +93,22 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	check_tree(v);
 	write_or_abort(v, 0, &b1);
-	if (json_parse(b1.data, b1.len, &a2, FUZZ_DEPTH, &w, &err) != JSON_OK)
+	if (json_parse(buf_ptr(&b1), buf_len(&b1), &a2, FUZZ_DEPTH, &w, &err) !=
+	    JSON_OK)
 		abort();
 	write_or_abort(w, 0, &b2);
-	if (b1.len != b2.len || memcmp(b1.data, b2.data, b1.len) != 0)
+	if (buf_len(&b1) != buf_len(&b2) ||
+	    memcmp(buf_ptr(&b1), buf_ptr(&b2), buf_len(&b1)) != 0)
 		abort();
 	/* The indented form must say the same thing. */
 	write_or_abort(v, 2, &bp);
 	arena_reset(&a2);
-	if (json_parse(bp.data, bp.len, &a2, FUZZ_DEPTH, &w, &err) != JSON_OK)
+	if (json_parse(buf_ptr(&bp), buf_len(&bp), &a2, FUZZ_DEPTH, &w, &err) !=
+	    JSON_OK)
 		abort();
 	buf_reset(&b2);
-	if (json_write(w, &b2) != 0 || b1.len != b2.len ||
-	    memcmp(b1.data, b2.data, b1.len) != 0)
+	if (json_write(w, &b2) != 0 || buf_len(&b1) != buf_len(&b2) ||
+	    memcmp(buf_ptr(&b1), buf_ptr(&b2), buf_len(&b1)) != 0)
 		abort();
 	buf_free(&bp);
 	buf_free(&b2);
