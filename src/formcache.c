@@ -49,16 +49,19 @@
 #define FC_STAMP_WORDS 8
 /* json, json_304, html, html_304: the answers a GET or HEAD writes */
 #define FC_NANS 4
+/* the fixed words before the key, and the answer table (4 words each) */
+#define FC_HEAD (FC_MAGIC_LEN + 3 * 8)
+#define FC_TABLE (FC_NANS * 4 * 8)
 
 /* The checksum's key: fixed, since another process must verify it. */
-static const struct hash_key fc_sum_key = {0x6770742e66636769ULL,
-    0x666f726d63616368ULL};
+static const struct hash_key fc_sum_key = {
+    0x6770742e66636769ULL, 0x666f726d63616368ULL};
 
 static bool fc_configured;
 static bool fc_on;
 static char fc_dir[PATH_MAX];
-static char *fc_bytes;     /* owned: the last file read */
-static struct addr fc_hit; /* its answers borrow from fc_bytes */
+static char *fc_bytes;               /* owned: the last file read */
+static struct addr fc_hit;           /* its answers borrow from fc_bytes */
 static struct answer_set fc_hit_set; /* fc_hit.derived */
 
 /* --- configuration --------------------------------------------------- */
@@ -91,7 +94,8 @@ formcache_configure(void)
 	}
 	/* room for "/<16 hex>.tmp.<pid>" after it */
 	if (n < 0 || (size_t)n + 48 >= sizeof(fc_dir)) {
-		log_warn("GPT_FORM_CACHE: path too long: the form cache is off");
+		log_warn(
+		    "GPT_FORM_CACHE: path too long: the form cache is off");
 		return;
 	}
 	fc_on = true;
@@ -276,7 +280,8 @@ fc_walk(struct fc_walk *w, const char *path, unsigned depth)
 	}
 	/* bounded by FORMCACHE_REFS_MAX entries in all */
 	while (!w->refused && (de = readdir(d)) != NULL) {
-		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+		if (strcmp(de->d_name, ".") == 0 ||
+		    strcmp(de->d_name, "..") == 0)
 			continue;
 		if (snprintf(sub, sizeof(sub), "%s/%s", path, de->d_name) >=
 		    (int)sizeof(sub)) {
@@ -335,6 +340,51 @@ fc_sum(const void *p, size_t n)
 	return hash_sip13(&fc_sum_key, p, n);
 }
 
+uint64_t
+formcache_sum(const void *p, size_t n)
+{
+	return fc_sum(p, n);
+}
+
+static uint64_t
+fc_word(const char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static void
+fc_set_word(char *p, uint64_t v)
+{
+	memcpy(p, &v, sizeof(v));
+}
+
+void
+formcache_seal(char *f, size_t n)
+{
+	uint64_t hlen, off, len;
+	unsigned i;
+
+	if (n < FC_HEAD)
+		return;
+	fc_set_word(f + 8, n);
+	hlen = fc_word(f + 16);
+	if (hlen < FC_HEAD || hlen > n)
+		return;
+	if (hlen >= FC_HEAD + FC_TABLE)
+		for (i = 0; i < FC_NANS; i++) {
+			char *t = f + hlen - FC_TABLE + i * 32;
+
+			off = fc_word(t);
+			len = fc_word(t + 8);
+			if (off <= n && len <= n - off)
+				fc_set_word(t + 24, fc_sum(f + off, len));
+		}
+	fc_set_word(f + 24, fc_sum(f + FC_HEAD, hlen - FC_HEAD));
+}
+
 /* The answers a hit hands out, in file order. */
 static const struct answer *
 fc_answer(const struct addr *a, unsigned i)
@@ -360,7 +410,7 @@ fc_build(struct buf *out, const struct addr *a, const struct timespec *start)
 	    buf_append(&hdr, answer_of(a)->etag, HTTP_ETAG_MAX) == -1 ||
 	    buf_append(&hdr, answer_of(a)->html_etag, HTTP_ETAG_MAX) == -1)
 		goto done;
-	off = FC_MAGIC_LEN + 3 * 8 + buf_len(&hdr) + FC_NANS * 4 * 8;
+	off = FC_HEAD + buf_len(&hdr) + FC_TABLE;
 	for (i = 0; i < FC_NANS; i++) {
 		const struct answer *ans = fc_answer(a, i);
 
@@ -465,15 +515,14 @@ fc_put(const struct addr *a, const struct timespec *start)
 	if (fc_build(&file, a, start) == -1)
 		goto done;
 	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-	    0600);
+	fd = open(
+	    tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd == -1) {
 		log_warn("form cache %s: %s", tmp, strerror(errno));
 		goto done;
 	}
 	if (fc_write_all(fd, buf_ptr(&file), buf_len(&file)) == -1 ||
-	    close(fd) == -1 ||
-	    rename(tmp, path) == -1) {
+	    close(fd) == -1 || rename(tmp, path) == -1) {
 		/* hits on a full disk */
 		log_warn("form cache %s: %s", path, strerror(errno));
 		(void)unlink(tmp);
@@ -642,8 +691,7 @@ fc_damaged(const char *path)
  * (in is then at the ETags and ends with the header, *hlen says where).
  */
 static bool
-fc_header(struct fc_in *in, const char *dir, const char *path,
-    uint64_t *hlen)
+fc_header(struct fc_in *in, const char *dir, const char *path, uint64_t *hlen)
 {
 	uint64_t flen, sum;
 	const char *p;
@@ -724,7 +772,8 @@ fc_answers(struct fc_in *in, const char *bytes, uint64_t hlen, size_t got,
 		ans[i]->len = (size_t)len;
 		ans[i]->head_len = (size_t)head;
 		/* only the representation asked for is read */
-		if ((i >= 2) == html && fc_sum(bytes + off, (size_t)len) != asum)
+		if ((i >= 2) == html &&
+		    fc_sum(bytes + off, (size_t)len) != asum)
 			return fc_damaged(path);
 	}
 	/* the table ends the header, the last answer the file: hits on
@@ -747,8 +796,8 @@ formcache_verify(const char *bytes, size_t len, const char *dir, bool html,
 }
 
 int
-formcache_build(const struct addr *a, const struct timespec *start,
-    struct buf *out)
+formcache_build(
+    const struct addr *a, const struct timespec *start, struct buf *out)
 {
 	return fc_build(out, a, start);
 }
@@ -805,13 +854,15 @@ static addr_derive_fn fc_vouch_fallback;
  * checked again now that the files are read: it held before the load
  * (the stamps taken before reading) and after it, so the bytes loaded are
  * the ones the ETag names.  A file changed in between gets the caller's
- * derive for an act (its own ETag), and nothing is stored: its patterns were left for their
- * first search (re.h), so the next request loads it as a miss does.
+ * derive for an act (its own ETag), and nothing is stored: its patterns were
+ * left for their first search (re.h), so the next request loads it as a miss
+ * does.
  */
 static int
 fc_derive_vouched(struct addr *a, char *err, size_t errlen)
 {
-	struct fc_in in = {fc_bytes, (size_t)fc_vouch_hlen, FC_MAGIC_LEN + 3 * 8};
+	struct fc_in in = {
+	    fc_bytes, (size_t)fc_vouch_hlen, FC_MAGIC_LEN + 3 * 8};
 
 	if (a->racy || !fc_key_holds(&in, a->dir)) {
 		/* hits on form.json renamed over while the act loads it */

@@ -101,8 +101,8 @@ int formcache_path(const char *dir, char *out, size_t size) GPT_MUSTCHECK;
  * the same steps.
  */
 struct answer_set;
-bool formcache_verify(const char *bytes, size_t len, const char *dir,
-    bool html, struct answer_set *set);
+bool formcache_verify(const char *bytes, size_t len, const char *dir, bool html,
+    struct answer_set *set);
 
 /*
  * The cache file the writer stores for the loaded address a (start: when
@@ -112,6 +112,15 @@ bool formcache_verify(const char *bytes, size_t len, const char *dir,
 struct buf;
 int formcache_build(const struct addr *a, const struct timespec *start,
     struct buf *out) GPT_MUSTCHECK;
+
+/*
+ * For tests and the fuzz target, which forge files: the checksum the
+ * file uses, and a forged file's length word and every checksum set
+ * where its own header and table place them (bounds checked: a word that
+ * points outside is left as it is).
+ */
+uint64_t formcache_sum(const void *p, size_t n);
+void formcache_seal(char *bytes, size_t len);
 
 /* Free what the last hit holds and forget the configuration. */
 void formcache_clear(void);

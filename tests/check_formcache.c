@@ -22,10 +22,6 @@
 #define HEAD 32 /* magic, file length, header length, checksum */
 #define TABLE (4 * 32)
 
-/* formcache.c's checksum key */
-static const struct hash_key sum_key = {
-    0x6770742e66636769ULL, 0x666f726d63616368ULL};
-
 static char tmp[64];
 static struct addr_ref ref;
 static char *live;
@@ -84,8 +80,8 @@ make_live(void)
 	/* a file changed within ADDR_RACY_SEC is not cached */
 	sleep(ADDR_RACY_SEC + 1);
 	formcache_configure();
-	a = formcache_lookup(&ref, true, false, answer_build,
-	    answer_build_acts, &reason);
+	a = formcache_lookup(
+	    &ref, true, false, answer_build, answer_build_acts, &reason);
 	if (a == NULL || !a->ok ||
 	    formcache_path(ref.dir, path, sizeof(path)) == -1)
 		abort();
@@ -106,25 +102,6 @@ rm_live(void)
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
 	if (system(cmd) != 0)
 		abort();
-}
-
-/* Set the length and every checksum where the bytes place them. */
-static void
-fix(char *f, size_t n)
-{
-	uint64_t hlen = get64(f + 16), off, len;
-	unsigned i;
-
-	put64(f + 8, n);
-	for (i = 0; i < 4; i++) {
-		char *t = f + hlen - TABLE + i * 32;
-
-		off = get64(t);
-		len = get64(t + 8);
-		if (off <= n && len <= n - off)
-			put64(t + 24, hash_sip13(&sum_key, f + off, len));
-	}
-	put64(f + 24, hash_sip13(&sum_key, f + HEAD, hlen - HEAD));
 }
 
 /* The table's entry i, word w (0 offset, 1 length, 2 head, 3 checksum). */
@@ -269,7 +246,7 @@ START_TEST(a_forged_file_is_refused_for_both_representations)
 	memcpy(f, live, live_len);
 	n = t->edit(f, live_len);
 	if (!t->raw)
-		fix(f, n);
+		formcache_seal(f, n);
 	ck_assert_msg(!formcache_verify(f, n, ref.dir, false, &hit),
 	    "%s: accepted for JSON", t->what);
 	ck_assert_msg(!formcache_verify(f, n, ref.dir, true, &hit),

@@ -56,10 +56,6 @@ quiet(void *ctx, const char *line, size_t len)
 }
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* formcache.c's checksum key (a fixed one, so any process can verify) */
-static const struct hash_key sum_key = {
-    0x6770742e66636769ULL, 0x666f726d63616368ULL};
-
 static struct addr_ref ref;
 static const struct addr *loaded;
 static char *live;
@@ -162,32 +158,6 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
-/* Set the length and the checksums where the bytes place them. */
-static void
-fix(char *f, size_t n)
-{
-	uint64_t hlen, off, len;
-	unsigned i;
-
-	if (n < FC_HEAD)
-		return;
-	put64(f + 8, n);
-	hlen = get64(f + 16);
-	if (hlen < FC_HEAD || hlen > n)
-		return;
-	if (hlen >= FC_HEAD + FC_TABLE)
-		for (i = 0; i < 4; i++) {
-			char *t = f + hlen - FC_TABLE + i * 32;
-
-			off = get64(t);
-			len = get64(t + 8);
-			if (off <= n && len <= n - off)
-				put64(
-				    t + 24, hash_sip13(&sum_key, f + off, len));
-		}
-	put64(f + 24, hash_sip13(&sum_key, f + FC_HEAD, hlen - FC_HEAD));
-}
-
 static void
 check_accepted(const char *f, size_t n, const struct answer_set *hit, bool html)
 {
@@ -224,8 +194,8 @@ check_accepted(const char *f, size_t n, const struct answer_set *hit, bool html)
 		memcpy(buf_data(&b) + at, f + at, 8);
 	}
 	/* which leaves the header's own checksum to differ only then */
-	put64(buf_data(&b) + 24, hash_sip13(&sum_key, buf_data(&b) + FC_HEAD,
-	                             (size_t)hlen - FC_HEAD));
+	put64(buf_data(&b) + 24,
+	    formcache_sum(buf_data(&b) + FC_HEAD, (size_t)hlen - FC_HEAD));
 	if (memcmp(buf_ptr(&b), f, n) != 0)
 		abort();
 	buf_free(&b);
@@ -257,7 +227,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	} else if (size > 0)
 		memcpy(f, data, size);
 	if (mode != 0)
-		fix(f, n);
+		formcache_seal(f, n);
 	for (html = false;; html = true) {
 		if (formcache_verify(f, n, ref.dir, html, &hit))
 			check_accepted(f, n, &hit, html);
