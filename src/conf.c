@@ -26,6 +26,13 @@ enum conf_key {
 	CONF_K_ANNOTATIONS,
 	CONF_K_REFS,
 	CONF_K_LOG,
+	CONF_K_ACT,
+	CONF_K_TASK_TIMEOUT,
+	CONF_K_TASK_TTL,
+	CONF_K_TASK_POLL,
+	CONF_K_TASK_STREAM,
+	CONF_K_IDEMPOTENCY_TTL,
+	CONF_K_STORE,
 };
 
 static const char *const conf_keys[] = {
@@ -39,6 +46,13 @@ static const char *const conf_keys[] = {
     [CONF_K_ANNOTATIONS] = "annotations",
     [CONF_K_REFS] = "refs",
     [CONF_K_LOG] = "log",
+    [CONF_K_ACT] = "act",
+    [CONF_K_TASK_TIMEOUT] = "task_timeout",
+    [CONF_K_TASK_TTL] = "task_ttl",
+    [CONF_K_TASK_POLL] = "task_poll",
+    [CONF_K_TASK_STREAM] = "task_stream",
+    [CONF_K_IDEMPOTENCY_TTL] = "idempotency_ttl",
+    [CONF_K_STORE] = "store",
 };
 
 static void GPT_PRINTF(4, 5)
@@ -299,6 +313,58 @@ conf_value(struct conf *c, enum conf_key k, const char *v, size_t len,
 		return conf_hook_env(c, v, len, err, errlen, line);
 	case CONF_K_LOG:
 		return conf_log(c, v, len, err, errlen, line);
+	case CONF_K_ACT:
+		if (len == 6 && memcmp(v, "answer", 6) == 0)
+			c->act = CONF_ACT_ANSWER;
+		else if (len == 4 && memcmp(v, "task", 4) == 0)
+			c->act = CONF_ACT_TASK;
+		else if (len == 6 && memcmp(v, "either", 6) == 0)
+			c->act = CONF_ACT_EITHER;
+		else {
+			/* hits on "act = async" */
+			conf_fail(err, errlen, line,
+			    "act must be answer, task or either");
+			return -1;
+		}
+		return 0;
+	case CONF_K_TASK_TIMEOUT:
+		if (conf_number(v, len, 1, CONF_TASK_TIMEOUT_MAX, &n) == -1)
+			goto range;
+		c->task_timeout = (unsigned)n;
+		return 0;
+	case CONF_K_TASK_TTL:
+	case CONF_K_IDEMPOTENCY_TTL:
+		if (conf_number(v, len, CONF_TTL_MIN, CONF_TTL_MAX, &n) == -1)
+			goto range;
+		*(k == CONF_K_TASK_TTL ? &c->task_ttl : &c->idempotency_ttl) =
+		    (unsigned)n;
+		return 0;
+	case CONF_K_TASK_POLL:
+		if (conf_number(v, len, 1, CONF_TASK_POLL_MAX, &n) == -1)
+			goto range;
+		c->task_poll = (unsigned)n;
+		return 0;
+	case CONF_K_TASK_STREAM:
+		if (conf_number(v, len, 1, CONF_TASK_STREAM_MAX, &n) == -1)
+			goto range;
+		c->task_stream = (unsigned)n;
+		return 0;
+	case CONF_K_STORE:
+		/* hits on "store = ", on "store = a/../../b" */
+		if (len == 0 || len > CONF_STORE_MAX ||
+		    (v[0] != '/' && !conf_plain_path(v, len)) ||
+		    (v[0] == '/' &&
+		        (len == 1 || !conf_plain_path(v + 1, len - 1)))) {
+			conf_fail(err, errlen, line,
+			    "store must be a directory: a plain relative path "
+			    "inside the address, or an absolute one, at most "
+			    "%d bytes",
+			    CONF_STORE_MAX);
+			return -1;
+		}
+		memcpy(c->store, v, len);
+		c->store[len] = '\0';
+		return 0;
 	}
 	return -1;
 range:
@@ -321,6 +387,13 @@ conf_init(struct conf *c)
 	c->dialect = -1;
 	c->nannotations = 0;
 	c->nrefs = 0;
+	c->act = CONF_ACT_ANSWER;
+	c->task_timeout = CONF_TASK_TIMEOUT_DEFAULT;
+	c->task_ttl = CONF_TASK_TTL_DEFAULT;
+	c->task_poll = CONF_TASK_POLL_DEFAULT;
+	c->task_stream = CONF_TASK_STREAM_DEFAULT;
+	c->idempotency_ttl = CONF_IDEMPOTENCY_TTL_DEFAULT;
+	memcpy(c->store, ".store", sizeof(".store"));
 }
 
 void
@@ -458,6 +531,14 @@ conf_parse(
 		if (conf_value(&c, (enum conf_key)ki, v, vlen, err, errlen,
 		        line) == -1)
 			return -1;
+	}
+	if (c.task_ttl <= c.task_timeout) {
+		/* hits on "task_timeout = 3600" with "task_ttl = 600": the
+		 * task would be gone before its result */
+		conf_fail(err, errlen, line,
+		    "task_ttl (%u s) must be more than task_timeout (%u s)",
+		    c.task_ttl, c.task_timeout);
+		return -1;
 	}
 	conf_copy(out, &c);
 	return 0;

@@ -51,6 +51,32 @@
 #define CONF_REFS_MAX 8
 #define CONF_REFS_BYTES 2048
 
+/*
+ * Long-running acts and idempotency keys (gpt-address(5) "Long-running
+ * acts"): act = answer | task | either [answer]; task_timeout seconds
+ * [3600]; task_ttl seconds [86400], more than task_timeout, so a task
+ * always outlives its run; task_poll seconds [2], the pollInterval and
+ * Retry-After; task_stream seconds [300], the most one event stream
+ * lasts; idempotency_ttl seconds [86400]; store DIR [.store], relative to
+ * the address or absolute, CONF_STORE_MAX bytes at most.
+ */
+enum conf_act {
+	CONF_ACT_ANSWER, /* the hook's answer in the act's response */
+	CONF_ACT_TASK,   /* every act becomes a task: 202 */
+	CONF_ACT_EITHER, /* a task when the act asks: Prefer: respond-async */
+};
+#define CONF_TASK_TIMEOUT_DEFAULT 3600u
+#define CONF_TASK_TIMEOUT_MAX (7u * 86400u)
+#define CONF_TASK_TTL_DEFAULT 86400u
+#define CONF_TTL_MIN 60u
+#define CONF_TTL_MAX (366u * 86400u)
+#define CONF_TASK_POLL_DEFAULT 2u
+#define CONF_TASK_POLL_MAX 3600u
+#define CONF_TASK_STREAM_DEFAULT 300u
+#define CONF_TASK_STREAM_MAX 3600u
+#define CONF_IDEMPOTENCY_TTL_DEFAULT 86400u
+#define CONF_STORE_MAX 255
+
 struct conf {
 	size_t max_body;              /* bytes of an act body */
 	unsigned hook_timeout;        /* seconds */
@@ -76,6 +102,11 @@ struct conf {
 	char refs_text[CONF_REFS_BYTES];
 	const char *ref_prefix[CONF_REFS_MAX], *ref_dir[CONF_REFS_MAX];
 	size_t nrefs;
+	/* long-running acts and idempotency keys (see above) */
+	enum conf_act act;
+	unsigned task_timeout, task_ttl, task_poll, task_stream;
+	unsigned idempotency_ttl;
+	char store[CONF_STORE_MAX + 1];
 };
 
 /* A struct conf holds pointers into itself: copy it with conf_copy. */

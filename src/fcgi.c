@@ -189,6 +189,12 @@ fcgi_flush(struct fcgi_conn *c)
 	return c->failed ? -1 : 0;
 }
 
+int
+fcgi_push(struct fcgi_conn *c)
+{
+	return fcgi_flush(c);
+}
+
 /* A record header: version, type, request id, content length, padding. */
 static void
 fcgi_header(

@@ -146,6 +146,13 @@ long fcgi_read_body(struct fcgi_conn *c, void *p, size_t n);
 int fcgi_write(struct fcgi_conn *c, int type, const void *p, size_t n);
 
 /*
+ * Send what the answer gathered so far, now (an event stream, whose
+ * events must not wait for the end).  0, or -1 when the connection
+ * failed.
+ */
+int fcgi_push(struct fcgi_conn *c);
+
+/*
  * End the answer: the empty STDERR (when one was sent) and STDOUT, then
  * END_REQUEST (section 5.5, request complete), with everything gathered,
  * in one write.

@@ -85,6 +85,10 @@ struct hook_state {
 	int out_fd;		    /* owned: read end of its stdout */
 	int err_fd;		    /* owned: read end of its stderr */
 	int pid_fd;		    /* owned: pidfd of the child, or -1 */
+	int prog_fd;		    /* owned: read end of fd 3, or -1 */
+	size_t prog_len;	    /* bytes of the line in prog */
+	bool prog_long;		    /* the line passed the max: dropped */
+	bool cancelled;		    /* *req->cancel seen set */
 	size_t in_off;		    /* body bytes written so far */
 	bool exited;		    /* child exited (a zombie until reaped) */
 	bool group_killed;	    /* SIGKILL sent to the group */
@@ -100,6 +104,7 @@ struct hook_state {
 	uint64_t deadline_ms;
 	size_t err_len;		    /* bytes kept in err */
 	char err[HOOK_STDERR_MAX];  /* the start of its stderr */
+	char prog[HOOK_PROGRESS_LINE_MAX]; /* the progress line so far */
 };
 
 const char *
@@ -120,6 +125,8 @@ hook_strstatus(enum hook_status st)
 		return "output too large";
 	case HOOK_E_IO:
 		return "i/o error";
+	case HOOK_E_CANCELLED:
+		return "cancelled";
 	}
 	return "unknown";
 }
@@ -257,6 +264,7 @@ hook_spawn(struct hook_state *st, char *const envp[])
 {
 	const struct hook_req *req = st->req;
 	int in[2] = {-1, -1}, outp[2] = {-1, -1}, errp[2] = {-1, -1};
+	int prog[2] = {-1, -1};
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
 	bool fa_ok = false, attr_ok = false;
@@ -267,7 +275,8 @@ hook_spawn(struct hook_state *st, char *const envp[])
 	/* Both ends CLOEXEC: a hook started by another request (or anything
 	 * else this process spawns) must not inherit this hook's pipes. */
 	if (pipe2(in, O_CLOEXEC) < 0 || pipe2(outp, O_CLOEXEC) < 0 ||
-	    pipe2(errp, O_CLOEXEC) < 0) {
+	    pipe2(errp, O_CLOEXEC) < 0 ||
+	    (req->progress != NULL && pipe2(prog, O_CLOEXEC) < 0)) {
 		st->res->status = HOOK_E_IO;
 		set_reason(st->res, "pipe: %s", strerror(errno));
 		goto out;
@@ -275,7 +284,8 @@ hook_spawn(struct hook_state *st, char *const envp[])
 	/* Only our ends are non-blocking; O_NONBLOCK in pipe2() would set it
 	 * on the hook's ends too, and hooks expect blocking stdio. */
 	if (set_nonblock(in[1]) < 0 || set_nonblock(outp[0]) < 0 ||
-	    set_nonblock(errp[0]) < 0) {
+	    set_nonblock(errp[0]) < 0 ||
+	    (prog[0] >= 0 && set_nonblock(prog[0]) < 0)) {
 		st->res->status = HOOK_E_IO;
 		set_reason(st->res, "fcntl: %s", strerror(errno));
 		goto out;
@@ -288,10 +298,15 @@ hook_spawn(struct hook_state *st, char *const envp[])
 	    (err = posix_spawn_file_actions_adddup2(&fa, outp[1], 1)) != 0 ||
 	    (err = posix_spawn_file_actions_adddup2(&fa, errp[1], 2)) != 0)
 		goto spawn_fail;
+	if (prog[1] >= 0 &&
+	    (err = posix_spawn_file_actions_adddup2(&fa, prog[1], 3)) != 0)
+		goto spawn_fail;
 #ifdef HOOK_HAVE_CLOSEFROM
 	/* Fds opened without CLOEXEC by others (libfcgi's connection socket)
-	 * would let the hook talk to the web server: close them all. */
-	if ((err = posix_spawn_file_actions_addclosefrom_np(&fa, 3)) != 0)
+	 * would let the hook talk to the web server: close them all (but
+	 * the progress pipe). */
+	if ((err = posix_spawn_file_actions_addclosefrom_np(&fa,
+		 prog[1] >= 0 ? 4 : 3)) != 0)
 		goto spawn_fail;
 #endif
 	if ((err = posix_spawn_file_actions_addchdir_np(&fa, req->dir)) != 0)
@@ -327,7 +342,8 @@ hook_spawn(struct hook_state *st, char *const envp[])
 	st->in_fd = in[1];
 	st->out_fd = outp[0];
 	st->err_fd = errp[0];
-	in[1] = outp[0] = errp[0] = -1;
+	st->prog_fd = prog[0];
+	in[1] = outp[0] = errp[0] = prog[0] = -1;
 	rc = 0;
 	goto out;
 
@@ -345,6 +361,8 @@ out:
 	close_fd(&outp[1]);
 	close_fd(&errp[0]);
 	close_fd(&errp[1]);
+	close_fd(&prog[0]);
+	close_fd(&prog[1]);
 	return rc;
 }
 
@@ -628,7 +646,49 @@ drain_stderr(struct hook_state *st)
 }
 
 /*
- * Serve the three pipes until the child has exited and both output pipes
+ * The progress pipe: complete lines go to req->progress as they come; a
+ * line longer than HOOK_PROGRESS_LINE_MAX is reported once (NULL) and
+ * skipped to its end.  What is left without a '\n' at EOF is a line too.
+ */
+static void
+drain_progress(struct hook_state *st)
+{
+	char chunk[4096];
+	ssize_t n;
+	size_t i;
+
+	n = read(st->prog_fd, chunk, sizeof(chunk));
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (n <= 0) {
+		if (st->prog_len > 0 && !st->prog_long)
+			st->req->progress(
+			    st->req->progress_ctx, st->prog, st->prog_len);
+		st->prog_len = 0;
+		close_fd(&st->prog_fd);
+		return;
+	}
+	for (i = 0; i < (size_t)n; i++) {
+		if (chunk[i] == '\n') {
+			if (!st->prog_long)
+				st->req->progress(st->req->progress_ctx,
+				    st->prog, st->prog_len);
+			st->prog_len = 0;
+			st->prog_long = false;
+		} else if (st->prog_long) {
+			continue;
+		} else if (st->prog_len == sizeof(st->prog)) {
+			/* hits on a hook writing 5000 bytes without '\n' */
+			st->prog_long = true;
+			st->req->progress(st->req->progress_ctx, NULL, 0);
+		} else {
+			st->prog[st->prog_len++] = chunk[i];
+		}
+	}
+}
+
+/*
+ * Serve the three pipes (four with the progress pipe) until the child has exited and both output pipes
  * are at EOF, or the output is over its cap, or the deadline passes, or our
  * side fails.  Every iteration either makes progress or sleeps in poll()
  * no later than the deadline, so the loop is bounded by timeout_sec.
@@ -636,8 +696,8 @@ drain_stderr(struct hook_state *st)
 static void
 pump(struct hook_state *st)
 {
-	struct pollfd p[4];
-	int np, idx_in, idx_out, idx_err, wait;
+	struct pollfd p[5];
+	int np, idx_in, idx_out, idx_err, idx_prog, wait;
 	bool strays = false;
 	uint64_t now;
 
@@ -654,7 +714,12 @@ pump(struct hook_state *st)
 			strays = true;
 		if (st->over || st->io_what != NULL)
 			return;
-		if (st->exited && st->out_fd < 0 && st->err_fd < 0)
+		if (st->req->cancel != NULL && *st->req->cancel) {
+			st->cancelled = true;
+			return;
+		}
+		if (st->exited && st->out_fd < 0 && st->err_fd < 0 &&
+		    st->prog_fd < 0)
 			return;
 		now = gpt_now_ms();
 		if (now >= st->deadline_ms) {
@@ -664,8 +729,12 @@ pump(struct hook_state *st)
 		wait = st->deadline_ms - now > INT32_MAX
 		    ? INT32_MAX
 		    : (int)(st->deadline_ms - now);
+		/* a cancel signal that lands just before poll() is seen
+		 * within this long */
+		if (st->req->cancel != NULL && wait > 250)
+			wait = 250;
 		np = 0;
-		idx_in = idx_out = idx_err = -1;
+		idx_in = idx_out = idx_err = idx_prog = -1;
 		if (st->in_fd >= 0) {
 			p[np].fd = st->in_fd;
 			p[np].events = POLLOUT;
@@ -680,6 +749,11 @@ pump(struct hook_state *st)
 			p[np].fd = st->err_fd;
 			p[np].events = POLLIN;
 			idx_err = np++;
+		}
+		if (st->prog_fd >= 0) {
+			p[np].fd = st->prog_fd;
+			p[np].events = POLLIN;
+			idx_prog = np++;
 		}
 		if (!st->exited && st->pid_fd >= 0) {
 			p[np].fd = st->pid_fd;
@@ -701,6 +775,8 @@ pump(struct hook_state *st)
 			drain_stdout(st);
 		if (idx_err >= 0 && p[idx_err].revents != 0)
 			drain_stderr(st);
+		if (idx_prog >= 0 && p[idx_prog].revents != 0)
+			drain_progress(st);
 	}
 }
 
@@ -766,6 +842,10 @@ decide(struct hook_state *st)
 		/* hits when out of memory for the output, or SIGCHLD ignored */
 		res->status = HOOK_E_IO;
 		set_reason(res, "%s: %s", st->io_what, strerror(st->io_errno));
+	} else if (st->cancelled) {
+		/* hits on DELETE of a task while its hook runs */
+		res->status = HOOK_E_CANCELLED;
+		set_reason(res, "cancelled");
 	} else if (st->over) {
 		/* hits on a hook `exec yes` */
 		res->status = HOOK_E_OUTPUT;
@@ -833,7 +913,7 @@ hook_run(const struct hook_req *req, struct buf *out, struct hook_result *res)
 	st->req = req;
 	st->out = out;
 	st->res = res;
-	st->in_fd = st->out_fd = st->err_fd = st->pid_fd = -1;
+	st->in_fd = st->out_fd = st->err_fd = st->pid_fd = st->prog_fd = -1;
 	st->start_ms = gpt_now_ms();
 	st->deadline_ms = st->start_ms + (uint64_t)req->timeout_sec * 1000;
 
@@ -859,7 +939,10 @@ hook_run(const struct hook_req *req, struct buf *out, struct hook_result *res)
 	pump(st);
 
 	close_fd(&st->in_fd);
-	if (!st->exited && st->timed_out) {
+	if (!st->exited && st->cancelled) {
+		kill_group(st, SIGTERM);
+		(void)child_wait(st, HOOK_KILL_GRACE_MS);
+	} else if (!st->exited && st->timed_out) {
 		/* CONTRACT.md: killed, with all it started, at hook_timeout.
 		 * TERM first so a hook may clean up, then KILL regardless.
 		 * Noted before child_wait() marks it exited, for decide(). */
@@ -892,6 +975,7 @@ hook_run(const struct hook_req *req, struct buf *out, struct hook_result *res)
 	close_fd(&st->out_fd);
 	close_fd(&st->err_fd);
 	close_fd(&st->pid_fd);
+	close_fd(&st->prog_fd);
 	res->elapsed_ms = (unsigned)(gpt_now_ms() - st->start_ms);
 	decide(st);
 	forward_stderr(st);

@@ -10,7 +10,8 @@
  * The hook is started directly (posix_spawn, never a shell), in its own
  * process group, with the address directory as working directory, the body
  * bytes on stdin exactly, an empty signal mask and default signal actions,
- * no fd but 0, 1 and 2, and only this environment (CONTRACT.md, "The
+ * no fd but 0, 1 and 2 (and 3, the progress pipe, when req->progress is
+ * set), and only this environment (CONTRACT.md, "The
  * hook"):
  *
  *	PATH=HOOK_PATH_ENV
@@ -52,6 +53,8 @@
 #ifndef GPT_HOOK_H
 #define GPT_HOOK_H
 
+#include <signal.h>
+
 #include "buf.h"
 #include "common.h"
 
@@ -71,6 +74,9 @@
 #define HOOK_STRAY_ROUNDS 100
 #define HOOK_STRAY_MS 1000
 
+/* A line on the progress fd (fd 3) longer than this is dropped. */
+#define HOOK_PROGRESS_LINE_MAX ((size_t)4096)
+
 /* Size of hook_result.reason, NUL included. */
 #define HOOK_REASON_MAX 256
 
@@ -81,8 +87,15 @@ enum hook_status {
 	HOOK_E_SIGNAL,	/* killed by a signal it did not get from us */
 	HOOK_E_TIMEOUT, /* still running (or holding its stdout) at timeout_sec */
 	HOOK_E_OUTPUT,	/* wrote more than max_output bytes on stdout */
-	HOOK_E_IO	/* our side failed: pipe, poll, read, out of memory */
+	HOOK_E_IO,	/* our side failed: pipe, poll, read, out of memory */
+	HOOK_E_CANCELLED /* *req->cancel was set: ended as at the timeout */
 };
+
+/*
+ * Each line the hook writes on fd 3 (without its '\n'), or line NULL for
+ * a line longer than HOOK_PROGRESS_LINE_MAX (dropped).
+ */
+typedef void (*hook_progress_fn)(void *ctx, const char *line, size_t len);
 
 struct hook_req {
 	const char *dir;	 /* borrowed: the hook's working directory */
@@ -101,6 +114,14 @@ struct hook_req {
 				    strings, each NUL-terminated, one after
 				    the other; NULL when none */
 	unsigned extra_env_count; /* at most HOOK_EXTRA_ENV_MAX */
+	/* Long-running acts (runner.h); NULL for an answer act, and the
+	 * hook then has no fd 3. */
+	hook_progress_fn progress; /* fd 3 is a pipe read into it */
+	void *progress_ctx;	   /* borrowed */
+	/* borrowed, or NULL: when it becomes non-zero (a signal handler
+	 * sets it) the hook's group gets SIGTERM then SIGKILL, as at the
+	 * timeout, and the status is HOOK_E_CANCELLED */
+	volatile sig_atomic_t *cancel;
 };
 
 struct hook_result {

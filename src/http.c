@@ -460,6 +460,20 @@ http_status(enum http_outcome o)
 		return 502;
 	case HTTP_O_HOOK_TIMEOUT:
 		return 504;
+	case HTTP_O_TASK_ACCEPTED:
+		return 202;
+	case HTTP_O_TASK:
+		return 200;
+	case HTTP_O_BAD_REQUEST:
+		return 400;
+	case HTTP_O_CONFLICT:
+		return 409;
+	case HTTP_O_KEY_REUSED:
+		return 422;
+	case HTTP_O_UNAVAILABLE:
+		return 503;
+	case HTTP_O_TASK_METHOD:
+		return 405;
 	}
 	return 500;
 }
@@ -470,6 +484,14 @@ http_status_text(int status)
 	switch (status) {
 	case 200:
 		return "OK";
+	case 202:
+		return "Accepted";
+	case 400:
+		return "Bad Request";
+	case 409:
+		return "Conflict";
+	case 503:
+		return "Service Unavailable";
 	case 204:
 		return "No Content";
 	case 304:
@@ -529,6 +551,7 @@ http_writer_buf(struct http_writer *w, struct buf *b)
 {
 	w->write = http_buf_write;
 	w->ctx = b;
+	w->flush = NULL;
 }
 
 int
@@ -585,6 +608,44 @@ http_reply(struct http_writer *w, enum http_outcome o)
 	}
 	memcpy(head + n, "\r\n", 2);
 	return w->write(w->ctx, head, n + 2);
+}
+
+int
+http_reply_with(struct http_writer *w, enum http_outcome o, const char *extra,
+    const char *ctype, const char *body, size_t len)
+{
+	char head[HTTP_STATUS_LINE_MAX + HTTP_EXTRA_MAX + 256];
+	size_t k = http_status_line(o, head), ex;
+	int n;
+
+	ex = extra != NULL ? strlen(extra) : 0;
+	if (k == 0 || ex > HTTP_EXTRA_MAX)
+		return -1;
+	memcpy(head + k, extra != NULL ? extra : "", ex);
+	k += ex;
+	if (ctype == NULL)
+		n = snprintf(
+		    head + k, sizeof(head) - k, "Content-Length: 0\r\n\r\n");
+	else if (len == HTTP_STREAM)
+		n = snprintf(head + k, sizeof(head) - k,
+		    "Content-Type: %s\r\n"
+		    "X-Content-Type-Options: nosniff\r\n"
+		    "\r\n",
+		    ctype);
+	else
+		n = snprintf(head + k, sizeof(head) - k,
+		    "Content-Type: %s\r\n"
+		    "Content-Length: %zu\r\n"
+		    "X-Content-Type-Options: nosniff\r\n"
+		    "\r\n",
+		    ctype, len);
+	if (n < 0 || (size_t)n >= sizeof(head) - k)
+		return -1;
+	if (w->write(w->ctx, head, k + (size_t)n) == -1)
+		return -1;
+	return ctype != NULL && len != HTTP_STREAM && len > 0
+	           ? w->write(w->ctx, body, len)
+	           : 0;
 }
 
 int

@@ -107,9 +107,18 @@ enum http_outcome {
 	HTTP_O_HOOK_OK,      /* the hook answered */
 	HTTP_O_HOOK_FAILED,  /* missing, not executable, exit, signal, output */
 	HTTP_O_HOOK_TIMEOUT, /* the hook ran past hook_timeout */
+	/* long-running acts and idempotency keys (task.h, idem.h) */
+	HTTP_O_TASK_ACCEPTED, /* 202: the act became a task */
+	HTTP_O_TASK,          /* 200: a task's document or event stream */
+	HTTP_O_BAD_REQUEST,   /* 400: a malformed Idempotency-Key */
+	HTTP_O_CONFLICT,      /* 409: key in use, DELETE of a final task */
+	HTTP_O_KEY_REUSED,    /* 422: a key sent again with another body */
+	HTTP_O_UNAVAILABLE,   /* 503: the store cannot take the act */
+	HTTP_O_TASK_METHOD,   /* 405 at a task: Allow: GET, HEAD, DELETE */
 };
 
-/* The status for an outcome: 200 304 204 422 412 405 404 500 200 502 504. */
+/* The status for an outcome: 200 304 204 422 412 405 404 500 200 502 504,
+ * then 202 200 400 409 422 503 405. */
 int http_status(enum http_outcome o);
 
 /* "OK", "No Content", ... for a status http_status can return. */
@@ -124,6 +133,9 @@ typedef int (*http_write_fn)(void *ctx, const void *p, size_t n);
 struct http_writer {
 	http_write_fn write; /* 0, or -1 when the client is gone */
 	void *ctx;           /* borrowed */
+	/* NULL when every write goes out at once (CGI); else sends what
+	 * write gathered (FastCGI), for an event stream: 0 or -1 */
+	int (*flush)(void *ctx);
 };
 
 /* Point w at b: every write appends to it. */
@@ -149,6 +161,20 @@ int http_head_not_modified(struct buf *out, const char *etag) GPT_MUSTCHECK;
  * o alone.  0, or -1 when the writer fails.
  */
 int http_reply(struct http_writer *w, enum http_outcome o) GPT_MUSTCHECK;
+
+/*
+ * Write the answer for o with extra header lines (each ending in "\r\n";
+ * NULL for none, at most HTTP_EXTRA_MAX bytes) and, when ctype is not
+ * NULL, a body of len bytes of that type; len HTTP_STREAM means a body
+ * that follows in later writes, without Content-Length (an event
+ * stream).  Without ctype, Content-Length: 0.  0, or -1 when the writer
+ * fails or extra is too long.
+ */
+#define HTTP_EXTRA_MAX ((size_t)1024)
+#define HTTP_STREAM SIZE_MAX
+int http_reply_with(struct http_writer *w, enum http_outcome o,
+    const char *extra, const char *ctype, const char *body,
+    size_t len) GPT_MUSTCHECK;
 
 /* Write a 200 application/json answer with body as it is (hook output). */
 int http_reply_json(

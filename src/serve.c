@@ -61,6 +61,7 @@
 #include "log.h"
 #include "schema.h"
 #include "serve.h"
+#include "task.h"
 
 extern char **environ;
 
@@ -356,7 +357,7 @@ serve_act(struct serve_io *io, struct serve_state *st,
 		r.keyword = serr.keyword;
 		return serve_reject(io, req, a, &r, o);
 	}
-	return serve_hook(io, st, req, a, o);
+	return task_act(io, st, req, a, o, serve_hook);
 }
 
 /*
@@ -447,6 +448,9 @@ serve_request(struct serve_io *io, struct serve_state *st)
 	/* From here on, lines are the address's: its `log` level filters them
 	 * (reset below, so lines between requests keep the default). */
 	log_set_level(a->conf.log);
+	/* long-running acts: the task resource, Idempotency-Key (task.h) */
+	if (task_route(io, st, &req, a, &o, &rc))
+		goto done;
 	switch (req.method) {
 	case HTTP_M_GET:
 	case HTTP_M_HEAD:
@@ -553,6 +557,12 @@ static int
 serve_fcgi_write(void *ctx, const void *p, size_t n)
 {
 	return fcgi_write(ctx, FCGI_STDOUT, p, n);
+}
+
+static int
+serve_fcgi_push(void *ctx)
+{
+	return fcgi_push(ctx);
 }
 
 /* The log sink while a request runs: its error stream, so the line
@@ -670,7 +680,7 @@ serve_cgi(struct serve_state *st)
 	    .fallback = NULL,
 	    .read = serve_fd_read,
 	    .read_ctx = &in,
-	    .out = {serve_fd_write, NULL},
+	    .out = {serve_fd_write, NULL, NULL},
 	    .form_cache = true,
 	};
 
@@ -929,7 +939,7 @@ serve_fastcgi(struct serve_state *st)
 		    .fallback = fallback,
 		    .read = serve_fcgi_read,
 		    .read_ctx = &c,
-		    .out = {serve_fcgi_write, &c},
+		    .out = {serve_fcgi_write, &c, serve_fcgi_push},
 		};
 
 		if (!fcgi_conn_is_open(&c)) {
