@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "check_main.h"
-#include "store.h"
+#include "site/store.h"
 
 static char tmpl[64];
 

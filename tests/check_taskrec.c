@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "check_main.h"
-#include "taskrec.h"
+#include "site/taskrec.h"
 
 static struct taskrec
 sample(void)

@@ -1,0 +1,73 @@
+/*
+ * runner.h: the process that runs a task's hook outside the request that
+ * created it (address.conf `act = task`).
+ *
+ * The runner lives on its own: the responder forks, the child calls setsid()
+ * and forks again, and the grandchild runs the task while the child
+ * exits at once.  Around those forks the responder stops being a child
+ * subreaper, so the runner is adopted by init (or the service manager),
+ * never by the responder: the responder's hook_run kills every child it
+ * did not start as a stray, and a responder that exits or restarts must
+ * not take its tasks with it.  The runner is a subreaper itself, so the
+ * hook runs under exactly the sandbox of hook.h (environment, process
+ * group, strays killed, limits), with task_timeout for its time.
+ *
+ * The lease.  The responder takes the task's lock (store_lock) before it
+ * forks; the runner inherits it and holds it until it has written the
+ * task's final record.  The kernel drops a flock when its holder dies, so
+ * a reader that finds a task "working" with its lock free knows, at once
+ * and on this host, that the runner was lost (kill -9, a crash, a
+ * reboot): it marks the task failed, reason "runner lost".  A task is
+ * never started again, so it never runs twice.
+ *
+ * Progress: the hook's fd 3 is a pipe; each line that is a JSON object
+ * with "message" (a string) and/or "progress" (a number from 0 to 1)
+ * becomes the task's statusMessage and progress (the record rewritten);
+ * any other line is logged (the first RUNNER_GARBAGE_LOGGED of them) and
+ * ignored.
+ *
+ * Cancellation: SIGTERM to the runner (the responder sends it on DELETE)
+ * ends the hook's whole tree and the task becomes cancelled.
+ *
+ * The runner's lines go to stderr when it is a file, a terminal or a
+ * socket (spawn-fcgi's log, the journal); when it is a pipe (a CGI
+ * program's, which a web server reads until every writer closes it),
+ * to runner.log in the store instead.
+ */
+#ifndef GPT_RUNNER_H
+#define GPT_RUNNER_H
+
+#include "site/hook.h"
+#include "site/store.h"
+#include "site/taskrec.h"
+
+/* Garbage progress lines logged per task; later ones are only counted. */
+#define RUNNER_GARBAGE_LOGGED 5
+
+struct runner_task {
+	const struct store *store; /* borrowed: open */
+	struct taskrec rec;        /* the record as stored at the 202 */
+	struct hook_req hook;      /* borrowed strings; timeout_sec is
+	                              task_timeout */
+};
+
+/*
+ * Start the runner for t, which holds lock_fd (the task's lock, taken
+ * by the caller): 0 once the runner process exists (the lock is then its
+ * own; the caller's copy is closed here); -1 with errno when a fork
+ * failed (nothing runs; the caller still holds lock_fd and closes it).
+ * Only the calling process is left behind: no zombie, no signal.
+ */
+int runner_start(const struct runner_task *t, int lock_fd) GPT_MUSTCHECK;
+
+/*
+ * Mark a task whose runner is gone failed ("runner lost"), if its record
+ * still says working once the lock is ours.  name is the task's record
+ * name, lock its lock's.  Leaves the record in out (the record bytes as
+ * they are after the call; unchanged when the runner lives).  0, or -1
+ * when the store fails.
+ */
+int runner_reap_lost(const struct store *s, const char *name, const char *lock,
+    struct buf *out) GPT_MUSTCHECK;
+
+#endif /* GPT_RUNNER_H */

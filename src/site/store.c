@@ -1,0 +1,428 @@
+/*
+ * store.c: the directory store (store.h): file names from secrets, atomic
+ * durable writes, flock leases, the sweep of expired records.
+ *
+ * Every path is relative to the store's directory fd (openat, renameat,
+ * unlinkat), opened once per use without following a symlink, so a
+ * record name can never leave the directory: names are built here from
+ * a kind letter and hex digits only.
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/sha256.h"
+#include "site/store.h"
+
+int
+store_open(struct store *s, const char *base, const char *dir)
+{
+	int n;
+
+	s->dfd = -1;
+	if (dir[0] == '/')
+		n = snprintf(s->path, sizeof(s->path), "%s", dir);
+	else
+		n = snprintf(s->path, sizeof(s->path), "%s/%s", base, dir);
+	if (n < 0 || (size_t)n >= sizeof(s->path)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	/* bounded: a second pass only after mkdir made it */
+	for (int pass = 0; pass < 2; pass++) {
+		s->dfd = open(
+		    s->path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (s->dfd >= 0)
+			return 0;
+		if (errno != ENOENT || pass == 1)
+			return -1;
+		/* hits on the first act at an address: the store is made
+		 * by the user gpt.fcgi runs as, private to it */
+		if (mkdir(s->path, 0700) == -1 && errno != EEXIST)
+			return -1;
+	}
+	return -1;
+}
+
+void
+store_close(struct store *s)
+{
+	if (s->dfd >= 0)
+		(void)close(s->dfd);
+	s->dfd = -1;
+}
+
+int
+store_new_id(unsigned char id[STORE_ID_BYTES])
+{
+	size_t got = 0;
+
+	/* bounded: getrandom returns up to 256 bytes at once, and blocks
+	 * only before the pool is initialized at boot */
+	while (got < STORE_ID_BYTES) {
+		ssize_t n = getrandom(id + got, STORE_ID_BYTES - got, 0);
+
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		got += (size_t)n;
+	}
+	return 0;
+}
+
+void
+store_id_hex(const unsigned char id[STORE_ID_BYTES], char hex[STORE_ID_HEX + 1])
+{
+	static const char digits[] = "0123456789abcdef";
+	size_t i;
+
+	for (i = 0; i < STORE_ID_BYTES; i++) {
+		hex[2 * i] = digits[id[i] >> 4];
+		hex[2 * i + 1] = digits[id[i] & 15];
+	}
+	hex[STORE_ID_HEX] = '\0';
+}
+
+int
+store_id_parse(const char *s, size_t len, unsigned char id[STORE_ID_BYTES])
+{
+	unsigned bad = len != STORE_ID_HEX;
+	size_t i;
+
+	memset(id, 0, STORE_ID_BYTES);
+	/* every digit is looked at, whatever comes first: the time of a
+	 * malformed id is the time of a well-formed one of its length */
+	for (i = 0; i < STORE_ID_HEX && i < len; i++) {
+		int v = gpt_hex_value((unsigned char)s[i]);
+
+		bad |= v < 0;
+		id[i / 2] |= (unsigned char)((v & 15) << (i % 2 ? 0 : 4));
+	}
+	if (bad) {
+		memset(id, 0, STORE_ID_BYTES);
+		return -1;
+	}
+	return 0;
+}
+
+bool
+store_same_id(const void *a, const void *b, size_t n)
+{
+	const volatile unsigned char *x = a, *y = b;
+	unsigned char d = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		d |= x[i] ^ y[i];
+	return d == 0;
+}
+
+void
+store_name(enum store_kind kind, const void *secret, size_t n,
+    char name[STORE_NAME_MAX])
+{
+	unsigned char h[SHA256_LEN];
+
+	sha256(secret, n, h);
+	name[0] = (char)kind;
+	name[1] = '-';
+	store_id_hex(h, name + 2);
+}
+
+/* Write all n bytes to fd.  0 or -1 with errno. */
+static int
+store_write_all(int fd, const void *p, size_t n)
+{
+	const char *c = p;
+
+	while (n > 0) {
+		ssize_t w = write(fd, c, n);
+
+		if (w == -1 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			if (w == 0)
+				errno = EIO;
+			return -1;
+		}
+		c += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/*
+ * A temporary name beside name, unique to this process and call: a
+ * crash leaves at most a ".tmp-" file, which the sweep removes.
+ */
+static void
+store_tmp_name(const char *name, char tmp[STORE_NAME_MAX + 40])
+{
+	static unsigned seq;
+
+	snprintf(tmp, STORE_NAME_MAX + 40, ".tmp-%s-%ld-%u", name,
+	    (long)getpid(), seq++);
+}
+
+int
+store_put(const struct store *s, const char *name, const void *p, size_t n,
+    bool durable)
+{
+	char tmp[STORE_NAME_MAX + 40];
+	int fd, err;
+
+	store_tmp_name(name, tmp);
+	fd = openat(s->dfd, tmp,
+	    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd == -1)
+		return -1;
+	if (store_write_all(fd, p, n) == -1 || (durable && fsync(fd) == -1))
+		goto fail;
+	if (close(fd) == -1) {
+		fd = -1;
+		goto fail;
+	}
+	fd = -1;
+	if (renameat(s->dfd, tmp, s->dfd, name) == -1)
+		goto fail;
+	if (durable && fsync(s->dfd) == -1)
+		return -1;
+	return 0;
+fail:
+	err = errno;
+	if (fd >= 0)
+		(void)close(fd);
+	(void)unlinkat(s->dfd, tmp, 0);
+	errno = err;
+	return -1;
+}
+
+int
+store_create(const struct store *s, const char *name, const void *p, size_t n)
+{
+	int fd, err;
+
+	fd = openat(s->dfd, name,
+	    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd == -1)
+		return -1;
+	if (store_write_all(fd, p, n) == -1 || fsync(fd) == -1) {
+		err = errno;
+		(void)close(fd);
+		(void)unlinkat(s->dfd, name, 0);
+		errno = err;
+		return -1;
+	}
+	if (close(fd) == -1 || fsync(s->dfd) == -1) {
+		err = errno;
+		(void)unlinkat(s->dfd, name, 0);
+		errno = err;
+		return -1;
+	}
+	return 0;
+}
+
+int
+store_get(const struct store *s, const char *name, struct buf *out, size_t max)
+{
+	int fd, err;
+
+	buf_reset_max(out, max);
+	fd = openat(s->dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd == -1)
+		return -1;
+	/* bounded by max: each pass appends or ends */
+	for (;;) {
+		size_t want = buf_room(out) < 4096 ? buf_room(out) : 4096;
+		char probe, *dst = want > 0 ? buf_reserve(out, want) : &probe;
+		ssize_t n;
+
+		if (dst == NULL) {
+			err = errno;
+			(void)close(fd);
+			errno = err;
+			return -1;
+		}
+		n = read(fd, dst, want > 0 ? want : 1);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n < 0 || (n > 0 && dst == &probe)) {
+			/* hits on a record of more than max bytes */
+			err = n < 0 ? errno : EMSGSIZE;
+			(void)close(fd);
+			errno = err;
+			return -1;
+		}
+		if (n == 0)
+			break;
+		buf_commit(out, (size_t)n);
+	}
+	(void)close(fd);
+	return 0;
+}
+
+int
+store_remove(const struct store *s, const char *name)
+{
+	if (unlinkat(s->dfd, name, 0) == -1 && errno != ENOENT)
+		return -1;
+	return 0;
+}
+
+int
+store_lock(const struct store *s, const char *name, bool wait)
+{
+	int fd, err;
+
+	fd = openat(
+	    s->dfd, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd == -1)
+		return -1;
+	/* bounded: EINTR only retries the same wait */
+	while (flock(fd, LOCK_EX | (wait ? 0 : LOCK_NB)) == -1) {
+		if (errno == EINTR)
+			continue;
+		err = errno;
+		(void)close(fd);
+		errno = err;
+		return -1;
+	}
+	return fd;
+}
+
+bool
+store_lock_held(const struct store *s, const char *name)
+{
+	int fd = openat(s->dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	bool held;
+
+	if (fd == -1)
+		return false;
+	held = flock(fd, LOCK_EX | LOCK_NB) == -1 && errno == EWOULDBLOCK;
+	(void)close(fd);
+	return held;
+}
+
+/* Is this a name the store writes: kind, '-', 32 hex digits? */
+static bool
+store_is_record_name(const char *n, char kind)
+{
+	size_t i;
+
+	if (n[0] != kind || n[1] != '-')
+		return false;
+	for (i = 0; i < STORE_ID_HEX; i++)
+		if (gpt_hex_value((unsigned char)n[2 + i]) < 0)
+			return false;
+	return n[2 + STORE_ID_HEX] == '\0';
+}
+
+int64_t
+store_expiry(const char *p, size_t n)
+{
+	int64_t v = 0;
+	size_t i = 4, d = 0;
+
+	if (n < 4 || memcmp(p, "gpt-", 4) != 0)
+		return -1;
+	/* the kind: lowercase letters, at most 8 */
+	while (i < n && i < 12 && p[i] >= 'a' && p[i] <= 'z')
+		i++;
+	if (i == 4 || n - i < 3 || memcmp(p + i, " 1 ", 3) != 0)
+		return -1;
+	i += 3;
+	while (i < n && p[i] >= '0' && p[i] <= '9' && d < 18) {
+		v = v * 10 + (p[i++] - '0');
+		d++;
+	}
+	if (d == 0 || i >= n || p[i] != ' ')
+		return -1;
+	return v;
+}
+
+unsigned
+store_sweep(const struct store *s, int64_t now)
+{
+	unsigned removed = 0, seen = 0;
+	struct dirent *e;
+	DIR *d;
+	int fd;
+
+	fd = openat(s->dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd == -1 || (d = fdopendir(fd)) == NULL) {
+		if (fd >= 0)
+			(void)close(fd);
+		return 0;
+	}
+	/* bounded by STORE_SWEEP_MAX entries */
+	while ((e = readdir(d)) != NULL && seen++ < STORE_SWEEP_MAX) {
+		char head[512], lock[STORE_NAME_MAX];
+		ssize_t n;
+		int rfd;
+
+		if (strncmp(e->d_name, ".tmp-", 5) == 0) {
+			struct stat st;
+
+			/* a write that crashed: older than a minute */
+			if (fstatat(s->dfd, e->d_name, &st,
+			        AT_SYMLINK_NOFOLLOW) == 0 &&
+			    st.st_mtime + 60 < now)
+				(void)unlinkat(s->dfd, e->d_name, 0);
+			continue;
+		}
+		if (!store_is_record_name(e->d_name, STORE_TASK) &&
+		    !store_is_record_name(e->d_name, STORE_KEY))
+			continue;
+		rfd = openat(
+		    s->dfd, e->d_name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		if (rfd == -1)
+			continue;
+		do
+			n = read(rfd, head, sizeof(head));
+		while (n == -1 && errno == EINTR);
+		(void)close(rfd);
+		if (n <= 0)
+			continue;
+		int64_t exp = store_expiry(head, (size_t)n);
+		if (exp < 0 || exp > now)
+			continue;
+		memcpy(lock, e->d_name, STORE_NAME_MAX);
+		lock[0] = STORE_LOCK;
+		if (store_lock_held(s, lock))
+			continue;
+		if (unlinkat(s->dfd, e->d_name, 0) == 0)
+			removed++;
+		(void)unlinkat(s->dfd, lock, 0);
+	}
+	(void)closedir(d);
+	return removed;
+}
+
+void
+store_sweep_maybe(const struct store *s)
+{
+	struct stat st;
+	time_t now = time(NULL);
+	int fd;
+
+	if (fstatat(s->dfd, ".swept", &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    st.st_mtime + STORE_SWEEP_EVERY > now)
+		return;
+	fd = openat(s->dfd, ".swept",
+	    O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd == -1)
+		return;
+	(void)futimens(fd, NULL);
+	(void)close(fd);
+	(void)store_sweep(s, (int64_t)now);
+}
