@@ -27,6 +27,16 @@ cat >"$t/root/strictok/form.json" <<'EOF'
 EOF
 chmod -R a+rX "$t/root/strictok"
 chmod 777 "$t/root/strictok"
+# a long-running address: every act a task of about a second
+mkdir -p "$t/root/later"
+cp "$t/root/probe/form.json" "$t/root/later/form.json"
+printf 'act = task\ntask_poll = 1\n' >"$t/root/later/address.conf"
+printf '%s\n' '#!/bin/sh' 'echo ran >>ran' \
+    'printf "{\"message\": \"working\", \"progress\": 0.5}\n" >&3' \
+    'sleep 1' 'exec cat' >"$t/root/later/hook"
+chmod -R a+rX "$t/root/later"
+chmod 755 "$t/root/later/hook"
+chmod 777 "$t/root/later"
 port=$(free_port)
 render lighttpd-fastcgi.conf "$t/lighttpd.conf" PORT="$port" \
     ROOT="$t/root" BIN="$t/bin/gpt.fcgi" TMP="$t"
@@ -125,6 +135,24 @@ expect_status 1 "act.sh: an invalid value"
 expect_stdout_match '^status: 204$' "act.sh prints 204"
 run "$clients/act.sh" "$model/nothing-here" "$TEST_TMP/v.json"
 expect_status 2 "act.sh: a URL without a form"
+# Every act carries an Idempotency-Key: the same key again replays.
+rm -f "$probe/ran"
+run env GPT_IDEMPOTENCY_KEY=act-test-key "$clients/act.sh" "$base/probe" "$TEST_TMP/v.json"
+expect_status 0 "act.sh: an act with a key"
+run env GPT_IDEMPOTENCY_KEY=act-test-key "$clients/act.sh" "$base/probe" "$TEST_TMP/v.json"
+expect_status 0 "act.sh: its retry with the same key"
+expect_true "act.sh: the hook ran once for the key" \
+    test "$(wc -l <"$probe/ran")" -eq 1
+# A 202 is followed to the task's end.
+run "$clients/act.sh" "$base/later" "$TEST_TMP/v.json"
+expect_status 0 "act.sh: a task that completes"
+expect_stdout_match '^status: 202$' "act.sh: the act became a task"
+expect_stdout_match "^task: http://127.0.0.1:$port/gpt/later?task=[0-9a-f]*$" \
+    "act.sh: it names the task's URL"
+expect_stdout_match '^task status: completed$' "act.sh: it waited for the end"
+expect_stdout_match '"from act.sh"' "act.sh: and prints the task's result"
+expect_true "act.sh: the task's hook ran once" \
+    test "$(wc -l <"$t/root/later/ran")" -eq 1
 
 # --- the model clients ------------------------------------------------------
 printf '{"note": "from the model", "tags": ["m"]}' >"$TEST_TMP/model/canned"

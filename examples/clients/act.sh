@@ -6,15 +6,20 @@
 # Fetches the form at URL (the arrival: GET, JSON), reads the value from
 # FILE or standard input, submits it unchanged (the same bytes) as
 # application/json, and prints the status and the result.  Exit status:
-# 0 accepted (200), 1 not accepted (204 or any other status), 2 usage or
-# a network failure.
+# 0 accepted (200, or a task that completed), 1 not accepted (204, any
+# other status, a task failed or cancelled), 2 usage or a network
+# failure.  Every act carries an Idempotency-Key (GPT_IDEMPOTENCY_KEY, or
+# a fresh one), resent with the same bytes when the network fails; a 202
+# is followed to the task's end (submit-common.sh).
 #
 #   -m   send If-Match with the form's ETag, so the act is refused (412)
 #        if the form changed since it was fetched
 #
-# Environment: GPT_ACTOR (sent as GPT-Actor, default "act.sh"), CURL
+# Environment: GPT_ACTOR (sent as GPT-Actor, default "act.sh"),
+# GPT_IDEMPOTENCY_KEY, GPT_TASK_WAIT (seconds, default 3600), CURL
 # (default "curl").  Needs curl and jq.
 set -eu
+. "$(dirname "$0")/submit-common.sh"
 CURL=${CURL:-curl}
 usage() {
 	echo "usage: act.sh [-m] URL [FILE]" >&2
@@ -55,12 +60,17 @@ set -- -H 'Content-Type: application/json' \
 if [ -n "$match" ] && [ -n "$etag" ]; then
 	set -- "$@" -H "If-Match: $etag"
 fi
-if ! status=$($CURL -sS --max-time 60 -o "$tmp/result" -w '%{http_code}' \
-    "$@" --data-binary "@$tmp/act" "$url"); then
+gpt_submit "$url" "$tmp/act" "$tmp/result" "$@"
+if [ "$status" = 000 ]; then
 	echo "act.sh: cannot submit to $url" >&2
 	exit 2
 fi
-echo "status: $status"
+if [ -n "$task_status" ]; then
+	[ -s "$tmp/result.result" ] && cat "$tmp/result.result" ||
+	    cat "$tmp/result"
+	[ "$task_status" = completed ]
+	exit
+fi
 cat "$tmp/result"
 if [ -s "$tmp/result" ] && [ -n "$(tail -c 1 "$tmp/result")" ]; then
 	echo

@@ -5,7 +5,10 @@
 #                                the form ($tmp/form, its s in $tmp/s)
 #   model_ask ENDPOINT JQ-PATH [CURL-ARGS...]
 #                                POST $tmp/request, keep the reply's text
-#   model_submit ACTOR           submit the text unchanged, print the result
+#   model_submit ACTOR           submit the text unchanged (with an
+#                                Idempotency-Key; a 202 followed to the
+#                                task's end: submit-common.sh), print the
+#                                result
 # Between model_begin and model_ask the client writes its model's request
 # (built from $tmp/form and $instruction) to $tmp/request.
 #
@@ -17,6 +20,7 @@
 # the model's reply.  A header that carries a secret is shown without it.
 
 model_name=$(basename "$0")
+. "$(dirname "$0")/submit-common.sh"
 
 model_usage() {
 	echo "usage: $model_name [--dry-run] URL [INSTRUCTION]" >&2
@@ -105,10 +109,14 @@ model_submit() {
 		echo
 		exit 0
 	fi
-	status=$(curl -sS --max-time 60 -o "$tmp/result" -w '%{http_code}' \
-	    -H 'Content-Type: application/json' -H "GPT-Actor: $1" \
-	    --data-binary "@$tmp/act" "$url") || exit 2
-	echo "status: $status"
+	gpt_submit "$url" "$tmp/act" "$tmp/result" -H "GPT-Actor: $1"
+	[ "$status" != 000 ] || exit 2
+	if [ -n "$task_status" ]; then
+		[ -s "$tmp/result.result" ] && cat "$tmp/result.result" ||
+		    cat "$tmp/result"
+		[ "$task_status" = completed ]
+		return
+	fi
 	cat "$tmp/result"
 	if [ -s "$tmp/result" ] && [ -n "$(tail -c 1 "$tmp/result")" ]; then
 		echo
