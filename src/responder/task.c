@@ -96,6 +96,20 @@ task_store_open(const struct addr *a, struct store *s)
 	return -1;
 }
 
+/* The file names of the reserved ids, computed once per process. */
+static void
+task_fixed_names(const char **absent, const char **decoy)
+{
+	static char a[STORE_NAME_MAX], d[STORE_NAME_MAX];
+
+	if (a[0] == '\0') {
+		store_name(STORE_TASK, task_absent_id, STORE_ID_BYTES, a);
+		store_name(STORE_TASK, task_decoy_id, STORE_ID_BYTES, d);
+	}
+	*absent = a;
+	*decoy = d;
+}
+
 /*
  * Look up the task named by the len bytes at text: 0 with the record in
  * rec and its head in *h, or -1 (answer 404).  Every outcome makes the
@@ -107,13 +121,12 @@ task_lookup(const struct store *s, const char *text, size_t len,
     struct buf *rec, struct taskrec_head *h, char name[STORE_NAME_MAX])
 {
 	unsigned char id[STORE_ID_BYTES];
-	char absent[STORE_NAME_MAX], decoy[STORE_NAME_MAX];
+	const char *absent, *decoy;
 	bool ok = store_id_parse(text, len, id) == 0, found;
 	struct buf sink;
 
 	store_name(STORE_TASK, ok ? id : task_absent_id, STORE_ID_BYTES, name);
-	store_name(STORE_TASK, task_absent_id, STORE_ID_BYTES, absent);
-	store_name(STORE_TASK, task_decoy_id, STORE_ID_BYTES, decoy);
+	task_fixed_names(&absent, &decoy);
 	found = store_get(s, name, rec, STORE_RECORD_MAX) == 0;
 	if (!found && store_get(s, decoy, rec, STORE_RECORD_MAX) == -1)
 		buf_reset(rec);

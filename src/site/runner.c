@@ -11,6 +11,7 @@
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -213,10 +214,27 @@ static void
 runner_close_fds(int keep1, int keep2)
 {
 	int fd, max = (int)sysconf(_SC_OPEN_MAX);
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
 
+	if (d != NULL) {
+		int self = dirfd(d);
+
+		/* bounded by the fds open: each entry is one of them */
+		while ((e = readdir(d)) != NULL) {
+			fd = atoi(e->d_name);
+			if (e->d_name[0] < '0' || e->d_name[0] > '9' ||
+			    fd <= STDERR_FILENO || fd == keep1 || fd == keep2 ||
+			    fd == self)
+				continue;
+			(void)close(fd);
+		}
+		(void)closedir(d);
+		return;
+	}
+	/* no /proc: every possible fd, at most 65536 */
 	if (max < 0 || max > 65536)
 		max = 65536;
-	/* bounded by max */
 	for (fd = STDERR_FILENO + 1; fd < max; fd++)
 		if (fd != keep1 && fd != keep2)
 			(void)close(fd);
@@ -321,7 +339,7 @@ runner_main(const struct runner_task *t, int lock_fd)
 	runner_write(&r, true);
 	/* Only now, with the final record on disk, does the lease end. */
 	(void)close(lock_fd);
-	(void)store_sweep(r.store, taskrec_now_ms() / 1000);
+	store_sweep_maybe(r.store);
 	_exit(0);
 }
 

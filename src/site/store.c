@@ -23,12 +23,22 @@
 #include "base/sha256.h"
 #include "site/store.h"
 
+/*
+ * The last store opened stays open for the next request of the process
+ * (a FastCGI process answers many for the same address): one fstat
+ * instead of an open and a close.  Its path, and the fd, or -1.
+ */
+static char store_kept_path[4096];
+static int store_kept_fd = -1;
+
 int
 store_open(struct store *s, const char *base, const char *dir)
 {
+	struct stat st;
 	int n;
 
 	s->dfd = -1;
+	s->cached = false;
 	if (dir[0] == '/')
 		n = snprintf(s->path, sizeof(s->path), "%s", dir);
 	else
@@ -37,12 +47,22 @@ store_open(struct store *s, const char *base, const char *dir)
 		errno = ENAMETOOLONG;
 		return -1;
 	}
+	if (store_kept_fd >= 0 && strcmp(store_kept_path, s->path) == 0) {
+		/* still a directory that exists (not removed since) */
+		if (fstat(store_kept_fd, &st) == 0 && st.st_nlink > 0) {
+			s->dfd = store_kept_fd;
+			s->cached = true;
+			return 0;
+		}
+		(void)close(store_kept_fd);
+		store_kept_fd = -1;
+	}
 	/* bounded: a second pass only after mkdir made it */
 	for (int pass = 0; pass < 2; pass++) {
 		s->dfd = open(
 		    s->path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (s->dfd >= 0)
-			return 0;
+			break;
 		if (errno != ENOENT || pass == 1)
 			return -1;
 		/* hits on the first act at an address: the store is made
@@ -50,15 +70,23 @@ store_open(struct store *s, const char *base, const char *dir)
 		if (mkdir(s->path, 0700) == -1 && errno != EEXIST)
 			return -1;
 	}
-	return -1;
+	if (s->dfd < 0)
+		return -1;
+	if (store_kept_fd >= 0)
+		(void)close(store_kept_fd);
+	store_kept_fd = s->dfd;
+	memcpy(store_kept_path, s->path, sizeof(store_kept_path));
+	s->cached = true;
+	return 0;
 }
 
 void
 store_close(struct store *s)
 {
-	if (s->dfd >= 0)
+	if (s->dfd >= 0 && !s->cached)
 		(void)close(s->dfd);
 	s->dfd = -1;
+	s->cached = false;
 }
 
 int

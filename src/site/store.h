@@ -51,14 +51,17 @@ enum store_kind {
 };
 
 struct store {
-	int dfd;         /* owned: the directory, or -1 */
+	int dfd;         /* owned unless cached: the directory, or -1 */
+	bool cached;     /* dfd is the process's kept one (see store_open) */
 	char path[4096]; /* for log lines */
 };
 
 /*
  * Open (creating it, mode 0700, when missing) the store directory dir;
  * a relative dir is taken inside base (the address directory).  0, or
- * -1 with errno set and s->dfd -1.
+ * -1 with errno set and s->dfd -1.  The process keeps the last store
+ * open for the next call with the same path (checked with one fstat):
+ * store_close leaves that one open.
  */
 int store_open(
     struct store *s, const char *base, const char *dir) GPT_MUSTCHECK;
