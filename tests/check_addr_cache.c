@@ -238,7 +238,8 @@ END_TEST
 START_TEST(addr_cache_lookup_reloads_a_rewrite_that_kept_size_and_mtime)
 {
 	static const char other_form[] =
-	    "{\"p\": \"B test.\", \"m\": [{\"role\": \"user\", \"content\": \"hi\"}],"
+	    "{\"p\": \"B test.\", \"m\": [{\"role\": \"user\", \"content\": "
+	    "\"hi\"}],"
 	    " \"s\": {\"type\": \"object\", \"required\": [\"b\"]}}";
 	char etag[HTTP_ETAG_MAX], path[PATH_MAX];
 	struct timespec times[2];
@@ -273,6 +274,73 @@ START_TEST(addr_cache_lookup_reloads_a_rewrite_that_kept_size_and_mtime)
 }
 END_TEST
 
+/*
+ * An in-place rewrite (`cat new >form.json`) read in its middle: while
+ * the file is the one served and changed just now, the version served
+ * stays, whether what is there now parses (a mixed document) or not;
+ * once it settles, it is taken, refusal included.  A file renamed over is
+ * taken at once.  Each write comes right after a check is due.
+ */
+START_TEST(
+    addr_cache_lookup_serves_the_previous_version_during_an_in_place_rewrite)
+{
+	static const char other_form[] =
+	    "{\"p\": \"B test.\", \"m\": [{\"role\": \"user\", \"content\": "
+	    "\"hi\"}],"
+	    " \"s\": {\"type\": \"object\", \"required\": [\"b\"]}}";
+	char etag[HTTP_ETAG_MAX], from[PATH_MAX], to[PATH_MAX];
+	const struct addr *a;
+	const char *why;
+
+	make_tmp();
+	put("root/x/form.json", good_form);
+	a = lookup("x", &why);
+	ck_assert(a->ok);
+	memcpy(etag, answer_of(a)->etag, sizeof(etag));
+	/* the first half of a new form, the rest still to come */
+	usleep(ADDR_RECHECK_SEC * 1000000 + 100000);
+	put("root/x/form.json", "{\"p\": \"Changed.\", \"m\": [");
+	a = lookup("x", &why);
+	ck_assert_msg(a->ok, "a half-written form is served: %s", a->err);
+	ck_assert_str_eq(answer_of(a)->etag, etag);
+	/* a whole document that parses, still changing in place */
+	usleep(ADDR_RECHECK_SEC * 1000000 + 100000);
+	put("root/x/form.json", other_form);
+	a = lookup("x", &why);
+	ck_assert(a->ok);
+	ck_assert_str_eq(answer_of(a)->etag, etag);
+	/* settled: taken */
+	usleep(ADDR_RECHECK_SEC * 1000000 + 100000);
+	a = lookup("x", &why);
+	ck_assert(a->ok);
+	ck_assert_ptr_nonnull(strstr(answer_of(a)->json.bytes, "B test."));
+	memcpy(etag, answer_of(a)->etag, sizeof(etag));
+	/* a form that stays broken is the address's refusal once settled */
+	usleep(ADDR_RECHECK_SEC * 1000000 + 100000);
+	put("root/x/form.json", "{\"p\": ");
+	ck_assert(lookup("x", &why)->ok);
+	usleep(ADDR_RECHECK_SEC * 1000000 + 100000);
+	a = lookup("x", &why);
+	ck_assert(!a->ok);
+	ck_assert_ptr_nonnull(strstr(a->err, "byte"));
+	/* a rename is whole: taken at once */
+	put("root/x/form.json", good_form);
+	usleep(ADDR_RECHECK_SEC * 1000000 + 100000);
+	a = lookup("x", &why);
+	ck_assert(a->ok);
+	memcpy(etag, answer_of(a)->etag, sizeof(etag));
+	usleep(ADDR_RECHECK_SEC * 1000000 + 100000);
+	put("root/x/form.new", other_form);
+	snprintf(from, sizeof(from), "%s/root/x/form.new", tmp);
+	snprintf(to, sizeof(to), "%s/root/x/form.json", tmp);
+	ck_assert_int_eq(rename(from, to), 0);
+	a = lookup("x", &why);
+	ck_assert(a->ok);
+	ck_assert_str_ne(answer_of(a)->etag, etag);
+	ck_assert_ptr_nonnull(strstr(answer_of(a)->json.bytes, "B test."));
+	rm_tmp();
+}
+END_TEST
 
 static Suite *
 suite_addr_cache(void)
@@ -284,11 +352,13 @@ suite_addr_cache(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, addr_cache_lookup_refuses_a_symlink_out_of_the_root);
 	tcase_add_test(tc, addr_cache_lookup_caches_and_reloads_on_change);
-	tcase_add_test(
-	    tc, addr_cache_lookup_evicts_the_least_recently_used_past_the_budget);
+	tcase_add_test(tc,
+	    addr_cache_lookup_evicts_the_least_recently_used_past_the_budget);
 	tcase_add_test(tc, addr_cache_lookup_keeps_a_hundred_small_addresses);
 	tcase_add_test(
 	    tc, addr_cache_lookup_reloads_a_rewrite_that_kept_size_and_mtime);
+	tcase_add_test(tc,
+	    addr_cache_lookup_serves_the_previous_version_during_an_in_place_rewrite);
 	suite_add_tcase(s, tc);
 	return s;
 }

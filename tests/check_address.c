@@ -401,6 +401,61 @@ START_TEST(addr_load_reads_again_a_form_changed_while_read)
 }
 END_TEST
 
+/* A file of the address that its group or others may write refuses it,
+ * with the file and its mode (as sshd's StrictModes): the directory,
+ * form.json, address.conf, the hook, and anything under a refs
+ * directory. */
+START_TEST(addr_load_refuses_files_others_may_write)
+{
+	static const char *const files[] = {"", "form.json", "address.conf",
+	    "hook", "defs", "defs/name.json", "defs/sub/unused.json"};
+	static const mode_t bits[] = {S_IWGRP, S_IWOTH};
+	char dir[PATH_MAX], path[PATH_MAX];
+	struct addr a;
+	struct stat st;
+	size_t i, j;
+
+	make_tmp();
+	put("form.json", "{\"p\": \"x\", \"m\": [], \"s\": "
+	                 "{\"$ref\": \"https://example.com/defs/name.json\"}}");
+	put("address.conf", "refs = https://example.com/defs/=defs\n");
+	put("defs/name.json", "{\"type\": \"string\"}");
+	put("defs/sub/unused.json", "{}");
+	put("hook", "#!/bin/sh\nexec cat\n");
+	snprintf(dir, sizeof(dir), "%s", tmp);
+	snprintf(path, sizeof(path), "%s/hook", tmp);
+	ck_assert_int_eq(chmod(path, 0755), 0);
+	ck_assert_int_eq(addr_load(dir, &a, NULL, NULL), 0);
+	ck_assert(!a.writable);
+	addr_free(&a);
+	for (i = 0; i < GPT_ARRAY_LEN(files); i++) {
+		for (j = 0; j < GPT_ARRAY_LEN(bits); j++) {
+			snprintf(path, sizeof(path), "%s%s%s", tmp,
+			    files[i][0] != '\0' ? "/" : "", files[i]);
+			ck_assert_int_eq(stat(path, &st), 0);
+			ck_assert_int_eq(
+			    chmod(path, (st.st_mode & 07777) | bits[j]), 0);
+			ck_assert_int_eq(addr_load(dir, &a, NULL, NULL), -1);
+			ck_assert_msg(
+			    a.writable && !a.ok, "%s: %s", path, a.err);
+			ck_assert_msg(
+			    strstr(a.err, path) != NULL &&
+			        strstr(a.err, bits[j] == S_IWGRP
+			                          ? "writable by its group"
+			                          : "writable by others") !=
+			            NULL &&
+			        strstr(a.err, "chmod go-w") != NULL,
+			    "%s", a.err);
+			addr_free(&a);
+			ck_assert_int_eq(chmod(path, st.st_mode & 07777), 0);
+		}
+	}
+	ck_assert_int_eq(addr_load(dir, &a, NULL, NULL), 0);
+	addr_free(&a);
+	rm_tmp();
+}
+END_TEST
+
 static Suite *
 suite_address(void)
 {
@@ -421,6 +476,7 @@ suite_address(void)
 	tcase_add_test(tc, addr_load_refuses_a_symlinked_form);
 	tcase_add_test(tc, addr_load_gives_the_conf_the_document_and_the_form);
 	tcase_add_test(tc, addr_load_notices_an_executable_hook);
+	tcase_add_test(tc, addr_load_refuses_files_others_may_write);
 	tcase_add_test(tc, addr_load_reads_again_a_form_changed_while_read);
 	suite_add_tcase(s, tc);
 	return s;

@@ -21,12 +21,12 @@
 #include "base/log.h"
 
 struct addr_entry {
-	struct addr *a;             /* owned: what lookups hand out */
-	struct addr_entry *chain;   /* borrowed: next in the same bucket */
-	struct addr_entry *newer;   /* borrowed: LRU list */
-	struct addr_entry *older;   /* borrowed */
-	uint64_t hash;              /* of a->dir */
-	size_t bytes;               /* counted against the budget */
+	struct addr *a;           /* owned: what lookups hand out */
+	struct addr_entry *chain; /* borrowed: next in the same bucket */
+	struct addr_entry *newer; /* borrowed: LRU list */
+	struct addr_entry *older; /* borrowed */
+	uint64_t hash;            /* of a->dir */
+	size_t bytes;             /* counted against the budget */
 };
 
 static struct addr_entry **addr_buckets; /* owned: addr_nbuckets heads */
@@ -77,8 +77,9 @@ addr_cache_budget_env(void)
 	errno = 0;
 	n = strtoull(v, &end, 10);
 	if (*end == 'K' || *end == 'M' || *end == 'G') {
-		mul = *end == 'K' ? 1024 : *end == 'M' ? 1024 * 1024
-		                                      : 1024 * 1024 * 1024;
+		mul = *end == 'K'   ? 1024
+		      : *end == 'M' ? 1024 * 1024
+		                    : 1024 * 1024 * 1024;
 		end++;
 	}
 	/* hits on "64MB", "-1", "0", "" after a digit-less "x" */
@@ -245,8 +246,8 @@ addr_fill(const struct addr_ref *ref, addr_derive_fn derive, uint64_t now_ms)
 	if (a->ok && derive != NULL && derive(a, why, sizeof(why)) == -1) {
 		/* hits on a page past the arena's cap */
 		addr_free(a);
-		snprintf(a->err, sizeof(a->err), "%.300s/form.json: %.180s", ref->dir,
-		    why);
+		snprintf(a->err, sizeof(a->err), "%.300s/form.json: %.180s",
+		    ref->dir, why);
 	}
 	/* the cache key, whatever addr_load left there */
 	snprintf(a->dir, sizeof(a->dir), "%s", ref->dir);
@@ -262,8 +263,8 @@ addr_trim(const struct addr_entry *keep)
 	size_t budget = addr_cache_budget();
 
 	/* bounded by addr_count: each pass evicts one */
-	while (addr_bytes > budget && addr_oldest != NULL &&
-	       addr_oldest != keep)
+	while (
+	    addr_bytes > budget && addr_oldest != NULL && addr_oldest != keep)
 		addr_evict(addr_oldest);
 }
 
@@ -278,9 +279,9 @@ addr_in_place(const struct addr_stamp *served, const struct addr_stamp *now,
 	if (!served->exists || !now->exists || served->dev != now->dev ||
 	    served->ino != now->ino || addr_stamp_same(served, now))
 		return false;
-	age_ms = ((int64_t)now_ts->tv_sec - (int64_t)now->ctime.tv_sec) * 1000 +
-	         ((int64_t)now_ts->tv_nsec - (int64_t)now->ctime.tv_nsec) /
-	             1000000;
+	age_ms =
+	    ((int64_t)now_ts->tv_sec - (int64_t)now->ctime.tv_sec) * 1000 +
+	    ((int64_t)now_ts->tv_nsec - (int64_t)now->ctime.tv_nsec) / 1000000;
 	return age_ms < ADDR_SETTLE_MS;
 }
 
@@ -362,8 +363,8 @@ addr_reload(struct addr_entry *e, const struct addr_ref *ref,
 }
 
 const struct addr *
-addr_cache_lookup(const struct addr_ref *ref, addr_derive_fn derive,
-    const char **why)
+addr_cache_lookup(
+    const struct addr_ref *ref, addr_derive_fn derive, const char **why)
 {
 	uint64_t now;
 	struct addr_entry *e;

@@ -38,8 +38,8 @@
  * the next addr_cache_lookup or addr_cache_clear.  Out of memory gives a
  * refused address too.
  */
-const struct addr *addr_cache_lookup(const struct addr_ref *ref,
-    addr_derive_fn derive, const char **why);
+const struct addr *addr_cache_lookup(
+    const struct addr_ref *ref, addr_derive_fn derive, const char **why);
 
 /*
  * Read the cache's byte budget from GPT_CACHE_BYTES (see gpt.fcgi(8)): 0,

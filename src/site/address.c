@@ -89,8 +89,7 @@ addr_join(struct addr_ref *ref, const char *a, const char *b, const char *c)
 }
 
 int
-addr_resolve(const struct addr_query *q, struct addr_ref *ref,
-    const char **why)
+addr_resolve(const struct addr_query *q, struct addr_ref *ref, const char **why)
 {
 	const char *pi = q->path_info, *name = NULL, *root;
 	bool has_pi = pi != NULL && *pi != '\0';
@@ -300,8 +299,7 @@ addr_bundled(struct addr *a, const struct json_value *doc,
 	if (b == s)
 		return doc;
 	if ((copy = arena_alloc(&a->arena, sizeof(*copy))) == NULL ||
-	    (m = arena_calloc(&a->arena, doc->u.obj.count, sizeof(*m))) ==
-	        NULL)
+	    (m = arena_calloc(&a->arena, doc->u.obj.count, sizeof(*m))) == NULL)
 		return NULL;
 	*copy = *doc;
 	for (i = 0; i < doc->u.obj.count; i++) {
@@ -361,8 +359,9 @@ addr_walk_modes(struct addr_walk *w, const char *path, unsigned depth)
 		return -1;
 	if (++w->seen > ADDR_REFS_WALK_MAX || depth > ADDR_REFS_WALK_DEPTH) {
 		/* hits on a refs directory of 100,000 files */
-		addr_fail(w->a, "%s: more than %u files or %u levels under "
-		                "the refs directories: not checked, refused",
+		addr_fail(w->a,
+		    "%s: more than %u files or %u levels under "
+		    "the refs directories: not checked, refused",
 		    path, ADDR_REFS_WALK_MAX, ADDR_REFS_WALK_DEPTH);
 		return -1;
 	}
@@ -376,7 +375,8 @@ addr_walk_modes(struct addr_walk *w, const char *path, unsigned depth)
 			continue;
 		if (snprintf(sub, sizeof(sub), "%s/%s", path, de->d_name) >=
 		    (int)sizeof(sub)) {
-			addr_fail(w->a, "%s: a path under it is too long", path);
+			addr_fail(
+			    w->a, "%s: a path under it is too long", path);
 			rc = -1;
 		} else
 			rc = addr_walk_modes(w, sub, depth + 1);
@@ -564,8 +564,9 @@ addr_load_problems(const char *dir, struct addr *a, schema_warn_fn warn,
 			break;
 		addr_free(a);
 		rc = -1;
-		addr_fail(a, "%s: form.json or address.conf changed while "
-		             "being read, %u times",
+		addr_fail(a,
+		    "%s: form.json or address.conf changed while "
+		    "being read, %u times",
 		    dir, ADDR_LOAD_TRIES);
 	}
 	/* Racy: a change within the same tick of the file system's clock as
@@ -634,7 +635,6 @@ addr_check(const struct addr_ref *ref, const char **why)
 {
 	return addr_check_dir(ref->dir, ref->root_len, why);
 }
-
 
 void
 addr_arrival_free(void)

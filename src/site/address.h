@@ -105,9 +105,9 @@ struct addr {
 	bool writable;      /* not ok because a file others may write */
 	char err[ADDR_ERR_MAX];
 	struct conf conf;
-	struct arena arena;            /* owned: everything below that points */
-	const struct json_value *doc;  /* borrowed from arena */
-	const struct schema *schema;   /* borrowed from arena: doc's s */
+	struct arena arena;           /* owned: everything below that points */
+	const struct json_value *doc; /* borrowed from arena */
+	const struct schema *schema;  /* borrowed from arena: doc's s */
 	void *derived; /* borrowed from arena: what the derive function built
 	                  from this load (answer.h); NULL until then */
 	bool has_hook; /* an executable regular "hook" */
@@ -133,7 +133,8 @@ int addr_resolve(const struct addr_query *q, struct addr_ref *ref,
 
 /*
  * Does ref's directory exist, and stay under its root (the check every
- * lookup makes, addr_cache.h)?  0, or -1 (answer 404) with a static reason in *why.
+ * lookup makes, addr_cache.h)?  0, or -1 (answer 404) with a static reason in
+ * *why.
  */
 int addr_check(const struct addr_ref *ref, const char **why) GPT_MUSTCHECK;
 
