@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
-#include "schema_anchor.h"
+#include "base/arena.h"
+#include "schema/schema_anchor.h"
 
 #define FUZZ_NAMES_MAX 4096
 
