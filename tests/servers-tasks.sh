@@ -23,7 +23,7 @@ long() {
 	printf 'act = task\ntask_poll = 1\n' >"$1/long/address.conf"
 	cat >"$1/long/hook" <<'HOOK'
 #!/bin/sh
-echo $$ >"pid.$$"
+echo $$ >"data/pid.$$"
 body=$(cat)
 i=1
 while [ $i -le 10 ]; do
@@ -34,9 +34,22 @@ while [ $i -le 10 ]; do
 done
 printf '{"done": %s}\n' "$body"
 HOOK
-	chmod -R a+rX "$1/long"
+	chmod -R a+rX,go-w "$1/long"
 	chmod 755 "$1/long/hook"
-	chmod 777 "$1/long"
+	store_for_app "$1/long"
+}
+
+# store_for_app ADDRESS: data/ for the hook to write in, and the store
+# made for the user gpt.fcgi runs as (as root: daemon under spawn-fcgi,
+# root under lighttpd, which may write anywhere); the address itself
+# stays writable by its owner only, or it is refused.
+store_for_app() {
+	mkdir -p "$1/data" "$1/.store"
+	chmod 777 "$1/data"
+	chmod 700 "$1/.store"
+	if [ "$(id -u)" -eq 0 ]; then
+		chown daemon:daemon "$1/.store"
+	fi
 }
 
 # task_state BASE ID: GET the task; sets $code, $state (its status) and
@@ -109,7 +122,7 @@ task_checks() {
 	expect_true "$_n: it is cancelled" \
 	    jq -e '.status == "cancelled"' "$TEST_TMP/b"
 	_left=0
-	for _p in "$_r"/long/pid.*; do
+	for _p in "$_r"/long/data/pid.*; do
 		[ -f "$_p" ] || continue
 		kill -0 "$(cat "$_p")" 2>/dev/null && _left=$((_left + 1))
 	done
@@ -130,7 +143,7 @@ task_checks() {
 	    test "$state" = failed
 	expect_true "$_n: reason runner lost" \
 	    jq -e '.reason == "runner lost"' "$TEST_TMP/b"
-	for _p in "$_r"/long/pid.*; do
+	for _p in "$_r"/long/data/pid.*; do
 		[ -f "$_p" ] && kill -9 "$(cat "$_p")" 2>/dev/null
 	done
 

@@ -24,11 +24,17 @@ make_root "$_t/root"
 mkdir -p "$_t/root/many"
 cp "$GPT_SRCDIR/examples/echo/form.json" "$_t/root/many/form.json"
 printf 'act = task\ntask_poll = 1\n' >"$_t/root/many/address.conf"
-printf '#!/bin/sh\nbody=$(cat)\necho x >>ran\nsleep %s\nprintf "%%s" "$body"\n' \
+printf '#!/bin/sh\nbody=$(cat)\necho x >>data/ran\nsleep %s\nprintf "%%s" "$body"\n' \
     "$HOLD" >"$_t/root/many/hook"
-chmod -R a+rX "$_t/root/many"
+chmod -R a+rX,go-w "$_t/root/many"
 chmod 755 "$_t/root/many/hook"
-chmod 777 "$_t/root/many"
+# the hook writes in data/; the store is the user's gpt.fcgi runs as
+mkdir -p "$_t/root/many/data" "$_t/root/many/.store"
+chmod 777 "$_t/root/many/data"
+chmod 700 "$_t/root/many/.store"
+if [ "$(id -u)" -eq 0 ]; then
+	chown daemon:daemon "$_t/root/many/.store"
+fi
 port=$(free_port)
 # shellcheck disable=SC2086
 render nginx-fastcgi.conf "$_t/nginx.conf" PORT="$port" ROOT="$_t/root" \
@@ -156,7 +162,7 @@ expect_true "tasks-many: every task completed ($(jqv completed))" \
     test "$(jqv completed)" = "$COUNT"
 expect_true "tasks-many: each with its own result ($(jqv right))" \
     test "$(jqv right)" = "$COUNT"
-ran=$(wc -l <"$_t/root/many/ran")
+ran=$(wc -l <"$_t/root/many/data/ran")
 expect_true "tasks-many: each hook ran once ($ran runs)" test "$ran" -eq "$COUNT"
 expect_true "tasks-many: the tasks ran at once (at most $most runners seen)" \
     test "$most" -ge $((COUNT / 2))
