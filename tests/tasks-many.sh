@@ -132,13 +132,16 @@ function request(method, path, body) {
 	}
 	const t2 = Date.now();
 	let completed = 0, right = 0;
+	const reasons = {};
 	for (const [l, d] of done) {
 		if (d.status === "completed") completed++;
+		else reasons[d.status + ": " + d.reason] =
+		    (reasons[d.status + ": " + d.reason] || 0) + 1;
 		if (d.result && d.result.note === want.get(l)) right++;
 	}
 	const ids = new Set([...want.keys()]);
 	console.log(JSON.stringify({sent: count, accepted: accepted.length,
-	    distinct: ids.size, ended: done.size, completed, right,
+	    distinct: ids.size, ended: done.size, completed, right, reasons,
 	    submit_ms: t1 - t0, all_done_ms: t2 - t0}));
 	agent.destroy();
 })();
