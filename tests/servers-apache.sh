@@ -19,6 +19,15 @@ run_apache() {
 	started $!
 }
 
+# check_no_trace LABEL URL: TRACE is refused by the server (TraceEnable
+# off), so a header sent is never echoed back.
+check_no_trace() {
+	req TRACE "$2" -H 'X-Trace-Probe: secret-in-a-header'
+	expect_code 405 "$1: TRACE is refused"
+	expect_true "$1: and echoes no header back" \
+	    sh -c "! grep -q secret-in-a-header '$TEST_TMP/b'"
+}
+
 # CGI in a directory set up by .htaccess.
 _t=$TEST_TMP/cgi
 mkdir -p "$_t/docs/gpt"
@@ -36,6 +45,7 @@ wait_ready "$base/echo" || { cat "$_t"/*.log >&2; exit 1; }
 check_gpt apache-cgi "$base/probe" "$root/probe"
 req GET "$base/no-such-address"
 expect_code 404 "apache-cgi: an unknown address"
+check_no_trace apache-cgi "$base/probe"
 # The script's own URL: no gpt.fcgi.d/form.json yet, so 404 (not 500)
 # and a line in Apache's error log saying what to create.
 req GET "$base"
@@ -105,6 +115,7 @@ wait_ready "$base/echo" || { cat "$_t"/*.log >&2; exit 1; }
 check_gpt apache-fcgid "$base/probe" "$root/probe"
 req GET "$base/no-such-address"
 expect_code 404 "apache-fcgid: an unknown address"
+check_no_trace apache-fcgid "$base/probe"
 check_guestbook_parallel apache-fcgid "$base/guestbook" "$root/guestbook" 30
 stop_started
 n=$(pgrep -f "^$TEST_TMP/" | wc -l)

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "site/addr_cache.h"
 #include "site/address.h"
 #include "responder/answer.h"
 #include "tools/audit.h"
@@ -322,7 +323,7 @@ serve_act(struct serve_io *io, struct serve_state *st,
 }
 
 /*
- * What the responder builds at each load of an address (addr_lookup's
+ * What the responder builds at each load of an address (addr_cache_lookup's
  * derive): its answers (answer.h), then the form's warnings in the log,
  * once per load (audit.h).  Under CGI each request is a load: the form
  * cache runs these only when it stores an entry (or cannot vouch), so
@@ -386,7 +387,7 @@ serve_request(struct serve_io *io, struct serve_state *st)
 		a = formcache_lookup(&ref, arrival, http_wants_html(req.accept),
 		    serve_derive, serve_derive_acts, &why);
 	} else
-		a = addr_lookup(&ref, serve_derive, &why);
+		a = addr_cache_lookup(&ref, serve_derive, &why);
 	if (ref.script_own && (a == NULL || (!a->ok && a->no_form))) {
 		/* hits on .../gpt.fcgi (shared hosting, the .d default) before
 		 * anything was published there: not the server's failure */
