@@ -47,6 +47,7 @@
 #include "responder/formcache.h"
 #include "responder/loop.h"
 #include "responder/serve.h"
+#include "site/addr_cache.h"
 #include "site/address.h"
 #include "site/hook.h"
 #include "site/listenfd.h"
