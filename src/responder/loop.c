@@ -549,7 +549,8 @@ loop_serve(struct loop_set *set, struct loop_conn *lc, struct serve_state *st,
 
 /*
  * Accept what waits on the listener while there are free slots (the
- * listener is non-blocking).  1 when accept said none waits (EAGAIN),
+ * listener is non-blocking).  1 when accept said none waits (EAGAIN, or
+ * no memory for a slot),
  * 0 when the slots ran out first, -1 when the listener failed (the web
  * server is gone).
  */
@@ -577,9 +578,11 @@ loop_accept(struct loop_set *set, size_t *open, const char *allowed)
 			continue;
 		}
 		if ((lc = loop_slot(set)) == NULL) {
+			/* the connection is refused; the next one waits
+			 * for the listener's poll, so the queue drains */
 			log_error("out of memory for a FastCGI connection");
 			(void)close(fd);
-			return 0;
+			return 1;
 		}
 		fcgi_conn_open(&lc->c, fd);
 		lc->ready = false;
