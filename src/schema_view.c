@@ -36,7 +36,7 @@ cnode_of(const struct schema_node *n)
 }
 
 static void
-num(const struct schema_node *n, uint32_t flag, const struct schema_num *b,
+num(const struct schema_node *n, uint64_t flag, const struct schema_num *b,
     struct schema_view_num *out)
 {
 	out->text = NULL;
@@ -77,7 +77,7 @@ schema_view_get(const struct schema_node *n, struct schema_view *v)
 		return;
 	}
 	v->kind = SV_NODE;
-	v->undescribed = (n->flags & ~(uint32_t)SV_DESCRIBED) != 0;
+	v->undescribed = (n->flags & ~(uint64_t)SV_DESCRIBED) != 0;
 	if (n->flags & SF_TYPE) {
 		v->typed = true;
 		v->types = n->types;
