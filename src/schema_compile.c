@@ -1737,6 +1737,7 @@ compile_object(struct cctx *c, const struct json_value *v)
 		return NULL;
 	saved = c->loc;
 	c->loc = l;
+	cn->dialect = (unsigned char)l->d;
 	/* Each step below goes on past a refusal when every problem is
 	 * wanted (kw_failed); otherwise the first one ends the walk. */
 	if (read_keywords(c, v, kv) == -1 && kw_failed(c, at, &bad) == -1)
