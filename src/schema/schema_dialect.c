@@ -1,0 +1,470 @@
+/*
+ * schema_dialect.c: the keyword registry (schema_dialect.h).
+ *
+ * Owns only static data.  A name with no row for the dialect is not a
+ * keyword of it: the compiler refuses it (fail closed), unless it is an
+ * annotation the address declares or an x- name.
+ */
+#include <string.h>
+
+#include "schema/schema_dialect.h"
+#include "schema/schema_int.h" /* the SF_* flags of the last column */
+
+#define D04 (1u << SCHEMA_D_DRAFT04)
+#define D06 (1u << SCHEMA_D_DRAFT06)
+#define D07 (1u << SCHEMA_D_DRAFT07)
+#define D19 (1u << SCHEMA_D_2019_09)
+#define D20 (1u << SCHEMA_D_2020_12)
+#define DV1 (1u << SCHEMA_D_V1)
+#define ALL (D04 | D06 | D07 | D19 | D20 | DV1)
+#define FROM06 (ALL & ~D04)
+#define FROM07 (FROM06 & ~D06)
+#define FROM19 (FROM07 & ~D07)
+#define FROM20 (FROM19 & ~D19)
+#define TO07 (D04 | D06 | D07)
+#define TO19 (TO07 | D19)
+#ifdef GPT_TEST
+#define TEST_ONLY ALL
+#else
+#define TEST_ONLY 0u
+#endif
+
+#define V(x) SCHEMA_V_##x
+#define S(x) SCHEMA_KS_##x
+#define K(x) SCHEMA_KV_##x
+#define A(x) SCHEMA_KA_##x
+#define T(x) SCHEMA_KT_##x
+#define ASSERT SCHEMA_KR_ASSERT
+#define APPLY SCHEMA_KR_APPLY
+#define ANNOTATE SCHEMA_KR_ANNOTATE
+#define CORE SCHEMA_KR_CORE
+#define NUMS T(NUMERIC)
+#define NOTYPE 0u
+
+/* name, kw, dialects, vocabulary, value, child edges, applied to,
+ * types constrained, role, flag */
+static const struct schema_kw_info kw_rows[] = {
+    {"type", KW_TYPE, ALL, V(VALIDATION), K(TYPE), S(NONE), A(NONE), T(ALL),
+        ASSERT, SF_TYPE},
+    {"enum", KW_ENUM, ALL, V(VALIDATION), K(ARRAY), S(NONE), A(NONE), T(ALL),
+        ASSERT, SF_ENUM},
+    {"const", KW_CONST, FROM06, V(VALIDATION), K(ANY), S(NONE), A(NONE), T(ALL),
+        ASSERT, SF_CONST},
+    {"properties", KW_PROPERTIES, ALL, V(APPLICATOR), K(SCHEMA_MAP), S(MAP),
+        A(MEMBER), T(OBJECT), APPLY, SF_MEMBERS},
+    {"required", KW_REQUIRED, ALL, V(VALIDATION), K(NAMES), S(NONE), A(NONE),
+        T(OBJECT), ASSERT, SF_REQUIRED},
+    {"additionalProperties", KW_ADDITIONALPROPERTIES, ALL, V(APPLICATOR),
+        K(SCHEMA), S(ONE), A(MEMBER), T(OBJECT), APPLY, SF_MEMBERS},
+    {"patternProperties", KW_PATTERNPROPERTIES, ALL, V(APPLICATOR),
+        K(SCHEMA_MAP), S(MAP), A(MEMBER), T(OBJECT), APPLY, SF_MEMBERS},
+    {"propertyNames", KW_PROPERTYNAMES, FROM06, V(APPLICATOR), K(SCHEMA),
+        S(ONE), A(NAME), T(OBJECT), APPLY, SF_MEMBERS},
+    {"minProperties", KW_MINPROPERTIES, ALL, V(VALIDATION), K(COUNT), S(NONE),
+        A(NONE), T(OBJECT), ASSERT, SF_MINPROPS},
+    {"maxProperties", KW_MAXPROPERTIES, ALL, V(VALIDATION), K(COUNT), S(NONE),
+        A(NONE), T(OBJECT), ASSERT, SF_MAXPROPS},
+    {"items", KW_ITEMS, FROM20, V(APPLICATOR), K(SCHEMA), S(ONE), A(ITEM),
+        T(ARRAY), APPLY, SF_ITEMS},
+    {"items", KW_ITEMS_OLD, TO19, V(APPLICATOR), K(ITEMS_OLD), S(ONE_OR_LIST),
+        A(ITEM), T(ARRAY), APPLY, SF_ITEMS},
+    {"additionalItems", KW_ADDITIONALITEMS, TO19, V(APPLICATOR), K(SCHEMA),
+        S(ONE), A(ITEM), T(ARRAY), APPLY, SF_ITEMS},
+    {"prefixItems", KW_PREFIXITEMS, FROM20, V(APPLICATOR), K(SCHEMAS), S(LIST),
+        A(ITEM), T(ARRAY), APPLY, SF_ITEMS},
+    {"minItems", KW_MINITEMS, ALL, V(VALIDATION), K(COUNT), S(NONE), A(NONE),
+        T(ARRAY), ASSERT, SF_MINITEMS},
+    {"maxItems", KW_MAXITEMS, ALL, V(VALIDATION), K(COUNT), S(NONE), A(NONE),
+        T(ARRAY), ASSERT, SF_MAXITEMS},
+    {"uniqueItems", KW_UNIQUEITEMS, ALL, V(VALIDATION), K(BOOL), S(NONE),
+        A(NONE), T(ARRAY), ASSERT, SF_UNIQUE},
+    {"contains", KW_CONTAINS, FROM06, V(APPLICATOR), K(SCHEMA), S(ONE), A(ITEM),
+        T(ARRAY), APPLY, SF_CONTAINS},
+    {"minContains", KW_MINCONTAINS, FROM19, V(VALIDATION), K(COUNT), S(NONE),
+        A(NONE), T(ARRAY), ASSERT, SF_CONTAINS},
+    {"maxContains", KW_MAXCONTAINS, FROM19, V(VALIDATION), K(COUNT), S(NONE),
+        A(NONE), T(ARRAY), ASSERT, SF_CONTAINS},
+    {"minLength", KW_MINLENGTH, ALL, V(VALIDATION), K(COUNT), S(NONE), A(NONE),
+        T(STRING), ASSERT, SF_MINLENGTH},
+    {"maxLength", KW_MAXLENGTH, ALL, V(VALIDATION), K(COUNT), S(NONE), A(NONE),
+        T(STRING), ASSERT, SF_MAXLENGTH},
+    {"pattern", KW_PATTERN, ALL, V(VALIDATION), K(PATTERN), S(NONE), A(NONE),
+        T(STRING), ASSERT, SF_PATTERN},
+    {"minimum", KW_MINIMUM, ALL, V(VALIDATION), K(NUMBER), S(NONE), A(NONE),
+        NUMS, ASSERT, SF_MINIMUM},
+    {"maximum", KW_MAXIMUM, ALL, V(VALIDATION), K(NUMBER), S(NONE), A(NONE),
+        NUMS, ASSERT, SF_MAXIMUM},
+    {"exclusiveMinimum", KW_EXCLUSIVEMINIMUM, FROM06, V(VALIDATION), K(NUMBER),
+        S(NONE), A(NONE), NUMS, ASSERT, SF_XMINIMUM},
+    {"exclusiveMaximum", KW_EXCLUSIVEMAXIMUM, FROM06, V(VALIDATION), K(NUMBER),
+        S(NONE), A(NONE), NUMS, ASSERT, SF_XMAXIMUM},
+    /* draft-04: a boolean that makes minimum (maximum) exclusive */
+    {"exclusiveMinimum", KW_XMIN_BOOL, D04, V(VALIDATION), K(BOOL), S(NONE),
+        A(NONE), NUMS, ASSERT, SF_XMINIMUM},
+    {"exclusiveMaximum", KW_XMAX_BOOL, D04, V(VALIDATION), K(BOOL), S(NONE),
+        A(NONE), NUMS, ASSERT, SF_XMAXIMUM},
+    {"multipleOf", KW_MULTIPLEOF, ALL, V(VALIDATION), K(POSITIVE), S(NONE),
+        A(NONE), NUMS, ASSERT, SF_MULTIPLE},
+    {"anyOf", KW_ANYOF, ALL, V(APPLICATOR), K(SCHEMAS), S(LIST), A(SAME),
+        T(ALL), APPLY, SF_ANYOF},
+    {"allOf", KW_ALLOF, ALL, V(APPLICATOR), K(SCHEMAS), S(LIST), A(SAME),
+        T(ALL), APPLY, SF_ALLOF},
+    {"oneOf", KW_ONEOF, ALL, V(APPLICATOR), K(SCHEMAS), S(LIST), A(SAME),
+        T(ALL), APPLY, SF_ONEOF},
+    {"not", KW_NOT, ALL, V(APPLICATOR), K(SCHEMA), S(ONE), A(SAME), T(ALL),
+        APPLY, SF_NOT},
+    {"if", KW_IF, FROM07, V(APPLICATOR), K(SCHEMA), S(ONE), A(SAME), T(ALL),
+        APPLY, SF_IF},
+    {"then", KW_THEN, FROM07, V(APPLICATOR), K(SCHEMA), S(ONE), A(SAME), T(ALL),
+        APPLY, SF_IF},
+    {"else", KW_ELSE, FROM07, V(APPLICATOR), K(SCHEMA), S(ONE), A(SAME), T(ALL),
+        APPLY, SF_IF},
+    {"dependentRequired", KW_DEPENDENTREQUIRED, FROM19, V(VALIDATION),
+        K(NAMES_MAP), S(NONE), A(NONE), T(OBJECT), ASSERT, SF_DEPREQ},
+    {"dependentSchemas", KW_DEPENDENTSCHEMAS, FROM19, V(APPLICATOR),
+        K(SCHEMA_MAP), S(MAP), A(SAME), T(OBJECT), APPLY, SF_DEPSCH},
+    {"dependencies", KW_DEPENDENCIES, TO07, V(APPLICATOR), K(DEPS), S(DEPS),
+        A(SAME), T(OBJECT), APPLY, SF_DEPREQ | SF_DEPSCH},
+    /* 2019-09 puts the unevaluated keywords in the applicator vocabulary,
+     * 2020-12 in a vocabulary of their own; the plan marks the nodes
+     * that collect what they need (SF_SPECIAL) */
+    {"unevaluatedProperties", KW_UNEVALPROPS, D19, V(APPLICATOR), K(SCHEMA),
+        S(ONE), A(MEMBER), T(OBJECT), APPLY, SF_SPECIAL},
+    {"unevaluatedItems", KW_UNEVALITEMS, D19, V(APPLICATOR), K(SCHEMA), S(ONE),
+        A(ITEM), T(ARRAY), APPLY, SF_SPECIAL},
+    {"unevaluatedProperties", KW_UNEVALPROPS, FROM20, V(UNEVALUATED), K(SCHEMA),
+        S(ONE), A(MEMBER), T(OBJECT), APPLY, SF_SPECIAL},
+    {"unevaluatedItems", KW_UNEVALITEMS, FROM20, V(UNEVALUATED), K(SCHEMA),
+        S(ONE), A(ITEM), T(ARRAY), APPLY, SF_SPECIAL},
+    {"$ref", KW_REF, ALL, V(CORE), K(URI_REF), S(NONE), A(SAME), T(ALL), APPLY,
+        SF_REF},
+    {"$dynamicRef", KW_DYNAMICREF, FROM20, V(CORE), K(URI_REF), S(NONE),
+        A(SAME), T(ALL), APPLY, SF_REF},
+    {"$dynamicAnchor", KW_DYNAMICANCHOR, FROM20, V(CORE), K(ANCHOR), S(NONE),
+        A(NONE), NOTYPE, CORE, 0},
+    {"$recursiveRef", KW_RECURSIVEREF, D19, V(CORE), K(URI_REF), S(NONE),
+        A(SAME), T(ALL), APPLY, SF_REF},
+    {"$recursiveAnchor", KW_RECURSIVEANCHOR, D19, V(CORE), K(BOOL), S(NONE),
+        A(NONE), NOTYPE, CORE, 0},
+    {"$anchor", KW_ANCHOR, FROM19, V(CORE), K(ANCHOR), S(NONE), A(NONE), NOTYPE,
+        CORE, 0},
+    {"$defs", KW_DEFS, FROM19, V(CORE), K(SCHEMA_MAP), S(MAP), A(NONE), NOTYPE,
+        CORE, 0},
+    /* kept by every meta-schema since, as a map of schemas */
+    {"definitions", KW_DEFINITIONS, ALL, V(CORE), K(SCHEMA_MAP), S(MAP),
+        A(NONE), NOTYPE, CORE, 0},
+    {"$schema", KW_SCHEMA, ALL, V(CORE), K(URI), S(NONE), A(NONE), NOTYPE, CORE,
+        0},
+    {"$id", KW_ID, FROM06, V(CORE), K(URI_REF), S(NONE), A(NONE), NOTYPE, CORE,
+        0},
+    {"id", KW_ID_OLD, D04, V(CORE), K(URI_REF), S(NONE), A(NONE), NOTYPE, CORE,
+        0},
+    {"$vocabulary", KW_VOCABULARY, FROM19, V(CORE), K(VOCABS), S(NONE), A(NONE),
+        NOTYPE, CORE, 0},
+    /* annotations: harmless in every dialect */
+    {"$comment", KW_COMMENT, ALL, V(CORE), K(STRING), S(NONE), A(NONE), NOTYPE,
+        ANNOTATE, 0},
+    {"title", KW_TITLE, ALL, V(METADATA), K(STRING), S(NONE), A(NONE), NOTYPE,
+        ANNOTATE, 0},
+    {"description", KW_DESCRIPTION, ALL, V(METADATA), K(STRING), S(NONE),
+        A(NONE), NOTYPE, ANNOTATE, 0},
+    {"default", KW_DEFAULT, ALL, V(METADATA), K(ANY), S(NONE), A(NONE), NOTYPE,
+        ANNOTATE, 0},
+    {"examples", KW_EXAMPLES, ALL, V(METADATA), K(ARRAY), S(NONE), A(NONE),
+        NOTYPE, ANNOTATE, 0},
+    {"deprecated", KW_DEPRECATED, ALL, V(METADATA), K(BOOL), S(NONE), A(NONE),
+        NOTYPE, ANNOTATE, 0},
+    {"readOnly", KW_READONLY, ALL, V(METADATA), K(BOOL), S(NONE), A(NONE),
+        NOTYPE, ANNOTATE, 0},
+    {"writeOnly", KW_WRITEONLY, ALL, V(METADATA), K(BOOL), S(NONE), A(NONE),
+        NOTYPE, ANNOTATE, 0},
+    /* enforced: a format gpt.fcgi does not check refuses the form */
+    {"format", KW_FORMAT, ALL, V(FORMAT), K(STRING), S(NONE), A(NONE),
+        T(STRING) | NUMS, ASSERT, SF_FORMAT | SF_NFORMAT},
+    /* enforced too (schema_node.content), under the pattern flag */
+    {"contentEncoding", KW_CONTENTENCODING, FROM07, V(CONTENT), K(STRING),
+        S(NONE), A(NONE), T(STRING), ASSERT, SF_PATTERN},
+    {"contentMediaType", KW_CONTENTMEDIATYPE, FROM07, V(CONTENT), K(STRING),
+        S(NONE), A(NONE), T(STRING), ASSERT, SF_PATTERN},
+    {"contentSchema", KW_CONTENTSCHEMA, FROM19, V(CONTENT), K(SCHEMA), S(ONE),
+        A(CONTENT), T(STRING), APPLY, SF_PATTERN},
+    /* asserts nothing, and no view describes its flag (schema_dialect.h) */
+    {"testOpaque", KW_TEST_OPAQUE, TEST_ONLY, V(VALIDATION), K(ANY), S(NONE),
+        A(NONE), T(ALL), ASSERT, SF_TEST_OPAQUE},
+};
+
+static const struct {
+	const char *name;
+	const char *uri; /* canonical, no "#" */
+} dialects[SCHEMA_D_COUNT] = {
+    [SCHEMA_D_DRAFT04] = {"draft-04", "http://json-schema.org/draft-04/schema"},
+    [SCHEMA_D_DRAFT06] = {"draft-06", "http://json-schema.org/draft-06/schema"},
+    [SCHEMA_D_DRAFT07] = {"draft-07", "http://json-schema.org/draft-07/schema"},
+    [SCHEMA_D_2019_09] = {"2019-09",
+        "https://json-schema.org/draft/2019-09/schema"},
+    [SCHEMA_D_2020_12] = {"2020-12",
+        "https://json-schema.org/draft/2020-12/schema"},
+    [SCHEMA_D_V1] = {"v1", "https://json-schema.org/v1"},
+};
+
+/* The vocabulary URIs: the dialect's prefix + name. */
+static const char *const vocab_2019[SCHEMA_V_COUNT] = {
+    [SCHEMA_V_CORE] = "core",
+    [SCHEMA_V_APPLICATOR] = "applicator",
+    [SCHEMA_V_VALIDATION] = "validation",
+    [SCHEMA_V_METADATA] = "meta-data",
+    [SCHEMA_V_FORMAT] = "format",
+    [SCHEMA_V_CONTENT] = "content",
+};
+static const char *const vocab_2020[SCHEMA_V_COUNT] = {
+    [SCHEMA_V_CORE] = "core",
+    [SCHEMA_V_APPLICATOR] = "applicator",
+    [SCHEMA_V_UNEVALUATED] = "unevaluated",
+    [SCHEMA_V_VALIDATION] = "validation",
+    [SCHEMA_V_METADATA] = "meta-data",
+    [SCHEMA_V_FORMAT] = "format-annotation",
+    [SCHEMA_V_CONTENT] = "content",
+};
+
+static bool
+eq(const char *a, size_t alen, const char *b)
+{
+	return strlen(b) == alen && memcmp(a, b, alen) == 0;
+}
+
+const char *
+schema_dialect_name(enum schema_dialect d)
+{
+	return dialects[d].name;
+}
+
+const char *
+schema_dialect_uri(enum schema_dialect d)
+{
+	return dialects[d].uri;
+}
+
+int
+schema_dialect_by_name(const char *name, size_t len, enum schema_dialect *out)
+{
+	int d;
+
+	for (d = 0; d < SCHEMA_D_COUNT; d++)
+		if (eq(name, len, dialects[d].name)) {
+			*out = (enum schema_dialect)d;
+			return 0;
+		}
+	return -1;
+}
+
+int
+schema_dialect_by_uri(const char *uri, size_t len, enum schema_dialect *out)
+{
+	int d;
+
+	/* "http://json-schema.org/draft-07/schema#" and without the "#" */
+	if (len > 0 && uri[len - 1] == '#')
+		len--;
+	for (d = 0; d < SCHEMA_D_COUNT; d++) {
+		const char *u = dialects[d].uri;
+
+		/* the drafts published under http are often written https */
+		if (eq(uri, len, u) ||
+		    (strncmp(u, "http:", 5) == 0 && len > 6 &&
+		        memcmp(uri, "https:", 6) == 0 &&
+		        eq(uri + 6, len - 6, u + 5))) {
+			*out = (enum schema_dialect)d;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+int
+schema_vocab_by_uri(
+    enum schema_dialect d, const char *uri, size_t len, enum schema_vocab *out)
+{
+	const char *const *names;
+	const char *prefix;
+	size_t plen;
+	int v;
+
+	if (d == SCHEMA_D_2019_09) {
+		names = vocab_2019;
+		prefix = "https://json-schema.org/draft/2019-09/vocab/";
+	} else if (d == SCHEMA_D_2020_12) {
+		names = vocab_2020;
+		prefix = "https://json-schema.org/draft/2020-12/vocab/";
+	} else {
+		return -1;
+	}
+	plen = strlen(prefix);
+	if (len <= plen || memcmp(uri, prefix, plen) != 0)
+		return -1;
+	for (v = 0; v < SCHEMA_V_COUNT; v++)
+		if (names[v] != NULL && eq(uri + plen, len - plen, names[v])) {
+			*out = (enum schema_vocab)v;
+			return 0;
+		}
+	return -1;
+}
+
+/* The first row of each kw, found once (the table is static). */
+static const struct schema_kw_info *
+row_of(enum kw k)
+{
+	static const struct schema_kw_info *first[KW_COUNT];
+	static bool ready;
+	size_t i;
+
+	if (!ready) {
+		for (i = GPT_ARRAY_LEN(kw_rows); i-- > 0;)
+			first[kw_rows[i].kw] = &kw_rows[i];
+		ready = true;
+	}
+	return first[k] != NULL ? first[k] : &kw_rows[0];
+}
+
+const struct schema_kw_info *
+schema_kw_info(enum kw k)
+{
+	return row_of(k);
+}
+
+size_t
+schema_kw_rows(void)
+{
+	return GPT_ARRAY_LEN(kw_rows);
+}
+
+const struct schema_kw_info *
+schema_kw_row(size_t i)
+{
+	return &kw_rows[i];
+}
+
+const struct schema_kw_info *
+schema_kw_find(enum schema_dialect d, const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < GPT_ARRAY_LEN(kw_rows); i++)
+		if ((kw_rows[i].dialects >> d & 1u) &&
+		    eq(name, len, kw_rows[i].name))
+			return &kw_rows[i];
+	return NULL;
+}
+
+bool
+schema_kw_is_annotation(const char *name, size_t len)
+{
+	size_t i;
+	bool found = false;
+
+	if (len > 2 && memcmp(name, "x-", 2) == 0)
+		return true;
+	for (i = 0; i < GPT_ARRAY_LEN(kw_rows); i++)
+		if (eq(name, len, kw_rows[i].name)) {
+			if (kw_rows[i].role != SCHEMA_KR_ANNOTATE)
+				return false;
+			found = true;
+		}
+	return found;
+}
+
+const char *
+schema_kw_name(enum kw k)
+{
+	return row_of(k)->name;
+}
+
+enum schema_kw_shape
+schema_kw_shape(enum kw k)
+{
+	return row_of(k)->shape;
+}
+
+enum schema_vocab
+schema_kw_vocab(enum kw k)
+{
+	return row_of(k)->vocab;
+}
+
+int
+schema_kw_lookup(enum schema_dialect d, const char *name, size_t len)
+{
+	const struct schema_kw_info *r = schema_kw_find(d, name, len);
+
+	return r != NULL ? (int)r->kw : -1;
+}
+
+int
+schema_kw_dialect_of(const char *name, size_t len)
+{
+	size_t i;
+	int d;
+
+	for (i = 0; i < GPT_ARRAY_LEN(kw_rows); i++)
+		if (eq(name, len, kw_rows[i].name))
+			for (d = 0; d < SCHEMA_D_COUNT; d++)
+				if (kw_rows[i].dialects >> d & 1u)
+					return d;
+	return -1;
+}
+
+/* Edit distance (Levenshtein, adjacent swaps count one) of a and b, or
+ * 3 when it is more than 2; names longer than 40 bytes are never close. */
+static unsigned
+distance(const char *a, size_t la, const char *b, size_t lb)
+{
+	unsigned row[3][42];
+	size_t i, j;
+
+	if (la > 40 || lb > 40 || (la > lb ? la - lb : lb - la) > 2)
+		return 3;
+	for (j = 0; j <= lb; j++)
+		row[0][j] = (unsigned)j;
+	for (i = 1; i <= la; i++) {
+		unsigned *cur = row[i % 3], *prev = row[(i - 1) % 3],
+		         *prev2 = row[(i + 1) % 3];
+
+		cur[0] = (unsigned)i;
+		for (j = 1; j <= lb; j++) {
+			unsigned c = prev[j - 1] + (a[i - 1] != b[j - 1]);
+
+			if (prev[j] + 1 < c)
+				c = prev[j] + 1;
+			if (cur[j - 1] + 1 < c)
+				c = cur[j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] && prev2[j - 2] + 1 < c)
+				c = prev2[j - 2] + 1;
+			cur[j] = c;
+		}
+	}
+	return row[la % 3][lb] > 2 ? 3 : row[la % 3][lb];
+}
+
+const char *
+schema_kw_suggest(enum schema_dialect d, const char *name, size_t len)
+{
+	const char *best = NULL;
+	unsigned bd = 3, dist;
+	size_t i;
+
+	for (i = 0; i < GPT_ARRAY_LEN(kw_rows); i++) {
+		if (!(kw_rows[i].dialects >> d & 1u))
+			continue;
+		dist = distance(
+		    name, len, kw_rows[i].name, strlen(kw_rows[i].name));
+		if (dist < bd) {
+			bd = dist;
+			best = kw_rows[i].name;
+		}
+	}
+	/* "id" and "if" are one edit apart: a 1- or 2-letter name is only
+	 * ever a typo of its case */
+	if (best != NULL && len <= 2 && bd > 0)
+		return NULL;
+	return best;
+}
