@@ -19,7 +19,9 @@
  *     it untouched);
  *   - whether it asserts, applies subschemas, annotates or structures
  *     the document (enum schema_kw_role);
- *   - the flag the compiler sets for it on a node (SF_*, schema_int.h).
+ *   - the flag the compiler sets for it on a node (SF_*, schema_int.h);
+ *   - whether its subschema is a test whose verdict is not the node's
+ *     (not, if, contains).
  * Adding a keyword is one row here and its reader in schema_compile.c;
  * every other module asks the registry (tests/keywords.sh checks that no
  * other file spells a keyword name).  A node with a flag the tools'
@@ -208,6 +210,9 @@ struct schema_kw_info {
 	unsigned types;             /* SCHEMA_KT_* it constrains; 0: none */
 	enum schema_kw_role role;
 	uint64_t flag; /* the SF_* bits it sets on a node; 0: none */
+	/* its subschema's verdict is not the node's (not, if, contains):
+	 * cutting that subschema to false may accept more */
+	bool tests;
 };
 
 /* The dialect's name (draft-04 ... v1). */
