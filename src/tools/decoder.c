@@ -23,6 +23,7 @@
 #include "parser/json.h"
 #include "tools/lint.h"
 #include "tools/report.h"
+#include "schema/schema_dialect.h"
 #include "schema/schema_view.h"
 
 enum dec_effect { DEC_ENFORCE, DEC_REFUSE, DEC_IGNORE, DEC_UNKNOWN };
@@ -451,6 +452,19 @@ dec_site(struct report *r, struct report_decoder *rd, enum dec_effect e,
 	report_decoder_site(r, rd, e == DEC_REFUSE, ptr, name);
 }
 
+/* Is member m of the schema v a keyword the view does not describe? */
+static bool
+dec_opaque(const struct schema_view *v, const struct json_member *m)
+{
+	const struct schema_kw_info *row;
+
+	if (!v->undescribed || v->dialect < 0)
+		return false;
+	row = schema_kw_find(
+	    (enum schema_dialect)v->dialect, m->key.ptr, m->key.len);
+	return row != NULL && !schema_view_describes(row->kw);
+}
+
 /* Judge one schema of the form for decoder d. */
 static void
 dec_node(const struct lint_facts *f, const struct lint_node *ln,
@@ -480,6 +494,12 @@ dec_node(const struct lint_facts *f, const struct lint_node *ln,
 				continue;
 			else
 				e = d->others;
+			/* a keyword gpt.fcgi's view does not describe: no
+			 * decoder is known to enforce it, so at best it is
+			 * left to gpt.fcgi */
+			if ((e == DEC_ENFORCE || e == DEC_UNKNOWN) &&
+			    dec_opaque(&v, mem))
+				e = DEC_IGNORE;
 			dec_site(r, rd, e, ptr, mem->key.ptr, mem->key.len);
 		}
 	for (i = 0; i < GPT_ARRAY_LEN(decoder_facts); i++) {

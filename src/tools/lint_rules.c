@@ -60,6 +60,33 @@ lint_rule_pattern(
 	    pat);
 }
 
+/* A keyword the view does not describe: every tool is blind to it (the
+ * page gives the subschema a JSON editor, --sample, --unroll and
+ * --strict-openai refuse it), though the validator enforces it. */
+static void
+lint_rule_opaque(const struct lint_node *ln, const struct schema_view *v,
+    const char *ptr, struct report *r)
+{
+	const char *name;
+	size_t len, i = 0;
+	char kw[64];
+
+	if (!v->undescribed)
+		return;
+	/* bounded: each round moves past one member */
+	while ((i = schema_view_opaque(ln->n, i, &name, &len)) != SIZE_MAX) {
+		lint_clip(kw, sizeof(kw), name, len);
+		report_addf(r, REPORT_WARNING, "keyword-opaque", ptr,
+		    "none: the validator enforces it; the tools describe it "
+		    "once gpt.fcgi's view does",
+		    "the keyword \"%s\" is enforced, but the page, --sample, "
+		    "--unroll, --strict-openai and this report cannot tell "
+		    "what it accepts (the page offers a JSON editor there)",
+		    kw);
+		i++;
+	}
+}
+
 /* Judge the annotation value x of node n with the validator. */
 static void
 lint_judge(const struct lint_facts *f, const struct lint_node *ln,
@@ -443,6 +470,7 @@ lint_check(struct lint_facts *f, struct arena *scratch, struct report *r)
 			    "Bounded Recursion)");
 		lint_rule_oneof(f, ln, &v, ptr, r);
 		lint_rule_pattern(&v, ptr, r);
+		lint_rule_opaque(ln, &v, ptr, r);
 		lint_rule_description(&v, ptr, r);
 		lint_rule_annotations(f, ln, &v, ptr, scratch, r);
 		lint_rule_optional(f, ln, &v, scratch, r);
