@@ -12,8 +12,18 @@
 #include "tools/lint.h"
 #include "tools/lint_int.h"
 #include "tools/report.h"
+#include "schema/schema_dialect.h"
 #include "schema/schema_facts.h"
 #include "schema/schema_view.h"
+
+/* The member keyword kw of the schema object src, or NULL. */
+static const struct json_value *
+lint_kw(const struct json_value *src, enum kw kw)
+{
+	const char *name = schema_kw_name(kw);
+
+	return json_object_get(src, name, strlen(name));
+}
 
 static void
 lint_rule_oneof(const struct lint_facts *f, const struct lint_node *ln,
@@ -119,10 +129,10 @@ lint_rule_annotations(const struct lint_facts *f, const struct lint_node *ln,
 
 	if (v->src == NULL || v->src->type != JSON_T_OBJECT)
 		return;
-	if ((d = json_object_get(v->src, "default", 7)) != NULL)
+	if ((d = lint_kw(v->src, KW_DEFAULT)) != NULL)
 		lint_judge(f, ln, d, "its default", "default-invalid", ptr,
 		    scratch, r);
-	if ((ex = json_object_get(v->src, "examples", 8)) != NULL &&
+	if ((ex = lint_kw(v->src, KW_EXAMPLES)) != NULL &&
 	    ex->type == JSON_T_ARRAY)
 		for (i = 0; i < ex->u.arr.count && i < 100; i++) {
 			snprintf(what, sizeof(what), "example %zu", i);
@@ -218,38 +228,18 @@ lint_rule_optional(const struct lint_facts *f, const struct lint_node *ln,
 
 /* Words that make a nearby number a constraint. */
 static const char *const lint_units[] = {
-    "character",
-    "characters",
-    "chars",
-    "char",
-    "letters",
-    "letter",
-    "words",
-    "digits",
-    "digit",
-    "bytes",
-    "byte",
-    "items",
-    "item",
-    "elements",
-    "entries",
-    "values",
-    "tags",
-    "lines",
-    "decimals",
-    "places",
-    "kb",
-    "mb",
-    "percent",
-    "members",
-    "keys",
-    "properties",
+    "character", "characters", "chars", "char", "letters", "letter", "words",
+    "digits", "digit", "bytes", "byte",
+    "items", /* not-a-keyword: a word of a description */
+    "item", "elements", "entries", "values", "tags", "lines", "decimals",
+    "places", "kb", "mb", "percent", "members", "keys",
+    "properties", /* not-a-keyword: a word of a description */
 };
 static const char *const lint_bound_words[] = {
     "max",
-    "maximum",
+    "maximum", /* not-a-keyword: a word of a description */
     "min",
-    "minimum",
+    "minimum", /* not-a-keyword: a word of a description */
     "most",
     "least",
     "upto",
@@ -430,7 +420,7 @@ lint_rule_description(
 	char claim[64];
 
 	if (v->src == NULL || v->src->type != JSON_T_OBJECT ||
-	    (d = json_object_get(v->src, "description", 11)) == NULL ||
+	    (d = lint_kw(v->src, KW_DESCRIPTION)) == NULL ||
 	    d->type != JSON_T_STRING || v->undescribed)
 		return;
 	if (!lint_description_claim(
