@@ -33,6 +33,7 @@ struct cnode {
 	bool warned;
 	bool own_collect; /* has unevaluatedProperties/Items */
 	unsigned char dialect; /* enum schema_dialect it was read in */
+	uint32_t id;    /* dense: its index in schema.nodes (schema_view_id) */
 	uint32_t visit; /* schema_plan.c: the last walk that reached it */
 };
 

@@ -1801,13 +1801,15 @@ static int
 list_nodes(struct cctx *c, struct schema *s)
 {
 	const struct schema_node **list;
-	const struct cnode *cn;
+	struct cnode *cn;
 	size_t i = 0;
 
 	if ((list = arena_calloc(c->a, c->nnodes + 1, sizeof(*list))) == NULL)
 		return nomem(c), -1;
-	for (cn = c->nodes; cn != NULL && i < c->nnodes; cn = cn->next)
+	for (cn = c->nodes; cn != NULL && i < c->nnodes; cn = cn->next) {
+		cn->id = (uint32_t)i;
 		list[i++] = &cn->n;
+	}
 	s->nodes = list;
 	s->nnodes = i;
 	return 0;
