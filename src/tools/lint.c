@@ -43,6 +43,7 @@
 #include "parser/json.h"
 #include "tools/lint.h"
 #include "tools/lint_int.h"
+#include "parser/re_tree.h"
 #include "tools/report.h"
 #include "schema/schema_facts.h"
 #include "schema/schema_view.h"
@@ -135,85 +136,42 @@ lint_collect(void *ctx, const struct schema_node *n)
 
 /* --- patterns ----------------------------------------------------------- */
 
-/* Does the pattern start with ^ and end with an unescaped $ (what
- * regex-subset decoders ask)? */
-static bool
-lint_ends_anchored(const char *p, size_t len)
+/* The scratch of one pattern's tree: the arena grows past it if needed. */
+#define LINT_PATTERN_ARENA ((size_t)64 * 1024 * 1024)
+
+void
+lint_pattern_ask(
+    const char *p, size_t len, uint32_t count, struct lint_pattern *out)
 {
-	size_t i, bs = 0;
+	struct arena a;
+	struct re_tree t;
+	struct re_tree_err err;
 
-	if (len < 2 || p[0] != '^' || p[len - 1] != '$')
-		return false;
-	/* the final $ must not be escaped: count the backslashes before */
-	for (i = len - 1; i > 0 && p[i - 1] == '\\'; i--)
-		bs++;
-	return bs % 2 == 0;
-}
-
-/* What one pass over a pattern's operators finds (outside escapes and
- * character classes, where '|', '*' and '}' are literal). */
-struct lint_pattern_scan {
-	bool top_alt;   /* a '|' outside every group: "^a|b$" */
-	bool unbounded; /* '*', '+' or {n,}: "^a+$", "^a{2,}$" */
-};
-
-static void
-lint_pattern_scan(const char *p, size_t len, struct lint_pattern_scan *sc)
-{
-	size_t i, depth = 0;
-	bool cls = false;
-
-	memset(sc, 0, sizeof(*sc));
-	for (i = 0; i < len; i++) {
-		if (p[i] == '\\') {
-			i++;
-			continue;
-		}
-		if (cls) {
-			cls = p[i] != ']';
-			continue;
-		}
-		if (p[i] == '[')
-			cls = true;
-		else if (p[i] == '(')
-			depth++;
-		else if (p[i] == ')' && depth > 0)
-			depth--;
-		else if (p[i] == '|' && depth == 0)
-			sc->top_alt = true;
-		else if (p[i] == '*' || p[i] == '+')
-			sc->unbounded = true;
-		else if (p[i] == ',' && i + 1 < len && p[i + 1] == '}')
-			sc->unbounded = true;
+	memset(out, 0, sizeof(*out));
+	arena_init(&a, LINT_PATTERN_ARENA);
+	/* the form compiled, so the pattern parses; if memory runs out, it
+	 * counts as unanchored and without lookaround */
+	if (re_tree_parse(p, len, &a, &t, &err) == 0) {
+		out->anchored = re_tree_anchored(&t);
+		out->ends_anchored = re_tree_ends_anchored(&t);
+		out->bounds_length = re_tree_bounds_length(&t);
+		out->lookaround = re_tree_has_lookaround(&t);
+		out->has_count = re_tree_has_count(&t, count);
 	}
-}
-
-/* Is the pattern anchored at both ends with no alternative escaping the
- * anchors ("^a|b$" is not: "xb" matches)? */
-bool
-lint_anchored(const char *p, size_t len)
-{
-	struct lint_pattern_scan sc;
-
-	if (!lint_ends_anchored(p, len))
-		return false;
-	lint_pattern_scan(p, len, &sc);
-	return !sc.top_alt;
-}
-
-/* Does an anchored pattern bound the length: no *, + or {n,}? */
-static bool
-lint_pattern_bounds(const char *p, size_t len)
-{
-	struct lint_pattern_scan sc;
-
-	if (!lint_ends_anchored(p, len))
-		return false;
-	lint_pattern_scan(p, len, &sc);
-	return !sc.top_alt && !sc.unbounded;
+	arena_free(&a);
 }
 
 /* --- bounds ------------------------------------------------------------- */
+
+/* Does v's pattern bound the length of the strings it admits? */
+static bool
+lint_pattern_bounds(const struct schema_view *v)
+{
+	struct lint_pattern lp;
+
+	lint_pattern_ask(v->pattern, v->pattern_len, 0, &lp);
+	return lp.bounds_length;
+}
 
 static bool
 lint_is_false(const struct schema_node *n)
@@ -239,8 +197,7 @@ lint_own_bounds(const struct schema_view *v)
 		return 0;
 	/* a schema that admits no strings bounds them */
 	if (!schema_view_admits(v, SV_TY_STRING) || v->max_length != SIZE_MAX ||
-	    (v->pattern != NULL &&
-	        lint_pattern_bounds(v->pattern, v->pattern_len)))
+	    (v->pattern != NULL && lint_pattern_bounds(v)))
 		b |= B_STR;
 	if (v->format != NULL)
 		for (i = 0; i < GPT_ARRAY_LEN(lint_bounded_formats); i++)
@@ -442,6 +399,7 @@ lint_view_facts(struct lint_facts *f, struct lint_node *ln)
 	struct schema_view v;
 	struct schema_view_prop p;
 	const struct json_value *e;
+	struct lint_pattern lp;
 	char why[128];
 	size_t i;
 
@@ -471,9 +429,10 @@ lint_view_facts(struct lint_facts *f, struct lint_node *ln)
 			ln->facts |= LINT_F_ENUM_OBJECT;
 	}
 	if (v.pattern != NULL) {
-		if (schema_facts_pattern(ln->n) & SCHEMA_FP_LOOKAROUND)
+		lint_pattern_ask(v.pattern, v.pattern_len, 0, &lp);
+		if (lp.lookaround)
 			ln->facts |= LINT_F_LOOKAROUND;
-		if (!lint_ends_anchored(v.pattern, v.pattern_len))
+		if (!lp.ends_anchored)
 			ln->facts |= LINT_F_UNANCHORED;
 	}
 	if (v.none_of > 1 &&

@@ -11,6 +11,7 @@
 #include "parser/json.h"
 #include "tools/lint.h"
 #include "tools/lint_int.h"
+#include "base/num.h"
 #include "tools/report.h"
 #include "schema/schema_dialect.h"
 #include "schema/schema_facts.h"
@@ -58,8 +59,12 @@ lint_rule_pattern(
     const struct schema_view *v, const char *ptr, struct report *r)
 {
 	char pat[80];
+	struct lint_pattern lp;
 
-	if (v->pattern == NULL || lint_anchored(v->pattern, v->pattern_len))
+	if (v->pattern == NULL)
+		return;
+	lint_pattern_ask(v->pattern, v->pattern_len, 0, &lp);
+	if (lp.anchored)
 		return;
 	lint_clip(pat, sizeof(pat), v->pattern, v->pattern_len);
 	report_addf(r, REPORT_WARNING, "pattern-unanchored", ptr,
@@ -293,6 +298,8 @@ lint_number_stated(const struct schema_view *v, const char *t, size_t len)
 	    &v->xminimum, &v->xmaximum, &v->multiple_of};
 	size_t sizes[] = {v->min_length, v->max_length, v->min_items,
 	    v->max_items, v->min_props, v->max_props};
+	struct lint_pattern lp;
+	uint64_t count;
 	char buf[32];
 	size_t i;
 
@@ -308,10 +315,12 @@ lint_number_stated(const struct schema_view *v, const char *t, size_t len)
 			return true;
 	}
 	/* a quantifier of the pattern: "{3,20}" */
-	if (v->pattern != NULL && len <= v->pattern_len)
-		for (i = 0; i + len <= v->pattern_len; i++)
-			if (memcmp(v->pattern + i, t, len) == 0)
-				return true;
+	if (v->pattern != NULL &&
+	    num_read(t, len, 0, UINT32_MAX, 0, &count) == NULL) {
+		lint_pattern_ask(
+		    v->pattern, v->pattern_len, (uint32_t)count, &lp);
+		return lp.has_count;
+	}
 	return false;
 }
 
