@@ -33,8 +33,8 @@ ROOT=$TEST_TMP/root
 PUB=$TEST_TMP/pub # the CGI user's TMPDIR, shared like /tmp
 mkdir -p "$ROOT/site/defs" "$PUB"
 chmod 1777 "$PUB"
-# A form with a warning: a load logs it, an answer from a precomputed
-# representation does not, which tells the two apart.
+# An address with a warning (it has no hook): a load logs it, an answer
+# from a precomputed representation does not, which tells the two apart.
 cat >"$ROOT/site/form.json" <<'EOF'
 {"p": "MARKER-REAL the operator's form.", "m": [], "s": {"type": "object",
  "properties": {"name": {"$ref": "https://example.com/defs/name.json"}},
@@ -56,7 +56,7 @@ cgi() {
 	    >"$TEST_TMP/resp" 2>"$TEST_TMP/err"
 	code=$(sed -n '1s/^Status: \([0-9]*\).*/\1/p' "$TEST_TMP/resp")
 }
-loaded() { grep -q 'string-unbounded' "$TEST_TMP/err"; }
+loaded() { grep -q 'hook-missing' "$TEST_TMP/err"; }
 not_loaded() { ! loaded; }
 real() { grep -q MARKER-REAL "$TEST_TMP/resp" && ! grep -q MARKER-EVIL "$TEST_TMP/resp"; }
 cgi GPT_FORM_CACHE=off

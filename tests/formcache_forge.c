@@ -37,12 +37,15 @@ main(int argc, char **argv)
 	}
 	bytes = buf_take(&b, &len);
 	buf_free(&b);
-	/* bounded by len: each step moves past one occurrence */
-	for (p = bytes; bytes != NULL && len >= n &&
-	                (p = memmem(p, len - (size_t)(p - bytes), argv[2], n)) !=
-	                    NULL;
-	     p += n, replaced++)
-		memcpy(p, argv[3], n);
+	/* bounded by len: each step moves one byte or past an occurrence */
+	for (p = bytes; bytes != NULL && (size_t)(p - bytes) + n <= len;) {
+		if (memcmp(p, argv[2], n) == 0) {
+			memcpy(p, argv[3], n);
+			replaced++;
+			p += n;
+		} else
+			p++;
+	}
 	if (replaced == 0) {
 		fprintf(stderr, "formcache_forge: %s: no %s\n", argv[1], argv[2]);
 		free(bytes);

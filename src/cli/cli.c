@@ -20,6 +20,9 @@ static const char cli_usage[] =
     " automatically)\n"
     "       gpt.fcgi --check [--json] DIR report on an address; 0 it loads,"
     " 1 refused\n"
+    "       gpt.fcgi --compile DIR        write DIR/form.compiled, the "
+    "answers CGI serves\n"
+    "                                     without loading the form\n"
     "       gpt.fcgi --validate DIR-or-SCHEMA.json [BODY-FILE]\n"
     "                                     0 accepted, 1 rejected, 2 schema "
     "refused\n"
@@ -70,6 +73,7 @@ static const struct cli_cmd cli_cmds[] = {
 	{"--parse", cli_parse},
 	{"--validate", cli_validate},
 	{"--check", cli_check},
+	{"--compile", cli_compile},
 	{"--bundle", cli_bundle},
 	{"--unroll", cli_unroll},
 	{"--sample", cli_sample},

@@ -177,6 +177,9 @@ out:
 		buf_free(&out);
 	} else {
 		report_text(&r, stdout);
+		/* what CGI would answer GET from, and how to make it */
+		if (rc == 0)
+			cli_compile_report(dir, stdout);
 	}
 	addr_free(&a);
 	free(problems);
