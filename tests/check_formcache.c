@@ -136,8 +136,8 @@ START_TEST(the_writers_file_is_read_as_written_for_both_representations)
 	for (html = false;; html = true) {
 		const struct answer *ans[4];
 
-		ck_assert(
-		    formcache_verify(FORMCACHE_KIND_RUNTIME, live, live_len, ref.dir, html, &hit));
+		ck_assert(formcache_verify(FORMCACHE_KIND_RUNTIME, live,
+		    live_len, ref.dir, html, &hit));
 		ans[0] = &hit.json;
 		ans[1] = &hit.json_304;
 		ans[2] = &hit.html;
@@ -163,7 +163,8 @@ START_TEST(the_writers_file_is_refused_for_another_directory)
 	char other[PATH_MAX];
 
 	snprintf(other, sizeof(other), "%s/b", tmp);
-	ck_assert(!formcache_verify(FORMCACHE_KIND_RUNTIME, live, live_len, other, false, &hit));
+	ck_assert(!formcache_verify(
+	    FORMCACHE_KIND_RUNTIME, live, live_len, other, false, &hit));
 }
 END_TEST
 
@@ -263,9 +264,11 @@ START_TEST(a_forged_file_is_refused_for_both_representations)
 	n = t->edit(f, live_len);
 	if (!t->raw)
 		formcache_seal(f, n);
-	ck_assert_msg(!formcache_verify(FORMCACHE_KIND_RUNTIME, f, n, ref.dir, false, &hit),
+	ck_assert_msg(!formcache_verify(
+	                  FORMCACHE_KIND_RUNTIME, f, n, ref.dir, false, &hit),
 	    "%s: accepted for JSON", t->what);
-	ck_assert_msg(!formcache_verify(FORMCACHE_KIND_RUNTIME, f, n, ref.dir, true, &hit),
+	ck_assert_msg(!formcache_verify(
+	                  FORMCACHE_KIND_RUNTIME, f, n, ref.dir, true, &hit),
 	    "%s: accepted for the page", t->what);
 	free(f);
 }
@@ -273,7 +276,8 @@ END_TEST
 
 /* form.compiled is keyed by the files, not by the directory's name: it
  * holds for any name of the address, and never as the other kind. */
-START_TEST(the_compiled_file_holds_for_any_name_of_its_directory_only_as_its_kind)
+START_TEST(
+    the_compiled_file_holds_for_any_name_of_its_directory_only_as_its_kind)
 {
 	struct answer_set hit;
 	char alias[PATH_MAX];
@@ -283,9 +287,8 @@ START_TEST(the_compiled_file_holds_for_any_name_of_its_directory_only_as_its_kin
 	for (html = false;; html = true) {
 		ck_assert(formcache_verify(FORMCACHE_KIND_COMPILED, compiled,
 		    compiled_len, ref.dir, html, &hit));
-		ck_assert_ptr_nonnull(strstr(html ? hit.html.bytes
-		                                  : hit.json.bytes,
-		    "A form."));
+		ck_assert_ptr_nonnull(
+		    strstr(html ? hit.html.bytes : hit.json.bytes, "A form."));
 		ck_assert(formcache_verify(FORMCACHE_KIND_COMPILED, compiled,
 		    compiled_len, alias, html, &hit));
 		ck_assert(!formcache_verify(FORMCACHE_KIND_RUNTIME, compiled,

@@ -27,7 +27,8 @@ main(int argc, char **argv)
 
 	if (argc != 4 || strlen(argv[2]) != strlen(argv[3]) ||
 	    (n = strlen(argv[2])) == 0) {
-		fputs("usage: formcache_forge FILE OLD NEW (as long)\n", stderr);
+		fputs(
+		    "usage: formcache_forge FILE OLD NEW (as long)\n", stderr);
 		return 1;
 	}
 	buf_init(&b, FORMCACHE_FILE_MAX);
@@ -47,7 +48,8 @@ main(int argc, char **argv)
 			p++;
 	}
 	if (replaced == 0) {
-		fprintf(stderr, "formcache_forge: %s: no %s\n", argv[1], argv[2]);
+		fprintf(
+		    stderr, "formcache_forge: %s: no %s\n", argv[1], argv[2]);
 		free(bytes);
 		return 1;
 	}

@@ -172,8 +172,8 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 		    (size_t)hlen - FC_HEAD - 2 * HTTP_ETAG_MAX - FC_TABLE;
 		if (seeds == NULL)
 			continue;
-		write_seed(seeds, names[k][0], (char)(k * 3), live[k],
-		    live_len[k]);
+		write_seed(
+		    seeds, names[k][0], (char)(k * 3), live[k], live_len[k]);
 		write_seed(seeds, names[k][1], (char)(k * 3 + 1), live[k],
 		    live_len[k]);
 		/* mode 2: the file without its key */

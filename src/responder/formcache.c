@@ -309,7 +309,8 @@ fc_walk(struct fc_walk *w, const char *path, unsigned depth)
 	memset(&st, 0, sizeof(st));
 	if (stat(path, &sb) == 0)
 		fc_stat_stamp(&sb, &st);
-	if (fc_racy(&st, w->start) || fc_put_str(w->key, path + w->skip) == -1 ||
+	if (fc_racy(&st, w->start) ||
+	    fc_put_str(w->key, path + w->skip) == -1 ||
 	    fc_put_stamp(w->key, &st) == -1) {
 		w->refused = true;
 		return;
@@ -372,8 +373,7 @@ fc_key(struct buf *b, enum formcache_kind kind, const struct addr *a,
 		*racy = true; /* a refs file too recent, or past the limits */
 	if (w.refused || buf_append(b, version, sizeof(version)) == -1 ||
 	    fc_put_stamp(b, &exe) == -1 ||
-	    fc_put_str(b, kind == FORMCACHE_KIND_RUNTIME ? a->dir : "") ==
-	        -1 ||
+	    fc_put_str(b, kind == FORMCACHE_KIND_RUNTIME ? a->dir : "") == -1 ||
 	    fc_put_stamp(b, &a->form_st) == -1 ||
 	    fc_put_stamp(b, &a->conf_st) == -1 ||
 	    fc_put_u32(b, (uint32_t)w.count) == -1 ||
@@ -627,8 +627,8 @@ formcache_compile(const struct addr *a, const struct timespec *start,
 			    FORMCACHE_FILE_MAX);
 		goto done;
 	}
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-	    0644);
+	fd = open(
+	    tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	/* Owned like form.json, or no CGI request will use it: root
 	 * compiling another user's address gives the file to that user. */
 	if (fd == -1 || fchmod(fd, 0644) == -1 ||
@@ -876,9 +876,8 @@ fc_trusted(enum formcache_kind kind, const char *dir, const struct stat *st,
  * what was wrong.
  */
 static bool
-fc_open(enum formcache_kind kind, const char *dir, char *path,
-    struct fc_in *in, uint64_t *hlen, size_t *got, int *fd,
-    enum formcache_state *why)
+fc_open(enum formcache_kind kind, const char *dir, char *path, struct fc_in *in,
+    uint64_t *hlen, size_t *got, int *fd, enum formcache_state *why)
 {
 	struct stat st;
 	uint64_t h;
@@ -902,16 +901,15 @@ fc_open(enum formcache_kind kind, const char *dir, char *path,
 	if (fstat(*fd, &st) == -1 || !fc_trusted(kind, dir, &st, why))
 		goto fail;
 	*why = FORMCACHE_DAMAGED;
-	if (st.st_size < FC_HEAD ||
-	    (uint64_t)st.st_size > FORMCACHE_FILE_MAX ||
+	if (st.st_size < FC_HEAD || (uint64_t)st.st_size > FORMCACHE_FILE_MAX ||
 	    (fc_bytes = malloc((size_t)st.st_size)) == NULL ||
 	    fc_pread_all(*fd, fc_bytes, FC_HEAD, 0) == -1)
 		goto fail;
 	/* the header's length, as the file says (checked by fc_header) */
 	memcpy(&h, fc_bytes + 16, sizeof(h));
 	if (h < FC_HEAD || h > (uint64_t)st.st_size ||
-	    fc_pread_all(*fd, fc_bytes + FC_HEAD, (size_t)h - FC_HEAD,
-	        FC_HEAD) == -1)
+	    fc_pread_all(
+	        *fd, fc_bytes + FC_HEAD, (size_t)h - FC_HEAD, FC_HEAD) == -1)
 		goto fail;
 	*got = (size_t)st.st_size;
 	in->p = fc_bytes;
@@ -936,8 +934,8 @@ fail:
 static void
 fc_fill(int fd, const struct fc_in *in, size_t got, bool html)
 {
-	const char *t = in->p + in->off + 2 * HTTP_ETAG_MAX +
-	                (html ? 2 : 0) * 32;
+	const char *t =
+	    in->p + in->off + 2 * HTTP_ETAG_MAX + (html ? 2 : 0) * 32;
 	uint64_t off, len0, len1;
 
 	if (in->len - in->off < 2 * HTTP_ETAG_MAX + FC_TABLE)
@@ -947,8 +945,8 @@ fc_fill(int fd, const struct fc_in *in, size_t got, bool html)
 	len1 = fc_word(t + 32 + 8);
 	if (off > got || len0 > got - off || len1 > got - off - len0)
 		return;
-	(void)fc_pread_all(fd, fc_bytes + off, (size_t)(len0 + len1),
-	    (off_t)off);
+	(void)fc_pread_all(
+	    fd, fc_bytes + off, (size_t)(len0 + len1), (off_t)off);
 }
 
 /*
@@ -1136,8 +1134,8 @@ fc_vouches(enum formcache_kind kind, const struct addr_ref *ref)
 	const char *p;
 	int fd;
 
-	if (!fc_open(kind, ref->dir, path, &in, &fc_vouch_hlen, &got, &fd,
-	        &why))
+	if (!fc_open(
+	        kind, ref->dir, path, &in, &fc_vouch_hlen, &got, &fd, &why))
 		return false;
 	close(fd);
 	if ((p = fc_take(&in, HTTP_ETAG_MAX)) == NULL) {
@@ -1194,7 +1192,8 @@ formcache_lookup(const struct addr_ref *ref, bool arrival, bool html,
 	}
 	if (!runtime)
 		/* nothing is stored: an act needs no page */
-		return addr_cache_lookup(ref, arrival ? derive : derive_act, why);
+		return addr_cache_lookup(
+		    ref, arrival ? derive : derive_act, why);
 	/* A miss, GET or act: the first request after a change builds every
 	 * answer and stores them, so whatever comes next (a GET, or an act
 	 * this entry vouches for) loads nothing for them, and derive's
