@@ -61,7 +61,7 @@ put_file(const char *rel, const char *text)
 static void
 make_live(void)
 {
-	char path[PATH_MAX], why[FILE_WHY_MAX], err[ADDR_ERR_MAX];
+	char path[PATH_MAX + 32], why[FILE_WHY_MAX], err[ADDR_ERR_MAX];
 	const char *reason;
 	const struct addr *a;
 	struct timespec start;
@@ -306,7 +306,7 @@ END_TEST
  * it or the directory, and its key holding. */
 START_TEST(the_compiled_state_is_what_a_request_would_do_with_the_file)
 {
-	char path[PATH_MAX], moved[PATH_MAX], conf[PATH_MAX];
+	char path[PATH_MAX + 32], moved[PATH_MAX + 64], conf[PATH_MAX + 32];
 
 	snprintf(path, sizeof(path), "%s/%s", ref.dir, FORMCACHE_COMPILED_NAME);
 	snprintf(moved, sizeof(moved), "%s.away", path);

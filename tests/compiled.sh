@@ -140,6 +140,21 @@ fi
 cgi
 expect_true "the operator's own file is used again" not_loaded
 
+# A rewrite in place, seen in its middle: the previous version, the one
+# form.compiled holds, is served until the file settles.
+cp -p "$ROOT/site/form.json" "$TEST_TMP/f.orig"
+head -c 40 "$TEST_TMP/f.orig" >"$ROOT/site/form.json"
+cgi
+expect_true "during an in-place rewrite GET serves the previous version (got $code)" \
+    real
+expect_true "from form.compiled, not the half-written form" not_loaded
+expect_true "and says so" grep -q 'being rewritten in place' "$TEST_TMP/err"
+sleep 1.2
+cgi
+expect_true "once it has settled, the form on disk is loaded (got $code)" \
+    test "$code" = 500
+cat "$TEST_TMP/f.orig" >"$ROOT/site/form.json"
+
 # stale: an edit, a refs file, another binary
 sed 's/MARKER-REAL/MARKER-NEW1/' "$ROOT/site/form.json" >"$TEST_TMP/f.new"
 mv "$TEST_TMP/f.new" "$ROOT/site/form.json"

@@ -748,6 +748,45 @@ fc_refs_hold(struct fc_in *in, const char *dir)
 	return true;
 }
 
+/* A GET may take a file whose form.json or address.conf is being
+ * rewritten in place (fc_stamp_settles); fc_settled says one was. */
+static bool fc_settling_ok, fc_settling_seen;
+
+/*
+ * Does the stored stamp equal st, or, for a GET, name the same file (its
+ * device and inode) changed less than ADDR_SETTLE_MS ago: a rewrite in
+ * place still going on, which a load would read in its middle?  The file
+ * holds the version before it, which is served until the rewrite
+ * settles, as a FastCGI process serves the version it has
+ * (addr_cache.h).
+ */
+static bool
+fc_stamp_settles(struct fc_in *in, const struct addr_stamp *st)
+{
+	uint64_t w[FC_STAMP_WORDS], stored[FC_STAMP_WORDS];
+	const char *p = fc_take(in, sizeof(w));
+	struct timespec now;
+	int64_t age_ms;
+
+	if (p == NULL)
+		return false;
+	fc_stamp_words(st, w);
+	if (memcmp(p, w, sizeof(w)) == 0)
+		return true;
+	memcpy(stored, p, sizeof(stored));
+	if (!fc_settling_ok || stored[0] != 1 || w[0] != 1 ||
+	    stored[1] != w[1] || stored[2] != w[2])
+		return false;
+	clock_gettime(CLOCK_REALTIME, &now);
+	age_ms = ((int64_t)now.tv_sec - (int64_t)st->ctime.tv_sec) * 1000 +
+	         ((int64_t)now.tv_nsec - (int64_t)st->ctime.tv_nsec) / 1000000;
+	if (age_ms >= ADDR_SETTLE_MS)
+		return false;
+	/* hits on `cat new >form.json` under way */
+	fc_settling_seen = true;
+	return true;
+}
+
 /* The key of a file of kind for the address directory dir against the
  * disk now. */
 static bool
@@ -767,11 +806,11 @@ fc_key_holds(struct fc_in *in, enum formcache_kind kind, const char *dir)
 		return false;
 	snprintf(path, sizeof(path), "%s/form.json", dir);
 	addr_stamp(path, &st);
-	if (!fc_stamp_is(in, &st))
+	if (!fc_stamp_settles(in, &st))
 		return false;
 	snprintf(path, sizeof(path), "%s/address.conf", dir);
 	addr_stamp(path, &st);
-	return fc_stamp_is(in, &st) && fc_refs_hold(in, dir);
+	return fc_stamp_settles(in, &st) && fc_refs_hold(in, dir);
 }
 
 /* A file that passed its length checks but not its checksums was
@@ -1035,8 +1074,17 @@ fc_get(enum formcache_kind kind, const struct addr_ref *ref, bool html)
 	int fd;
 	bool ok;
 
-	if (!fc_open(kind, ref->dir, path, &in, &hlen, &got, &fd, &why))
+	fc_settling_ok = true;
+	fc_settling_seen = false;
+	ok = fc_open(kind, ref->dir, path, &in, &hlen, &got, &fd, &why);
+	fc_settling_ok = false;
+	if (!ok)
 		return false;
+	if (fc_settling_seen)
+		log_warn("%s: form.json or address.conf is being rewritten in "
+		         "place: serving the previous version from %s until it "
+		         "settles (replace them by rename instead)",
+		    ref->dir, path);
 	fc_fill(fd, &in, got, html);
 	close(fd);
 	memset(&fc_hit, 0, sizeof(fc_hit));

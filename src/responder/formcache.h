@@ -47,6 +47,12 @@
  * reader sees a whole file or the previous one.  A GET reads the header
  * and the answers of the representation it writes, not the others.
  *
+ * An in-place rewrite is not served half done: a GET takes a file whose
+ * key differs only in form.json's or address.conf's stamp when that file
+ * is the same one (device and inode) and changed less than
+ * ADDR_SETTLE_MS ago (addr_cache.h), so the version before the rewrite is
+ * served until it settles, with a warning.
+ *
  * Limits: a file holds at most FORMCACHE_FILE_MAX bytes, a key at most
  * FORMCACHE_REFS_MAX refs entries FORMCACHE_REFS_DEPTH levels deep; an
  * address past either is served, not stored.  Storing a run-time entry
