@@ -152,9 +152,9 @@ report(struct vctx *x, const char *keyword, const char *fmt, ...)
 #endif
 
 static VALIDATE_INLINE enum schema_result check(struct vctx *x,
-    const struct schema_node *n, const struct json_value *v, uint32_t need);
+    const struct schema_node *n, const struct json_value *v, uint64_t need);
 static VALIDATE_NOINLINE enum schema_result check_special(struct vctx *x,
-    const struct schema_node *n, const struct json_value *v, uint32_t need);
+    const struct schema_node *n, const struct json_value *v, uint64_t need);
 static bool enum_has(const struct schema_node *n, const struct json_value *v);
 static VALIDATE_INLINE bool enum_string_has(
     const struct schema_node *n, const struct json_string *str);
@@ -184,7 +184,7 @@ static VALIDATE_NOINLINE enum schema_result
 apply_slow(struct vctx *x, const struct schema_node *sub,
     const struct json_value *v, const char *kw)
 {
-	uint32_t need = sub->need[v->type];
+	uint64_t need = sub->need[v->type];
 	enum schema_result r;
 
 	if (need & SF_FALSE)
@@ -1086,19 +1086,23 @@ static const struct schema_node *
 dyn_target(struct vctx *x, const struct schema_node *n)
 {
 	unsigned i;
-	uint32_t k;
 
-	x->steps += x->nscope; /* counts against SCHEMA_MAX_STEPS */
+	/* the work counts against SCHEMA_MAX_STEPS: a resource of the scope
+	 * each, and the slots each index looked at */
+	x->steps += x->nscope;
 	if (n->dyn == SCHEMA_DYN_ANCHOR) {
-		for (i = 0; i < x->nscope; i++) {
-			const struct schema_resource *r = x->scope[i];
+		const struct schema_dynanchor *an = NULL;
+		uint64_t probes = 0;
 
-			for (k = 0; k < r->nanchors; k++)
-				if (r->anchors[k].len == n->dyn_len &&
-				    memcmp(r->anchors[k].name, n->dyn_name,
-				        n->dyn_len) == 0)
-					return r->anchors[k].node;
-		}
+		for (i = 0; i < x->nscope && an == NULL; i++)
+			an = anchor_index_get(&x->scope[i]->by_name,
+			    n->dyn_name, n->dyn_len, n->dyn_hash, &probes);
+		/* saturated: the next application stops at the budget */
+		x->steps = probes > SCHEMA_MAX_STEPS
+		               ? SCHEMA_MAX_STEPS
+		               : x->steps + (uint32_t)probes;
+		if (an != NULL)
+			return an->node;
 	} else if (n->dyn == SCHEMA_DYN_RECURSIVE) {
 		for (i = 0; i < x->nscope; i++)
 			if (x->scope[i]->recursive && x->scope[i]->root != NULL)
@@ -1314,7 +1318,7 @@ enum_has(const struct schema_node *n, const struct json_value *v)
 
 static VALIDATE_INLINE enum schema_result
 check(struct vctx *x, const struct schema_node *n, const struct json_value *v,
-    uint32_t flags)
+    uint64_t flags)
 {
 	struct lazy_dec ld;
 	enum schema_result r;
@@ -1596,7 +1600,7 @@ check_uneval_static(struct vctx *x, const struct schema_node *n,
  * own unevaluated* keyword, into one of its own first. */
 static enum schema_result
 check_collect(struct vctx *x, const struct schema_node *n,
-    const struct json_value *v, uint32_t flags)
+    const struct json_value *v, uint64_t flags)
 {
 	struct eval *in = x->ev, local, *ev = in;
 	struct arena_mark mark = arena_mark(x->scratch);
@@ -1634,7 +1638,7 @@ check_collect(struct vctx *x, const struct schema_node *n,
  * (collect), around the usual check: SF_SPECIAL. */
 static VALIDATE_NOINLINE enum schema_result
 check_special(struct vctx *x, const struct schema_node *n,
-    const struct json_value *v, uint32_t flags)
+    const struct json_value *v, uint64_t flags)
 {
 	enum schema_result r;
 	bool pushed = false;
@@ -1646,7 +1650,7 @@ check_special(struct vctx *x, const struct schema_node *n,
 		x->scope[x->nscope++] = n->res;
 		pushed = true;
 	}
-	flags &= ~(uint32_t)SF_SPECIAL;
+	flags &= ~SF_SPECIAL;
 	if (n->collect &&
 	    (v->type == JSON_T_OBJECT || v->type == JSON_T_ARRAY)) {
 		r = check_collect(x, n, v, flags);
