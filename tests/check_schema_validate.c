@@ -380,7 +380,10 @@ START_TEST(dynamic_ref_looks_up_its_anchor_in_constant_work)
 	schema_test_anchor_probes = 0;
 	ck_assert_int_eq(
 	    schema_validate(s, parse_text(&req, items), &req, &err), SCHEMA_OK);
-	ck_assert_msg(schema_test_anchor_probes <= 4 * DYN_ITEMS,
+	/* a keyed table with an unaimable key: a lookup's probes vary
+	 * with the process's key, but stay a small constant, never a
+	 * function of the 20,000 anchors */
+	ck_assert_msg(schema_test_anchor_probes <= 32 * DYN_ITEMS,
 	    "%d $dynamicRef evaluations looked at %llu slots", DYN_ITEMS,
 	    (unsigned long long)schema_test_anchor_probes);
 	arena_free(&req);
