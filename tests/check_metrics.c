@@ -10,10 +10,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "buf.h"
+#include "base/buf.h"
 #include "check_main.h"
-#include "file.h"
-#include "metrics.h"
+#include "base/file.h"
+#include "responder/metrics.h"
 
 static char *
 render(void)
