@@ -59,6 +59,7 @@
 #include "parser/json.h"
 #include "site/listenfd.h"
 #include "base/log.h"
+#include "base/num.h"
 #include "schema/schema.h"
 #include "responder/serve.h"
 
@@ -720,26 +721,15 @@ static int
 serve_timeout_env(const char *name, unsigned def, unsigned *out)
 {
 	const char *v = getenv(name);
-	unsigned long n = 0;
-	size_t i;
+	uint64_t n;
 
 	if (v == NULL || *v == '\0') {
 		*out = def;
 		return 0;
 	}
-	/* bounded: at most 5 digits are looked at before the range check
-	 * fails */
-	for (i = 0; v[i] != '\0'; i++) {
-		if (v[i] < '0' || v[i] > '9' || i >= 5 ||
-		    (i == 0 && v[i] == '0')) {
-			/* hits on "5s", " 5", "-1", "05", "0", "1e3" */
-			n = 0;
-			break;
-		}
-		n = n * 10 + (unsigned long)(v[i] - '0');
-	}
-	if (n < SERVE_TIMEOUT_MIN || n > SERVE_TIMEOUT_MAX) {
-		/* hits on "0", "99999", "abc" */
+	/* hits on "5s", " 5", "-1", "05", "0", "1e3", "99999" */
+	if (num_read_str(v, SERVE_TIMEOUT_MIN, SERVE_TIMEOUT_MAX,
+	        NUM_CANONICAL, &n) != NULL) {
 		log_error("%s=\"%.40s\": not a whole number of seconds from "
 		          "%u to %u; not starting",
 		    name, v, SERVE_TIMEOUT_MIN, SERVE_TIMEOUT_MAX);

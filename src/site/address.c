@@ -28,6 +28,7 @@
 #include "base/file.h"
 #include "parser/json.h"
 #include "base/log.h"
+#include "base/num.h"
 #include "schema/schema_load.h"
 
 /* The arrival schema, compiled once for the whole process. */
@@ -593,23 +594,22 @@ static int
 addr_cache_budget_env(void)
 {
 	const char *v;
-	char *end;
-	unsigned long long n;
-	size_t mul = 1, bytes;
+	uint64_t n;
+	size_t len, mul = 1, bytes;
+	char unit;
 
 	addr_budget = ADDR_CACHE_BYTES_DEFAULT;
 	if ((v = getenv("GPT_CACHE_BYTES")) == NULL || *v == '\0')
 		return 0;
-	errno = 0;
-	n = strtoull(v, &end, 10);
-	if (*end == 'K' || *end == 'M' || *end == 'G') {
-		mul = *end == 'K' ? 1024 : *end == 'M' ? 1024 * 1024
-		                                      : 1024 * 1024 * 1024;
-		end++;
+	len = strlen(v);
+	unit = v[len - 1];
+	if (unit == 'K' || unit == 'M' || unit == 'G') {
+		mul = unit == 'K' ? 1024 : unit == 'M' ? 1024 * 1024
+		                                       : 1024 * 1024 * 1024;
+		len--;
 	}
-	/* hits on "64MB", "-1", "0", "" after a digit-less "x" */
-	if (errno != 0 || end == v || *end != '\0' || v[0] < '0' ||
-	    v[0] > '9' || n == 0 || n > SIZE_MAX ||
+	/* hits on "64MB", "-1", "0", "x", "M" */
+	if (num_read(v, len, 1, SIZE_MAX, 0, &n) != NULL ||
 	    !gpt_mul_size((size_t)n, mul, &bytes)) {
 		log_error("GPT_CACHE_BYTES=\"%.40s\": not a size in bytes "
 		          "(such as 67108864 or 64M); not starting",

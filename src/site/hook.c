@@ -37,6 +37,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -54,6 +55,7 @@
 
 #include "site/hook.h"
 #include "base/log.h"
+#include "base/num.h"
 
 #if defined(__GLIBC__)
 #if __GLIBC_PREREQ(2, 34)
@@ -440,7 +442,7 @@ static void
 strays_read_task(const char *tid, pid_t *pids, size_t *n)
 {
 	char path[64], text[4096];
-	char *p, *end;
+	char *p;
 	ssize_t got;
 	int fd;
 
@@ -458,16 +460,21 @@ strays_read_task(const char *tid, pid_t *pids, size_t *n)
 	text[got] = '\0';
 	/* "123 456 ": bounded by the text; a pid cut at the end of a full
 	 * buffer is dropped, and the next pass sees it. */
-	for (p = text; *n < HOOK_STRAYS_MAX;) {
-		long v = strtol(p, &end, 10);
+	for (p = text; *n < HOOK_STRAYS_MAX && *p != '\0';) {
+		size_t k = strcspn(p, " ");
+		uint64_t v;
 
-		if (end == p || (*end != ' ' && *end != '\0'))
+		if (k == 0) {
+			p++;
+			continue;
+		}
+		if (p[k] == '\0' && got == (ssize_t)sizeof(text) - 1)
 			break;
-		if (*end == '\0' && got == (ssize_t)sizeof(text) - 1)
+		if (num_read(p, k, 0, INT_MAX, 0, &v) != NULL)
 			break;
 		if (v > 1)
 			pids[(*n)++] = (pid_t)v;
-		p = end;
+		p += k;
 	}
 }
 

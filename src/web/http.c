@@ -20,6 +20,7 @@
 #include "base/buf.h"
 #include "web/http.h"
 #include "base/log.h"
+#include "base/num.h"
 #include "base/utf8.h"
 
 const char *
@@ -41,23 +42,19 @@ http_getenv(char *const *envp, const char *name)
 static void
 http_parse_length(const char *s, struct http_req *req)
 {
-	size_t v = 0;
-	const char *p;
+	uint64_t v;
 
 	req->has_length = s != NULL && *s != '\0';
 	req->bad_length = false;
 	req->content_length = 0;
 	if (!req->has_length)
 		return;
-	for (p = s; *p != '\0'; p++) {
-		/* hits on "12a", "-1", " 5", "1e3" */
-		if (*p < '0' || *p > '9' || v > (SIZE_MAX - 9) / 10) {
-			req->bad_length = true;
-			return;
-		}
-		v = v * 10 + (size_t)(*p - '0');
+	/* hits on "12a", "-1", " 5", "1e3" */
+	if (num_read_str(s, 0, SIZE_MAX, 0, &v) != NULL) {
+		req->bad_length = true;
+		return;
 	}
-	req->content_length = v;
+	req->content_length = (size_t)v;
 }
 
 /*
@@ -708,9 +705,8 @@ http_explain_body(const struct http_rejection *r, struct buf *b)
 	    http_json_member(b, "pointer", r->pointer,
 	        r->pointer_len > 0 ? r->pointer_len : strlen(r->pointer)) == -1)
 		return -1;
-	if (r->keyword != NULL &&
-	    http_json_member(b, "keyword", r->keyword, strlen(r->keyword)) ==
-	        -1)
+	if (r->keyword != NULL && http_json_member(b, "keyword", r->keyword,
+	                              strlen(r->keyword)) == -1)
 		return -1;
 	if (r->has_offset && buf_printf(b, ",\"offset\":%zu", r->offset) == -1)
 		return -1;
@@ -860,10 +856,10 @@ http_head_precondition(struct buf *out, const char *etag, bool explain)
 		return http_put_status(out, HTTP_O_PRECONDITION) == -1
 		           ? -1
 		           : buf_printf(out,
-		    "ETag: %s\r\n"
-		    "Content-Length: 0\r\n"
-		    "\r\n",
-		    etag);
+		                 "ETag: %s\r\n"
+		                 "Content-Length: 0\r\n"
+		                 "\r\n",
+		                 etag);
 	buf_init(&body, HTTP_EXPLAIN_MAX);
 	if (http_json_member(&body, "error", "If-Match does not match",
 	        sizeof("If-Match does not match") - 1) == -1 ||
