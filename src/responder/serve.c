@@ -204,7 +204,7 @@ serve_reply(struct serve_io *io, enum http_outcome what, enum http_outcome *o)
 	return http_reply(&io->out, what);
 }
 
-/* Run the hook and answer with its output (CONTRACT "The hook"). */
+/* Run the hook and answer with its output (doc/protocol.md "The hook"). */
 static int
 serve_hook(struct serve_io *io, struct serve_state *st,
     const struct http_req *req, const struct addr *a, enum http_outcome *o)
@@ -271,7 +271,7 @@ serve_hook(struct serve_io *io, struct serve_state *st,
 	    &io->out, buf_ptr(&st->output), buf_len(&st->output));
 }
 
-/* CONTRACT "Act": size, Content-Type, If-Match, parse, form, hook. */
+/* doc/protocol.md "Act": size, Content-Type, If-Match, parse, form, hook. */
 static int
 serve_act(struct serve_io *io, struct serve_state *st,
     const struct http_req *req, const struct addr *a, enum http_outcome *o)
@@ -963,7 +963,8 @@ serve_main(void)
 	signal(SIGCHLD, SIG_DFL);
 	/* What a hook starts outside its process group (setsid, a double
 	 * fork) comes back to us when orphaned, so hook_run can kill it
-	 * (CONTRACT "The hook": killed "with all it started"). */
+	 * (doc/protocol.md "The hook": killed "together with everything it
+	 * started"). */
 	if (hook_adopt_orphans() == -1)
 		log_warn("cannot become a child subreaper (%s): what a hook "
 		         "starts outside its process group may outlive the act",

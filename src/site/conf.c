@@ -120,7 +120,7 @@ conf_hook_env(struct conf *c, const char *v, size_t len, char *err,
 			return -1;
 		}
 	/* The protocol's and the request's names are the hook's contract
-	 * (CONTRACT "The hook"); hits on "hook_env = GPT_ACTOR=root" */
+	 * (doc/protocol.md "The hook"); hits on "hook_env = GPT_ACTOR=root" */
 	for (k = 0; k < GPT_ARRAY_LEN(refused); k++)
 		if (strlen(refused[k]) == nlen &&
 		    memcmp(refused[k], v, nlen) == 0)

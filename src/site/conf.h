@@ -4,7 +4,7 @@
  * The file is strict `key = value` lines; `#` starts a comment line; blank
  * lines are ignored.  An unknown key, a key given twice, a value out of
  * range or a line of any other shape refuses the whole file, and with it
- * the address (CONTRACT "An address"): a typo must not fall back to a
+ * the address (doc/protocol.md "An address"): a typo must not fall back to a
  * default silently.  A missing file means every default.
  */
 #ifndef GPT_CONF_H
@@ -13,7 +13,8 @@
 #include "base/common.h"
 #include "base/log.h"
 
-/* Defaults (CONTRACT "An address") and the ranges a value must lie in. */
+/* Defaults (doc/protocol.md "An address") and the ranges a value must lie
+ * in. */
 #define CONF_MAX_BODY_DEFAULT ((size_t)1048576)
 #define CONF_MAX_BODY_MIN ((size_t)1)
 #define CONF_MAX_BODY_MAX ((size_t)1 << 30)

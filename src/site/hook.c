@@ -158,7 +158,7 @@ io_fail(struct hook_state *st, const char *what, int err)
 }
 
 /*
- * The whitelist of CONTRACT.md, "The hook": the strings go one after the
+ * The whitelist of doc/protocol.md, "The hook": the strings go one after the
  * other into eb, NUL-separated, and envp points into eb once it no longer
  * moves.  Nothing is taken from our own environ.
  */
@@ -867,8 +867,8 @@ hook_run(const struct hook_req *req, struct buf *out, struct hook_result *res)
 
 	close_fd(&st->in_fd);
 	if (!st->exited && st->timed_out) {
-		/* CONTRACT.md: killed, with all it started, at hook_timeout.
-		 * TERM first so a hook may clean up, then KILL regardless.
+		/* doc/protocol.md, "The hook": killed, with all it started, at
+		 * hook_timeout.  TERM first so a hook may clean up, then KILL regardless.
 		 * Noted before child_wait() marks it exited, for decide(). */
 		st->ran_at_timeout = true;
 		st->term_sent = true;

@@ -10,7 +10,7 @@
  * The hook is started directly (posix_spawn, never a shell), in its own
  * process group, with the address directory as working directory, the body
  * bytes on stdin exactly, an empty signal mask and default signal actions,
- * no fd but 0, 1 and 2, and only this environment (CONTRACT.md, "The
+ * no fd but 0, 1 and 2, and only this environment (doc/protocol.md, "The
  * hook"):
  *
  *	PATH=HOOK_PATH_ENV

@@ -814,7 +814,7 @@ http_reject(struct http_writer *w, const struct http_rejection *r,
 	http_line_add(line, sizeof(line), &n, actor != NULL ? actor : "");
 	http_line_add(line, sizeof(line), &n, "\")");
 	log_reject("act rejected%s", line);
-	/* CONTRACT "Act": the same 204 whatever the reason, or with
+	/* doc/protocol.md "Act": the same 204 whatever the reason, or with
 	 * failures = explain a 422 that names it */
 	*o = explain ? HTTP_O_EXPLAINED : HTTP_O_REJECTED;
 	if (!explain)
