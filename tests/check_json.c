@@ -1245,6 +1245,29 @@ START_TEST(json_write_fails_past_the_buffer_max_and_leaves_it_unchanged)
 }
 END_TEST
 
+START_TEST(json_write_string_escapes_drops_broken_bytes_and_undoes_failures)
+{
+	struct buf b;
+
+	buf_init(&b, 64);
+	ck_assert_int_eq(json_write_string(&b, "a\"\\\n\x01\x7f", 6), 0);
+	ck_assert_uint_eq(buf_len(&b), 16);
+	ck_assert_mem_eq(buf_ptr(&b), "\"a\\\"\\\\\\n\\u0001\x7f\"", 16);
+	buf_reset(&b);
+	/* U+20AC cut after two of its three bytes, then a stray byte */
+	ck_assert_int_eq(json_write_string(&b, "x\xe2\x82", 3), 0);
+	ck_assert_int_eq(json_write_string(&b, "\xff\xc3\xa9", 3), 0);
+	ck_assert_uint_eq(buf_len(&b), 7);
+	ck_assert_mem_eq(buf_ptr(&b), "\"x\"\"\xc3\xa9\"", 7);
+	buf_free(&b);
+	buf_init(&b, 8);
+	ck_assert_int_eq(buf_append(&b, "pre", 3), 0);
+	ck_assert_int_eq(json_write_string(&b, "too long here", 13), -1);
+	ck_assert_uint_eq(buf_len(&b), 3);
+	buf_free(&b);
+}
+END_TEST
+
 /* --- names ------------------------------------------------------------------------- */
 
 START_TEST(json_type_name_and_errstr_name_every_value)
@@ -1318,6 +1341,8 @@ suite_json(void)
 	tcase_set_timeout(write, 60);
 	tcase_add_test(write, json_write_escapes_quote_backslash_and_controls_only);
 	tcase_add_test(write, json_write_pretty_indents_each_level);
+	tcase_add_test(write,
+	    json_write_string_escapes_drops_broken_bytes_and_undoes_failures);
 	tcase_add_test(write, json_write_round_trips_every_accepted_input);
 	tcase_add_test(write,
 	    json_write_fails_past_the_buffer_max_and_leaves_it_unchanged);

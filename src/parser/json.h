@@ -195,6 +195,15 @@ int json_canon(const struct json_value *v, struct arena *a,
  */
 int json_write(const struct json_value *v, struct buf *out) GPT_MUSTCHECK;
 
+/*
+ * Append the n bytes at s to out as a JSON string (RFC 8259 section 7),
+ * escaped as json_write escapes strings: the one JSON string writer of
+ * gpt.fcgi.  A byte that starts no valid UTF-8 sequence is dropped (a
+ * bounded buffer may have cut a name inside one).  0, or -1 when out's max
+ * or memory refuses; out is then as it was.
+ */
+int json_write_string(struct buf *out, const char *s, size_t n) GPT_MUSTCHECK;
+
 /* As json_write, indented by `indent` spaces per level, for people. */
 int json_write_pretty(const struct json_value *v, unsigned indent,
     struct buf *out) GPT_MUSTCHECK;
