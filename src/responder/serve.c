@@ -255,7 +255,8 @@ serve_hook(struct serve_io *io, struct serve_state *st,
 	/* Into an arena of its own, sized from hook_max_output: the act's
 	 * tree still fills the request arena, and a failure for want of room
 	 * here would come after the hook's side effect. */
-	st->hook.cap = serve_arena_cap(a->conf.hook_max_output, 0, 0);
+	arena_set_cap(
+	    &st->hook, serve_arena_cap(a->conf.hook_max_output, 0, 0));
 	if (json_parse(buf_ptr(&st->output), buf_len(&st->output), &st->hook,
 	        0, &v, &jerr) != JSON_OK) {
 		/* hits on a hook printing "ok", or "{} x"; out of memory only
@@ -325,8 +326,8 @@ serve_act(struct serve_io *io, struct serve_state *st,
 		*o = HTTP_O_PRECONDITION;
 		return serve_write_answer(io, &set->precondition, false);
 	}
-	st->req.cap = serve_arena_cap(a->conf.max_body,
-	    SERVE_VALIDATE_BYTES_PER_INPUT_BYTE, SERVE_ARENA_BASE);
+	arena_set_cap(&st->req, serve_arena_cap(a->conf.max_body,
+	    SERVE_VALIDATE_BYTES_PER_INPUT_BYTE, SERVE_ARENA_BASE));
 	switch (json_parse(buf_ptr(&st->body), buf_len(&st->body), &st->req, 0,
 	    &v, &jerr)) {
 	case JSON_OK:

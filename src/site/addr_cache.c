@@ -141,7 +141,7 @@ static void
 addr_account(struct addr_entry *e)
 {
 	addr_bytes -= e->bytes;
-	e->bytes = sizeof(*e) + sizeof(*e->a) + e->a->arena.held;
+	e->bytes = sizeof(*e) + sizeof(*e->a) + arena_held(&e->a->arena);
 	addr_bytes += e->bytes;
 }
 
