@@ -1,6 +1,7 @@
 /*
- * schema.h: the form compiler and validator (JSON Schema 2020-12, the shape
- * vocabulary of the contract), exact and fail-closed.
+ * schema.h: the form compiler and validator (JSON Schema draft-04 to
+ * 2020-12 and v1, every keyword of the chosen dialect), exact and
+ * fail-closed.
  *
  * schema_compile() turns a parsed schema into a compiled form once, at load:
  * keyword dispatch, $ref targets, required sets, enum tables, compiled

@@ -1,17 +1,20 @@
 /*
- * schema_compile.c: turn a parsed form (JSON Schema 2020-12, the contract's
- * shape vocabulary) into the compiled nodes of schema_int.h, once, at load.
+ * schema_compile.c: turn a parsed form (JSON Schema in the dialect its
+ * $schema names, or the default one: draft-04 to 2020-12 and v1) into the
+ * compiled nodes of schema_int.h, once, at load.
  *
  * Owns: nothing beyond the form arena it is given (nodes, tables, compiled
  * patterns).  Borrows the schema tree's strings and numbers for as long as
  * the compiled form lives.
  *
- * Refuses (fail closed, whole document): any keyword outside the
- * vocabulary, any malformed keyword value, a `format` name format.h does
- * not know, $schema other than 2020-12, $id below the root, a
- * $ref that is not a local JSON Pointer or names nothing, a $ref cycle that
- * makes no progress into the instance, nesting past SCHEMA_MAX_DEPTH.
- * Every schema under $defs is compiled (so checked) even when unused.
+ * Refuses (fail closed, whole document): any keyword the dialect does not
+ * have (but x- names and the annotations the address declares), any
+ * malformed keyword value, a `format` name format.h does not know, an
+ * unknown $schema, a required $vocabulary gpt.fcgi does not implement, a
+ * $ref that names nothing in the document or in the resources the
+ * address provides (schema_res.c), a $ref cycle that makes no progress
+ * into the instance, nesting past SCHEMA_MAX_DEPTH.  Every schema under $defs (definitions) is compiled,
+ * so checked, even when unused.
  *
  * With a problems collector (schema_opts.problems, for --check) a refusal
  * is recorded and the walk goes on with the next keyword, item or member
