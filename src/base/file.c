@@ -61,14 +61,13 @@ file_close(int fd)
  * -1.  A file larger than max is refused here, before anything is read.
  */
 static int
-file_open(const char *path, size_t max, size_t *size, char *why,
-    size_t whylen)
+file_open(const char *path, size_t max, size_t *size, char *why, size_t whylen)
 {
 	struct stat st;
 	int fd;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK |
-	    O_NOCTTY);
+	fd = open(
+	    path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
 	if (fd == -1) {
 		/* hits on a path whose last component is a symbolic link */
 		if (errno == ELOOP)
@@ -119,8 +118,8 @@ file_read_exact(int fd, char *p, size_t size, char *why, size_t whylen)
 		return file_fail_sys(why, whylen);
 	/* hits on a file truncated or appended to between fstat and EOF */
 	if (got != size || n != 0)
-		return file_fail(EAGAIN, why, whylen,
-		    "changed while being read");
+		return file_fail(
+		    EAGAIN, why, whylen, "changed while being read");
 	return 0;
 }
 
@@ -204,8 +203,8 @@ file_read_fd(int fd, struct buf *out, char *why, size_t whylen)
 			return 0;
 		if (dst == &probe) {
 			/* hits on more input than the cap */
-			snprintf(why, whylen, "larger than %zu bytes",
-			    buf_max(out));
+			snprintf(
+			    why, whylen, "larger than %zu bytes", buf_max(out));
 			errno = EFBIG;
 			goto fail;
 		}

@@ -28,8 +28,8 @@ int cli_parse(int argc, char **argv);
 int cli_validate(int argc, char **argv);
 int cli_check(int argc, char **argv);
 int cli_bundle(int argc, char **argv);
-int cli_unroll(int argc, char **argv); /* cli_unroll.c */
-int cli_sample(int argc, char **argv); /* cli_sample.c */
+int cli_unroll(int argc, char **argv);        /* cli_unroll.c */
+int cli_sample(int argc, char **argv);        /* cli_sample.c */
 int cli_strict_openai(int argc, char **argv); /* cli_strict.c */
 
 #endif /* GPT_CLI_H */

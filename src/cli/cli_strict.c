@@ -132,10 +132,10 @@ note(struct strict *s, const char *what)
 	if (buf_puts(&s->notes, "gpt.fcgi: strict rewrite at ") == -1)
 		return;
 	for (i = 0; i < s->ptr.len; i++)
-		if (buf_putc(&s->notes,
-		        gpt_is_control((unsigned char)s->ptr.buf[i])
-		            ? '?'
-		            : s->ptr.buf[i]) == -1)
+		if (buf_putc(
+		        &s->notes, gpt_is_control((unsigned char)s->ptr.buf[i])
+		                       ? '?'
+		                       : s->ptr.buf[i]) == -1)
 			return;
 	if (buf_printf(&s->notes, "%s: %s\n",
 	        s->ptr.len == 0 ? "(the root)" : "", what) == -1)

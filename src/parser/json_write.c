@@ -73,7 +73,7 @@ put_string(struct buf *out, const char *s, size_t n)
 	while (i < n) {
 		/* Copy the longest run that needs no escape in one append. */
 		for (run = i; run < n && u[run] >= 0x20 && u[run] != '"' &&
-		     u[run] != '\\';) {
+		              u[run] != '\\';) {
 			if (u[run] < 0x80)
 				run++;
 			else if ((k = utf8_decode(u + run, n - run, &cp)) > 0)
@@ -188,8 +188,8 @@ write_value(const struct json_value *v, unsigned indent, struct buf *out)
 			depth--;
 			if (i > 0 && put_indent(out, indent, depth) == -1)
 				return -1;
-			if (buf_putc(out, top->type == JSON_T_ARRAY ? ']' : '}') ==
-			    -1)
+			if (buf_putc(out,
+			        top->type == JSON_T_ARRAY ? ']' : '}') == -1)
 				return -1;
 			continue;
 		}

@@ -914,9 +914,10 @@ formcache_lookup(const struct addr_ref *ref, bool arrival, bool html,
 		fc_on = false;
 	if (!fc_on)
 		/* nothing is stored: an act needs no page */
-		return addr_cache_lookup(ref, arrival ? derive : derive_act, why);
-	/* The directory is checked as addr_cache_lookup checks it: a symlink that
-	 * now leaves the root is a 404, whatever the cache holds. */
+		return addr_cache_lookup(
+		    ref, arrival ? derive : derive_act, why);
+	/* The directory is checked as addr_cache_lookup checks it: a symlink
+	 * that now leaves the root is a 404, whatever the cache holds. */
 	if (addr_check(ref, why) == 0) {
 		if (arrival && fc_get(ref, html))
 			return &fc_hit;

@@ -4,8 +4,8 @@
  * form again and build its answers, though a GET only writes those
  * answers.  This module keeps them in a file, one per address, and
  * answers GET and HEAD from it while every file they came from is
- * unchanged; otherwise the address is loaded as always (addr_cache_lookup, addr_cache.h) and,
- * when it loads, its file is written for the next request.
+ * unchanged; otherwise the address is loaded as always (addr_cache_lookup,
+ * addr_cache.h) and, when it loads, its file is written for the next request.
  *
  * Keyed, never trusted: a file is used only when its key equals what the
  * disk says now: the binary's version and identity (device, inode, size,

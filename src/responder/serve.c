@@ -112,8 +112,8 @@ serve_arena_cap(size_t max_len, size_t per_byte, size_t base)
 {
 	size_t cap;
 
-	if (!gpt_mul_size(max_len, JSON_PARSE_BYTES_PER_INPUT_BYTE + per_byte,
-	        &cap) ||
+	if (!gpt_mul_size(
+	        max_len, JSON_PARSE_BYTES_PER_INPUT_BYTE + per_byte, &cap) ||
 	    !gpt_add_size(cap, JSON_PARSE_BYTES_FIXED, &cap) ||
 	    !gpt_mul_size(cap, ARENA_WORST_FACTOR, &cap) ||
 	    !gpt_add_size(cap, base, &cap))
@@ -192,8 +192,7 @@ serve_arrival(struct serve_io *io, const struct http_req *req,
 
 static int
 serve_reject(struct serve_io *io, const struct http_req *req,
-    const struct addr *a, const struct http_rejection *r,
-    enum http_outcome *o)
+    const struct addr *a, const struct http_rejection *r, enum http_outcome *o)
 {
 	return http_reject(&io->out, r, req->actor, a->conf.explain, o);
 }
@@ -257,8 +256,8 @@ serve_hook(struct serve_io *io, struct serve_state *st,
 	 * here would come after the hook's side effect. */
 	arena_set_cap(
 	    &st->hook, serve_arena_cap(a->conf.hook_max_output, 0, 0));
-	if (json_parse(buf_ptr(&st->output), buf_len(&st->output), &st->hook,
-	        0, &v, &jerr) != JSON_OK) {
+	if (json_parse(buf_ptr(&st->output), buf_len(&st->output), &st->hook, 0,
+	        &v, &jerr) != JSON_OK) {
 		/* hits on a hook printing "ok", or "{} x"; out of memory only
 		 * when malloc itself fails (the cap admits any output) */
 		log_error("hook of %s: output is not one strict JSON value: "
@@ -321,15 +320,17 @@ serve_act(struct serve_io *io, struct serve_state *st,
 	if (req->if_match != NULL &&
 	    !http_etag_match(req->if_match, set->etag, false)) {
 		/* hits on If-Match: "stale" */
-		log_reject("act at %s: If-Match does not match %s (actor \"%s\")",
+		log_reject(
+		    "act at %s: If-Match does not match %s (actor \"%s\")",
 		    a->dir, set->etag, req->actor != NULL ? req->actor : "");
 		*o = HTTP_O_PRECONDITION;
 		return serve_write_answer(io, &set->precondition, false);
 	}
-	arena_set_cap(&st->req, serve_arena_cap(a->conf.max_body,
-	    SERVE_VALIDATE_BYTES_PER_INPUT_BYTE, SERVE_ARENA_BASE));
-	switch (json_parse(buf_ptr(&st->body), buf_len(&st->body), &st->req, 0,
-	    &v, &jerr)) {
+	arena_set_cap(&st->req,
+	    serve_arena_cap(a->conf.max_body,
+	        SERVE_VALIDATE_BYTES_PER_INPUT_BYTE, SERVE_ARENA_BASE));
+	switch (json_parse(
+	    buf_ptr(&st->body), buf_len(&st->body), &st->req, 0, &v, &jerr)) {
 	case JSON_OK:
 		break;
 	case JSON_E_NOMEM:
@@ -431,8 +432,9 @@ serve_request(struct serve_io *io, struct serve_state *st)
 	if (ref.script_own && (a == NULL || (!a->ok && a->no_form))) {
 		/* hits on .../gpt.fcgi (shared hosting, the .d default) before
 		 * anything was published there: not the server's failure */
-		log_reject("no form at the script's own URL: create %s/form.json "
-		           "to publish one there (see gpt-address(5))",
+		log_reject(
+		    "no form at the script's own URL: create %s/form.json "
+		    "to publish one there (see gpt-address(5))",
 		    ref.dir);
 		rc = serve_reply(io, HTTP_O_NO_ADDRESS, &o);
 		goto done;
@@ -498,8 +500,8 @@ serve_fcgi_ended(const struct fcgi_conn *c)
 	case FCGI_W_STOP:
 		break;
 	case FCGI_W_KEPT_IDLE:
-		log_info("closed a kept FastCGI connection idle for %u s",
-		    idle);
+		log_info(
+		    "closed a kept FastCGI connection idle for %u s", idle);
 		break;
 	case FCGI_W_HEAD_TIME:
 		log_error("dropped a FastCGI connection that sent no whole "
@@ -752,8 +754,8 @@ serve_timeout_env(const char *name, unsigned def, unsigned *out)
 		return 0;
 	}
 	/* hits on "5s", " 5", "-1", "05", "0", "1e3", "99999" */
-	if (num_read_str(v, SERVE_TIMEOUT_MIN, SERVE_TIMEOUT_MAX,
-	        NUM_CANONICAL, &n) != NULL) {
+	if (num_read_str(v, SERVE_TIMEOUT_MIN, SERVE_TIMEOUT_MAX, NUM_CANONICAL,
+	        &n) != NULL) {
 		log_error("%s=\"%.40s\": not a whole number of seconds from "
 		          "%u to %u; not starting",
 		    name, v, SERVE_TIMEOUT_MIN, SERVE_TIMEOUT_MAX);
@@ -815,7 +817,8 @@ serve_peer_ok(int fd, const char *allowed)
 		return false;
 	n = strlen(text);
 	/* bounded by the list's NUL: each pass moves past one entry */
-	for (p = allowed; *p != '\0'; p += strcspn(p, ",") + (p[strcspn(p, ",")] == ',')) {
+	for (p = allowed; *p != '\0';
+	     p += strcspn(p, ",") + (p[strcspn(p, ",")] == ',')) {
 		size_t k = strcspn(p, ",");
 
 		if (k == n && memcmp(p, text, n) == 0)

@@ -59,10 +59,8 @@ static const struct kw_row {
     {"pattern", KW_PATTERN, ALL, S(NONE), V(VALIDATION)},
     {"minimum", KW_MINIMUM, ALL, S(NONE), V(VALIDATION)},
     {"maximum", KW_MAXIMUM, ALL, S(NONE), V(VALIDATION)},
-    {"exclusiveMinimum", KW_EXCLUSIVEMINIMUM, FROM06, S(NONE),
-        V(VALIDATION)},
-    {"exclusiveMaximum", KW_EXCLUSIVEMAXIMUM, FROM06, S(NONE),
-        V(VALIDATION)},
+    {"exclusiveMinimum", KW_EXCLUSIVEMINIMUM, FROM06, S(NONE), V(VALIDATION)},
+    {"exclusiveMaximum", KW_EXCLUSIVEMAXIMUM, FROM06, S(NONE), V(VALIDATION)},
     {"exclusiveMinimum", KW_XMIN_BOOL, D04, S(NONE), V(VALIDATION)},
     {"exclusiveMaximum", KW_XMAX_BOOL, D04, S(NONE), V(VALIDATION)},
     {"multipleOf", KW_MULTIPLEOF, ALL, S(NONE), V(VALIDATION)},
@@ -73,16 +71,14 @@ static const struct kw_row {
     {"if", KW_IF, FROM07, S(ONE), V(APPLICATOR)},
     {"then", KW_THEN, FROM07, S(ONE), V(APPLICATOR)},
     {"else", KW_ELSE, FROM07, S(ONE), V(APPLICATOR)},
-    {"dependentRequired", KW_DEPENDENTREQUIRED, FROM19, S(NONE),
-        V(VALIDATION)},
+    {"dependentRequired", KW_DEPENDENTREQUIRED, FROM19, S(NONE), V(VALIDATION)},
     {"dependentSchemas", KW_DEPENDENTSCHEMAS, FROM19, S(MAP), V(APPLICATOR)},
     {"dependencies", KW_DEPENDENCIES, TO07, S(DEPS), V(APPLICATOR)},
     /* 2019-09 puts the unevaluated keywords in the applicator vocabulary,
      * 2020-12 in a vocabulary of their own */
     {"unevaluatedProperties", KW_UNEVALPROPS, D19, S(ONE), V(APPLICATOR)},
     {"unevaluatedItems", KW_UNEVALITEMS, D19, S(ONE), V(APPLICATOR)},
-    {"unevaluatedProperties", KW_UNEVALPROPS, FROM20, S(ONE),
-        V(UNEVALUATED)},
+    {"unevaluatedProperties", KW_UNEVALPROPS, FROM20, S(ONE), V(UNEVALUATED)},
     {"unevaluatedItems", KW_UNEVALITEMS, FROM20, S(ONE), V(UNEVALUATED)},
     {"$ref", KW_REF, ALL, S(NONE), V(CORE)},
     {"$dynamicRef", KW_DYNAMICREF, FROM20, S(NONE), V(CORE)},
@@ -200,8 +196,8 @@ schema_dialect_by_uri(const char *uri, size_t len, enum schema_dialect *out)
 }
 
 int
-schema_vocab_by_uri(enum schema_dialect d, const char *uri, size_t len,
-    enum schema_vocab *out)
+schema_vocab_by_uri(
+    enum schema_dialect d, const char *uri, size_t len, enum schema_vocab *out)
 {
 	const char *const *names;
 	const char *prefix;
@@ -326,8 +322,8 @@ schema_kw_suggest(enum schema_dialect d, const char *name, size_t len)
 	for (i = 0; i < GPT_ARRAY_LEN(kw_rows); i++) {
 		if (!(kw_rows[i].dialects >> d & 1u))
 			continue;
-		dist = distance(name, len, kw_rows[i].name,
-		    strlen(kw_rows[i].name));
+		dist = distance(
+		    name, len, kw_rows[i].name, strlen(kw_rows[i].name));
 		if (dist < bd) {
 			bd = dist;
 			best = kw_rows[i].name;

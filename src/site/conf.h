@@ -57,12 +57,12 @@ struct conf {
 	unsigned hook_timeout;        /* seconds */
 	size_t hook_max_output;       /* bytes of hook stdout */
 	char type[CONF_TYPE_MAX + 1]; /* GPT-Type value; "" when not set */
-	bool explain; /* failures = explain: 422 with the reason */
+	bool explain;       /* failures = explain: 422 with the reason */
 	enum log_level log; /* log = errors | rejections | all [all] */
 	/* hook_env: hook_env_count "NAME=value" strings, each ending in a
 	 * NUL, one after the other, in the file's order */
 	char hook_env[CONF_HOOK_ENV_BYTES];
-	size_t hook_env_len;      /* bytes used in hook_env */
+	size_t hook_env_len; /* bytes used in hook_env */
 	unsigned hook_env_count;
 	/* dialect = NAME: the form's dialect when it has no $schema
 	 * (schema_dialect_named), or -1 (2020-12) */

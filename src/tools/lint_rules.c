@@ -128,8 +128,8 @@ lint_member_ptr(const struct schema_view *v, const char *name, size_t len,
 			out[n++] = name[i] == '~' ? '0' : '1';
 		} else {
 			out[n++] = gpt_is_control((unsigned char)name[i])
-			                   ? '?'
-			                   : name[i];
+			               ? '?'
+			               : name[i];
 		}
 	}
 	out[n] = '\0';
