@@ -56,18 +56,19 @@ file_close(int fd)
 	errno = e;
 }
 
+/* The flags every file of ours is opened with (file.h). */
+#define FILE_OPEN_FLAGS                                                        \
+	(O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY)
+
 /*
- * Open path as described in file.h and return its descriptor and size, or
- * -1.  A file larger than max is refused here, before anything is read.
+ * The fd just opened (or -1 from open(2)): a regular file of at most max
+ * bytes, its size in *size; else -1 (errno, why) with fd closed.
  */
 static int
-file_open(const char *path, size_t max, size_t *size, char *why, size_t whylen)
+file_check(int fd, size_t max, size_t *size, char *why, size_t whylen)
 {
 	struct stat st;
-	int fd;
 
-	fd = open(
-	    path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
 	if (fd == -1) {
 		/* hits on a path whose last component is a symbolic link */
 		if (errno == ELOOP)
@@ -94,6 +95,84 @@ file_open(const char *path, size_t max, size_t *size, char *why, size_t whylen)
 fail:
 	file_close(fd);
 	return -1;
+}
+
+/*
+ * Open path as described in file.h and return its descriptor and size, or
+ * -1.  A file larger than max is refused here, before anything is read.
+ */
+static int
+file_open(const char *path, size_t max, size_t *size, char *why, size_t whylen)
+{
+	return file_check(open(path, FILE_OPEN_FLAGS), max, size, why, whylen);
+}
+
+int
+file_open_beneath(const char *base, const char *rel, size_t rel_len, size_t max,
+    size_t *size, char *why, size_t whylen)
+{
+	char name[FILE_COMPONENT_MAX + 1];
+	size_t at = 0, seg, i;
+	int dfd, fd;
+
+	/* every component plain before any is opened; bounded by rel_len */
+	if (memchr(rel, '\0', rel_len) != NULL)
+		/* hits on "a\0b" */
+		return file_fail(
+		    EINVAL, why, whylen, "not a plain relative path");
+	for (i = 0, seg = 0; i <= rel_len; i++) {
+		if (i < rel_len && rel[i] != '/')
+			continue;
+		/* hits on "", "a//b", "../x", "./x", "x/" */
+		if (i == seg || i - seg > FILE_COMPONENT_MAX ||
+		    (i - seg == 1 && rel[seg] == '.') ||
+		    (i - seg == 2 && rel[seg] == '.' && rel[seg + 1] == '.'))
+			return file_fail(
+			    EINVAL, why, whylen, "not a plain relative path");
+		seg = i + 1;
+	}
+	dfd = open(base, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY);
+	if (dfd == -1)
+		return file_fail_sys(why, whylen);
+	/* bounded by rel_len: each pass takes one component */
+	for (;;) {
+		const char *slash = memchr(rel + at, '/', rel_len - at);
+
+		seg =
+		    slash != NULL ? (size_t)(slash - (rel + at)) : rel_len - at;
+		memcpy(name, rel + at, seg);
+		name[seg] = '\0';
+		if (slash == NULL)
+			break;
+		/* a directory on the way, never through a symbolic link */
+		fd = openat(dfd, name,
+		    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
+		if (fd == -1) {
+			struct stat st;
+			int e = errno;
+
+			/* hits on refs/sub -> /etc: Linux says ENOTDIR or
+			 * ELOOP for a link opened O_NOFOLLOW|O_DIRECTORY */
+			if (e == ELOOP || (e == ENOTDIR &&
+			                      fstatat(dfd, name, &st,
+			                          AT_SYMLINK_NOFOLLOW) == 0 &&
+			                      S_ISLNK(st.st_mode))) {
+				file_close(dfd);
+				return file_fail(ELOOP, why, whylen,
+				    "a symbolic link on the path (not "
+				    "followed)");
+			}
+			file_close(dfd);
+			errno = e;
+			return file_fail_sys(why, whylen);
+		}
+		close(dfd);
+		dfd = fd;
+		at += seg + 1;
+	}
+	fd = openat(dfd, name, FILE_OPEN_FLAGS);
+	file_close(dfd);
+	return file_check(fd, max, size, why, whylen);
 }
 
 /*
@@ -157,6 +236,38 @@ file_read_arena(const char *path, size_t max, struct arena *a,
 	int fd;
 
 	if ((fd = file_open(path, max, &size, why, whylen)) == -1)
+		return -1;
+	if (size == SIZE_MAX || (p = arena_alloc(a, size + 1)) == NULL) {
+		file_fail(ENOMEM, why, whylen, "out of memory");
+		file_close(fd);
+		return -1;
+	}
+	if (file_read_exact(fd, p, size, why, whylen) == -1) {
+		int e = errno;
+
+		close(fd);
+		arena_rewind(a, m);
+		errno = e;
+		return -1;
+	}
+	close(fd);
+	p[size] = '\0';
+	*text = p;
+	*len = size;
+	return 0;
+}
+
+int
+file_read_beneath(const char *base, const char *rel, size_t rel_len, size_t max,
+    struct arena *a, const char **text, size_t *len, char *why, size_t whylen)
+{
+	struct arena_mark m = arena_mark(a);
+	size_t size;
+	char *p;
+	int fd;
+
+	if ((fd = file_open_beneath(
+	         base, rel, rel_len, max, &size, why, whylen)) == -1)
 		return -1;
 	if (size == SIZE_MAX || (p = arena_alloc(a, size + 1)) == NULL) {
 		file_fail(ENOMEM, why, whylen, "out of memory");

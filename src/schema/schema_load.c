@@ -3,8 +3,8 @@
  * (schema_load.h).
  *
  * Owns nothing: the text and the tree go to the form's arena.  Reads a
- * regular file, not through a symbolic link, of at most SCHEMA_REF_FILE_MAX
- * bytes (file_read_arena); parses strictly.
+ * regular file beneath its directory, through no symbolic link, of at most
+ * SCHEMA_REF_FILE_MAX bytes (file_read_beneath); parses strictly.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -31,7 +31,21 @@ schema_refs_add2(struct schema_refs *r, const char *prefix, size_t prefix_len,
 	r->map[r->n].prefix_len = prefix_len;
 	r->map[r->n].dir = dir;
 	r->map[r->n].dir_len = dir_len;
+	r->map[r->n].sub = "";
+	r->map[r->n].sub_len = 0;
 	r->n++;
+	return 0;
+}
+
+int
+schema_refs_add_beneath(struct schema_refs *r, const char *prefix,
+    size_t prefix_len, const char *base, size_t base_len, const char *sub,
+    size_t sub_len)
+{
+	if (schema_refs_add2(r, prefix, prefix_len, base, base_len) == -1)
+		return -1;
+	r->map[r->n - 1].sub = sub;
+	r->map[r->n - 1].sub_len = sub_len;
 	return 0;
 }
 
@@ -78,8 +92,8 @@ schema_refs_load(void *ctx, const char *uri, size_t len, struct arena *a,
     const struct json_value **out, char *msg, size_t msglen)
 {
 	const struct schema_refs *r = ctx;
-	size_t i, best = SIZE_MAX, plen = 0, got = 0, rlen;
-	char path[4096], why[FILE_WHY_MAX];
+	size_t i, best = SIZE_MAX, plen = 0, got = 0, rlen, n;
+	char base[4096], path[4096], why[FILE_WHY_MAX];
 	struct json_err jerr;
 	const char *text;
 
@@ -95,18 +109,24 @@ schema_refs_load(void *ctx, const char *uri, size_t len, struct arena *a,
 	rlen = len - plen;
 	/* "http://localhost:1234/../etc/passwd" */
 	if (!plain_path(uri + plen, rlen) ||
-	    r->map[best].dir_len + rlen + 2 > sizeof(path)) {
+	    r->map[best].dir_len + 1 > sizeof(base) ||
+	    r->map[best].sub_len + rlen + 2 > sizeof(path)) {
 		snprintf(msg, msglen,
 		    "not a plain relative path under the "
 		    "prefix");
 		return -1;
 	}
-	memcpy(path, r->map[best].dir, r->map[best].dir_len);
-	path[r->map[best].dir_len] = '/';
-	memcpy(path + r->map[best].dir_len + 1, uri + plen, rlen);
-	path[r->map[best].dir_len + 1 + rlen] = '\0';
-	if (file_read_arena(path, SCHEMA_REF_FILE_MAX, a, &text, &got, why,
-	        sizeof(why)) == -1) {
+	/* base/sub/REST, read beneath base */
+	memcpy(base, r->map[best].dir, r->map[best].dir_len);
+	base[r->map[best].dir_len] = '\0';
+	n = r->map[best].sub_len;
+	memcpy(path, r->map[best].sub, n);
+	if (n > 0)
+		path[n++] = '/';
+	memcpy(path + n, uri + plen, rlen);
+	n += rlen;
+	if (file_read_beneath(base, path, n, SCHEMA_REF_FILE_MAX, a, &text,
+	        &got, why, sizeof(why)) == -1) {
 		if (errno == ENOENT)
 			return 1;
 		snprintf(msg, msglen, "%s", why);

@@ -4,7 +4,10 @@
  *
  * A reference to PREFIX + REST reads DIR/REST.  REST must be a relative
  * path of plain segments: no "..", ".", empty segment, query, fragment,
- * percent sign or byte below 0x21, so a reference can never leave DIR.
+ * percent sign or byte below 0x21, so a reference can never leave DIR;
+ * and no component below DIR is followed through a symbolic link
+ * (file_read_beneath).  An address's DIR is SUB inside the address
+ * directory (schema_refs_add_beneath), so no component of SUB is either.
  * Nothing is ever fetched from the network.
  */
 #ifndef GPT_SCHEMA_LOAD_H
@@ -23,8 +26,10 @@ struct schema_refs {
 	struct {
 		const char *prefix; /* borrowed: argv or the conf */
 		size_t prefix_len;
-		const char *dir; /* borrowed */
+		const char *dir; /* borrowed: links in it are followed */
 		size_t dir_len;
+		const char *sub; /* borrowed: "" or a path beneath dir */
+		size_t sub_len;
 	} map[SCHEMA_REFS_MAX];
 };
 
@@ -37,6 +42,13 @@ int schema_refs_add(struct schema_refs *r, const char *arg) GPT_MUSTCHECK;
 /* Add prefix -> dir (both borrowed).  0, or -1 when the table is full. */
 int schema_refs_add2(struct schema_refs *r, const char *prefix,
     size_t prefix_len, const char *dir, size_t dir_len) GPT_MUSTCHECK;
+
+/* Add prefix -> base/sub (all borrowed): sub (a relative path of plain
+ * segments) is inside base, and no link in it is followed.  0, or -1 when
+ * the table is full. */
+int schema_refs_add_beneath(struct schema_refs *r, const char *prefix,
+    size_t prefix_len, const char *base, size_t base_len, const char *sub,
+    size_t sub_len) GPT_MUSTCHECK;
 
 /* A schema_load_fn over the struct schema_refs at ctx: the longest
  * matching prefix wins. */

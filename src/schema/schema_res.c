@@ -817,7 +817,7 @@ build_rt(struct cctx *c, struct res_resource *r)
 		jptr_init(&c->ptr);
 		c->loc = schema_res_loc(c, a->v, r->loc);
 		c->depth = 0;
-		if ((node = schema_cc_value(c, a->v)) == NULL)
+		if ((node = c->compile(c, a->v)) == NULL)
 			return -1;
 		an[i].name = a->name;
 		an[i].len = a->len;
@@ -835,7 +835,7 @@ build_rt(struct cctx *c, struct res_resource *r)
 		jptr_init(&c->ptr);
 		c->loc = r->loc;
 		c->depth = 0;
-		if ((node = schema_cc_value(c, r->root)) == NULL)
+		if ((node = c->compile(c, r->root)) == NULL)
 			return -1;
 		r->rt->root = node;
 	}
@@ -891,7 +891,7 @@ resolve_one(struct cctx *c, struct pending *p)
 		c->ptr_root = NULL;
 		c->depth = 0;
 		c->loc = t.loc;
-		if ((p->node->dref = schema_cc_value(c, t.v)) == NULL)
+		if ((p->node->dref = c->compile(c, t.v)) == NULL)
 			return -1;
 		return 0;
 	}
@@ -906,7 +906,7 @@ resolve_one(struct cctx *c, struct pending *p)
 	}
 	c->depth = 0;
 	c->loc = t.loc;
-	if ((n = schema_cc_value(c, t.v)) == NULL)
+	if ((n = c->compile(c, t.v)) == NULL)
 		return -1;
 	switch (p->kind) {
 	case PENDING_REF:

@@ -34,6 +34,7 @@
 #include "tools/sample.h"
 #include "tools/sample_re.h"
 #include "schema/schema.h"
+#include "schema/schema_dialect.h"
 #include "schema/schema_view.h"
 #include "base/utf8.h"
 
@@ -186,7 +187,7 @@ gather(struct sample_gen *g, struct parts *p, const struct schema_node *n,
 	if (v->undescribed)
 		opaque(g, v, "a constraint the generator cannot read");
 	if (v->not_ != NULL)
-		opaque(g, v, "not");
+		opaque(g, v, schema_kw_name(KW_NOT));
 	if (v->ref != NULL)
 		gather(g, p, v->ref, depth + 1);
 	if (v->dyn != SV_DYN_NONE && v->dyn_target != NULL) {
@@ -203,7 +204,7 @@ gather(struct sample_gen *g, struct parts *p, const struct schema_node *n,
 		gather(g, p, schema_view_one_of(n, (size_t)(c % v->none_of)),
 		    depth + 1);
 	if (v->if_ != NULL) {
-		opaque(g, v, "if");
+		opaque(g, v, schema_kw_name(KW_IF));
 		/* in turn: a value made to match if, with then; or one
 		 * with else, hoping it misses if (the validator tells) */
 		if ((c & 1) == 0) {
