@@ -15,7 +15,6 @@
 #include "schema/schema.h"
 #include "schema/schema_dialect.h"
 #include "schema/schema_int.h"
-#include "schema/schema_res.h"
 
 struct arena;
 struct json_value;

@@ -44,6 +44,7 @@
 #include "schema/schema.h"
 #include "schema/schema_int.h"
 #include "schema/schema_cc.h"
+#include "schema/schema_res.h"
 
 /* Short local names for the shared helpers (schema_cc.h). */
 #define refuse schema_cc_refuse

@@ -13,6 +13,7 @@
 #include "schema/format.h"
 #include "parser/json.h"
 #include "schema/schema_cc.h"
+#include "schema/schema_res.h"
 
 #define refuse schema_cc_refuse
 #define nomem schema_cc_nomem

@@ -13,6 +13,7 @@
 #include "parser/jptr.h"
 #include "parser/json.h"
 #include "schema/schema_cc.h"
+#include "schema/schema_res.h"
 #include "parser/uri.h"
 
 #define refuse schema_cc_refuse
