@@ -362,11 +362,11 @@ log_emit(const char *level, const char *fmt, va_list ap)
 		time_t t = time(NULL);
 
 		if (gmtime_r(&t, &tm) != NULL)
-			start = strftime(line, sizeof(line),
-			    "%Y-%m-%dT%H:%M:%SZ ", &tm);
+			start = strftime(
+			    line, sizeof(line), "%Y-%m-%dT%H:%M:%SZ ", &tm);
 	}
-	n = snprintf(line + start, sizeof(line) - start, "gpt.fcgi: %s: ",
-	    level);
+	n = snprintf(
+	    line + start, sizeof(line) - start, "gpt.fcgi: %s: ", level);
 	start += n > 0 ? (size_t)n : 0;
 	n = vsnprintf(line + start, sizeof(line) - start - 1, fmt, ap);
 	if (n < 0)
@@ -381,13 +381,13 @@ log_emit(const char *level, const char *fmt, va_list ap)
 		log_sink(log_sink_ctx, line, len);
 		return;
 	}
-	/* One write(2) per line keeps lines whole when processes share stderr. */
+	/* One write(2) per line keeps lines whole when processes share stderr.
+	 */
 	if (write(STDERR_FILENO, line, len) < 0)
 		return;
 }
 
-static void log_line(const char *level, const char *fmt, ...)
-    GPT_PRINTF(2, 3);
+static void log_line(const char *level, const char *fmt, ...) GPT_PRINTF(2, 3);
 
 static void
 log_line(const char *level, const char *fmt, ...)

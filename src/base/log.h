@@ -70,8 +70,8 @@ enum log_level {
  * limit (and counts it in suppressed, since_ms marking the first).
  */
 struct log_bucket {
-	uint64_t last_ms;    /* when milli was last brought up to date */
-	uint32_t milli;      /* tokens x 1000, at most LOG_REJECT_BURST x 1000 */
+	uint64_t last_ms; /* when milli was last brought up to date */
+	uint32_t milli;   /* tokens x 1000, at most LOG_REJECT_BURST x 1000 */
 	unsigned suppressed; /* lines refused since the last summary */
 	uint64_t since_ms;   /* when the first of them was refused */
 };

@@ -68,16 +68,16 @@ struct cli_cmd {
 };
 
 static const struct cli_cmd cli_cmds[] = {
-	{"--version", cli_version},
-	{"--help", cli_help},
-	{"--parse", cli_parse},
-	{"--validate", cli_validate},
-	{"--check", cli_check},
-	{"--compile", cli_compile},
-	{"--bundle", cli_bundle},
-	{"--unroll", cli_unroll},
-	{"--sample", cli_sample},
-	{"--strict-openai", cli_strict_openai},
+    {"--version", cli_version},
+    {"--help", cli_help},
+    {"--parse", cli_parse},
+    {"--validate", cli_validate},
+    {"--check", cli_check},
+    {"--compile", cli_compile},
+    {"--bundle", cli_bundle},
+    {"--unroll", cli_unroll},
+    {"--sample", cli_sample},
+    {"--strict-openai", cli_strict_openai},
 };
 
 int
@@ -142,9 +142,10 @@ cli_parse(int argc, char **argv)
 	arena_init(&a, SIZE_MAX);
 	if (cli_slurp(argc == 2 ? argv[1] : NULL, &in) == -1)
 		goto done;
-	if (json_parse(buf_ptr(&in), buf_len(&in), &a, 0, &v, &err) != JSON_OK) {
-		fprintf(stderr, "gpt.fcgi: offset %zu: %s\n", err.offset,
-		    err.msg);
+	if (json_parse(buf_ptr(&in), buf_len(&in), &a, 0, &v, &err) !=
+	    JSON_OK) {
+		fprintf(
+		    stderr, "gpt.fcgi: offset %zu: %s\n", err.offset, err.msg);
 		rc = 1;
 		goto done;
 	}

@@ -34,8 +34,8 @@ int cli_compile(int argc, char **argv); /* cli_compile.c */
  * (cli_compile.c). */
 void cli_compile_report(const char *dir, FILE *f);
 int cli_bundle(int argc, char **argv);
-int cli_unroll(int argc, char **argv); /* cli_unroll.c */
-int cli_sample(int argc, char **argv); /* cli_sample.c */
+int cli_unroll(int argc, char **argv);        /* cli_unroll.c */
+int cli_sample(int argc, char **argv);        /* cli_sample.c */
 int cli_strict_openai(int argc, char **argv); /* cli_strict.c */
 
 #endif /* GPT_CLI_H */

@@ -44,6 +44,7 @@
 #include <unistd.h>
 
 #include "base/log.h"
+#include "base/num.h"
 #include "responder/formcache.h"
 #include "responder/loop.h"
 #include "responder/metrics.h"
@@ -339,26 +340,15 @@ static int
 loop_timeout_env(const char *name, unsigned def, unsigned *out)
 {
 	const char *v = getenv(name);
-	unsigned long n = 0;
-	size_t i;
+	uint64_t n;
 
 	if (v == NULL || *v == '\0') {
 		*out = def;
 		return 0;
 	}
-	/* bounded: at most 5 digits are looked at before the range check
-	 * fails */
-	for (i = 0; v[i] != '\0'; i++) {
-		if (v[i] < '0' || v[i] > '9' || i >= 5 ||
-		    (i == 0 && v[i] == '0')) {
-			/* hits on "5s", " 5", "-1", "05", "0", "1e3" */
-			n = 0;
-			break;
-		}
-		n = n * 10 + (unsigned long)(v[i] - '0');
-	}
-	if (n < LOOP_TIMEOUT_MIN || n > LOOP_TIMEOUT_MAX) {
-		/* hits on "0", "99999", "abc" */
+	/* hits on "5s", " 5", "-1", "05", "0", "1e3", "99999" */
+	if (num_read_str(v, LOOP_TIMEOUT_MIN, LOOP_TIMEOUT_MAX, NUM_CANONICAL,
+	        &n) != NULL) {
 		log_error("%s=\"%.40s\": not a whole number of seconds from "
 		          "%u to %u; not starting",
 		    name, v, LOOP_TIMEOUT_MIN, LOOP_TIMEOUT_MAX);
@@ -689,7 +679,8 @@ loop_serve_connections(struct loop_set *set, struct serve_state *st,
 			timeout = until <= now            ? 0
 			          : until - now > INT_MAX ? INT_MAX
 			                                  : (int)(until - now);
-		/* counts not yet written are due in metrics_idle_ms (metrics.h) */
+		/* counts not yet written are due in metrics_idle_ms (metrics.h)
+		 */
 		if (metrics_idle_ms() >= 0 &&
 		    (timeout == -1 || metrics_idle_ms() < timeout))
 			timeout = metrics_idle_ms();
@@ -809,7 +800,8 @@ loop_main(void)
 	signal(SIGCHLD, SIG_DFL);
 	/* What a hook starts outside its process group (setsid, a double
 	 * fork) comes back to us when orphaned, so hook_run can kill it
-	 * (CONTRACT "The hook": killed "with all it started"). */
+	 * (doc/protocol.md "The hook": killed "together with everything it
+	 * started"). */
 	if (hook_adopt_orphans() == -1)
 		log_warn("cannot become a child subreaper (%s): what a hook "
 		         "starts outside its process group may outlive the act",

@@ -1,7 +1,7 @@
 /*
  * serve.c: one request from CGI variables to the answer: the flow of
- * CONTRACT "Arrival" and "Act" (serve.h).  The loops that feed requests to
- * it (FastCGI connections, one CGI request) are loop.c's.
+ * doc/protocol.md "Arrival" and "Act" (serve.h).  The loops that feed requests
+ * to it (FastCGI connections, one CGI request) are loop.c's.
  *
  * Owns: the request arena and the buffers of struct serve_state.
  * Refuses: nothing itself; which directory is addr_'s decision; what
@@ -74,8 +74,8 @@ serve_arena_cap(size_t max_len, size_t per_byte, size_t base)
 {
 	size_t cap;
 
-	if (!gpt_mul_size(max_len, JSON_PARSE_BYTES_PER_INPUT_BYTE + per_byte,
-	        &cap) ||
+	if (!gpt_mul_size(
+	        max_len, JSON_PARSE_BYTES_PER_INPUT_BYTE + per_byte, &cap) ||
 	    !gpt_add_size(cap, JSON_PARSE_BYTES_FIXED, &cap) ||
 	    !gpt_mul_size(cap, ARENA_WORST_FACTOR, &cap) ||
 	    !gpt_add_size(cap, base, &cap))
@@ -156,8 +156,7 @@ serve_arrival(struct serve_io *io, const struct http_req *req,
 
 static int
 serve_reject(struct serve_io *io, const struct http_req *req,
-    const struct addr *a, const struct http_rejection *r,
-    enum http_outcome *o)
+    const struct addr *a, const struct http_rejection *r, enum http_outcome *o)
 {
 	return http_reject(&io->out, r, req->actor, a->conf.explain, o);
 }
@@ -187,7 +186,7 @@ serve_hook_outcome(enum hook_status st)
 	}
 }
 
-/* Run the hook and answer with its output (CONTRACT "The hook"). */
+/* Run the hook and answer with its output (doc/protocol.md "The hook"). */
 static int
 serve_hook(struct serve_io *io, struct serve_state *st,
     const struct http_req *req, const struct addr *a, enum http_outcome *o)
@@ -240,9 +239,10 @@ serve_hook(struct serve_io *io, struct serve_state *st,
 	/* Into an arena of its own, sized from hook_max_output: the act's
 	 * tree still fills the request arena, and a failure for want of room
 	 * here would come after the hook's side effect. */
-	st->hook.cap = serve_arena_cap(a->conf.hook_max_output, 0, 0);
-	if (json_parse(buf_ptr(&st->output), buf_len(&st->output), &st->hook,
-	        0, &v, &jerr) != JSON_OK) {
+	arena_set_cap(
+	    &st->hook, serve_arena_cap(a->conf.hook_max_output, 0, 0));
+	if (json_parse(buf_ptr(&st->output), buf_len(&st->output), &st->hook, 0,
+	        &v, &jerr) != JSON_OK) {
 		/* hits on a hook printing "ok", or "{} x"; out of memory only
 		 * when malloc itself fails (the cap admits any output) */
 		metrics_hook(METRICS_HOOK_BAD_ANSWER, res.elapsed_ms);
@@ -259,7 +259,7 @@ serve_hook(struct serve_io *io, struct serve_state *st,
 	    &io->out, buf_ptr(&st->output), buf_len(&st->output));
 }
 
-/* CONTRACT "Act": size, Content-Type, If-Match, parse, form, hook. */
+/* doc/protocol.md "Act": size, Content-Type, If-Match, parse, form, hook. */
 static int
 serve_act(struct serve_io *io, struct serve_state *st,
     const struct http_req *req, const struct addr *a, enum http_outcome *o)
@@ -312,15 +312,17 @@ serve_act(struct serve_io *io, struct serve_state *st,
 	    !http_etag_match(req->if_match, set->etag, false)) {
 		/* hits on If-Match: "stale" */
 		metrics_count(METRICS_REJECT_IF_MATCH);
-		log_reject("act at %s: If-Match does not match %s (actor \"%s\")",
+		log_reject(
+		    "act at %s: If-Match does not match %s (actor \"%s\")",
 		    a->dir, set->etag, req->actor != NULL ? req->actor : "");
 		*o = HTTP_O_PRECONDITION;
 		return serve_write_answer(io, &set->precondition, false);
 	}
-	st->req.cap = serve_arena_cap(a->conf.max_body,
-	    SERVE_VALIDATE_BYTES_PER_INPUT_BYTE, SERVE_ARENA_BASE);
-	switch (json_parse(buf_ptr(&st->body), buf_len(&st->body), &st->req, 0,
-	    &v, &jerr)) {
+	arena_set_cap(&st->req,
+	    serve_arena_cap(a->conf.max_body,
+	        SERVE_VALIDATE_BYTES_PER_INPUT_BYTE, SERVE_ARENA_BASE));
+	switch (json_parse(
+	    buf_ptr(&st->body), buf_len(&st->body), &st->req, 0, &v, &jerr)) {
 	case JSON_OK:
 		break;
 	case JSON_E_NOMEM:
@@ -334,8 +336,8 @@ serve_act(struct serve_io *io, struct serve_state *st,
 		r.has_offset = true;
 		r.offset = jerr.offset;
 		metrics_count(jerr.code == JSON_E_DUPLICATE
-		        ? METRICS_REJECT_DUPLICATE
-		        : METRICS_REJECT_PARSE);
+		                  ? METRICS_REJECT_DUPLICATE
+		                  : METRICS_REJECT_PARSE);
 		return serve_reject(io, req, a, &r, o);
 	}
 	switch (schema_validate(a->schema, v, &st->req, &serr)) {
@@ -430,8 +432,9 @@ serve_request(struct serve_io *io, struct serve_state *st)
 	if (ref.script_own && (a == NULL || (!a->ok && a->no_form))) {
 		/* hits on .../gpt.fcgi (shared hosting, the .d default) before
 		 * anything was published there: not the server's failure */
-		log_reject("no form at the script's own URL: create %s/form.json "
-		           "to publish one there (see gpt-address(5))",
+		log_reject(
+		    "no form at the script's own URL: create %s/form.json "
+		    "to publish one there (see gpt-address(5))",
 		    ref.dir);
 		rc = serve_reply(io, HTTP_O_NO_ADDRESS, &o);
 		goto done;
