@@ -4,9 +4,10 @@
  * body under two dialects, or a keyword's passing and failing body.
  */
 #include "check_schema.h"
+#include "schema/schema_dialect.h"
 #include "schema/schema_load.h"
 
-#define R_OK 0	   /* accepted */
+#define R_OK 0      /* accepted */
 #define R_INVALID 1 /* rejected */
 #define R_REFUSED 2 /* the form refused */
 
@@ -33,8 +34,8 @@ run_dialect(const struct dcase *t)
 	memset(&err, 0, sizeof(err));
 	r = schema_compile_opts(parse_text(&a, t->schema), &o, &a, &s, &err);
 	if (r != SCHEMA_OK) {
-		ck_assert_msg(r == SCHEMA_REFUSED, "%s: result %d", t->schema,
-		    (int)r);
+		ck_assert_msg(
+		    r == SCHEMA_REFUSED, "%s: result %d", t->schema, (int)r);
 		arena_free(&a);
 		return R_REFUSED;
 	}
@@ -87,13 +88,19 @@ END_TEST
 START_TEST(dialect_comes_from_schema_or_the_default)
 {
 	static const struct dcase t[] = {
-	    {NULL, "{\"$schema\":\"http://json-schema.org/draft-07/schema#\","
-	           "\"definitions\":{},\"if\":true}", "1", R_OK},
-	    {NULL, "{\"$schema\":\"http://json-schema.org/draft-07/schema\","
-	           "\"$defs\":{}}", "1", R_REFUSED},
+	    {NULL,
+	        "{\"$schema\":\"http://json-schema.org/draft-07/schema#\","
+	        "\"definitions\":{},\"if\":true}",
+	        "1", R_OK},
+	    {NULL,
+	        "{\"$schema\":\"http://json-schema.org/draft-07/schema\","
+	        "\"$defs\":{}}",
+	        "1", R_REFUSED},
 	    {NULL, "{\"$schema\":\"https://json-schema.org/v1\"}", "1", R_OK},
-	    {NULL, "{\"$schema\":\"https://json-schema.org/draft/2019-09/"
-	           "schema\",\"$recursiveAnchor\":true}", "1", R_OK},
+	    {NULL,
+	        "{\"$schema\":\"https://json-schema.org/draft/2019-09/"
+	        "schema\",\"$recursiveAnchor\":true}",
+	        "1", R_OK},
 	    {NULL, "{\"$schema\":\"http://example.com/unknown\"}", "1",
 	        R_REFUSED},
 	    {"draft-06", "{\"if\":false}", "1", R_REFUSED},
@@ -108,33 +115,40 @@ START_TEST(ids_follow_each_dialect)
 {
 	static const struct dcase t[] = {
 	    /* draft-04 spells it id, later dialects $id */
-	    {"draft-04", "{\"id\":\"http://x/r\",\"definitions\":{\"a\":"
-	                 "{\"type\":\"string\"}},\"allOf\":[{\"$ref\":"
-	                 "\"http://x/r#/definitions/a\"}]}", "\"s\"", R_OK},
+	    {"draft-04",
+	        "{\"id\":\"http://x/r\",\"definitions\":{\"a\":"
+	        "{\"type\":\"string\"}},\"allOf\":[{\"$ref\":"
+	        "\"http://x/r#/definitions/a\"}]}",
+	        "\"s\"", R_OK},
 	    /* beside $ref (through draft-07), id is ignored like the rest */
-	    {"draft-04", "{\"id\":\"http://x/r\",\"definitions\":{\"a\":"
-	                 "{}},\"$ref\":\"http://x/r#/definitions/a\"}", "1",
-	        R_REFUSED},
+	    {"draft-04",
+	        "{\"id\":\"http://x/r\",\"definitions\":{\"a\":"
+	        "{}},\"$ref\":\"http://x/r#/definitions/a\"}",
+	        "1", R_REFUSED},
 	    {"draft-06", "{\"id\":\"http://x/r\"}", "1", R_REFUSED},
 	    /* draft-07: "$id": "#name" names a location */
-	    {"draft-07", "{\"definitions\":{\"a\":{\"$id\":\"#n\",\"type\":"
-	                 "\"integer\"}},\"allOf\":[{\"$ref\":\"#n\"}]}",
+	    {"draft-07",
+	        "{\"definitions\":{\"a\":{\"$id\":\"#n\",\"type\":"
+	        "\"integer\"}},\"allOf\":[{\"$ref\":\"#n\"}]}",
 	        "1.5", R_INVALID},
-	    {"2020-12", "{\"$defs\":{\"a\":{\"$id\":\"#n\"}}}", "1",
-	        R_REFUSED},
+	    {"2020-12", "{\"$defs\":{\"a\":{\"$id\":\"#n\"}}}", "1", R_REFUSED},
 	    /* 2019-09 on: $anchor */
-	    {"2019-09", "{\"$defs\":{\"a\":{\"$anchor\":\"n\",\"type\":"
-	                "\"integer\"}},\"$ref\":\"#n\"}", "\"s\"", R_INVALID},
+	    {"2019-09",
+	        "{\"$defs\":{\"a\":{\"$anchor\":\"n\",\"type\":"
+	        "\"integer\"}},\"$ref\":\"#n\"}",
+	        "\"s\"", R_INVALID},
 	    {"draft-07", "{\"$anchor\":\"n\"}", "1", R_REFUSED},
 	    /* an embedded resource changes the base of a relative $ref */
-	    {NULL, "{\"$id\":\"http://x/root\",\"properties\":{\"a\":{"
-	           "\"$id\":\"sub/\",\"$ref\":\"leaf\"}},\"$defs\":{\"l\":{"
-	           "\"$id\":\"http://x/sub/leaf\",\"type\":\"string\"}}}",
+	    {NULL,
+	        "{\"$id\":\"http://x/root\",\"properties\":{\"a\":{"
+	        "\"$id\":\"sub/\",\"$ref\":\"leaf\"}},\"$defs\":{\"l\":{"
+	        "\"$id\":\"http://x/sub/leaf\",\"type\":\"string\"}}}",
 	        "{\"a\":1}", R_INVALID},
 	    /* a URN id */
-	    {NULL, "{\"$id\":\"urn:uuid:deadbeef-1234-ffff-ffff-4321feebdaed\","
-	           "\"$defs\":{\"s\":{\"type\":\"string\"}},\"$ref\":"
-	           "\"urn:uuid:deadbeef-1234-ffff-ffff-4321feebdaed#/$defs/s\"}",
+	    {NULL,
+	        "{\"$id\":\"urn:uuid:deadbeef-1234-ffff-ffff-4321feebdaed\","
+	        "\"$defs\":{\"s\":{\"type\":\"string\"}},\"$ref\":"
+	        "\"urn:uuid:deadbeef-1234-ffff-ffff-4321feebdaed#/$defs/s\"}",
 	        "1", R_INVALID},
 	};
 
@@ -145,11 +159,13 @@ END_TEST
 START_TEST(ref_siblings_are_ignored_through_draft_07_only)
 {
 	static const struct dcase t[] = {
-	    {"draft-07", "{\"definitions\":{\"a\":{}},\"properties\":{\"p\":"
-	                 "{\"$ref\":\"#/definitions/a\",\"maxLength\":1}}}",
+	    {"draft-07",
+	        "{\"definitions\":{\"a\":{}},\"properties\":{\"p\":"
+	        "{\"$ref\":\"#/definitions/a\",\"maxLength\":1}}}",
 	        "{\"p\":\"long\"}", R_OK},
-	    {"2019-09", "{\"$defs\":{\"a\":{}},\"properties\":{\"p\":"
-	                "{\"$ref\":\"#/$defs/a\",\"maxLength\":1}}}",
+	    {"2019-09",
+	        "{\"$defs\":{\"a\":{}},\"properties\":{\"p\":"
+	        "{\"$ref\":\"#/$defs/a\",\"maxLength\":1}}}",
 	        "{\"p\":\"long\"}", R_INVALID},
 	};
 
@@ -183,18 +199,24 @@ END_TEST
 START_TEST(items_arrays_and_prefix_items_per_dialect)
 {
 	static const struct dcase t[] = {
-	    {"2019-09", "{\"items\":[{\"type\":\"string\"}],"
-	                "\"additionalItems\":false}", "[\"a\"]", R_OK},
-	    {"2019-09", "{\"items\":[{\"type\":\"string\"}],"
-	                "\"additionalItems\":false}", "[\"a\",1]", R_INVALID},
+	    {"2019-09",
+	        "{\"items\":[{\"type\":\"string\"}],"
+	        "\"additionalItems\":false}",
+	        "[\"a\"]", R_OK},
+	    {"2019-09",
+	        "{\"items\":[{\"type\":\"string\"}],"
+	        "\"additionalItems\":false}",
+	        "[\"a\",1]", R_INVALID},
 	    {"2019-09", "{\"items\":[{\"type\":\"string\"}]}", "[1]",
 	        R_INVALID},
 	    /* additionalItems without an items array constrains nothing */
 	    {"draft-07", "{\"additionalItems\":false}", "[1]", R_OK},
 	    {"2020-12", "{\"items\":[{\"type\":\"string\"}]}", "[1]",
 	        R_REFUSED},
-	    {"2020-12", "{\"prefixItems\":[{\"type\":\"string\"}],"
-	                "\"items\":false}", "[\"a\",1]", R_INVALID},
+	    {"2020-12",
+	        "{\"prefixItems\":[{\"type\":\"string\"}],"
+	        "\"items\":false}",
+	        "[\"a\",1]", R_INVALID},
 	    {"2019-09", "{\"prefixItems\":[]}", "[1]", R_REFUSED},
 	};
 
@@ -228,40 +250,58 @@ END_TEST
 START_TEST(unevaluated_keywords_see_through_applicators)
 {
 	static const struct dcase t[] = {
-	    {NULL, "{\"allOf\":[{\"properties\":{\"a\":true}}],"
-	           "\"unevaluatedProperties\":false}", "{\"a\":1}", R_OK},
-	    {NULL, "{\"allOf\":[{\"properties\":{\"a\":true}}],"
-	           "\"unevaluatedProperties\":false}", "{\"a\":1,\"b\":1}",
-	        R_INVALID},
+	    {NULL,
+	        "{\"allOf\":[{\"properties\":{\"a\":true}}],"
+	        "\"unevaluatedProperties\":false}",
+	        "{\"a\":1}", R_OK},
+	    {NULL,
+	        "{\"allOf\":[{\"properties\":{\"a\":true}}],"
+	        "\"unevaluatedProperties\":false}",
+	        "{\"a\":1,\"b\":1}", R_INVALID},
 	    /* additionalProperties false would reject a, allOf sees it */
-	    {NULL, "{\"anyOf\":[{\"properties\":{\"a\":true}},{\"properties\":"
-	           "{\"b\":true}}],\"unevaluatedProperties\":false}",
+	    {NULL,
+	        "{\"anyOf\":[{\"properties\":{\"a\":true}},{\"properties\":"
+	        "{\"b\":true}}],\"unevaluatedProperties\":false}",
 	        "{\"a\":1,\"b\":1}", R_OK},
 	    /* a failed branch's annotations are dropped */
-	    {NULL, "{\"anyOf\":[{\"properties\":{\"a\":{\"type\":\"string\"}}},"
-	           "true],\"unevaluatedProperties\":false}", "{\"a\":1}",
-	        R_INVALID},
+	    {NULL,
+	        "{\"anyOf\":[{\"properties\":{\"a\":{\"type\":\"string\"}}},"
+	        "true],\"unevaluatedProperties\":false}",
+	        "{\"a\":1}", R_INVALID},
 	    /* not drops annotations */
-	    {NULL, "{\"not\":{\"not\":{\"properties\":{\"a\":true}}},"
-	           "\"unevaluatedProperties\":false}", "{\"a\":1}", R_INVALID},
-	    {NULL, "{\"if\":{\"properties\":{\"a\":{\"const\":1}}},"
-	           "\"unevaluatedProperties\":false}", "{\"a\":1}", R_OK},
-	    {NULL, "{\"if\":{\"properties\":{\"a\":{\"const\":1}}},"
-	           "\"unevaluatedProperties\":false}", "{\"a\":2}", R_INVALID},
-	    {NULL, "{\"$defs\":{\"p\":{\"properties\":{\"a\":true}}},\"$ref\":"
-	           "\"#/$defs/p\",\"unevaluatedProperties\":false}",
+	    {NULL,
+	        "{\"not\":{\"not\":{\"properties\":{\"a\":true}}},"
+	        "\"unevaluatedProperties\":false}",
+	        "{\"a\":1}", R_INVALID},
+	    {NULL,
+	        "{\"if\":{\"properties\":{\"a\":{\"const\":1}}},"
+	        "\"unevaluatedProperties\":false}",
 	        "{\"a\":1}", R_OK},
-	    {NULL, "{\"allOf\":[{\"additionalProperties\":true}],"
-	           "\"unevaluatedProperties\":false}", "{\"z\":1}", R_OK},
-	    {NULL, "{\"prefixItems\":[true],\"unevaluatedItems\":false}",
-	        "[1]", R_OK},
+	    {NULL,
+	        "{\"if\":{\"properties\":{\"a\":{\"const\":1}}},"
+	        "\"unevaluatedProperties\":false}",
+	        "{\"a\":2}", R_INVALID},
+	    {NULL,
+	        "{\"$defs\":{\"p\":{\"properties\":{\"a\":true}}},\"$ref\":"
+	        "\"#/$defs/p\",\"unevaluatedProperties\":false}",
+	        "{\"a\":1}", R_OK},
+	    {NULL,
+	        "{\"allOf\":[{\"additionalProperties\":true}],"
+	        "\"unevaluatedProperties\":false}",
+	        "{\"z\":1}", R_OK},
+	    {NULL, "{\"prefixItems\":[true],\"unevaluatedItems\":false}", "[1]",
+	        R_OK},
 	    {NULL, "{\"prefixItems\":[true],\"unevaluatedItems\":false}",
 	        "[1,2]", R_INVALID},
 	    /* contains evaluates items from 2020-12 on, not in 2019-09 */
-	    {NULL, "{\"contains\":{\"type\":\"string\"},"
-	           "\"unevaluatedItems\":false}", "[\"a\"]", R_OK},
-	    {"2019-09", "{\"contains\":{\"type\":\"string\"},"
-	                "\"unevaluatedItems\":false}", "[\"a\"]", R_INVALID},
+	    {NULL,
+	        "{\"contains\":{\"type\":\"string\"},"
+	        "\"unevaluatedItems\":false}",
+	        "[\"a\"]", R_OK},
+	    {"2019-09",
+	        "{\"contains\":{\"type\":\"string\"},"
+	        "\"unevaluatedItems\":false}",
+	        "[\"a\"]", R_INVALID},
 	    {"draft-07", "{\"unevaluatedItems\":false}", "[]", R_REFUSED},
 	};
 
@@ -303,9 +343,9 @@ START_TEST(content_is_enforced)
 	    "{\"contentEncoding\":\"base64\",\"contentMediaType\":"
 	    "\"application/json\",\"contentSchema\":{\"required\":[\"a\"]}}";
 	static const struct dcase t[] = {
-	    {NULL, b64json, "\"eyJhIjoxfQ==\"", R_OK},   /* {"a":1} */
-	    {NULL, b64json, "\"e30=\"", R_INVALID},      /* {} */
-	    {NULL, b64json, "\"eyJhIjox\"", R_INVALID},  /* {"a":1 */
+	    {NULL, b64json, "\"eyJhIjoxfQ==\"", R_OK},  /* {"a":1} */
+	    {NULL, b64json, "\"e30=\"", R_INVALID},     /* {} */
+	    {NULL, b64json, "\"eyJhIjox\"", R_INVALID}, /* {"a":1 */
 	    {NULL, b64json, "\"%%%\"", R_INVALID},
 	    {NULL, "{\"contentEncoding\":\"base64url\"}", "\"-_8\"", R_OK},
 	    {NULL, "{\"contentEncoding\":\"base64\"}", "\"-_8\"", R_INVALID},
@@ -359,18 +399,24 @@ START_TEST(builtin_meta_schemas_resolve_without_files)
 #define BAD "{\"type\":12}"
 #define NESTED_BAD "{\"properties\":{\"a\":{\"minLength\":-1}}}"
 	static const struct dcase t[] = {
-	    {"draft-04", "{\"$ref\":\"http://json-schema.org/draft-04/schema#\"}",
-	        GOOD, R_OK},
-	    {"draft-04", "{\"$ref\":\"http://json-schema.org/draft-04/schema#\"}",
-	        BAD, R_INVALID},
-	    {"draft-06", "{\"$ref\":\"http://json-schema.org/draft-06/schema#\"}",
-	        GOOD, R_OK},
-	    {"draft-06", "{\"$ref\":\"http://json-schema.org/draft-06/schema#\"}",
-	        BAD, R_INVALID},
-	    {"draft-07", "{\"$ref\":\"http://json-schema.org/draft-07/schema#\"}",
-	        GOOD, R_OK},
-	    {"draft-07", "{\"$ref\":\"http://json-schema.org/draft-07/schema#\"}",
-	        BAD, R_INVALID},
+	    {"draft-04",
+	        "{\"$ref\":\"http://json-schema.org/draft-04/schema#\"}", GOOD,
+	        R_OK},
+	    {"draft-04",
+	        "{\"$ref\":\"http://json-schema.org/draft-04/schema#\"}", BAD,
+	        R_INVALID},
+	    {"draft-06",
+	        "{\"$ref\":\"http://json-schema.org/draft-06/schema#\"}", GOOD,
+	        R_OK},
+	    {"draft-06",
+	        "{\"$ref\":\"http://json-schema.org/draft-06/schema#\"}", BAD,
+	        R_INVALID},
+	    {"draft-07",
+	        "{\"$ref\":\"http://json-schema.org/draft-07/schema#\"}", GOOD,
+	        R_OK},
+	    {"draft-07",
+	        "{\"$ref\":\"http://json-schema.org/draft-07/schema#\"}", BAD,
+	        R_INVALID},
 	    {"2019-09",
 	        "{\"$ref\":\"https://json-schema.org/draft/2019-09/schema\"}",
 	        GOOD, R_OK},
@@ -387,8 +433,7 @@ START_TEST(builtin_meta_schemas_resolve_without_files)
 	        "{\"$ref\":\"https://json-schema.org/draft/2020-12/schema\"}",
 	        NESTED_BAD, R_INVALID},
 	    {"v1", "{\"$ref\":\"https://json-schema.org/v1\"}", GOOD, R_OK},
-	    {"v1", "{\"$ref\":\"https://json-schema.org/v1\"}", BAD,
-	        R_INVALID},
+	    {"v1", "{\"$ref\":\"https://json-schema.org/v1\"}", BAD, R_INVALID},
 	    {"v1", "{\"$ref\":\"https://json-schema.org/v1\"}", NESTED_BAD,
 	        R_INVALID},
 	    {"v1", "{\"$ref\":\"https://json-schema.org/v1/meta/validation\"}",
@@ -417,17 +462,61 @@ START_TEST(refs_load_local_copies_only_under_their_prefix)
 	ck_assert_int_eq(schema_refs_add(&r, "http://h/=/nonexistent"), 0);
 	ck_assert_int_eq(schema_refs_add(&r, "no-equals-sign"), -1);
 	arena_init(&a, 1 << 20);
-	ck_assert_int_eq(
-	    schema_refs_load(&r, "http://other/a.json", 19, &a, &doc, msg,
-	        sizeof(msg)),
+	ck_assert_int_eq(schema_refs_load(&r, "http://other/a.json", 19, &a,
+	                     &doc, msg, sizeof(msg)),
 	    1);
-	ck_assert_int_eq(schema_refs_load(&r, "http://h/../etc/passwd", 22,
-	                     &a, &doc, msg, sizeof(msg)),
+	ck_assert_int_eq(schema_refs_load(&r, "http://h/../etc/passwd", 22, &a,
+	                     &doc, msg, sizeof(msg)),
 	    -1);
 	ck_assert_int_eq(schema_refs_load(&r, "http://h/a.json", 15, &a, &doc,
 	                     msg, sizeof(msg)),
 	    1);
 	arena_free(&a);
+}
+END_TEST
+
+/* The registry's rows agree with themselves: every kw has a row, a
+ * keyword with rows per vocabulary has one meaning, what holds subschemas
+ * applies or holds them, and annotations set no flag. */
+START_TEST(registry_rows_are_consistent)
+{
+	bool seen[KW_COUNT] = {false};
+	size_t i;
+
+	for (i = 0; i < schema_kw_rows(); i++) {
+		const struct schema_kw_info *r = schema_kw_row(i);
+		const struct schema_kw_info *first = schema_kw_info(r->kw);
+
+		ck_assert_int_lt(r->kw, KW_COUNT);
+		seen[r->kw] = true;
+		ck_assert_str_eq(first->name, r->name);
+		ck_assert_msg(
+		    first->flag == r->flag && first->types == r->types &&
+		        first->role == r->role && first->shape == r->shape,
+		    "%s: rows disagree", r->name);
+		if (r->shape != SCHEMA_KS_NONE)
+			ck_assert_msg(r->role == SCHEMA_KR_APPLY ||
+			                  r->role == SCHEMA_KR_CORE,
+			    "%s holds subschemas", r->name);
+		if (r->role == SCHEMA_KR_APPLY)
+			ck_assert_msg(r->at != SCHEMA_KA_NONE && r->flag != 0,
+			    "%s applies", r->name);
+		if (r->role == SCHEMA_KR_ASSERT)
+			ck_assert_msg(r->flag != 0 && r->types != 0,
+			    "%s asserts", r->name);
+		if (r->role == SCHEMA_KR_ANNOTATE || r->role == SCHEMA_KR_CORE)
+			ck_assert_msg(r->flag == 0 && r->types == 0,
+			    "%s constrains nothing", r->name);
+	}
+	for (i = 0; i < KW_COUNT; i++)
+		ck_assert_msg(seen[i], "kw %zu has no row", i);
+	ck_assert_ptr_nonnull(
+	    schema_kw_find(SCHEMA_D_2020_12, "prefixItems", 11));
+	ck_assert_ptr_null(schema_kw_find(SCHEMA_D_DRAFT07, "prefixItems", 11));
+	ck_assert(schema_kw_is_annotation("title", 5));
+	ck_assert(schema_kw_is_annotation("x-ui", 4));
+	ck_assert(!schema_kw_is_annotation("minLength", 9));
+	ck_assert(!schema_kw_is_annotation("titles", 6));
 }
 END_TEST
 
@@ -450,6 +539,7 @@ suite_schema_dialect(void)
 	tcase_add_test(k, annotations_are_x_names_or_declared);
 	tcase_add_test(k, builtin_meta_schemas_resolve_without_files);
 	tcase_add_test(k, refs_load_local_copies_only_under_their_prefix);
+	tcase_add_test(k, registry_rows_are_consistent);
 	suite_add_tcase(s, k);
 	return s;
 }

@@ -1,17 +1,20 @@
 /*
- * schema_compile.c: turn a parsed form (JSON Schema 2020-12, the contract's
- * shape vocabulary) into the compiled nodes of schema_int.h, once, at load.
+ * schema_compile.c: turn a parsed form (JSON Schema in the dialect its
+ * $schema names, or the default one: draft-04 to 2020-12 and v1) into the
+ * compiled nodes of schema_int.h, once, at load.
  *
  * Owns: nothing beyond the form arena it is given (nodes, tables, compiled
  * patterns).  Borrows the schema tree's strings and numbers for as long as
  * the compiled form lives.
  *
- * Refuses (fail closed, whole document): any keyword outside the
- * vocabulary, any malformed keyword value, a `format` name format.h does
- * not know, $schema other than 2020-12, $id below the root, a
- * $ref that is not a local JSON Pointer or names nothing, a $ref cycle that
- * makes no progress into the instance, nesting past SCHEMA_MAX_DEPTH.
- * Every schema under $defs is compiled (so checked) even when unused.
+ * Refuses (fail closed, whole document): any keyword the dialect does not
+ * have (but x- names and the annotations the address declares), any
+ * malformed keyword value, a `format` name format.h does not know, an
+ * unknown $schema, a required $vocabulary gpt.fcgi does not implement, a
+ * $ref that names nothing in the document or in the resources the
+ * address provides (schema_res.c), a $ref cycle that makes no progress
+ * into the instance, nesting past SCHEMA_MAX_DEPTH.  Every schema under
+ * $defs (definitions) is compiled, so checked, even when unused.
  *
  * With a problems collector (schema_opts.problems, for --check) a refusal
  * is recorded and the walk goes on with the next keyword, item or member
@@ -22,8 +25,11 @@
  * Each schema location is compiled once (memoized by its json_value), so a
  * $ref back to an ancestor links to the node already built.  The other
  * jobs of the compiler live apart (schema_cc.h): which keywords exist in
- * schema_dialect.c, what a $ref names in schema_res.c, cycle checks and
- * the fast paths in schema_plan.c.
+ * schema_dialect.c (the registry), what a $ref names in schema_res.c,
+ * cycle checks and the fast paths in schema_plan.c, refusals and the
+ * problems of --check in schema_cc.c.  None of them calls back into this
+ * file: schema_res.c compiles a reference's target through the context's
+ * compile function.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -38,6 +44,7 @@
 #include "schema/schema.h"
 #include "schema/schema_int.h"
 #include "schema/schema_cc.h"
+#include "schema/schema_res.h"
 
 /* Short local names for the shared helpers (schema_cc.h). */
 #define refuse schema_cc_refuse
@@ -58,215 +65,6 @@ const struct schema_node schema_node_true = {.kind = SCHEMA_K_TRUE,
     .accept_max = SIZE_MAX};
 /* ----- errors ------------------------------------------------------- */
 
-static void err_reason(struct schema_err *err, const char *fmt, va_list ap)
-    GPT_PRINTF(2, 0);
-
-static void
-err_reason(struct schema_err *err, const char *fmt, va_list ap)
-{
-	vsnprintf(err->reason, sizeof(err->reason), fmt, ap);
-	/* Names come from the form: keep the message on one printable line. */
-	gpt_mask_controls(err->reason, strlen(err->reason));
-}
-
-void
-schema_clip(char *out, const char *s, size_t len)
-{
-	if (len > SCHEMA_CLIP_MAX)
-		len = SCHEMA_CLIP_MAX;
-	memcpy(out, s, len);
-	gpt_mask_controls(out, len);
-	out[len] = '\0';
-}
-
-void
-schema_problems_init(struct schema_problems *p)
-{
-	p->count = 0;
-	p->more = 0;
-}
-
-/*
- * The document order key of the refusal at c->ptr: the member or item
- * index at each level, found by walking c->root (member names through
- * the parser's index, so a key costs the pointer's depth, not the
- * form's size).  A pointer into another document, or cut short, keys as
- * far as it resolves.
- */
-static void
-problem_key(const struct cctx *c, struct schema_problem *p)
-{
-	const struct json_value *v = c->root;
-	const char *s = c->ptr.buf, *end = c->ptr.buf + c->ptr.len;
-	char tok[JPTR_MAX];
-
-	p->depth = 0;
-	p->outside = c->ptr_root == NULL || c->ptr_root != c->root;
-	while (!p->outside && s < end && *s == '/' &&
-	       p->depth < SCHEMA_PROBLEM_DEPTH) {
-		const char *t = s + 1, *e = memchr(t, '/', (size_t)(end - t));
-		size_t n = 0, i = 0;
-
-		if (e == NULL)
-			e = end;
-		/* RFC 6901 section 4: ~1 is '/', ~0 is '~' */
-		for (; t < e; t++)
-			if (*t == '~' && t + 1 < e) {
-				tok[n++] = t[1] == '1' ? '/' : '~';
-				t++;
-			} else {
-				tok[n++] = *t;
-			}
-		if (v->type == JSON_T_OBJECT) {
-			const struct json_value *m = json_object_get(v, tok, n);
-
-			if (m == NULL)
-				return;
-			i = (size_t)((const struct json_member *)(const void *)
-			        ((const char *)m -
-			            offsetof(struct json_member, value)) -
-			    v->u.obj.members);
-			v = m;
-		} else if (v->type == JSON_T_ARRAY && n > 0 && n < 10) {
-			for (t = tok; t < tok + n; t++) {
-				if (*t < '0' || *t > '9')
-					return;
-				i = i * 10 + (size_t)(*t - '0');
-			}
-			if (i >= v->u.arr.count)
-				return;
-			v = &v->u.arr.items[i];
-		} else {
-			return;
-		}
-		p->path[p->depth++] = (uint32_t)i;
-		s = e;
-	}
-}
-
-/* <0, 0, >0: a comes before, with, after b in document order; a parent
- * before what it holds, another document after the form. */
-static int
-problem_cmp(const struct schema_problem *a, const struct schema_problem *b)
-{
-	unsigned i;
-
-	if (a->outside || b->outside)
-		return (int)a->outside - (int)b->outside;
-	for (i = 0; i < a->depth && i < b->depth; i++)
-		if (a->path[i] != b->path[i])
-			return a->path[i] < b->path[i] ? -1 : 1;
-	return (int)a->depth - (int)b->depth;
-}
-
-/* Keep e among the first SCHEMA_PROBLEMS_MAX problems in document order
- * (after those at the same place: the order found), or count it. */
-static void
-problem_add(struct cctx *c, const struct schema_err *e)
-{
-	struct schema_problems *ps = c->o->problems;
-	struct schema_problem p;
-	size_t i, at;
-
-	p.err = *e;
-	problem_key(c, &p);
-	for (at = ps->count; at > 0 && problem_cmp(&ps->list[at - 1], &p) > 0;
-	     at--)
-		;
-	/* the same refusal reached twice (a $ref to a malformed place) */
-	for (i = at; i > 0 && problem_cmp(&ps->list[i - 1], &p) == 0; i--)
-		if ((ps->list[i - 1].err.keyword == NULL) ==
-		        (e->keyword == NULL) &&
-		    (e->keyword == NULL ||
-		        strcmp(ps->list[i - 1].err.keyword, e->keyword) == 0) &&
-		    ps->list[i - 1].err.pointer.len == e->pointer.len &&
-		    memcmp(ps->list[i - 1].err.pointer.buf, e->pointer.buf,
-		        e->pointer.len) == 0 &&
-		    strcmp(ps->list[i - 1].err.reason, e->reason) == 0)
-			return;
-	if (at == SCHEMA_PROBLEMS_MAX) {
-		ps->more++;
-		return;
-	}
-	if (ps->count == SCHEMA_PROBLEMS_MAX) {
-		ps->count--;
-		ps->more++;
-	}
-	for (i = ps->count; i > at; i--)
-		ps->list[i] = ps->list[i - 1];
-	ps->list[at] = p;
-	ps->count++;
-}
-
-void *
-schema_cc_refuse(struct cctx *c, const char *keyword, const char *fmt, ...)
-{
-	struct schema_err e;
-	va_list ap;
-
-	e.keyword = keyword;
-	e.pointer = c->ptr;
-	va_start(ap, fmt);
-	err_reason(&e, fmt, ap);
-	va_end(ap);
-	/* *err is the first refusal: what a caller that stops there sees */
-	if (c->rc == SCHEMA_OK)
-		*c->err = e;
-	if (c->rc != SCHEMA_NOMEM)
-		c->rc = SCHEMA_REFUSED;
-	if (c->o->problems != NULL && c->quiet == 0)
-		problem_add(c, &e);
-	return NULL;
-}
-
-bool
-schema_cc_go_on(const struct cctx *c)
-{
-	return c->o->problems != NULL && c->quiet == 0 &&
-	       c->rc == SCHEMA_REFUSED;
-}
-
-void
-schema_cc_try(struct cctx *c, struct cc_try *t)
-{
-	t->rc = c->rc;
-	c->quiet++;
-}
-
-int
-schema_cc_untry(struct cctx *c, const struct cc_try *t, bool failed)
-{
-	c->quiet--;
-	if (c->rc == SCHEMA_NOMEM)
-		return -1;
-	if (failed)
-		c->rc = t->rc;
-	return 0;
-}
-
-void *
-schema_cc_nomem(struct cctx *c)
-{
-	c->rc = SCHEMA_NOMEM;
-	c->err->keyword = NULL;
-	c->err->pointer = c->ptr;
-	snprintf(c->err->reason, sizeof(c->err->reason),
-	    "out of memory compiling the form");
-	return NULL;
-}
-
-void
-schema_cc_ptr_set(struct jptr *p, const char *s, size_t len)
-{
-	jptr_init(p);
-	if (len >= sizeof(p->buf)) {
-		len = sizeof(p->buf) - 1;
-		p->truncated = true;
-	}
-	memcpy(p->buf, s, len);
-	p->buf[len] = '\0';
-	p->len = len;
-}
 /* ----- memo: json_value -> node -------------------------------------- */
 
 static size_t
@@ -383,8 +181,8 @@ read_num(struct cctx *c, const struct json_value *v, const char *kw,
 	out->v = v;
 	out->is_small = v->u.num.is_small_int;
 	out->i = v->u.num.i;
-	out->is_short = dec_short(
-	    v->u.num.text, v->u.num.len, &out->mant, &out->exp);
+	out->is_short =
+	    dec_short(v->u.num.text, v->u.num.len, &out->mant, &out->exp);
 	return 0;
 }
 
@@ -638,15 +436,14 @@ read_pprops(struct cctx *c, struct schema_node *n, const struct json_value *pp)
 
 		mark2 = jptr_push(&c->ptr, m->key.ptr, m->key.len);
 		here = c->ptr.len;
-		p[k].re = re_compile(
-		    m->key.ptr, m->key.len, c->a, msg, sizeof(msg));
+		p[k].re =
+		    re_compile(m->key.ptr, m->key.len, c->a, msg, sizeof(msg));
 		p[k].src = m->key.ptr;
 		p[k].src_len = m->key.len;
 		/* {"patternProperties": {"(": {}}}: its schema is still
 		 * checked */
 		if (p[k].re == NULL &&
-		    (refuse(c, "patternProperties", "invalid pattern: %s",
-		         msg),
+		    (refuse(c, "patternProperties", "invalid pattern: %s", msg),
 		        kw_failed(c, here, &bad)) == -1)
 			return -1;
 		if ((p[k].sub = compile_value(c, &m->value)) == NULL &&
@@ -665,8 +462,8 @@ read_pprops(struct cctx *c, struct schema_node *n, const struct json_value *pp)
 
 /* A count keyword (minProperties, minLength, ...): *out and flag set. */
 static int
-read_count_kw(struct cctx *c, struct schema_node *n,
-    const struct json_value *v, const char *kw, size_t *out, uint32_t flag)
+read_count_kw(struct cctx *c, struct schema_node *n, const struct json_value *v,
+    const char *kw, size_t *out, uint64_t flag)
 {
 	size_t mark;
 
@@ -682,8 +479,8 @@ read_count_kw(struct cctx *c, struct schema_node *n,
 
 /* additionalProperties (a boolean even in draft-04). */
 static int
-read_additional(struct cctx *c, struct schema_node *n,
-    const struct json_value *v)
+read_additional(
+    struct cctx *c, struct schema_node *n, const struct json_value *v)
 {
 	const struct schema_node *sub;
 
@@ -805,10 +602,10 @@ compile_object_kws(
 	n->table_mask = s.mask;
 	for (i = 0; i < s.n; i++) {
 		n->slot_lens |= (uint64_t)1 << (s.slot[i].len % 64);
-		n->slot_firsts |= (uint64_t)1
-		    << (s.slot[i].len > 0
-		               ? (unsigned char)s.slot[i].name[0] % 64
-		               : 0);
+		n->slot_firsts |=
+		    (uint64_t)1 << (s.slot[i].len > 0
+		                        ? (unsigned char)s.slot[i].name[0] % 64
+		                        : 0);
 	}
 
 	if (pp != NULL && pp->u.obj.count > 0)
@@ -884,7 +681,8 @@ read_unique(struct cctx *c, struct schema_node *n, const struct json_value *v)
 
 	/* {"uniqueItems": 1} */
 	if (v->type != JSON_T_TRUE && v->type != JSON_T_FALSE)
-		return refuse(c, "uniqueItems", "uniqueItems must be a boolean"),
+		return refuse(
+		           c, "uniqueItems", "uniqueItems must be a boolean"),
 		       -1;
 	jptr_pop(&c->ptr, mark);
 	if (v->type == JSON_T_TRUE)
@@ -910,7 +708,8 @@ compile_array_kws(
 	 * by position followed by additionalItems (ignored without it) */
 	if (kv[KW_ITEMS_OLD] != NULL &&
 	    kv[KW_ITEMS_OLD]->type == JSON_T_ARRAY) {
-		KW_STEP(c, at, bad, read_prefix(c, n, kv[KW_ITEMS_OLD], "items"));
+		KW_STEP(
+		    c, at, bad, read_prefix(c, n, kv[KW_ITEMS_OLD], "items"));
 		n->prefix_kw = "items";
 		rest = kv[KW_ADDITIONALITEMS];
 		rest_kw = "additionalItems";
@@ -920,25 +719,25 @@ compile_array_kws(
 	n->items_kw = rest_kw;
 	if (rest != NULL)
 		KW_STEP(c, at, bad,
-		    read_rest(c, n, rest, rest_kw,
-		        rest == kv[KW_ADDITIONALITEMS]));
+		    read_rest(
+		        c, n, rest, rest_kw, rest == kv[KW_ADDITIONALITEMS]));
 	n->min_contains = 1;
 	n->max_contains = SIZE_MAX;
 	/* minContains/maxContains without contains constrain nothing. */
 	KW_STEP(c, at, bad,
-	    read_count_kw(c, n, kv[KW_MINCONTAINS], "minContains",
-	        &n->min_contains, 0));
+	    read_count_kw(
+	        c, n, kv[KW_MINCONTAINS], "minContains", &n->min_contains, 0));
 	KW_STEP(c, at, bad,
-	    read_count_kw(c, n, kv[KW_MAXCONTAINS], "maxContains",
-	        &n->max_contains, 0));
+	    read_count_kw(
+	        c, n, kv[KW_MAXCONTAINS], "maxContains", &n->max_contains, 0));
 	if (kv[KW_CONTAINS] != NULL)
 		KW_STEP(c, at, bad, read_contains(c, n, kv[KW_CONTAINS]));
 	KW_STEP(c, at, bad,
-	    read_count_kw(c, n, kv[KW_MINITEMS], "minItems", &n->min_items,
-	        SF_MINITEMS));
+	    read_count_kw(
+	        c, n, kv[KW_MINITEMS], "minItems", &n->min_items, SF_MINITEMS));
 	KW_STEP(c, at, bad,
-	    read_count_kw(c, n, kv[KW_MAXITEMS], "maxItems", &n->max_items,
-	        SF_MAXITEMS));
+	    read_count_kw(
+	        c, n, kv[KW_MAXITEMS], "maxItems", &n->max_items, SF_MAXITEMS));
 	if (kv[KW_UNIQUEITEMS] != NULL)
 		KW_STEP(c, at, bad, read_unique(c, n, kv[KW_UNIQUEITEMS]));
 	return bad ? -1 : 0;
@@ -1042,8 +841,10 @@ enum_table(struct cctx *c, struct schema_node *n, const struct schema_enum *e,
 			if (unique && o->hash == e[i].hash &&
 			    json_equal(o->value, e[i].value))
 				return refuse(c, "enum",
-				           "enum repeats a value (items %zu and "
-				           "%zu): draft-04 requires them unique",
+				           "enum repeats a value (items %zu "
+				           "and "
+				           "%zu): draft-04 requires them "
+				           "unique",
 				           (size_t)(tab[b] - 1), i),
 				       -1;
 			b = (b + 1) & (size - 1);
@@ -1079,8 +880,8 @@ declared_annotation(const struct cctx *c, const char *name, size_t len)
  * --annotations): the format is then an annotation, asserting nothing.
  */
 static int
-compile_format(struct cctx *c, struct schema_node *n,
-    const struct json_value *v)
+compile_format(
+    struct cctx *c, struct schema_node *n, const struct json_value *v)
 {
 	const struct format *f;
 	char name[SCHEMA_CLIP_MAX + 1], msg[SCHEMA_CLIP_MAX + 64];
@@ -1124,8 +925,8 @@ compile_format(struct cctx *c, struct schema_node *n,
  * exclusive; it requires maximum.  Moves the bound to the exclusive one. */
 static int
 draft04_exclusive(struct cctx *c, struct schema_node *n,
-    const struct json_value *v, const char *kw, uint32_t flag,
-    struct schema_num *num, uint32_t xflag, struct schema_num *xnum)
+    const struct json_value *v, const char *kw, uint64_t flag,
+    struct schema_num *num, uint64_t xflag, struct schema_num *xnum)
 {
 	size_t mark;
 
@@ -1213,8 +1014,8 @@ compile_content(
 			    "\"application/json\"");
 			if (kw_failed(c, at, &bad) == -1)
 				return -1;
-		} else if ((n->content_schema = compile_sub(c,
-		                kv[KW_CONTENTSCHEMA], "contentSchema")) ==
+		} else if ((n->content_schema = compile_sub(
+		                c, kv[KW_CONTENTSCHEMA], "contentSchema")) ==
 		               NULL &&
 		           kw_failed(c, at, &bad) == -1) {
 			return -1;
@@ -1270,7 +1071,7 @@ read_enum(struct cctx *c, struct schema_node *n, const struct json_value *v)
  * multipleOf: the bound at num, flag set. */
 static int
 read_bound(struct cctx *c, struct schema_node *n, const struct json_value *v,
-    enum kw kw, uint32_t flag, struct schema_num *num)
+    enum kw kw, uint64_t flag, struct schema_num *num)
 {
 	const char *name = schema_kw_name(kw);
 	size_t mark = jptr_push(&c->ptr, name, strlen(name));
@@ -1311,7 +1112,7 @@ compile_scalar_kws(
 {
 	static const struct {
 		enum kw kw;
-		unsigned flag;
+		uint64_t flag;
 		size_t off;
 	} nums[] = {
 	    {KW_MINIMUM, SF_MINIMUM, offsetof(struct schema_node, minimum)},
@@ -1330,6 +1131,10 @@ compile_scalar_kws(
 		KW_STEP(c, at, bad, compile_type(c, n, kv[KW_TYPE]));
 	if (kv[KW_ENUM] != NULL)
 		KW_STEP(c, at, bad, read_enum(c, n, kv[KW_ENUM]));
+	/* the made-up keyword of test builds (schema_dialect.h): a flag
+	 * that no tool describes, and nothing to judge */
+	if (kv[KW_TEST_OPAQUE] != NULL)
+		n->flags |= SF_TEST_OPAQUE;
 	if (kv[KW_CONST] != NULL) {
 		n->const_value = kv[KW_CONST];
 		n->flags |= SF_CONST;
@@ -1339,7 +1144,8 @@ compile_scalar_kws(
 			KW_STEP(c, at, bad,
 			    read_bound(c, n, kv[nums[i].kw], nums[i].kw,
 			        nums[i].flag,
-			        (struct schema_num *)((char *)n + nums[i].off)));
+			        (struct schema_num *)((char *)n +
+			                              nums[i].off)));
 	KW_STEP(c, at, bad,
 	    draft04_exclusive(c, n, kv[KW_XMIN_BOOL], "exclusiveMinimum",
 	        SF_MINIMUM, &n->minimum, SF_XMINIMUM, &n->xminimum));
@@ -1379,8 +1185,8 @@ add_ref(struct cctx *c, struct schema_node *n, const struct json_value *v,
 	if (v->type != JSON_T_STRING)
 		return refuse(c, kw, "%s must be a URI reference", kw), -1;
 	/* {"$recursiveRef": "#/$defs/a"}: 2019-09 section 8.2.4.2.1 */
-	if (k == PENDING_RECURSIVE && !(v->u.str.len == 1 &&
-	                                   v->u.str.ptr[0] == '#'))
+	if (k == PENDING_RECURSIVE &&
+	    !(v->u.str.len == 1 && v->u.str.ptr[0] == '#'))
 		return refuse(c, kw, "$recursiveRef must be \"#\""), -1;
 	if ((p = arena_alloc(c->a, sizeof(*p))) == NULL ||
 	    (p->where_len = c->ptr.len,
@@ -1452,7 +1258,7 @@ compile_depsch(
 static int
 read_list(struct cctx *c, struct schema_node *n, const struct json_value *v,
     const char *kw, const struct schema_node *const **list, size_t *count,
-    uint32_t flag)
+    uint64_t flag)
 {
 	if ((*list = compile_list(c, v, kw, count)) == NULL)
 		return -1;
@@ -1513,14 +1319,14 @@ compile_inplace_kws(
 	KW_STEP(c, at, bad,
 	    add_ref(c, n, kv[KW_DYNAMICREF], "$dynamicRef", PENDING_DYNAMIC));
 	KW_STEP(c, at, bad,
-	    add_ref(c, n, kv[KW_RECURSIVEREF], "$recursiveRef",
-	        PENDING_RECURSIVE));
+	    add_ref(
+	        c, n, kv[KW_RECURSIVEREF], "$recursiveRef", PENDING_RECURSIVE));
 	KW_STEP(c, at, bad,
 	    read_one(c, kv[KW_UNEVALPROPS], "unevaluatedProperties",
 	        &n->uneval_props));
 	KW_STEP(c, at, bad,
-	    read_one(c, kv[KW_UNEVALITEMS], "unevaluatedItems",
-	        &n->uneval_items));
+	    read_one(
+	        c, kv[KW_UNEVALITEMS], "unevaluatedItems", &n->uneval_items));
 	if (n->uneval_props != NULL || n->uneval_items != NULL)
 		cn->own_collect = true;
 	return bad ? -1 : 0;
@@ -1602,8 +1408,8 @@ note_annotation(struct cctx *c, const struct json_member *m)
 	if (!c->o->notes || c->warn == NULL)
 		return;
 	schema_clip(name, m->key.ptr, m->key.len);
-	snprintf(msg, sizeof(msg), "\"%s\" is an annotation (not enforced)",
-	    name);
+	snprintf(
+	    msg, sizeof(msg), "\"%s\" is an annotation (not enforced)", name);
 	mark = jptr_push(&c->ptr, m->key.ptr, m->key.len);
 	c->warn(c->warn_ctx, c->ptr.buf, msg);
 	jptr_pop(&c->ptr, mark);
@@ -1655,8 +1461,8 @@ refuse_unknown(struct cctx *c, const struct json_member *m)
  * meta-schema leaves out is an annotation (2020-12 section 8.1.2).
  */
 static int
-read_keywords(struct cctx *c, const struct json_value *v,
-    const struct json_value **kv)
+read_keywords(
+    struct cctx *c, const struct json_value *v, const struct json_value **kv)
 {
 	enum schema_dialect d = c->loc->d;
 	size_t i, at = c->ptr.len;
@@ -1665,10 +1471,11 @@ read_keywords(struct cctx *c, const struct json_value *v,
 	for (i = 0; i < v->u.obj.count; i++) {
 		const struct json_member *m = &v->u.obj.members[i];
 		int k = schema_kw_lookup(d, m->key.ptr, m->key.len);
-		bool xname = m->key.len >= 2 && memcmp(m->key.ptr, "x-", 2) == 0;
+		bool xname =
+		    m->key.len >= 2 && memcmp(m->key.ptr, "x-", 2) == 0;
 
-		if (k < 0 && (xname || declared_annotation(
-		                           c, m->key.ptr, m->key.len))) {
+		if (k < 0 &&
+		    (xname || declared_annotation(c, m->key.ptr, m->key.len))) {
 			note_annotation(c, m);
 			continue;
 		}
@@ -1733,6 +1540,7 @@ compile_object(struct cctx *c, const struct json_value *v)
 		return NULL;
 	saved = c->loc;
 	c->loc = l;
+	cn->dialect = (unsigned char)l->d;
 	/* Each step below goes on past a refusal when every problem is
 	 * wanted (kw_failed); otherwise the first one ends the walk. */
 	if (read_keywords(c, v, kv) == -1 && kw_failed(c, at, &bad) == -1)
@@ -1796,13 +1604,15 @@ static int
 list_nodes(struct cctx *c, struct schema *s)
 {
 	const struct schema_node **list;
-	const struct cnode *cn;
+	struct cnode *cn;
 	size_t i = 0;
 
 	if ((list = arena_calloc(c->a, c->nnodes + 1, sizeof(*list))) == NULL)
 		return nomem(c), -1;
-	for (cn = c->nodes; cn != NULL && i < c->nnodes; cn = cn->next)
+	for (cn = c->nodes; cn != NULL && i < c->nnodes; cn = cn->next) {
+		cn->id = (uint32_t)i;
 		list[i++] = &cn->n;
+	}
 	s->nodes = list;
 	s->nnodes = i;
 	return 0;
@@ -1828,6 +1638,7 @@ schema_compile_opts(const struct json_value *root, const struct schema_opts *o,
 	enum schema_dialect d = SCHEMA_D_DEFAULT;
 
 	memset(&c, 0, sizeof(c));
+	c.compile = schema_cc_value;
 	c.root = root;
 	c.a = a;
 	c.o = o;

@@ -12,19 +12,6 @@
 #include "schema/schema_int.h"
 #include "schema/schema_view.h"
 
-/* The SF_* bits this file describes.  A bit outside it (a keyword added to
- * the compiler after this view was written) makes the node undescribed. */
-#define SV_DESCRIBED                                                           \
-	(SF_TYPE | SF_ENUM | SF_CONST | SF_NUMBER_MASK | SF_STRING_MASK |      \
-	    SF_ARRAY_MASK | SF_OBJECT_MASK | SF_INPLACE_MASK | SF_FALSE |      \
-	    SF_SPECIAL)
-
-/* The view's type bits are the compiler's. */
-_Static_assert((unsigned)SV_TY_NULL == (unsigned)SCHEMA_TY_NULL &&
-                   (unsigned)SV_TY_STRING == (unsigned)SCHEMA_TY_STRING &&
-                   (unsigned)SV_TY_INTEGER == (unsigned)SCHEMA_TY_INTEGER,
-    "schema_view type bits follow SCHEMA_TY_*");
-
 static const struct cnode *
 cnode_of(const struct schema_node *n)
 {
@@ -35,8 +22,95 @@ cnode_of(const struct schema_node *n)
 	return (const struct cnode *)(const void *)n;
 }
 
+/*
+ * The SF_* bits this file describes, one by one, each with the fields it
+ * fills.  A bit not listed here (a keyword added to the compiler after
+ * this view was written) makes its node undescribed, so that the tools
+ * treat it as opaque instead of ignoring it.
+ */
+static const uint64_t sv_described[] = {
+    SF_TYPE,      /* types, typed */
+    SF_ENUM,      /* nenums, schema_view_enum */
+    SF_CONST,     /* const_value */
+    SF_MINIMUM,   /* minimum */
+    SF_MAXIMUM,   /* maximum */
+    SF_XMINIMUM,  /* xminimum */
+    SF_XMAXIMUM,  /* xmaximum */
+    SF_MULTIPLE,  /* multiple_of */
+    SF_NFORMAT,   /* nformat */
+    SF_MINLENGTH, /* min_length */
+    SF_MAXLENGTH, /* max_length */
+    SF_PATTERN,   /* pattern, content_* */
+    SF_FORMAT,    /* format */
+    SF_MINITEMS,  /* min_items */
+    SF_MAXITEMS,  /* max_items */
+    SF_ITEMS,     /* nprefix, items */
+    SF_CONTAINS,  /* contains, min_contains, max_contains */
+    SF_UNIQUE,    /* unique_items */
+    SF_MINPROPS,  /* min_props */
+    SF_MAXPROPS,  /* max_props */
+    SF_MEMBERS,   /* nprops, npprops, additional, names */
+    SF_REQUIRED,  /* schema_view_prop's required */
+    SF_DEPREQ,    /* ndepreq */
+    SF_DEPSCH,    /* ndepsch */
+    SF_REF,       /* ref, dyn, dyn_target */
+    SF_ALLOF,     /* nall_of */
+    SF_ANYOF,     /* nany_of */
+    SF_ONEOF,     /* none_of */
+    SF_NOT,       /* not_ */
+    SF_IF,        /* if_, then_, else_ */
+    SF_FALSE,     /* kind SV_FALSE */
+    SF_SPECIAL,   /* unevaluated_props, unevaluated_items */
+};
+
+static uint64_t
+described_mask(void)
+{
+	uint64_t m = 0;
+	size_t i;
+
+	for (i = 0; i < GPT_ARRAY_LEN(sv_described); i++)
+		m |= sv_described[i];
+	return m;
+}
+
+bool
+schema_view_describes(enum kw k)
+{
+	return (schema_kw_info(k)->flag & ~described_mask()) == 0;
+}
+
+size_t
+schema_view_opaque(
+    const struct schema_node *n, size_t i, const char **name, size_t *len)
+{
+	const struct cnode *cn = cnode_of(n);
+	const struct schema_kw_info *row;
+	const struct json_member *m;
+
+	if (cn == NULL || cn->src == NULL || cn->src->type != JSON_T_OBJECT)
+		return SIZE_MAX;
+	for (; i < cn->src->u.obj.count; i++) {
+		m = &cn->src->u.obj.members[i];
+		row = schema_kw_find(
+		    (enum schema_dialect)cn->dialect, m->key.ptr, m->key.len);
+		if (row != NULL && !schema_view_describes(row->kw)) {
+			*name = m->key.ptr;
+			*len = m->key.len;
+			return i;
+		}
+	}
+	return SIZE_MAX;
+}
+
+/* The view's type bits are the compiler's. */
+_Static_assert((unsigned)SV_TY_NULL == (unsigned)SCHEMA_TY_NULL &&
+                   (unsigned)SV_TY_STRING == (unsigned)SCHEMA_TY_STRING &&
+                   (unsigned)SV_TY_INTEGER == (unsigned)SCHEMA_TY_INTEGER,
+    "schema_view type bits follow SCHEMA_TY_*");
+
 static void
-num(const struct schema_node *n, uint32_t flag, const struct schema_num *b,
+num(const struct schema_node *n, uint64_t flag, const struct schema_num *b,
     struct schema_view_num *out)
 {
 	out->text = NULL;
@@ -63,7 +137,9 @@ schema_view_get(const struct schema_node *n, struct schema_view *v)
 	v->max_length = v->max_items = v->max_props = SIZE_MAX;
 	v->min_contains = 1;
 	v->max_contains = SIZE_MAX;
+	v->dialect = -1;
 	if (cn != NULL) {
+		v->dialect = cn->dialect;
 		v->src = cn->src;
 		v->pointer = cn->where;
 		v->pointer_len = cn->where_len;
@@ -77,7 +153,7 @@ schema_view_get(const struct schema_node *n, struct schema_view *v)
 		return;
 	}
 	v->kind = SV_NODE;
-	v->undescribed = (n->flags & ~(uint32_t)SV_DESCRIBED) != 0;
+	v->undescribed = (n->flags & ~described_mask()) != 0;
 	if (n->flags & SF_TYPE) {
 		v->typed = true;
 		v->types = n->types;
@@ -274,4 +350,145 @@ size_t
 schema_view_count(const struct schema *s)
 {
 	return s->nnodes;
+}
+
+size_t
+schema_view_id(const struct schema_node *n)
+{
+	const struct cnode *cn = cnode_of(n);
+
+	return cn != NULL ? cn->id : SIZE_MAX;
+}
+
+/* The edge stages of schema_view_edges_next, in their order. */
+static const enum kw sv_edge_order[] = {
+    KW_REF,
+    KW_DYNAMICREF,
+    KW_ALLOF,
+    KW_ANYOF,
+    KW_ONEOF,
+    KW_THEN,
+    KW_ELSE,
+    KW_DEPENDENTSCHEMAS,
+    KW_IF,
+    KW_NOT,
+    KW_PROPERTIES,
+    KW_PATTERNPROPERTIES,
+    KW_ADDITIONALPROPERTIES,
+    KW_UNEVALPROPS,
+    KW_PREFIXITEMS,
+    KW_ITEMS,
+    KW_UNEVALITEMS,
+    KW_CONTENTSCHEMA,
+    KW_CONTAINS,
+    KW_PROPERTYNAMES,
+};
+
+void
+schema_view_edges_init(
+    struct schema_view_edges *it, const struct schema_node *n)
+{
+	it->n = n;
+	schema_view_get(n, &it->v);
+	it->stage = 0;
+	it->i = 0;
+}
+
+/* The i-th subschema of stage kw of the node, or NULL past the last (a
+ * properties member without a schema gives NULL too: *skip set). */
+static const struct schema_node *
+sv_edge_at(const struct schema_view_edges *it, enum kw kw, size_t i, bool *skip)
+{
+	const struct schema_view *v = &it->v;
+	struct schema_view_prop p;
+	struct schema_view_pprop pp;
+	const char *name;
+	size_t len;
+
+	*skip = false;
+	switch (kw) {
+	case KW_REF:
+		return i == 0 ? v->ref : NULL;
+	case KW_DYNAMICREF:
+		return i == 0 ? v->dyn_target : NULL;
+	case KW_ALLOF:
+		return i < v->nall_of ? schema_view_all_of(it->n, i) : NULL;
+	case KW_ANYOF:
+		return i < v->nany_of ? schema_view_any_of(it->n, i) : NULL;
+	case KW_ONEOF:
+		return i < v->none_of ? schema_view_one_of(it->n, i) : NULL;
+	case KW_THEN:
+		return i == 0 ? v->then_ : NULL;
+	case KW_ELSE:
+		return i == 0 ? v->else_ : NULL;
+	case KW_DEPENDENTSCHEMAS:
+		return i < v->ndepsch
+		           ? schema_view_depsch(it->n, i, &name, &len)
+		           : NULL;
+	case KW_IF:
+		return i == 0 ? v->if_ : NULL;
+	case KW_NOT:
+		return i == 0 ? v->not_ : NULL;
+	case KW_PROPERTIES:
+		if (i >= v->nprops)
+			return NULL;
+		schema_view_prop(it->n, i, &p);
+		*skip = p.sub == NULL;
+		return p.sub;
+	case KW_PATTERNPROPERTIES:
+		if (i >= v->npprops)
+			return NULL;
+		schema_view_pprop(it->n, i, &pp);
+		return pp.sub;
+	case KW_ADDITIONALPROPERTIES:
+		return i == 0 ? v->additional : NULL;
+	case KW_UNEVALPROPS:
+		return i == 0 ? v->unevaluated_props : NULL;
+	case KW_PREFIXITEMS:
+		return i < v->nprefix ? schema_view_prefix(it->n, i) : NULL;
+	case KW_ITEMS:
+		return i == 0 ? v->items : NULL;
+	case KW_UNEVALITEMS:
+		return i == 0 ? v->unevaluated_items : NULL;
+	case KW_CONTENTSCHEMA:
+		return i == 0 ? v->content_schema : NULL;
+	case KW_CONTAINS:
+		return i == 0 ? v->contains : NULL;
+	case KW_PROPERTYNAMES:
+		return i == 0 ? v->names : NULL;
+	default:
+		return NULL;
+	}
+}
+
+bool
+schema_view_edges_next(struct schema_view_edges *it, struct schema_view_edge *e)
+{
+	const struct schema_node *to;
+	const struct schema_kw_info *row;
+	bool skip;
+
+	if (it->v.kind != SV_NODE)
+		return false;
+	/* bounded: each round moves to the next entry or the next stage */
+	while (it->stage < GPT_ARRAY_LEN(sv_edge_order)) {
+		enum kw kw = sv_edge_order[it->stage];
+
+		to = sv_edge_at(it, kw, it->i, &skip);
+		if (to == NULL && !skip) {
+			it->stage++;
+			it->i = 0;
+			continue;
+		}
+		e->index = it->i++;
+		if (skip)
+			continue;
+		row = schema_kw_info(kw);
+		e->kw = kw;
+		e->at = row->at;
+		e->tests = row->tests;
+		e->to = to;
+		return true;
+	}
+	return false;
 }

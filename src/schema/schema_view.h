@@ -11,9 +11,11 @@
  *
  * A constraint this view does not describe sets `undescribed`: a tool
  * must then treat the subtree as opaque (a JSON editor on the page, "cannot
- * tell" in a report), never guess.  Adding a keyword to the compiler and
- * the validator therefore needs no edit here to stay correct; describing
- * it here is what lets the tools do better than opaque.
+ * tell" in a report, a refusal from --unroll and --strict-openai), never
+ * guess.  What is described is an explicit list of the compiler's flags
+ * (schema_view.c), so a keyword added to the registry, the compiler and
+ * the validator, with a flag of its own, is opaque to every tool until it
+ * is described here; schema_view_opaque names it.
  *
  * Everything a view points at is owned by the form's arena and lives as
  * long as the compiled form.
@@ -26,6 +28,7 @@
 #include <stdint.h>
 
 #include "schema/schema.h"
+#include "schema/schema_dialect.h"
 
 struct json_value;
 struct schema;
@@ -70,6 +73,10 @@ struct schema_view {
 	 * served form; a bundled resource's own pointer for those) */
 	const char *pointer;
 	size_t pointer_len;
+	/* the dialect (enum schema_dialect) the schema was read in: its
+	 * $schema, its resource's, or the form's default; -1 for true and
+	 * false reached without an object */
+	int dialect;
 	unsigned types; /* SV_TY_*: what `type` admits; SV_TY_ALL without */
 	bool typed;     /* `type` present */
 	bool undescribed;
@@ -147,6 +154,19 @@ struct schema_view_depreq {
 	size_t nneed;
 };
 
+/* Does the view describe what keyword k constrains (its registry flag is
+ * in the view's list)?  true for keywords that constrain nothing. */
+bool schema_view_describes(enum kw k);
+
+/*
+ * The first member, at index i or after, of node n's schema object that
+ * is a keyword the view does not describe: its index, with its name in
+ * *name (len bytes, borrowed from the form); SIZE_MAX when there is none
+ * (always so for a node that is not undescribed).
+ */
+size_t schema_view_opaque(
+    const struct schema_node *n, size_t i, const char **name, size_t *len);
+
 /* The form's root schema. */
 const struct schema_node *schema_view_root(const struct schema *s);
 
@@ -192,6 +212,46 @@ int schema_view_each(const struct schema *s,
 
 /* How many object schemas the form compiled to. */
 size_t schema_view_count(const struct schema *s);
+
+/* The dense id of node n: its place in schema_view_each's order, below
+ * schema_view_count, so that a tool keeps per-node facts in an array
+ * instead of a table keyed by pointers.  SIZE_MAX for the static true and
+ * false schemas (and NULL), which have no id. */
+size_t schema_view_id(const struct schema_node *n);
+
+/* One child edge of a node: a subschema and how it is reached. */
+struct schema_view_edge {
+	enum kw kw;           /* the keyword that holds it (the registry's) */
+	enum schema_kw_at at; /* which instance it applies to */
+	bool tests;           /* its verdict is not the node's (not, if,
+	                         contains) */
+	size_t index;         /* its place in the keyword's list or map */
+	const struct schema_node *to;
+};
+
+/* A walk over the child edges of one node (schema_view_edges_next). */
+struct schema_view_edges {
+	const struct schema_node *n;
+	struct schema_view v;
+	unsigned stage;
+	size_t i;
+};
+
+/*
+ * The one enumeration of a compiled node's child edges, for every tool
+ * that walks a form.  Start with schema_view_edges_init, then each
+ * schema_view_edges_next fills *e and returns true, until false.  The
+ * order is fixed: the in-place edges ($ref, the static target of a
+ * dynamic reference, allOf, anyOf, oneOf, then, else, dependentSchemas,
+ * if, not), then those into the values inside (properties, whose members
+ * without a schema have no edge, patternProperties, additionalProperties,
+ * unevaluatedProperties, prefixItems, items, unevaluatedItems,
+ * contentSchema, contains, propertyNames).  Allocates nothing.
+ */
+void schema_view_edges_init(
+    struct schema_view_edges *it, const struct schema_node *n);
+bool schema_view_edges_next(
+    struct schema_view_edges *it, struct schema_view_edge *e);
 
 /*
  * Validate instance against the node n of the form s, as schema_validate

@@ -3,7 +3,7 @@
  * once: its address.conf, its form, and every answer to GET and HEAD
  * precomputed.
  *
- * Resolution (CONTRACT "An address"), first that applies:
+ * Resolution (doc/protocol.md "An address"), first that applies:
  *  1. GPT_ADDRESS names the directory (PATH_INFO must then be empty);
  *  2. GPT_ROOT plus exactly one PATH_INFO segment "/name";
  *  3. the default, for shared hosting: the directory "<SCRIPT_FILENAME>.d"

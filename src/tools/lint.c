@@ -7,7 +7,8 @@
  *   oneof                 "An address SHOULD use anyOf in preference to
  *                         oneOf" (some decoders refuse oneOf); says when
  *                         the branches are provably disjoint, so anyOf
- *                         accepts the same values.
+ *                         accepts the same values (schema_facts.h, which
+ *                         --strict-openai asks too).
  *   string-unbounded, array-unbounded, object-open
  *                         "The Form Is the Attack Surface": bounded
  *                         strings and arrays, closed enumerations,
@@ -44,6 +45,7 @@
 #include "tools/lint_int.h"
 #include "parser/re_tree.h"
 #include "tools/report.h"
+#include "schema/schema_facts.h"
 #include "schema/schema_view.h"
 
 /* What bounds a value (bits of lint_facts.bounds). */
@@ -75,9 +77,6 @@ static const char *const lint_bounded_formats[] = {
     "hostname",
 };
 
-#define LINT_DISC_MAX 32  /* members tried as a oneOf's discriminator */
-#define LINT_ONEOF_MAX 64 /* oneOf branches compared pairwise */
-
 void
 lint_ptr(const struct schema_view *v, char out[LINT_PTR_MAX])
 {
@@ -95,41 +94,25 @@ lint_ptr(const struct schema_view *v, char out[LINT_PTR_MAX])
 void
 lint_clip(char *out, size_t cap, const char *s, size_t len)
 {
-	size_t i, n = len < cap - 1 ? len : cap - 1;
+	size_t n = len < cap - 1 ? len : cap - 1;
 
-	for (i = 0; i < n; i++)
-		out[i] = (unsigned char)s[i] < 0x20 ? '?' : s[i];
+	memcpy(out, s, n);
+	gpt_mask_controls(out, n);
 	out[n] = '\0';
 }
 
 /* --- the node index ----------------------------------------------------- */
 
-static size_t
-lint_hash_ptr(const void *p, size_t nslots)
-{
-	uintptr_t x = (uintptr_t)p;
-
-	x ^= x >> 17;
-	x *= (uintptr_t)0x9E3779B97F4A7C15ULL;
-	return (size_t)(x ^ (x >> 29)) & (nslots - 1);
-}
-
+/* n's place in f->nodes: its dense id (schema_view_id), as lint_facts
+ * collects the nodes in that order; SIZE_MAX for true, false and NULL. */
 static size_t
 lint_index(const struct lint_facts *f, const struct schema_node *n)
 {
-	size_t h, k;
+	size_t id = schema_view_id(n);
 
-	if (n == NULL || f->nslots == 0)
+	if (id >= f->count || f->nodes[id].n != n)
 		return SIZE_MAX;
-	/* bounded by nslots: the table is at most half full */
-	for (h = lint_hash_ptr(n, f->nslots), k = 0; k < f->nslots;
-	     k++, h = (h + 1) & (f->nslots - 1)) {
-		if (f->slots[h] == SIZE_MAX)
-			return SIZE_MAX;
-		if (f->nodes[f->slots[h]].n == n)
-			return f->slots[h];
-	}
-	return SIZE_MAX;
+	return id;
 }
 
 const struct lint_node *
@@ -346,72 +329,28 @@ lint_say_bounds(
 static void lint_visit(struct lint_walk *w, const struct schema_node *n,
     unsigned ctx, bool judge, size_t depth, unsigned level);
 
-/* Visit every subschema of n: in place ones with ctx, the values inside
- * with none; tests (if, not, contains, propertyNames) unjudged. */
+/* Visit every subschema of n (the view's one edge enumeration): in place
+ * ones with ctx, the values inside with none; tests (if, not, contains)
+ * and member names (propertyNames) unjudged. */
 static void
 lint_children(struct lint_walk *w, const struct schema_node *n,
     const struct schema_view *v, unsigned ctx, bool judge, size_t depth,
     unsigned level)
 {
-	struct schema_view_prop p;
-	struct schema_view_pprop pp;
-	const char *name;
-	size_t i, len;
+	struct schema_view_edges it;
+	struct schema_view_edge e;
 
-	if (v->ref != NULL)
-		lint_visit(w, v->ref, ctx, judge, depth, level + 1);
-	if (v->dyn_target != NULL)
-		lint_visit(w, v->dyn_target, ctx, judge, depth, level + 1);
-	for (i = 0; i < v->nall_of; i++)
-		lint_visit(
-		    w, schema_view_all_of(n, i), ctx, judge, depth, level + 1);
-	for (i = 0; i < v->nany_of; i++)
-		lint_visit(
-		    w, schema_view_any_of(n, i), ctx, judge, depth, level + 1);
-	for (i = 0; i < v->none_of; i++)
-		lint_visit(
-		    w, schema_view_one_of(n, i), ctx, judge, depth, level + 1);
-	if (v->then_ != NULL)
-		lint_visit(w, v->then_, ctx, judge, depth, level + 1);
-	if (v->else_ != NULL)
-		lint_visit(w, v->else_, ctx, judge, depth, level + 1);
-	for (i = 0; i < v->ndepsch; i++)
-		lint_visit(w, schema_view_depsch(n, i, &name, &len), ctx, judge,
-		    depth, level + 1);
-	if (v->if_ != NULL)
-		lint_visit(w, v->if_, 0, false, depth, level + 1);
-	if (v->not_ != NULL)
-		lint_visit(w, v->not_, 0, false, depth, level + 1);
-	/* the values inside: a new instance, no context */
-	for (i = 0; i < v->nprops; i++) {
-		schema_view_prop(n, i, &p);
-		if (p.sub != NULL)
-			lint_visit(w, p.sub, 0, judge, depth + 1, level + 1);
+	(void)v;
+	schema_view_edges_init(&it, n);
+	while (schema_view_edges_next(&it, &e)) {
+		if (e.at == SCHEMA_KA_SAME)
+			lint_visit(w, e.to, e.tests ? 0 : ctx,
+			    judge && !e.tests, depth, level + 1);
+		else
+			lint_visit(w, e.to, 0,
+			    judge && !e.tests && e.at != SCHEMA_KA_NAME,
+			    depth + 1, level + 1);
 	}
-	for (i = 0; i < v->npprops; i++) {
-		schema_view_pprop(n, i, &pp);
-		lint_visit(w, pp.sub, 0, judge, depth + 1, level + 1);
-	}
-	if (v->additional != NULL)
-		lint_visit(w, v->additional, 0, judge, depth + 1, level + 1);
-	if (v->unevaluated_props != NULL)
-		lint_visit(
-		    w, v->unevaluated_props, 0, judge, depth + 1, level + 1);
-	for (i = 0; i < v->nprefix; i++)
-		lint_visit(w, schema_view_prefix(n, i), 0, judge, depth + 1,
-		    level + 1);
-	if (v->items != NULL)
-		lint_visit(w, v->items, 0, judge, depth + 1, level + 1);
-	if (v->unevaluated_items != NULL)
-		lint_visit(
-		    w, v->unevaluated_items, 0, judge, depth + 1, level + 1);
-	if (v->content_schema != NULL)
-		lint_visit(
-		    w, v->content_schema, 0, judge, depth + 1, level + 1);
-	if (v->contains != NULL)
-		lint_visit(w, v->contains, 0, false, depth + 1, level + 1);
-	if (v->names != NULL)
-		lint_visit(w, v->names, 0, false, depth + 1, level + 1);
 }
 
 /*
@@ -453,187 +392,6 @@ lint_visit(struct lint_walk *w, const struct schema_node *n, unsigned ctx,
 }
 
 /* --- facts from the view alone ----------------------------------------- */
-
-/* A branch's types and finite value set, through $ref chains. */
-struct lint_branch {
-	unsigned types;
-	const struct schema_node *vals; /* a node with const or enum */
-	const struct schema_node *n;    /* the branch, refs followed */
-};
-
-static void
-lint_branch_of(const struct schema_node *n, struct lint_branch *b)
-{
-	struct schema_view v;
-	unsigned hops;
-
-	b->types = SV_TY_ALL;
-	b->vals = NULL;
-	b->n = n;
-	/* bounded: at most 32 $ref hops */
-	for (hops = 0; n != NULL && hops < 32; hops++) {
-		schema_view_get(n, &v);
-		if (v.kind != SV_NODE) {
-			if (v.kind == SV_FALSE)
-				b->types = 0;
-			return;
-		}
-		b->n = n;
-		b->types &= v.types;
-		if (b->vals == NULL && (v.const_value != NULL || v.nenums > 0))
-			b->vals = n;
-		n = v.ref;
-	}
-}
-
-/* Every value of node x's const/enum. */
-static size_t
-lint_vals(
-    const struct schema_node *x, const struct json_value **out, size_t max)
-{
-	struct schema_view v;
-	size_t i, n = 0;
-
-	schema_view_get(x, &v);
-	if (v.const_value != NULL) {
-		out[0] = v.const_value;
-		return 1; /* a const beside an enum narrows it to itself */
-	}
-	for (i = 0; i < v.nenums && n < max; i++)
-		out[n++] = schema_view_enum(x, i);
-	return v.nenums > max ? SIZE_MAX : n;
-}
-
-#define LINT_VALS_MAX 64
-
-/* Do the finite value sets of nodes x and y share no value? */
-static bool
-lint_vals_disjoint(const struct schema_node *x, const struct schema_node *y)
-{
-	const struct json_value *a[LINT_VALS_MAX], *b[LINT_VALS_MAX];
-	size_t na = lint_vals(x, a, LINT_VALS_MAX),
-	       nb = lint_vals(y, b, LINT_VALS_MAX), i, j;
-
-	if (na == SIZE_MAX || nb == SIZE_MAX)
-		return false;
-	for (i = 0; i < na; i++)
-		for (j = 0; j < nb; j++)
-			if (json_equal(a[i], b[j]))
-				return false;
-	return true;
-}
-
-/* The property name (len bytes) of node n: its schema and whether it is
- * required.  false when n does not name it. */
-static bool
-lint_prop(const struct schema_node *n, const char *name, size_t len,
-    struct schema_view_prop *out)
-{
-	struct schema_view v;
-	size_t i;
-
-	schema_view_get(n, &v);
-	for (i = 0; i < v.nprops && i < LINT_DISC_MAX * 4; i++) {
-		schema_view_prop(n, i, out);
-		if (out->len == len && memcmp(out->name, name, len) == 0)
-			return true;
-	}
-	return false;
-}
-
-/* Widen integer to number: the two overlap. */
-static unsigned
-lint_types_norm(unsigned t)
-{
-	return (t & SV_TY_INTEGER) ? (t | SV_TY_NUMBER) : t;
-}
-
-/*
- * Are branches x and y provably disjoint: no common type, distinct
- * values, or a member both require with distinct const/enum values (a
- * discriminator)?  why gets the reason in words.
- */
-static bool
-lint_disjoint(const struct schema_node *x, const struct schema_node *y,
-    char *why, size_t cap)
-{
-	struct lint_branch a, b;
-	struct schema_view va;
-	struct schema_view_prop pa, pb;
-	struct lint_branch da, db;
-	char name[64];
-	size_t i;
-	unsigned ta, tb;
-
-	lint_branch_of(x, &a);
-	lint_branch_of(y, &b);
-	ta = lint_types_norm(a.types);
-	tb = lint_types_norm(b.types);
-	/* integer and number overlap; a number-only branch vs an
-	 * integer-only one does too, so normalizing is exact enough */
-	if ((ta & tb) == 0) {
-		snprintf(why, cap, "disjoint types");
-		return true;
-	}
-	if (a.vals != NULL && b.vals != NULL &&
-	    lint_vals_disjoint(a.vals, b.vals)) {
-		snprintf(why, cap, "distinct const/enum values");
-		return true;
-	}
-	if (a.n == NULL || b.n == NULL)
-		return false;
-	schema_view_get(a.n, &va);
-	/* a discriminator is among the first members: LINT_DISC_MAX of them
-	 * are tried, so a oneOf of wide objects costs no more than that */
-	for (i = 0; i < va.nprops && i < LINT_DISC_MAX; i++) {
-		schema_view_prop(a.n, i, &pa);
-		if (!pa.required || pa.sub == NULL ||
-		    !lint_prop(b.n, pa.name, pa.len, &pb) || !pb.required ||
-		    pb.sub == NULL)
-			continue;
-		lint_branch_of(pa.sub, &da);
-		lint_branch_of(pb.sub, &db);
-		if (da.vals != NULL && db.vals != NULL &&
-		    lint_vals_disjoint(da.vals, db.vals)) {
-			lint_clip(name, sizeof(name), pa.name, pa.len);
-			snprintf(why, cap,
-			    "distinct values of the required member \"%s\"",
-			    name);
-			return true;
-		}
-		if ((lint_types_norm(da.types) & lint_types_norm(db.types)) ==
-		    0) {
-			lint_clip(name, sizeof(name), pa.name, pa.len);
-			snprintf(why, cap,
-			    "disjoint types of the required member \"%s\"",
-			    name);
-			return true;
-		}
-	}
-	return false;
-}
-
-/* Are all oneOf branches of n pairwise disjoint?  why as lint_disjoint. */
-bool
-lint_oneof_disjoint(
-    const struct schema_node *n, size_t count, char *why, size_t cap)
-{
-	size_t i, j;
-
-	why[0] = '\0';
-	/* pairwise, so bounded: past LINT_ONEOF_MAX branches nothing is
-	 * proved */
-	if (count > LINT_ONEOF_MAX) {
-		snprintf(why, cap, "more than %d branches", LINT_ONEOF_MAX);
-		return false;
-	}
-	for (i = 0; i < count; i++)
-		for (j = i + 1; j < count; j++)
-			if (!lint_disjoint(schema_view_one_of(n, i),
-			        schema_view_one_of(n, j), why, cap))
-				return false;
-	return true;
-}
 
 static void
 lint_view_facts(struct lint_facts *f, struct lint_node *ln)
@@ -678,7 +436,7 @@ lint_view_facts(struct lint_facts *f, struct lint_node *ln)
 			ln->facts |= LINT_F_UNANCHORED;
 	}
 	if (v.none_of > 1 &&
-	    !lint_oneof_disjoint(ln->n, v.none_of, why, sizeof(why)))
+	    !schema_facts_oneof_disjoint(ln->n, why, sizeof(why)))
 		ln->facts |= LINT_F_ONEOF_OVERLAP;
 }
 
@@ -725,7 +483,6 @@ lint_facts_free(struct lint_facts *f)
 	free(f->bounds);
 	free(f->visited);
 	free(f->state);
-	free(f->slots);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -734,38 +491,26 @@ lint_facts(const struct schema *s, const char *served, size_t served_len,
     struct lint_facts *f)
 {
 	struct lint_walk w;
-	size_t count = schema_view_count(s), i, h, nslots = 16;
+	size_t count = schema_view_count(s), i;
 	const struct schema_node *root;
 
 	memset(f, 0, sizeof(*f));
 	f->s = s;
 	f->served_bytes = served_len;
 	f->tokens = lint_tokens(served, served_len);
-	/* nslots >= 2 * count, a power of two: no overflow below SIZE_MAX/4 */
-	while (nslots < 2 * count && nslots < SIZE_MAX / 4)
-		nslots *= 2;
 	f->nodes = calloc(count > 0 ? count : 1, sizeof(*f->nodes));
 	f->bounds = calloc(count > 0 ? count : 1, 1);
 	f->visited = calloc(count > 0 ? count : 1, sizeof(*f->visited));
 	f->state = calloc(count > 0 ? count : 1, 1);
-	f->slots = malloc(nslots * sizeof(*f->slots));
 	if (f->nodes == NULL || f->bounds == NULL || f->visited == NULL ||
-	    f->state == NULL || f->slots == NULL) {
+	    f->state == NULL) {
 		lint_facts_free(f);
 		return -1;
 	}
-	f->nslots = nslots;
-	for (h = 0; h < nslots; h++)
-		f->slots[h] = SIZE_MAX;
+	/* in schema_view_each's order: nodes[i] is the node of id i */
 	(void)schema_view_each(s, lint_collect, f);
-	for (i = 0; i < f->count; i++) {
-		/* bounded: the table is at most half full */
-		for (h = lint_hash_ptr(f->nodes[i].n, nslots);
-		     f->slots[h] != SIZE_MAX; h = (h + 1) & (nslots - 1))
-			;
-		f->slots[h] = i;
+	for (i = 0; i < f->count; i++)
 		lint_view_facts(f, &f->nodes[i]);
-	}
 	root = schema_view_root(s);
 	if ((i = lint_index(f, root)) != SIZE_MAX)
 		f->nodes[i].facts |= LINT_F_ROOT;

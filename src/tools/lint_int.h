@@ -33,11 +33,6 @@ struct lint_pattern {
 void lint_pattern_ask(
     const char *p, size_t len, uint32_t count, struct lint_pattern *out);
 
-/* Are the count oneOf branches of n pairwise provably disjoint?  why
- * gets the reason in words either way. */
-bool lint_oneof_disjoint(
-    const struct schema_node *n, size_t count, char *why, size_t cap);
-
 /* The bounds rules: walk the form from its root and add to r each
  * string, array and object it leaves unbounded. */
 void lint_walk_report(struct lint_facts *f, struct report *r);

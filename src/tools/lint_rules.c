@@ -13,7 +13,18 @@
 #include "tools/lint_int.h"
 #include "base/num.h"
 #include "tools/report.h"
+#include "schema/schema_dialect.h"
+#include "schema/schema_facts.h"
 #include "schema/schema_view.h"
+
+/* The member keyword kw of the schema object src, or NULL. */
+static const struct json_value *
+lint_kw(const struct json_value *src, enum kw kw)
+{
+	const char *name = schema_kw_name(kw);
+
+	return json_object_get(src, name, strlen(name));
+}
 
 static void
 lint_rule_oneof(const struct lint_facts *f, const struct lint_node *ln,
@@ -25,7 +36,7 @@ lint_rule_oneof(const struct lint_facts *f, const struct lint_node *ln,
 	if (v->none_of == 0)
 		return;
 	if (v->none_of == 1 ||
-	    lint_oneof_disjoint(ln->n, v->none_of, why, sizeof(why)))
+	    schema_facts_oneof_disjoint(ln->n, why, sizeof(why)))
 		report_addf(r, REPORT_WARNING, "oneof", ptr,
 		    "replace \"oneOf\" with \"anyOf\": the same values pass",
 		    "oneOf, which OpenAI's and Anthropic's strict modes refuse "
@@ -64,6 +75,33 @@ lint_rule_pattern(
 	    pat);
 }
 
+/* A keyword the view does not describe: every tool is blind to it (the
+ * page gives the subschema a JSON editor, --sample, --unroll and
+ * --strict-openai refuse it), though the validator enforces it. */
+static void
+lint_rule_opaque(const struct lint_node *ln, const struct schema_view *v,
+    const char *ptr, struct report *r)
+{
+	const char *name;
+	size_t len, i = 0;
+	char kw[64];
+
+	if (!v->undescribed)
+		return;
+	/* bounded: each round moves past one member */
+	while ((i = schema_view_opaque(ln->n, i, &name, &len)) != SIZE_MAX) {
+		lint_clip(kw, sizeof(kw), name, len);
+		report_addf(r, REPORT_WARNING, "keyword-opaque", ptr,
+		    "none: the validator enforces it; the tools describe it "
+		    "once gpt.fcgi's view does",
+		    "the keyword \"%s\" is enforced, but the page, --sample, "
+		    "--unroll, --strict-openai and this report cannot tell "
+		    "what it accepts (the page offers a JSON editor there)",
+		    kw);
+		i++;
+	}
+}
+
 /* Judge the annotation value x of node n with the validator. */
 static void
 lint_judge(const struct lint_facts *f, const struct lint_node *ln,
@@ -96,10 +134,10 @@ lint_rule_annotations(const struct lint_facts *f, const struct lint_node *ln,
 
 	if (v->src == NULL || v->src->type != JSON_T_OBJECT)
 		return;
-	if ((d = json_object_get(v->src, "default", 7)) != NULL)
+	if ((d = lint_kw(v->src, KW_DEFAULT)) != NULL)
 		lint_judge(f, ln, d, "its default", "default-invalid", ptr,
 		    scratch, r);
-	if ((ex = json_object_get(v->src, "examples", 8)) != NULL &&
+	if ((ex = lint_kw(v->src, KW_EXAMPLES)) != NULL &&
 	    ex->type == JSON_T_ARRAY)
 		for (i = 0; i < ex->u.arr.count && i < 100; i++) {
 			snprintf(what, sizeof(what), "example %zu", i);
@@ -127,8 +165,9 @@ lint_member_ptr(const struct schema_view *v, const char *name, size_t len,
 			out[n++] = '~';
 			out[n++] = name[i] == '~' ? '0' : '1';
 		} else {
-			out[n++] =
-			    (unsigned char)name[i] < 0x20 ? '?' : name[i];
+			out[n++] = gpt_is_control((unsigned char)name[i])
+			               ? '?'
+			               : name[i];
 		}
 	}
 	out[n] = '\0';
@@ -195,38 +234,18 @@ lint_rule_optional(const struct lint_facts *f, const struct lint_node *ln,
 
 /* Words that make a nearby number a constraint. */
 static const char *const lint_units[] = {
-    "character",
-    "characters",
-    "chars",
-    "char",
-    "letters",
-    "letter",
-    "words",
-    "digits",
-    "digit",
-    "bytes",
-    "byte",
-    "items",
-    "item",
-    "elements",
-    "entries",
-    "values",
-    "tags",
-    "lines",
-    "decimals",
-    "places",
-    "kb",
-    "mb",
-    "percent",
-    "members",
-    "keys",
-    "properties",
+    "character", "characters", "chars", "char", "letters", "letter", "words",
+    "digits", "digit", "bytes", "byte",
+    "items", /* not-a-keyword: a word of a description */
+    "item", "elements", "entries", "values", "tags", "lines", "decimals",
+    "places", "kb", "mb", "percent", "members", "keys",
+    "properties", /* not-a-keyword: a word of a description */
 };
 static const char *const lint_bound_words[] = {
     "max",
-    "maximum",
+    "maximum", /* not-a-keyword: a word of a description */
     "min",
-    "minimum",
+    "minimum", /* not-a-keyword: a word of a description */
     "most",
     "least",
     "upto",
@@ -411,7 +430,7 @@ lint_rule_description(
 	char claim[64];
 
 	if (v->src == NULL || v->src->type != JSON_T_OBJECT ||
-	    (d = json_object_get(v->src, "description", 11)) == NULL ||
+	    (d = lint_kw(v->src, KW_DESCRIPTION)) == NULL ||
 	    d->type != JSON_T_STRING || v->undescribed)
 		return;
 	if (!lint_description_claim(
@@ -451,6 +470,7 @@ lint_check(struct lint_facts *f, struct arena *scratch, struct report *r)
 			    "Bounded Recursion)");
 		lint_rule_oneof(f, ln, &v, ptr, r);
 		lint_rule_pattern(&v, ptr, r);
+		lint_rule_opaque(ln, &v, ptr, r);
 		lint_rule_description(&v, ptr, r);
 		lint_rule_annotations(f, ln, &v, ptr, scratch, r);
 		lint_rule_optional(f, ln, &v, scratch, r);

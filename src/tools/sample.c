@@ -28,15 +28,18 @@
 
 #include "base/arena.h"
 #include "base/buf.h"
+#include "base/num.h"
 #include "parser/json.h"
 #include "parser/json_out.h"
 #include "tools/sample.h"
 #include "tools/sample_re.h"
 #include "schema/schema.h"
+#include "schema/schema_dialect.h"
 #include "schema/schema_view.h"
 #include "base/utf8.h"
 
 #define SAMPLE_PARTS 32
+#define SAMPLE_EXP_MAX 100000 /* |exponent| of a multipleOf sampled */
 #define SAMPLE_STEPS 200000
 #define SAMPLE_VISITS_MIN 64
 #define SAMPLE_MEMBERS 1024 /* members one generated object names */
@@ -184,7 +187,7 @@ gather(struct sample_gen *g, struct parts *p, const struct schema_node *n,
 	if (v->undescribed)
 		opaque(g, v, "a constraint the generator cannot read");
 	if (v->not_ != NULL)
-		opaque(g, v, "not");
+		opaque(g, v, schema_kw_name(KW_NOT));
 	if (v->ref != NULL)
 		gather(g, p, v->ref, depth + 1);
 	if (v->dyn != SV_DYN_NONE && v->dyn_target != NULL) {
@@ -201,7 +204,7 @@ gather(struct sample_gen *g, struct parts *p, const struct schema_node *n,
 		gather(g, p, schema_view_one_of(n, (size_t)(c % v->none_of)),
 		    depth + 1);
 	if (v->if_ != NULL) {
-		opaque(g, v, "if");
+		opaque(g, v, schema_kw_name(KW_IF));
 		/* in turn: a value made to match if, with then; or one
 		 * with else, hoping it misses if (the validator tells) */
 		if ((c & 1) == 0) {
@@ -558,7 +561,18 @@ gen_number(struct sample_gen *g, const struct parts *p, bool integer)
 			char ch = mtext->text[j];
 
 			if (ch == 'e' || ch == 'E') {
-				exp += strtol(mtext->text + j + 1, NULL, 10);
+				const char *t = mtext->text + j + 1;
+				size_t tl = mtext->len - j - 1;
+				bool neg = tl > 0 && t[0] == '-';
+				uint64_t e;
+
+				if (tl > 0 && (t[0] == '-' || t[0] == '+'))
+					t++, tl--;
+				/* "1e999999": no double holds its multiples */
+				if (num_read(t, tl, 0, SAMPLE_EXP_MAX, 0, &e) !=
+				    NULL)
+					return -1;
+				exp += neg ? -(long)e : (long)e;
 				break;
 			}
 			if (ch == '.') {
