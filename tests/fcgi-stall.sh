@@ -9,7 +9,9 @@
 #   - a reader that takes 256 KB a second of a 3 MB answer (never idle
 #     for 3 s) is cut at the request's deadline (4 s from its first byte),
 #     not after the whole answer (about 12 s), and a GET sent meanwhile is
-#     answered once it is cut;
+#     answered at once: the answer waits in its connection, written as the
+#     reader takes it;
+#   - three such readers at once, and a GET answered meanwhile;
 #   - ten peers that each send a request head and trickle their body a
 #     byte a second, then one real GET: answered within 2 s;
 #   - after them all the process is still there and answers.
@@ -79,7 +81,7 @@ pids=
 $STALL slowread "$SOCK" /big 30 >"$TEST_TMP/slow" 2>&1 &
 slow=$!
 sleep 1
-get_within 5 "a GET while a slow reader takes a 3 MB answer"
+get_within 2 "a GET while a slow reader takes a 3 MB answer"
 wait "$slow"
 rc=$?
 # cut at 4 s from its first byte: allow for a loaded machine
@@ -89,6 +91,16 @@ if [ $rc -eq 0 ] && awk '{ exit !($(NF - 1) <= 7) }' "$TEST_TMP/slow"; then pass
 fi
 expect_true "the cut is logged" \
     grep -q 'did not take the answer within 4 s' "$TEST_TMP/server-err"
+
+# Three slow readers at once: each answer waits in its connection.
+for i in 1 2 3; do
+	$STALL slowread "$SOCK" /big 30 >/dev/null 2>&1 &
+	pids="$pids $!"
+done
+sleep 1
+get_within 2 "a GET while three slow readers take 3 MB answers"
+for p in $pids; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
+pids=
 
 # Ten peers trickling their bodies.
 for i in 1 2 3 4 5 6 7 8 9 10; do

@@ -538,6 +538,13 @@ loop_serve(struct loop_set *set, struct loop_conn *lc, struct serve_state *st,
 	    .out = {loop_fcgi_write, &lc->c, loop_fcgi_push},
 	};
 
+	size_t behind = 0, i;
+
+	/* what the socket has no room for may wait in the connection while
+	 * the process budget for such answers lasts */
+	for (i = 0; i < set->made; i++)
+		behind += fcgi_behind_len(&set->conn[i]->c);
+	lc->c.behind_ok = behind + FCGI_BEHIND_MAX <= LOOP_BEHIND_TOTAL;
 	lc->ready = false;
 	log_set_sink(loop_fcgi_log, &lc->c);
 	(void)serve_request(&io, st);
@@ -604,10 +611,13 @@ loop_accept(struct loop_set *set, size_t *open, const char *allowed)
  * sends nothing, half a request or a trickle of body holds a slot, not
  * the process; one poll(2) waits for all of them and the listener, until
  * the first of their deadlines.  Requests are served one at a time in the
- * order they became whole.  While one is served, the others wait: its
- * body past FCGI_AHEAD_MAX, its hook and the writing of its answer are
- * bounded by the request's deadline (fcgi.h).  With every slot taken, new
- * connections wait in the listener's queue until a slot frees.
+ * order they became whole.  An answer the socket has no room for waits in
+ * its connection (up to FCGI_BEHIND_MAX, LOOP_BEHIND_TOTAL for all) and
+ * goes out as the reader takes it, under the idle time and the request's
+ * deadline, while the others are served.  While one is served, the others
+ * wait: its body past FCGI_AHEAD_MAX, its hook, and an answer past the
+ * budget are bounded by the request's deadline (fcgi.h).  With every slot
+ * taken, new connections wait in the listener's queue until a slot frees.
  *
  * A GET costs what it did with one connection at a time: accept4, read,
  * sendmsg, close, and a poll only when nothing waits.
@@ -660,7 +670,8 @@ loop_serve_connections(struct loop_set *set, struct serve_state *st,
 				continue;
 			}
 			pfd[np].fd = lc->c.fd;
-			pfd[np].events = POLLIN;
+			pfd[np].events =
+			    fcgi_conn_writing(&lc->c) ? POLLOUT : POLLIN;
 			pfd[np].revents = 0;
 			who[np++] = lc;
 			waiting++;

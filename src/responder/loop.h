@@ -25,6 +25,10 @@
 #define LOOP_TIMEOUT_MAX 3600u
 /* FastCGI connections one process reads at once. */
 #define LOOP_CONNS_MAX 64
+/* Bytes of answers a process lets wait for slow readers, in all (up to
+ * FCGI_BEHIND_MAX each); past it, an answer is written while it is
+ * served, within its request's deadline. */
+#define LOOP_BEHIND_TOTAL ((size_t)32 * 1024 * 1024)
 
 /*
  * The responder's main: FastCGI when fd 0 is a listening socket (libfcgi's

@@ -28,6 +28,8 @@
 
 enum { FCGI_S_HEAD, FCGI_S_CONTENT, FCGI_S_PAD };
 
+static void fcgi_done(struct fcgi_conn *c);
+
 /* What fcgi_step reads for. */
 enum fcgi_goal { FCGI_G_HEAD, FCGI_G_BODY };
 
@@ -47,6 +49,7 @@ fcgi_conn_init(struct fcgi_conn *c, unsigned idle_sec, unsigned request_sec)
 	buf_init(&c->env, FCGI_PARAMS_MAX);
 	buf_init(&c->wire, FCGI_WIRE_MAX);
 	buf_init(&c->ahead, FCGI_AHEAD_MAX);
+	buf_init(&c->behind, FCGI_BEHIND_MAX);
 	return 0;
 }
 
@@ -61,6 +64,7 @@ fcgi_conn_free(struct fcgi_conn *c)
 	buf_free(&c->env);
 	buf_free(&c->wire);
 	buf_free(&c->ahead);
+	buf_free(&c->behind);
 	free(c->envp);
 	c->envp = NULL;
 	c->envp_cap = 0;
@@ -113,6 +117,9 @@ fcgi_conn_close(struct fcgi_conn *c)
 		(void)close(c->fd);
 	c->fd = -1;
 	c->in_pos = c->in_len = 0;
+	c->writing = false;
+	buf_reset(&c->behind);
+	c->behind_pos = 0;
 	fcgi_request_reset(c);
 }
 
@@ -161,6 +168,80 @@ fcgi_wait_room(struct fcgi_conn *c)
 	}
 }
 
+/* --- writing behind ---------------------------------------------------- */
+
+/* Bytes of an answer still waiting to be written (fcgi_behind). */
+static bool
+fcgi_behind_pending(const struct fcgi_conn *c)
+{
+	return c->behind_pos < buf_len(&c->behind);
+}
+
+/* Append iov[0..n) to what waits: 0, or -1 when it does not fit (nothing
+ * appended). */
+static int
+fcgi_behind_take(struct fcgi_conn *c, const struct iovec *iov, int n)
+{
+	size_t len = buf_len(&c->behind), total = 0;
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!gpt_add_size(total, iov[i].iov_len, &total))
+			return -1;
+	if (total > buf_max(&c->behind) - len)
+		return -1;
+	for (i = 0; i < n; i++)
+		if (iov[i].iov_len > 0 &&
+		    buf_append(&c->behind, iov[i].iov_base, iov[i].iov_len) ==
+		        -1) {
+			(void)buf_trunc(&c->behind, len);
+			return -1;
+		}
+	return 0;
+}
+
+/*
+ * Send what waits without waiting: 1 all of it went, 0 the socket is full
+ * again, -1 the connection failed.
+ */
+static int
+fcgi_behind_send(struct fcgi_conn *c)
+{
+	/* each pass writes at least one byte, or returns */
+	while (fcgi_behind_pending(c)) {
+		ssize_t w = send(c->fd, buf_ptr(&c->behind) + c->behind_pos,
+		    buf_len(&c->behind) - c->behind_pos, MSG_NOSIGNAL);
+
+		if (w == -1 && errno == EINTR)
+			continue;
+		if (w == -1 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return 0;
+		if (w <= 0)
+			return -1;
+		c->behind_pos += (size_t)w;
+		c->last_ms = gpt_now_ms();
+	}
+	/* a rare large answer gives its memory back */
+	if (buf_held(&c->behind) > FCGI_WIRE_MAX)
+		buf_free(&c->behind);
+	buf_reset(&c->behind);
+	c->behind_pos = 0;
+	return 1;
+}
+
+/* Send what waits, waiting for room (fcgi_wait_room): 0, or -1. */
+static int
+fcgi_behind_sync(struct fcgi_conn *c)
+{
+	int rc;
+
+	/* each pass sends, or waits within the deadline */
+	while ((rc = fcgi_behind_send(c)) == 0)
+		if (fcgi_wait_room(c) == -1)
+			return -1;
+	return rc == 1 ? 0 : -1;
+}
+
 /*
  * Write all iov[0..n) (n <= 3) through short writes and EINTR; a full
  * socket is waited for (fcgi_wait_room), so a web server that stops
@@ -169,6 +250,11 @@ fcgi_wait_room(struct fcgi_conn *c)
 static int
 fcgi_writev_all(struct fcgi_conn *c, struct iovec *iov, int n)
 {
+	/* behind what waits to be written, in order */
+	if (fcgi_behind_pending(c) && fcgi_behind_take(c, iov, n) == 0)
+		return 0;
+	if (fcgi_behind_pending(c) && fcgi_behind_sync(c) == -1)
+		return -1;
 	/* each pass writes at least one byte, or waits at most idle_ms and
 	 * fails: bounded by the bytes */
 	while (n > 0) {
@@ -182,6 +268,10 @@ fcgi_writev_all(struct fcgi_conn *c, struct iovec *iov, int n)
 		if (w == -1 && errno == EINTR)
 			continue;
 		if (w == -1 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+			/* the rest waits in the connection while others are
+			 * served, when the loop allows it */
+			if (c->behind_ok && fcgi_behind_take(c, iov, n) == 0)
+				return 0;
 			/* hits on a peer that never reads a large answer */
 			if (fcgi_wait_room(c) == -1)
 				return -1;
@@ -679,6 +769,8 @@ fcgi_wait_end(const struct fcgi_conn *c)
 {
 	uint64_t idle = c->last_ms + c->idle_ms;
 
+	if (c->writing)
+		return idle < c->deadline_ms ? idle : c->deadline_ms;
 	if (!c->started && c->served)
 		return c->opened_ms + c->idle_ms; /* for the next request */
 	if (!c->started)
@@ -753,6 +845,33 @@ fcgi_pump(struct fcgi_conn *c, size_t ahead_max)
 
 	if (c->fd < 0)
 		return FCGI_P_CLOSED;
+	if (c->writing) {
+		rc = fcgi_behind_send(c);
+		if (rc == -1) {
+			c->err = errno;
+			(void)fcgi_drop(c, FCGI_W_IO, NULL);
+			return FCGI_P_CLOSED;
+		}
+		if (rc == 0) {
+			if (now < fcgi_wait_end(c))
+				return FCGI_P_WAIT;
+			/* hits on a reader taking 256 KB a second of a 3 MB
+			 * answer; a reader that stops is the idle time's */
+			if (now >= c->deadline_ms)
+				(void)fcgi_drop(c, FCGI_W_ANSWER, NULL);
+			else {
+				c->err = ETIMEDOUT;
+				(void)fcgi_drop(c, FCGI_W_IO, NULL);
+			}
+			return FCGI_P_CLOSED;
+		}
+		c->writing = false;
+		fcgi_done(c);
+		if (c->fd < 0) {
+			c->why = FCGI_W_NONE; /* answered and closed */
+			return FCGI_P_CLOSED;
+		}
+	}
 	if (ahead_max > FCGI_AHEAD_MAX)
 		ahead_max = FCGI_AHEAD_MAX;
 	/* bounded: at most 8 reads, then the others get their turn */
@@ -927,6 +1046,32 @@ fcgi_read_body(struct fcgi_conn *c, void *p, size_t n)
 	}
 }
 
+/* The request is over: close, or on a kept connection wait for the next
+ * one (it has the idle time from now to begin). */
+static void
+fcgi_done(struct fcgi_conn *c)
+{
+	if (!c->keep) {
+		fcgi_conn_close(c);
+		return;
+	}
+	fcgi_request_reset(c);
+	c->served = true;
+	c->opened_ms = c->last_ms = gpt_now_ms();
+}
+
+bool
+fcgi_conn_writing(const struct fcgi_conn *c)
+{
+	return c->fd >= 0 && c->writing;
+}
+
+size_t
+fcgi_behind_len(const struct fcgi_conn *c)
+{
+	return buf_len(&c->behind) - c->behind_pos;
+}
+
 int
 fcgi_finish(struct fcgi_conn *c)
 {
@@ -952,13 +1097,12 @@ fcgi_finish(struct fcgi_conn *c)
 			/* hits on a 100 MB body answered 204 unread */
 			return fcgi_drop(c, FCGI_W_DRAIN, NULL);
 	}
-	if (!c->keep) {
-		fcgi_conn_close(c);
+	if (fcgi_behind_pending(c)) {
+		/* the rest of the answer goes out from fcgi_pump */
+		c->writing = true;
+		c->last_ms = gpt_now_ms();
 		return 0;
 	}
-	/* kept: the next request has the idle time from now to begin */
-	fcgi_request_reset(c);
-	c->served = true;
-	c->opened_ms = c->last_ms = gpt_now_ms();
+	fcgi_done(c);
 	return 0;
 }

@@ -36,7 +36,10 @@
  * that stalls holds none of the others.  Writing an answer waits for room
  * at most the idle time each time, and never past the request's deadline
  * (its first byte + the request time), so a reader that takes the answer
- * slowly is cut there (FCGI_W_ANSWER).
+ * slowly is cut there (FCGI_W_ANSWER).  With behind_ok, what the socket
+ * has no room for waits in the connection instead (up to FCGI_BEHIND_MAX
+ * bytes), fcgi_finish returns at once, and fcgi_pump writes the rest as
+ * the socket takes it, under the same bounds.
  *
  * No libfcgi here: its fastcgi.h gives the record layout's constants.
  */
@@ -59,6 +62,9 @@
 /* fcgi_pump reads this much of a body before the request is served; the
  * rest is read while it is served. */
 #define FCGI_AHEAD_MAX ((size_t)256 * 1024)
+/* An answer the socket has no room for waits in its connection up to this
+ * much, when allowed (fcgi_conn.behind_ok), and fcgi_pump writes it. */
+#define FCGI_BEHIND_MAX ((size_t)8 * 1024 * 1024)
 
 /* Why a connection was dropped or closed. */
 enum fcgi_why {
@@ -124,9 +130,14 @@ struct fcgi_conn {
 	char **envp;       /* owned: into env, NULL-terminated */
 	size_t envp_cap;
 	/* the answer */
-	struct buf wire; /* owned: records not yet written */
-	bool had_err;    /* a STDERR record went out: end that stream */
-	bool failed;     /* a write failed: the web server is gone */
+	struct buf wire;   /* owned: records not yet written */
+	bool behind_ok;    /* set by the caller: what the socket has no
+	                      room for may wait in behind */
+	struct buf behind; /* owned: the answer's bytes still to write */
+	size_t behind_pos; /* what of behind went out */
+	bool writing;      /* fcgi_finish left behind to fcgi_pump */
+	bool had_err;      /* a STDERR record went out: end that stream */
+	bool failed;       /* a write failed: the web server is gone */
 	/* why the connection ended */
 	enum fcgi_why why;
 	const char *detail; /* static: for FCGI_W_PROTOCOL */
@@ -171,6 +182,12 @@ enum fcgi_pump fcgi_pump(struct fcgi_conn *c, size_t ahead_max);
  * gpt_now_ms() time. */
 uint64_t fcgi_wait_end(const struct fcgi_conn *c);
 
+/* Is c writing an answer behind (wait for room: POLLOUT), not reading? */
+bool fcgi_conn_writing(const struct fcgi_conn *c);
+
+/* Bytes of answers waiting in c to be written. */
+size_t fcgi_behind_len(const struct fcgi_conn *c);
+
 /*
  * Up to n bytes of the request's STDIN into p: the count, 0 at its end,
  * -1 when the connection is to be dropped (c->why; the answer is then not
@@ -203,7 +220,9 @@ void fcgi_end(struct fcgi_conn *c);
  * After fcgi_end: read and discard what is left of the body (bounded), so
  * that a kept connection is at the next request and a closed one loses
  * no answer to a reset; then close unless the web server keeps the
- * connection and it is still sound.  0, or -1 when the connection was
+ * connection and it is still sound; with an answer still waiting behind,
+ * that is left to fcgi_pump once it is written.  0, or -1 when the
+ * connection was
  * dropped while draining (c->why says why: a stall, FCGI_W_DRAIN) or the
  * answer was cut at the request's deadline (FCGI_W_ANSWER).
  */
