@@ -1072,8 +1072,9 @@ declared_annotation(const struct cctx *c, const char *name, size_t len)
 }
 
 /*
- * format: every name format.h knows is asserted (binary and password are
- * annotations by definition: any string).  Any other name refuses the
+ * format: every name format.h knows is asserted, on the types its row
+ * gives (binary, password, commonmark and html name a content kind and
+ * are annotations by definition: any string).  Any other name refuses the
  * form, since treating it as absent would widen what is accepted, unless
  * the operator declares the name with `annotations` (address.conf,
  * --annotations): the format is then an annotation, asserting nothing.
@@ -1113,10 +1114,13 @@ compile_format(struct cctx *c, struct schema_node *n,
 		       -1;
 	}
 	jptr_pop(&c->ptr, mark);
-	if (f->check == NULL)
-		return 0;
+	if (f->check == NULL && f->ncheck == NULL)
+		return 0; /* {"format": "commonmark"}: names a content kind */
 	n->format = f;
-	n->flags |= f->applies == FORMAT_NUMBERS ? SF_NFORMAT : SF_FORMAT;
+	if (f->check != NULL)
+		n->flags |= SF_FORMAT;
+	if (f->ncheck != NULL)
+		n->flags |= SF_NFORMAT;
 	return 0;
 }
 

@@ -461,7 +461,7 @@ check_number(struct vctx *x, const struct schema_node *n,
 	}
 	/* 2147483648 against {"format": "int32"} */
 	if ((n->flags & SF_NFORMAT) &&
-	    !n->format->check(v->u.num.text, v->u.num.len))
+	    !n->format->ncheck(v->u.num.text, v->u.num.len))
 		return FAIL(x, "format", "not a valid %s", n->format->name);
 	return SCHEMA_OK;
 }
