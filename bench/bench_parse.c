@@ -23,10 +23,10 @@
 
 #include <cjson/cJSON.h>
 
-#include "arena.h"
+#include "base/arena.h"
 #include "bench_common.h"
-#include "buf.h"
-#include "json.h"
+#include "base/buf.h"
+#include "parser/json.h"
 
 #define ROUNDS 9
 #define ROUND_SECONDS 0.25

@@ -11,10 +11,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "address.h"
-#include "answer.h"
+#include "site/address.h"
+#include "responder/answer.h"
 #include "check_main.h"
-#include "json.h"
+#include "parser/json.h"
 
 static const char good_form[] =
     "{\"p\": \"A test.\", \"m\": [{\"role\": \"user\", \"content\": \"hi\"}],"

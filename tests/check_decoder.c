@@ -3,9 +3,9 @@
  * evaluation gives each decoder's refusals and ignored keywords.
  */
 #include "check_schema.h"
-#include "decoder.h"
-#include "lint.h"
-#include "report.h"
+#include "tools/decoder.h"
+#include "tools/lint.h"
+#include "tools/report.h"
 
 /* The report of the embedded table for schema. */
 static void

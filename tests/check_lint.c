@@ -9,8 +9,8 @@
 #include <unistd.h>
 
 #include "check_schema.h"
-#include "lint.h"
-#include "report.h"
+#include "tools/lint.h"
+#include "tools/report.h"
 
 /* Lint schema (served as its own text); the report's problems. */
 static void

@@ -5,10 +5,10 @@
  */
 #include <stdlib.h>
 
-#include "buf.h"
+#include "base/buf.h"
 
 #include "check_schema.h"
-#include "schema_int.h"
+#include "schema/schema_int.h"
 
 struct rcase {
 	const char *schema;

@@ -8,8 +8,8 @@
 
 #include "check_schema.h"
 #include "flood.h"
-#include "schema_int.h"
-#include "re.h"
+#include "schema/schema_int.h"
+#include "parser/re.h"
 
 START_TEST(type_accepts_its_names_and_integer_by_value)
 {
