@@ -344,6 +344,10 @@ START_TEST(uri_template_follows_rfc6570_level_4)
 	    Y("uri-template", "/caf\xc3\xa9/{x}"), N("uri-template", "a\"b"),
 	    Y("uri-template", "dictionary"), Y("uri-template", ""),
 	    N("uri-template", "{x{y}}"), N("uri-template", "\xc2\x80"),
+	    /* RFC 6570 erratum 6937: the apostrophe is a literal */
+	    Y("uri-template", "a'b"), Y("uri-template", "'{var}'"),
+	    Y("uri-template", "/reports(period='{period}')"),
+	    N("uri-template", "a`b"),
 	};
 
 	RUN_FCASES(t);
@@ -512,6 +516,29 @@ START_TEST(format_lookup_knows_every_name_and_only_those)
 	/* the content kinds are annotations: any string */
 	ck_assert_ptr_null(format_lookup("commonmark", 10)->check);
 	ck_assert_ptr_null(format_lookup("html", 4)->check);
+}
+END_TEST
+
+START_TEST(idn_names_take_ideographic_stops_and_bidi_rule_4)
+{
+	static const struct fcase t[] = {
+	    /* RFC 3490 3.1: U+3002, U+FF0E, U+FF61 separate labels */
+	    Y("idn-hostname", "a\xe3\x80\x82" "b"),
+	    Y("idn-hostname", "a\xef\xbc\x8e" "b"),
+	    Y("idn-hostname", "a\xef\xbd\xa1" "b"),
+	    N("idn-hostname", "a\xe3\x80\x82"), N("idn-hostname", "\xe3\x80\x82" "a"),
+	    N("idn-hostname", "a\xe3\x80\x82\xe3\x80\x82" "b"),
+	    N("hostname", "a\xe3\x80\x82" "b"),
+	    Y("idn-email", "x@a\xe3\x80\x82" "b"),
+	    /* RFC 5893 rule 4: EN and AN never together in an RTL label */
+	    N("idn-hostname", "\xd8\xa7\xd9\xa1" "1"),
+	    Y("idn-hostname", "\xd8\xa7\xd9\xa1"),
+	    Y("idn-hostname", "\xd8\xa7" "1"),
+	    N("idn-hostname", "xn--1-ymc8o"), Y("idn-hostname", "xn--mgb0j"),
+	    N("idn-email", "x@\xd8\xa7\xd9\xa1" "1"),
+	};
+
+	RUN_FCASES(t);
 }
 END_TEST
 
@@ -800,6 +827,7 @@ suite_format(void)
 	tcase_add_test(tc, openapi_numbers_use_exact_decimals);
 	tcase_add_test(tc, byte_is_padded_canonical_base64);
 	tcase_add_test(tc, format_lookup_knows_every_name_and_only_those);
+	tcase_add_test(tc, idn_names_take_ideographic_stops_and_bidi_rule_4);
 	tcase_add_test(tc, registry_integers_have_their_ranges);
 	tcase_add_test(tc, registry_decimals_are_exact);
 	tcase_add_test(tc, registry_text_formats_follow_their_rfcs);

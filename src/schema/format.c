@@ -320,22 +320,64 @@ is_rtl(uint32_t cp)
 }
 
 /*
- * RFC 3492 punycode, decoding only as far as needed to see whether the
- * label holds a right-to-left code point (validity is libidn2's).  false
+ * What RFC 5893's Bidi rule 4 needs of a label: whether it has a
+ * right-to-left code point, a European number (EN) and an Arabic number
+ * (AN), by the Bidi_Class values of DerivedBidiClass.txt for the code
+ * points an IDNA2008 label can hold (EN: ASCII and Extended Arabic-Indic
+ * digits, and the superscripts, fullwidth and mathematical digits that
+ * other rules refuse anyway; AN: Arabic-Indic digits and separators, the
+ * Arabic number signs, Hanifi Rohingya digits, Rumi numerals).
+ */
+enum { BIDI_RTL = 1, BIDI_EN = 2, BIDI_AN = 4 };
+
+static unsigned
+bidi_class_bits(uint32_t cp)
+{
+	unsigned bits = is_rtl(cp) ? BIDI_RTL : 0;
+
+	if ((cp >= '0' && cp <= '9') || (cp >= 0x06F0 && cp <= 0x06F9) ||
+	    cp == 0x00B2 || cp == 0x00B3 || cp == 0x00B9 || cp == 0x2070 ||
+	    (cp >= 0x2074 && cp <= 0x2079) || (cp >= 0x2080 && cp <= 0x2089) ||
+	    (cp >= 0x2488 && cp <= 0x249B) || (cp >= 0xFF10 && cp <= 0xFF19) ||
+	    (cp >= 0x1D7CE && cp <= 0x1D7FF) ||
+	    (cp >= 0x1F100 && cp <= 0x1F10A) ||
+	    (cp >= 0x1FBF0 && cp <= 0x1FBF9))
+		bits |= BIDI_EN;
+	if ((cp >= 0x0600 && cp <= 0x0605) || (cp >= 0x0660 && cp <= 0x0669) ||
+	    cp == 0x066B || cp == 0x066C || cp == 0x06DD || cp == 0x0890 ||
+	    cp == 0x0891 || cp == 0x08E2 || (cp >= 0x10D30 && cp <= 0x10D39) ||
+	    (cp >= 0x10E60 && cp <= 0x10E7E))
+		bits |= BIDI_AN | BIDI_RTL;
+	return bits;
+}
+
+/* RFC 5893 section 2, rule 4: "In an RTL label, if an EN is present, no
+ * AN may be present, and vice versa" ("\xd8\xa7\xd9\xa1" "1"). */
+static bool
+bidi_rule4(unsigned seen)
+{
+	return !((seen & BIDI_RTL) && (seen & BIDI_EN) && (seen & BIDI_AN));
+}
+
+/*
+ * RFC 3492 punycode, decoding only as far as needed to see the label's
+ * bidi classes (BIDI_* bits in *seen; validity is libidn2's).  false
  * when the text does not decode.
  */
 static bool
-puny_has_rtl(const char *p, size_t len, bool *rtl)
+puny_bidi(const char *p, size_t len, unsigned *seen)
 {
 	enum { BASE = 36, TMIN = 1, TMAX = 26, SKEW = 38, DAMP = 700 };
 	uint32_t n = 128, i = 0, bias = 72, out = 0;
 	size_t b = 0, k, in;
 	bool first = true;
 
-	*rtl = false;
+	*seen = 0;
 	for (k = 0; k < len; k++)
 		if (p[k] == '-')
 			b = k;
+	for (k = 0; k < b; k++)
+		*seen |= bidi_class_bits((unsigned char)p[k]);
 	out = (uint32_t)b;
 	in = b > 0 ? b + 1 : 0;
 	while (in < len) {
@@ -379,8 +421,7 @@ puny_has_rtl(const char *p, size_t len, bool *rtl)
 		i %= out + 1;
 		if (n > 0x10FFFF)
 			return false;
-		if (is_rtl(n))
-			*rtl = true;
+		*seen |= bidi_class_bits(n);
 		out++;
 		i++;
 	}
@@ -397,7 +438,7 @@ host_label(const char *p, size_t len, bool idn, size_t *alen, bool *rtl)
 	char buf[HOST_ULABEL_MAX + 1];
 	uint8_t *out = NULL;
 	bool ascii, high;
-	unsigned cls = classes_of(p, len, &high);
+	unsigned cls = classes_of(p, len, &high), seen = 0;
 	size_t i;
 	int rc;
 
@@ -420,7 +461,7 @@ host_label(const char *p, size_t len, bool idn, size_t *alen, bool *rtl)
 	if (ascii) {
 		/* an A-label must decode to a valid U-label (RFC 5891 5.4):
 		 * "xn--X" (bad punycode), "XN--aa---o47jg78q" ("--" in 3-4) */
-		if (!ldh_label(buf, len) || !puny_has_rtl(buf + 4, len - 4, rtl))
+		if (!ldh_label(buf, len) || !puny_bidi(buf + 4, len - 4, &seen))
 			return false;
 		rc = idn2_register_u8(NULL, (const uint8_t *)buf, &out, 0);
 	} else {
@@ -432,8 +473,7 @@ host_label(const char *p, size_t len, bool idn, size_t *alen, bool *rtl)
 			n = utf8_decode(s + i, len - i, &cp);
 			if (n == 0)
 				return false;
-			if (is_rtl(cp))
-				*rtl = true;
+			seen |= bidi_class_bits(cp);
 		}
 		/* no IDN2_NFC_INPUT: a U-label must already be in NFC */
 		rc = idn2_register_u8((const uint8_t *)buf, NULL, &out, 0);
@@ -442,13 +482,48 @@ host_label(const char *p, size_t len, bool idn, size_t *alen, bool *rtl)
 		idn2_free(out);
 		return false;
 	}
+	*rtl = (seen & BIDI_RTL) != 0;
+	if (!bidi_rule4(seen)) {
+		idn2_free(out);
+		return false;
+	}
 	*alen = strlen((const char *)out);
 	idn2_free(out);
 	return *alen <= HOST_LABEL_MAX;
 }
 
-/* A host name: labels separated by "." (no empty label, so no final
- * dot), at most 253 octets in A-label form.  Hits on "", ".", "a..b". */
+/*
+ * The end of the label that starts at p + i: the next label separator's
+ * offset (its length in *seplen), or len.  A host name separates labels
+ * by "."; an internationalized one also by U+3002 IDEOGRAPHIC FULL STOP,
+ * U+FF0E FULLWIDTH FULL STOP and U+FF61 HALFWIDTH IDEOGRAPHIC FULL STOP
+ * (RFC 3490 section 3.1, UTS #46 section 4: "a\xe3\x80\x82b").
+ */
+static size_t
+label_end(const char *p, size_t i, size_t len, bool idn, size_t *seplen)
+{
+	const unsigned char *s = (const unsigned char *)p;
+
+	for (; i < len; i++) {
+		if (s[i] == '.') {
+			*seplen = 1;
+			return i;
+		}
+		if (idn && i + 2 < len &&
+		    ((s[i] == 0xE3 && s[i + 1] == 0x80 && s[i + 2] == 0x82) ||
+		        (s[i] == 0xEF && s[i + 1] == 0xBC && s[i + 2] == 0x8E) ||
+		        (s[i] == 0xEF && s[i + 1] == 0xBD && s[i + 2] == 0xA1))) {
+			*seplen = 3;
+			return i;
+		}
+	}
+	*seplen = 0;
+	return len;
+}
+
+/* A host name: labels separated by "." (and the ideographic full stops
+ * when idn; no empty label, so no final dot), at most 253 octets in
+ * A-label form.  Hits on "", ".", "a..b". */
 static bool
 host_name(const char *p, size_t len, bool idn)
 {
@@ -458,8 +533,8 @@ host_name(const char *p, size_t len, bool idn)
 	if (len == 0)
 		return false;
 	for (;;) {
-		const char *dot = memchr(p + i, '.', len - i);
-		size_t end = dot != NULL ? (size_t)(dot - p) : len, alen = 0;
+		size_t seplen;
+		size_t end = label_end(p, i, len, idn, &seplen), alen = 0;
 		bool rtl;
 
 		if (!host_label(p + i, end - i, idn, &alen, &rtl))
@@ -471,9 +546,9 @@ host_name(const char *p, size_t len, bool idn)
 		total += alen + (i > 0);
 		if (total > HOST_NAME_MAX_TEXT)
 			return false;
-		if (dot == NULL)
+		if (seplen == 0)
 			break;
-		i = end + 1;
+		i = end + seplen;
 	}
 	/* RFC 5893 section 2, rule 1, for every label of a bidi domain:
 	 * "1a.\xd7\x90\xd7\x91" */
@@ -776,9 +851,12 @@ template_expr(const char *p, size_t len)
 
 /*
  * URI-Template = *( literals / expression ).  literals: any character
- * but CTL, SP, DQUOTE, "'", "%" (except in pct-encoded), "<", ">", "\",
- * "^", "`", "{", "|", "}", and beyond ASCII only ucschar and iprivate
- * (checked as an IRI query would be).  Hits on "{a", "a}", "%zz", "a b".
+ * but CTL, SP, DQUOTE, "%" (except in pct-encoded), "<", ">", "\", "^",
+ * "`", "{", "|", "}", and beyond ASCII only ucschar and iprivate
+ * (checked as an IRI query would be).  The apostrophe is a literal: RFC
+ * 6570's ABNF leaves %x27 out, and its verified erratum 6937 puts it back
+ * (%x26-3B), as the RFC's own example "'{var}'" needs.  Hits on "{a",
+ * "a}", "%zz", "a b".
  */
 static bool
 check_uri_template(const char *p, size_t len)
@@ -813,7 +891,7 @@ check_uri_template(const char *p, size_t len)
 			i += n;
 		} else {
 			switch (c) {
-			case '"': case '\'': case '<': case '>': case '\\':
+			case '"': case '<': case '>': case '\\':
 			case '^': case '`': case '|': case '}':
 				return false;
 			default:

@@ -1004,6 +1004,9 @@ compile_type(struct cctx *c, struct schema_node *n, const struct json_value *v)
 	}
 	jptr_pop(&c->ptr, mark);
 	n->flags |= SF_TYPE;
+	/* {"type": "integer"} in draft-04: 1.0 is a number, not an integer */
+	n->integer_text = c->loc != NULL && c->loc->d == SCHEMA_D_DRAFT04 &&
+	                  (n->types & SCHEMA_TY_INTEGER) != 0;
 	return 0;
 }
 
