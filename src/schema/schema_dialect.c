@@ -220,6 +220,13 @@ schema_vocab_by_uri(enum schema_dialect d, const char *uri, size_t len,
 	plen = strlen(prefix);
 	if (len <= plen || memcmp(uri, prefix, plen) != 0)
 		return -1;
+	/* 2020-12's format-assertion vocabulary (validation section 7.2.2),
+	 * declared true or false, is the format keyword asserted, as
+	 * gpt.fcgi always asserts it */
+	if (d == SCHEMA_D_2020_12 && eq(uri + plen, len - plen, "format-assertion")) {
+		*out = SCHEMA_V_FORMAT;
+		return 0;
+	}
 	for (v = 0; v < SCHEMA_V_COUNT; v++)
 		if (names[v] != NULL && eq(uri + plen, len - plen, names[v])) {
 			*out = (enum schema_vocab)v;

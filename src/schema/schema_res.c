@@ -520,6 +520,18 @@ scan_ids(struct cctx *c, const struct json_value *v, struct res_loc *l,
 	return 0;
 }
 
+/* The identifier that makes v an embedded resource, "$id" or draft-04's
+ * "id" (a string), or NULL. */
+static const struct json_value *
+resource_id(const struct json_value *v)
+{
+	const struct json_value *id = json_object_get(v, "$id", 3);
+
+	if (id == NULL)
+		id = json_object_get(v, "id", 2);
+	return id != NULL && id->type == JSON_T_STRING ? id : NULL;
+}
+
 static int
 scan(struct cctx *c, const struct json_value *v, const struct res_loc *parent,
     unsigned depth)
@@ -539,11 +551,12 @@ scan(struct cctx *c, const struct json_value *v, const struct res_loc *parent,
 		return nomem(c), -1;
 	*l = *parent;
 	/* $schema where a resource starts: the document root, or beside an
-	 * $id (2019-09 on, embedded resources may change dialect) */
+	 * $id (draft-04: id).  An embedded resource is processed in its own
+	 * dialect whatever its parent's (2019-09 on say so; before, the
+	 * bundle of a draft-07 form embeds a 2020-12 resource that way, and
+	 * reading it as draft-07 would refuse its prefixItems) */
 	if ((sv = json_object_get(v, "$schema", 7)) != NULL &&
-	    (parent->res->root == v ||
-	        (parent->d >= SCHEMA_D_2019_09 &&
-	            json_object_get(v, "$id", 3) != NULL))) {
+	    (parent->res->root == v || resource_id(v) != NULL)) {
 		if (read_schema_kw(c, sv, parent, &l->d, &l->vocab) == -1)
 			return -1;
 	}
