@@ -61,14 +61,14 @@ file_close(int fd)
  * -1.  A file larger than max is refused here, before anything is read.
  */
 static int
-file_open(const char *path, size_t max, size_t *size, char *why,
-    size_t whylen)
+file_open_at(int dirfd, const char *path, size_t max, size_t *size,
+    char *why, size_t whylen)
 {
 	struct stat st;
 	int fd;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK |
-	    O_NOCTTY);
+	fd = openat(dirfd, path,
+	    O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
 	if (fd == -1) {
 		/* hits on a path whose last component is a symbolic link */
 		if (errno == ELOOP)
@@ -95,6 +95,64 @@ file_open(const char *path, size_t max, size_t *size, char *why,
 fail:
 	file_close(fd);
 	return -1;
+}
+
+static int
+file_open(const char *path, size_t max, size_t *size, char *why,
+    size_t whylen)
+{
+	return file_open_at(AT_FDCWD, path, max, size, why, whylen);
+}
+
+/*
+ * The directory holding the last segment of rel under dir, opened one
+ * segment at a time with O_NOFOLLOW (so no symbolic link is followed
+ * anywhere below dir), its descriptor, with *last pointing at rel's last
+ * segment.  rel is a relative path of plain segments (the caller checks:
+ * no "..", no "." and no empty segment).  -1 (errno, why) otherwise.
+ */
+static int
+file_open_parent_under(const char *dir, const char *rel, const char **last,
+    char *why, size_t whylen)
+{
+	char seg[256];
+	const char *p = rel, *slash;
+	int fd, sub;
+
+	fd = open(dir, O_RDONLY | O_CLOEXEC | O_DIRECTORY);
+	if (fd == -1)
+		return file_fail_sys(why, whylen);
+	while ((slash = strchr(p, '/')) != NULL) {
+		size_t n = (size_t)(slash - p);
+
+		/* hits on "a/../b", "/etc/passwd", "a//b": the caller's
+		 * checks missed them; refuse rather than climb */
+		if (n == 0 || n >= sizeof(seg) ||
+		    (n == 1 && p[0] == '.') ||
+		    (n == 2 && p[0] == '.' && p[1] == '.')) {
+			file_close(fd);
+			return file_fail(EINVAL, why, whylen,
+			    "not a plain relative path");
+		}
+		memcpy(seg, p, n);
+		seg[n] = '\0';
+		sub = openat(fd, seg,
+		    O_RDONLY | O_CLOEXEC | O_DIRECTORY | O_NOFOLLOW);
+		file_close(fd);
+		if (sub == -1) {
+			/* hits on defs -> /etc: a directory that is a
+			 * symbolic link (ELOOP, or ENOTDIR on some systems) */
+			if (errno == ELOOP || errno == ENOTDIR)
+				return file_fail(ELOOP, why, whylen,
+				    "a symbolic link or no directory on the "
+				    "way (not followed)");
+			return file_fail_sys(why, whylen);
+		}
+		fd = sub;
+		p = slash + 1;
+	}
+	*last = p;
+	return fd;
 }
 
 /*
@@ -214,4 +272,40 @@ file_read_fd(int fd, struct buf *out, char *why, size_t whylen)
 fail:
 	(void)buf_trunc(out, len); /* len is within out: keeps errno */
 	return -1;
+}
+
+int
+file_read_arena_under(const char *dir, const char *rel, size_t max,
+    struct arena *a, const char **text, size_t *len, char *why, size_t whylen)
+{
+	struct arena_mark m = arena_mark(a);
+	const char *last;
+	size_t size;
+	char *p;
+	int dfd, fd;
+
+	if ((dfd = file_open_parent_under(dir, rel, &last, why, whylen)) == -1)
+		return -1;
+	fd = file_open_at(dfd, last, max, &size, why, whylen);
+	file_close(dfd);
+	if (fd == -1)
+		return -1;
+	if (size == SIZE_MAX || (p = arena_alloc(a, size + 1)) == NULL) {
+		file_fail(ENOMEM, why, whylen, "out of memory");
+		file_close(fd);
+		return -1;
+	}
+	if (file_read_exact(fd, p, size, why, whylen) == -1) {
+		int e = errno;
+
+		close(fd);
+		arena_rewind(a, m);
+		errno = e;
+		return -1;
+	}
+	close(fd);
+	p[size] = '\0';
+	*text = p;
+	*len = size;
+	return 0;
 }

@@ -46,6 +46,17 @@ int file_read_buf(const char *path, struct buf *out, char *why, size_t whylen)
 int file_read_arena(const char *path, size_t max, struct arena *a,
     const char **text, size_t *len, char *why, size_t whylen) GPT_MUSTCHECK;
 
+/*
+ * As file_read_arena, for the file rel (a relative path of plain segments:
+ * no "..", "." or empty segment) under the directory dir, with no symbolic
+ * link followed anywhere below dir: each directory on the way is opened
+ * with O_NOFOLLOW in turn (a symlinked directory refuses with ELOOP), so
+ * nothing outside dir is ever read.  dir itself is opened as named.
+ */
+int file_read_arena_under(const char *dir, const char *rel, size_t max,
+    struct arena *a, const char **text, size_t *len, char *why,
+    size_t whylen) GPT_MUSTCHECK;
+
 /* Append what fd gives until EOF (any kind of file) to out, under its max. */
 int file_read_fd(int fd, struct buf *out, char *why, size_t whylen)
     GPT_MUSTCHECK;

@@ -319,6 +319,10 @@ fc_key(struct buf *b, const struct addr *a, const struct timespec *start)
 			goto done;
 		fc_walk(&w, path, 0);
 	}
+	/* the files beside the form that its references read */
+	for (const struct addr_file *f = a->files; f != NULL && !w.refused;
+	     f = f->next)
+		fc_walk(&w, f->path, 0);
 	if (w.refused || buf_append(b, version, sizeof(version)) == -1 ||
 	    fc_put_stamp(b, &exe) == -1 || fc_put_str(b, a->dir) == -1 ||
 	    fc_put_stamp(b, &a->form_st) == -1 ||

@@ -1846,7 +1846,8 @@ schema_compile_opts(const struct json_value *root, const struct schema_opts *o,
 	if (o->dialect >= 0 && o->dialect < SCHEMA_D_COUNT)
 		d = (enum schema_dialect)o->dialect;
 
-	if (schema_res_scan(&c, root, "", 0, d, false) == -1)
+	if (schema_res_scan(&c, root, o->base_uri != NULL ? o->base_uri : "",
+	        o->base_uri != NULL ? strlen(o->base_uri) : 0, d, false) == -1)
 		goto fail;
 	c.loc = c.resources->loc;
 	c.ptr_root = root;

@@ -21,18 +21,52 @@ schema_refs_init(struct schema_refs *r)
 	memset(r, 0, sizeof(*r));
 }
 
-int
-schema_refs_add2(struct schema_refs *r, const char *prefix,
-    size_t prefix_len, const char *dir, size_t dir_len)
+static int
+refs_put(struct schema_refs *r, size_t limit, const char *prefix,
+    size_t prefix_len, const char *dir, size_t dir_len, bool confined)
 {
-	if (r->n >= SCHEMA_REFS_MAX || prefix_len == 0 || dir_len == 0)
+	if (r->n >= limit || prefix_len == 0 || dir_len == 0)
 		return -1;
 	r->map[r->n].prefix = prefix;
 	r->map[r->n].prefix_len = prefix_len;
 	r->map[r->n].dir = dir;
 	r->map[r->n].dir_len = dir_len;
+	r->map[r->n].confined = confined;
 	r->n++;
 	return 0;
+}
+
+int
+schema_refs_add2(struct schema_refs *r, const char *prefix,
+    size_t prefix_len, const char *dir, size_t dir_len)
+{
+	size_t i, nlocal = 0;
+
+	for (i = 0; i < r->n; i++)
+		nlocal += r->map[i].confined;
+	return refs_put(r, SCHEMA_REFS_MAX + nlocal, prefix, prefix_len, dir,
+	    dir_len, false);
+}
+
+int
+schema_refs_files(struct schema_refs *r)
+{
+	if (r->n > SCHEMA_REFS_MAX)
+		return -1;
+	return refs_put(
+	    r, SCHEMA_REFS_MAX + 1, "file:///", 8, "/", 1, false);
+}
+
+int
+schema_refs_local(struct schema_refs *r, const char *prefix, const char *dir)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++)
+		if (r->map[i].confined)
+			return -1;
+	return refs_put(r, SCHEMA_REFS_MAX + 1, prefix, strlen(prefix), dir,
+	    strlen(dir), true);
 }
 
 int
@@ -104,8 +138,15 @@ schema_refs_load(void *ctx, const char *uri, size_t len, struct arena *a,
 	path[r->map[best].dir_len] = '/';
 	memcpy(path + r->map[best].dir_len + 1, uri + plen, rlen);
 	path[r->map[best].dir_len + 1 + rlen] = '\0';
-	if (file_read_arena(path, SCHEMA_REF_FILE_MAX, a, &text, &got, why,
-	        sizeof(why)) == -1) {
+	if (r->seen != NULL)
+		r->seen(r->seen_ctx, path);
+	if ((r->map[best].confined
+	            ? file_read_arena_under(r->map[best].dir,
+	                  path + r->map[best].dir_len + 1,
+	                  SCHEMA_REF_FILE_MAX, a, &text, &got, why,
+	                  sizeof(why))
+	            : file_read_arena(path, SCHEMA_REF_FILE_MAX, a, &text,
+	                  &got, why, sizeof(why))) == -1) {
 		if (errno == ENOENT)
 			return 1;
 		snprintf(msg, msglen, "%s", why);

@@ -1016,7 +1016,10 @@ schema_cc_bundle(struct cctx *c, struct schema *s)
 	enum schema_dialect d = c->resources->loc->d;
 	const char *dkw = d >= SCHEMA_D_2019_09 ? "$defs" : "definitions";
 	const char *idkw = d == SCHEMA_D_DRAFT04 ? "id" : "$id";
-	size_t next = 0, i, k, nold = 0, nm;
+	size_t next = 0, i, k, nold = 0, nm, root_uri_len = 0;
+	const struct json_value *rid = NULL;
+	const char *root_uri = NULL;
+	bool set_id = false;
 
 	s->bundle = root;
 	for (r = c->resources; r != NULL; r = r->next)
@@ -1029,7 +1032,19 @@ schema_cc_bundle(struct cctx *c, struct schema *s)
 	old = json_object_get(root, dkw, strlen(dkw));
 	if (old != NULL && old->type == JSON_T_OBJECT)
 		nold = old->u.obj.count;
-	nm = root->u.obj.count + (old == NULL);
+	/* a form with a base URI (its location) and no absolute $id: the
+	 * bundle names the root by that URI, so that its relative references
+	 * reach the resources embedded under the URIs they resolved to */
+	if (c->o->base_uri != NULL && c->resources->loc != NULL &&
+	    c->resources->loc->base_len > 0) {
+		rid = json_object_get(root, idkw, strlen(idkw));
+		root_uri = c->resources->loc->base;
+		root_uri_len = c->resources->loc->base_len;
+		set_id = rid == NULL || rid->type != JSON_T_STRING ||
+		         rid->u.str.len != root_uri_len ||
+		         memcmp(rid->u.str.ptr, root_uri, root_uri_len) != 0;
+	}
+	nm = root->u.obj.count + (old == NULL) + (set_id && rid == NULL);
 	if ((b = arena_calloc(c->a, 1, sizeof(*b))) == NULL ||
 	    (m = arena_calloc(c->a, nm, sizeof(*m))) == NULL ||
 	    (defs = arena_calloc(c->a, 1, sizeof(*defs))) == NULL ||
@@ -1094,10 +1109,20 @@ schema_cc_bundle(struct cctx *c, struct schema *s)
 	defs->type = JSON_T_OBJECT;
 	defs->u.obj.members = dm;
 	defs->u.obj.count = k;
-	for (i = 0, k = 0; i < root->u.obj.count; i++) {
+	k = 0;
+	if (set_id && rid == NULL) {
+		m[k].key.ptr = idkw;
+		m[k].key.len = m[k].key.cps = strlen(idkw);
+		str_value(c, &m[k].value, root_uri, root_uri_len);
+		k++;
+	}
+	for (i = 0; i < root->u.obj.count; i++) {
 		m[k] = root->u.obj.members[i];
 		if (&root->u.obj.members[i].value == old)
 			m[k].value = *defs;
+		/* {"$id": "T0"}: the URI it resolved to */
+		if (set_id && &root->u.obj.members[i].value == rid)
+			str_value(c, &m[k].value, root_uri, root_uri_len);
 		k++;
 	}
 	if (old == NULL) {

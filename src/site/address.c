@@ -271,8 +271,48 @@ addr_read_form(struct addr *a, const char *path, const char **text, size_t *len)
 	return -1;
 }
 
+/* schema_refs_seen_fn: stamp path before it is read, into a's list (a
+ * file that cannot be remembered only loses its reload check; the
+ * arena's refusal shows again at the compile that follows). */
+static void
+addr_file_seen(void *ctx, const char *path)
+{
+	struct addr *a = ctx;
+	struct addr_file *f;
+	char *copy;
+
+	if (a->nfiles >= ADDR_FILES_MAX ||
+	    (f = arena_alloc(&a->arena, sizeof(*f))) == NULL ||
+	    (copy = arena_strndup(&a->arena, path, strlen(path))) == NULL) {
+		a->files_lost = true;
+		return;
+	}
+	f->path = copy;
+	addr_stamp(path, &f->st);
+	f->next = a->files;
+	a->files = f;
+	a->nfiles++;
+}
+
+/* Do the files the references read still carry their stamps? */
+static bool
+addr_files_hold(const struct addr *a)
+{
+	const struct addr_file *f;
+	struct addr_stamp st;
+
+	for (f = a->files; f != NULL; f = f->next) {
+		addr_stamp(f->path, &st);
+		if (!addr_stamp_same(&st, &f->st))
+			return false;
+	}
+	return true;
+}
+
 /* Compile the form s with the address's dialect, annotations and refs
- * (address.conf; refs directories inside the address). */
+ * (address.conf; refs directories inside the address), its base URI
+ * SCHEMA_ADDRESS_BASE and the files beside it (relative references, read
+ * from the address directory with no symbolic link followed). */
 static enum schema_result
 addr_compile(struct addr *a, const struct json_value *s, schema_warn_fn warn,
     void *warn_ctx, struct schema_problems *problems,
@@ -305,10 +345,13 @@ addr_compile(struct addr *a, const struct json_value *s, schema_warn_fn warn,
 		        strlen(dirs[i])) == -1)
 			return SCHEMA_NOMEM;
 	}
-	if (a->conf.nrefs > 0) {
-		o.load = schema_refs_load;
-		o.load_ctx = &refs;
-	}
+	if (schema_refs_local(&refs, SCHEMA_ADDRESS_PREFIX, a->dir) == -1)
+		return SCHEMA_NOMEM;
+	refs.seen = addr_file_seen;
+	refs.seen_ctx = a;
+	o.load = schema_refs_load;
+	o.load_ctx = &refs;
+	o.base_uri = SCHEMA_ADDRESS_BASE;
 	return schema_compile_opts(s, &o, &a->arena, form, serr);
 }
 
@@ -451,7 +494,7 @@ addr_stamps_hold(const struct addr *a)
 		return false;
 	snprintf(path, sizeof(path), "%s/form.json", a->dir);
 	addr_stamp(path, &st);
-	return addr_stamp_same(&st, &a->form_st);
+	return addr_stamp_same(&st, &a->form_st) && addr_files_hold(a);
 }
 
 int
@@ -487,7 +530,10 @@ addr_load_problems(const char *dir, struct addr *a, schema_warn_fn warn,
 	 * reading, not by stamps, until the files are older than that. */
 	clock_gettime(CLOCK_REALTIME, &now);
 	a->racy = addr_stamp_racy(&a->form_st, &now) ||
-	          addr_stamp_racy(&a->conf_st, &now);
+	          addr_stamp_racy(&a->conf_st, &now) || a->files_lost;
+	for (const struct addr_file *f = a->files; f != NULL && !a->racy;
+	     f = f->next)
+		a->racy = addr_stamp_racy(&f->st, &now);
 	return rc;
 }
 
@@ -567,7 +613,7 @@ addr_changed(const struct addr *a)
 		return true;
 	snprintf(path, sizeof(path), "%s/address.conf", a->dir);
 	addr_stamp(path, &st);
-	return !addr_stamp_same(&st, &a->conf_st);
+	return !addr_stamp_same(&st, &a->conf_st) || !addr_files_hold(a);
 }
 
 /* FNV-1a over the directory: the names are the operator's directories

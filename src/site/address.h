@@ -60,6 +60,10 @@
 #define ADDR_FORM_MAX ((size_t)4 * 1024 * 1024) /* bytes of form.json */
 #define ADDR_ARENA_MAX ((size_t)256 * 1024 * 1024) /* one loaded form */
 #define ADDR_ERR_MAX 512
+/* files a form's references read that a load remembers for its reload
+ * check; past it (no form gets there: every reference reads a document
+ * once) the address is reloaded at every check */
+#define ADDR_FILES_MAX 1024
 
 /* Where a request points, before anything is opened. */
 struct addr_ref {
@@ -91,6 +95,12 @@ struct addr_stamp {
 	struct timespec ctime; /* moves on every write, chmod, touch -d */
 };
 
+struct addr_file {
+	struct addr_file *next;
+	const char *path; /* borrowed from the addr's arena */
+	struct addr_stamp st;
+};
+
 struct addr {
 	char dir[PATH_MAX]; /* the cache key: addr_ref.dir */
 	size_t root_len;    /* as addr_ref */
@@ -105,6 +115,12 @@ struct addr {
 	                  from this load (answer.h); NULL until then */
 	bool has_hook; /* an executable regular "hook" */
 	struct addr_stamp form_st, conf_st; /* taken before reading */
+	/* every other file the form's references read (refs directories,
+	 * files beside the form), stamped before reading: a change to one
+	 * reloads the address as one to form.json does */
+	struct addr_file *files; /* borrowed from arena: a list */
+	size_t nfiles;
+	bool files_lost; /* one was not remembered: reload at every check */
 	bool racy; /* a file changed within ADDR_RACY_SEC of its reading:
 	              the next check reloads whatever the stamps say */
 	uint64_t checked_ms; /* gpt_now_ms() at the last stat */
