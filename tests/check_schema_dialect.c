@@ -4,6 +4,7 @@
  * body under two dialects, or a keyword's passing and failing body.
  */
 #include "check_schema.h"
+#include "schema/schema_dialect.h"
 #include "schema/schema_load.h"
 
 #define R_OK 0	   /* accepted */
@@ -431,6 +432,51 @@ START_TEST(refs_load_local_copies_only_under_their_prefix)
 }
 END_TEST
 
+/* The registry's rows agree with themselves: every kw has a row, a
+ * keyword with rows per vocabulary has one meaning, what holds subschemas
+ * applies or holds them, and annotations set no flag. */
+START_TEST(registry_rows_are_consistent)
+{
+	bool seen[KW_COUNT] = {false};
+	size_t i;
+
+	for (i = 0; i < schema_kw_rows(); i++) {
+		const struct schema_kw_info *r = schema_kw_row(i);
+		const struct schema_kw_info *first = schema_kw_info(r->kw);
+
+		ck_assert_int_lt(r->kw, KW_COUNT);
+		seen[r->kw] = true;
+		ck_assert_str_eq(first->name, r->name);
+		ck_assert_msg(
+		    first->flag == r->flag && first->types == r->types &&
+		        first->role == r->role && first->shape == r->shape,
+		    "%s: rows disagree", r->name);
+		if (r->shape != SCHEMA_KS_NONE)
+			ck_assert_msg(r->role == SCHEMA_KR_APPLY ||
+			                  r->role == SCHEMA_KR_CORE,
+			    "%s holds subschemas", r->name);
+		if (r->role == SCHEMA_KR_APPLY)
+			ck_assert_msg(r->at != SCHEMA_KA_NONE && r->flag != 0,
+			    "%s applies", r->name);
+		if (r->role == SCHEMA_KR_ASSERT)
+			ck_assert_msg(r->flag != 0 && r->types != 0,
+			    "%s asserts", r->name);
+		if (r->role == SCHEMA_KR_ANNOTATE || r->role == SCHEMA_KR_CORE)
+			ck_assert_msg(r->flag == 0 && r->types == 0,
+			    "%s constrains nothing", r->name);
+	}
+	for (i = 0; i < KW_COUNT; i++)
+		ck_assert_msg(seen[i], "kw %zu has no row", i);
+	ck_assert_ptr_nonnull(
+	    schema_kw_find(SCHEMA_D_2020_12, "prefixItems", 11));
+	ck_assert_ptr_null(schema_kw_find(SCHEMA_D_DRAFT07, "prefixItems", 11));
+	ck_assert(schema_kw_is_annotation("title", 5));
+	ck_assert(schema_kw_is_annotation("x-ui", 4));
+	ck_assert(!schema_kw_is_annotation("minLength", 9));
+	ck_assert(!schema_kw_is_annotation("titles", 6));
+}
+END_TEST
+
 static Suite *
 suite_schema_dialect(void)
 {
@@ -450,6 +496,7 @@ suite_schema_dialect(void)
 	tcase_add_test(k, annotations_are_x_names_or_declared);
 	tcase_add_test(k, builtin_meta_schemas_resolve_without_files);
 	tcase_add_test(k, refs_load_local_copies_only_under_their_prefix);
+	tcase_add_test(k, registry_rows_are_consistent);
 	suite_add_tcase(s, k);
 	return s;
 }

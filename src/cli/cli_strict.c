@@ -4,31 +4,32 @@
  * changing what the form accepts; otherwise every keyword that prevents
  * it, with its schema pointer.
  *
- * The rules are OpenAI's "Supported schemas" (platform.openai.com, guide
- * "Structured model outputs", read 2026-12): the root is an object, not
- * anyOf; every object has additionalProperties false and lists every
- * property in required; the keywords are type, properties, required,
- * additionalProperties, items, enum, const, anyOf, $ref and
- * $defs/definitions, title and description, and the type-specific ones:
- * pattern, format (date-time, time, date, duration, email, hostname,
- * ipv4, ipv6, uuid), minLength and maxLength (unsupported only for
- * fine-tuned models), minimum, maximum, exclusiveMinimum,
- * exclusiveMaximum, multipleOf, minItems, maxItems; at most 5000
- * properties, 10 levels of nesting, 1000 enum values and 120,000
- * characters of names and values; allOf, oneOf, not, if/then/else,
- * dependent*, patternProperties, propertyNames, min/maxProperties,
- * contains, uniqueItems, prefixItems and default are refused.
+ * What OpenAI's strict mode takes is data, the openai-strict rules of
+ * schemas/decoders.json (decoder.h), the same table --check reports from:
+ * a keyword the table says it enforces is carried over, one it refuses
+ * (or does not document) is an obstacle.  The rest is structure the
+ * table's rules cannot say, from OpenAI's "Supported schemas": the root
+ * is an object, every object has additionalProperties false and lists
+ * every property in required, at most 5000 properties, 10 levels of
+ * nesting, 1000 enum values and 120,000 characters of names and values.
  *
- * Rewrites that keep the accepted set: annotations dropped ($schema,
- * $comment, default, examples, deprecated, readOnly, writeOnly, x-*);
- * oneOf becomes anyOf when its branches are provably disjoint (their
- * types do not overlap, or one required member has a const/enum that
- * differs in each); an allOf of one branch beside nothing else becomes
+ * Everything about the form is read from its compiled view: the dialect
+ * each schema was compiled in (never guessed from text), whether a oneOf's
+ * branches are disjoint (schema_facts.h, as --check says), the keywords
+ * the view does not describe (an obstacle: nothing is known of them).
+ *
+ * Rewrites that keep the accepted set: annotations dropped (the
+ * registry's, and x-*) unless the table says the model reads them
+ * (title, description); oneOf becomes anyOf when its branches are
+ * provably disjoint; an allOf of one branch beside nothing else becomes
  * that branch; draft-04's boolean exclusiveMinimum/Maximum become the
- * numeric form; a root that is only a $ref to an object definition is
- * replaced by the definition.  Nothing is added or tightened: an optional
- * member, an open object or a missing type is reported, since fixing it
- * would change the form.
+ * numeric form, and the rewrite then says draft-06 in $schema (whose
+ * bounds are numbers, and which reads the other keywords kept alike); a
+ * root that is only a $ref to an object definition is replaced by the
+ * definition.  $schema is kept, so the rewrite loads in the form's
+ * dialect.  Nothing is added or tightened: an optional member, an open
+ * object or a missing type is reported, since fixing it would change the
+ * form.
  *
  * Exit 0: the rewrite on stdout (each rewrite noted on stderr); 1: the
  * form cannot be sent in strict mode, one line per obstacle on stderr
@@ -41,10 +42,13 @@
 #include "base/buf.h"
 #include "cli/cli.h"
 #include "cli/cli_form.h"
+#include "tools/decoder.h"
 #include "parser/jptr.h"
 #include "parser/json.h"
 #include "parser/json_out.h"
 #include "schema/schema.h"
+#include "schema/schema_dialect.h"
+#include "schema/schema_facts.h"
 #include "schema/schema_view.h"
 
 #define STRICT_PROBLEMS_MAX 64
@@ -53,25 +57,15 @@
 #define STRICT_MAX_ENUM 1000
 #define STRICT_MAX_CHARS 120000
 
-static const char *const strict_formats[] = {"date-time", "time", "date",
-    "duration", "email", "hostname", "ipv4", "ipv6", "uuid"};
-
-/* Keywords carried over as they are (their values checked elsewhere). */
-static const char *const strict_kept[] = {"type", "properties", "required",
-    "additionalProperties", "items", "enum", "const", "anyOf", "$ref", "$defs",
-    "definitions", "title", "description", "pattern", "format", "minLength",
-    "maxLength", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
-    "multipleOf", "minItems", "maxItems"};
-
-/* Annotations: dropped, which changes nothing the form accepts. */
-static const char *const strict_dropped[] = {"$schema", "$comment", "default",
-    "examples", "deprecated", "readOnly", "writeOnly", "$vocabulary"};
+/* The decoder of schemas/decoders.json whose rules strict mode follows. */
+#define STRICT_DECODER "openai-strict"
 
 struct strict {
 	struct cli_form *f;
 	const struct json_value *root;
-	bool old;    /* draft-04..07: $ref siblings are ignored */
-	bool draft4; /* boolean exclusiveMinimum/Maximum */
+	enum schema_dialect d; /* the schema being walked was compiled in */
+	/* the root's node, when inline_root replaced the root by a copy */
+	const struct schema_node *root_node;
 	struct buf out;
 	struct buf notes; /* the rewrites, for stderr */
 	struct jptr ptr;
@@ -89,15 +83,20 @@ key_is(const struct json_string *k, const char *s)
 	return k->len == strlen(s) && memcmp(k->ptr, s, k->len) == 0;
 }
 
+/* Is k the keyword kw's name? */
 static bool
-in_list(const struct json_string *k, const char *const *list, size_t n)
+key_is_kw(const struct json_string *k, enum kw kw)
 {
-	size_t i;
+	return key_is(k, schema_kw_name(kw));
+}
 
-	for (i = 0; i < n; i++)
-		if (key_is(k, list[i]))
-			return true;
-	return false;
+/* The member kw of the schema object v, or NULL. */
+static const struct json_value *
+get_kw(const struct json_value *v, enum kw kw)
+{
+	const char *name = schema_kw_name(kw);
+
+	return json_object_get(v, name, strlen(name));
 }
 
 static void
@@ -193,140 +192,6 @@ collect_node(void *ctx, const struct schema_node *n)
 	return 0;
 }
 
-/* ----- disjoint oneOf branches ------------------------------------------ */
-
-/* The types a branch admits, integers counted with numbers. */
-static unsigned
-types_of(const struct schema_node *n)
-{
-	struct schema_view v;
-	unsigned t;
-
-	schema_view_get(n, &v);
-	if (v.kind == SV_FALSE)
-		return 0;
-	if (v.kind == SV_TRUE || v.undescribed)
-		return SV_TY_ALL;
-	t = v.types;
-	if (v.const_value != NULL || v.nenums > 0) {
-		/* the types of the values listed, when there is no `type` */
-		unsigned e = 0;
-		size_t i;
-
-		for (i = 0; i < v.nenums; i++) {
-			const struct json_value *x = schema_view_enum(n, i);
-
-			e |= x->type == JSON_T_NULL     ? SV_TY_NULL
-			     : x->type == JSON_T_STRING ? SV_TY_STRING
-			     : x->type == JSON_T_NUMBER ? SV_TY_NUMBER
-			     : x->type == JSON_T_ARRAY  ? SV_TY_ARRAY
-			     : x->type == JSON_T_OBJECT ? SV_TY_OBJECT
-			                                : SV_TY_BOOLEAN;
-		}
-		if (v.const_value != NULL) {
-			const struct json_value *x = v.const_value;
-
-			e = x->type == JSON_T_NULL     ? SV_TY_NULL
-			    : x->type == JSON_T_STRING ? SV_TY_STRING
-			    : x->type == JSON_T_NUMBER ? SV_TY_NUMBER
-			    : x->type == JSON_T_ARRAY  ? SV_TY_ARRAY
-			    : x->type == JSON_T_OBJECT ? SV_TY_OBJECT
-			                               : SV_TY_BOOLEAN;
-		}
-		t &= e;
-	}
-	if (v.ref != NULL && v.nany_of == 0)
-		t &= types_of(v.ref);
-	if (t & SV_TY_NUMBER)
-		t |= SV_TY_INTEGER;
-	return t;
-}
-
-/* The values a required member of object branch n must take (its const,
- * or its enum), for the discriminator test; false when it has none. */
-static bool
-member_values(const struct schema_node *n, const char *name, size_t len,
-    const struct schema_node **sub)
-{
-	struct schema_view v, pv;
-	struct schema_view_prop p;
-	size_t i;
-
-	schema_view_get(n, &v);
-	if (v.ref != NULL && v.nprops == 0)
-		return member_values(v.ref, name, len, sub);
-	for (i = 0; i < v.nprops; i++) {
-		schema_view_prop(n, i, &p);
-		if (p.len != len || memcmp(p.name, name, len) != 0)
-			continue;
-		if (!p.required || p.sub == NULL)
-			return false;
-		schema_view_get(p.sub, &pv);
-		if (pv.ref != NULL && pv.const_value == NULL && pv.nenums == 0)
-			p.sub = pv.ref, schema_view_get(p.sub, &pv);
-		if (pv.const_value == NULL && pv.nenums == 0)
-			return false;
-		*sub = p.sub;
-		return true;
-	}
-	return false;
-}
-
-static bool
-values_meet(const struct schema_node *a, const struct schema_node *b)
-{
-	struct schema_view va, vb;
-	size_t i, j, na, nb;
-
-	schema_view_get(a, &va);
-	schema_view_get(b, &vb);
-	na = va.const_value != NULL ? 1 : va.nenums;
-	nb = vb.const_value != NULL ? 1 : vb.nenums;
-	for (i = 0; i < na; i++)
-		for (j = 0; j < nb; j++) {
-			const struct json_value *x =
-			    va.const_value != NULL ? va.const_value
-			                           : schema_view_enum(a, i);
-			const struct json_value *y =
-			    vb.const_value != NULL ? vb.const_value
-			                           : schema_view_enum(b, j);
-
-			if (json_equal(x, y))
-				return true;
-		}
-	return false;
-}
-
-/* Can no value match both a and b?  Types that do not overlap, or, for
- * two object branches, one member required by both whose const/enum
- * values differ. */
-static bool
-disjoint(const struct schema_node *a, const struct schema_node *b)
-{
-	struct schema_view va;
-	struct schema_view_prop p;
-	size_t i;
-	const struct schema_node *na = a;
-
-	if ((types_of(a) & types_of(b)) == 0)
-		return true;
-	if ((types_of(a) | types_of(b)) & ~SV_TY_OBJECT)
-		return false; /* an overlap outside objects */
-	schema_view_get(a, &va);
-	if (va.ref != NULL && va.nprops == 0)
-		na = va.ref, schema_view_get(na, &va);
-	for (i = 0; i < va.nprops; i++) {
-		const struct schema_node *sa, *sb;
-
-		schema_view_prop(na, i, &p);
-		if (member_values(na, p.name, p.len, &sa) &&
-		    member_values(b, p.name, p.len, &sb) &&
-		    !values_meet(sa, sb))
-			return true;
-	}
-	return false;
-}
-
 /* ----- the walk ---------------------------------------------------------- */
 
 static void walk(struct strict *s, const struct json_value *v, unsigned objects,
@@ -381,23 +246,27 @@ walk_list(struct strict *s, const char *kw, const struct json_value *v,
 	jptr_pop(&s->ptr, save);
 }
 
-/* Is the oneOf at v provably exclusive? */
-static bool
-one_of_disjoint(const struct strict *s, const struct json_value *v)
+/* The effect of keyword k (value kv) of the schema v for strict mode;
+ * a table that does not load refuses everything. */
+static enum decoder_effect
+effect(const struct schema_view *v, const struct json_string *k,
+    const struct json_value *kv, bool root)
 {
-	const struct schema_node *n = node_of(s, v);
-	struct schema_view view;
-	size_t i, j;
+	enum decoder_effect e;
 
-	if (n == NULL)
-		return false;
-	schema_view_get(n, &view);
-	for (i = 0; i < view.none_of; i++)
-		for (j = i + 1; j < view.none_of; j++)
-			if (!disjoint(schema_view_one_of(n, i),
-			        schema_view_one_of(n, j)))
-				return false;
-	return true;
+	if (decoder_effect(STRICT_DECODER, v, k->ptr, k->len, kv, root, &e) ==
+	    -1)
+		return DECODER_REFUSE;
+	return e;
+}
+
+static enum decoder_effect
+effect_kw(const struct schema_view *v, enum kw kw, bool root)
+{
+	const char *name = schema_kw_name(kw);
+	struct json_string k = {name, strlen(name), strlen(name)};
+
+	return effect(v, &k, NULL, root);
 }
 
 /* The strings and enum values of v count towards the size limit. */
@@ -418,13 +287,212 @@ count_chars(struct strict *s, const struct json_value *v)
 		}
 }
 
+/* d's meta-schema URI, as a JSON string. */
+static void
+put_uri(struct strict *s, enum schema_dialect d)
+{
+	const char *uri = schema_dialect_uri(d);
+
+	json_out_string(&s->w, uri, strlen(uri));
+}
+
+/* draft-04's {"minimum": 0, "exclusiveMinimum": true}: is bound (KW_MINIMUM
+ * or KW_MAXIMUM) of v written as the exclusive one instead? */
+static bool
+draft4_exclusive(const struct json_value *v, enum kw bound)
+{
+	const struct json_value *x =
+	    get_kw(v, bound == KW_MINIMUM ? KW_XMIN_BOOL : KW_XMAX_BOOL);
+
+	return x != NULL && x->type == JSON_T_TRUE;
+}
+
+/* One member k (value mv) of the schema object v, whose view is view. */
+static void
+walk_member(struct strict *s, const struct json_value *v,
+    const struct schema_view *view, const struct json_member *m,
+    unsigned objects, bool is_root, size_t *n)
+{
+	const struct json_string *k = &m->key;
+	const struct schema_kw_info *row = schema_kw_find(s->d, k->ptr, k->len);
+	int kw = row != NULL ? (int)row->kw : -1;
+	bool draft4 = s->d == SCHEMA_D_DRAFT04;
+	size_t save = jptr_push(&s->ptr, k->ptr, k->len);
+	enum decoder_effect e;
+
+	if (kw == KW_SCHEMA) {
+		put_member(s, n, k);
+		if (draft4) {
+			/* the bounds below are written as numbers */
+			put_uri(s, SCHEMA_D_DRAFT06);
+			note(s, "draft-04's boolean bounds become numbers: "
+			        "$schema says draft-06");
+		} else {
+			json_out_value(&s->w, &m->value);
+		}
+	} else if (is_root && (kw == KW_ID || kw == KW_ID_OLD)) {
+		note(s, "an annotation, dropped");
+	} else if (kw >= 0 && !schema_view_describes((enum kw)kw)) {
+		problem_kw(s, k->ptr, k->len,
+		    "a keyword the tools do not describe (nothing is known "
+		    "of what it accepts)");
+	} else if (draft4 && (kw == KW_XMIN_BOOL || kw == KW_XMAX_BOOL)) {
+		/* {"minimum": 0, "exclusiveMinimum": true} */
+		const struct json_value *b =
+		    get_kw(v, kw == KW_XMIN_BOOL ? KW_MINIMUM : KW_MAXIMUM);
+
+		if (m->value.type == JSON_T_TRUE && b != NULL) {
+			note(s, "draft-04's boolean form: the bound");
+			put_member(s, n, k);
+			json_out_value(&s->w, b);
+		}
+	} else if (draft4 && (kw == KW_MINIMUM || kw == KW_MAXIMUM) &&
+	           draft4_exclusive(v, (enum kw)kw)) {
+		; /* written as the exclusive bound instead */
+	} else if ((e = effect(view, k, &m->value, false)) != DECODER_ENFORCE &&
+	           (row != NULL ? row->role == SCHEMA_KR_ANNOTATE ||
+	                              kw == KW_VOCABULARY
+	                        : k->len > 2 && memcmp(k->ptr, "x-", 2) == 0)) {
+		/* an annotation (title, default, x-*), or what the meta-schema
+		 * says: nothing the form accepts depends on it.  A name the
+		 * address declares (annotations =) is no keyword strict mode
+		 * knows: an obstacle below. */
+		note(s, "an annotation, dropped");
+	} else if (kw == KW_ONEOF && e != DECODER_ENFORCE) {
+		char why[128];
+		const struct schema_node *node = node_of(s, v);
+
+		if (m->value.type == JSON_T_ARRAY && node != NULL &&
+		    effect_kw(view, KW_ANYOF, false) == DECODER_ENFORCE &&
+		    schema_facts_oneof_disjoint(node, why, sizeof(why))) {
+			const char *any = schema_kw_name(KW_ANYOF);
+			struct json_string ks = {any, strlen(any), strlen(any)};
+
+			note(s, "oneOf of disjoint branches: anyOf");
+			jptr_pop(&s->ptr, save);
+			put_member(s, n, &ks);
+			walk_list(
+			    s, schema_kw_name(KW_ONEOF), &m->value, objects);
+			return;
+		}
+		problem(s, schema_kw_name(KW_ONEOF),
+		    "refused by strict mode, and the branches are not "
+		    "provably disjoint (anyOf would accept a value that "
+		    "matches two)");
+	} else if (e != DECODER_ENFORCE) {
+		if (kw == KW_FORMAT && e == DECODER_REFUSE)
+			problem(s, schema_kw_name(KW_FORMAT),
+			    "a format strict mode does not know "
+			    "(dropping it would accept more)");
+		else
+			problem_kw(
+			    s, k->ptr, k->len, "not supported by strict mode");
+	} else if (kw == KW_PROPERTIES || kw == KW_DEFS ||
+	           kw == KW_DEFINITIONS) {
+		jptr_pop(&s->ptr, save);
+		put_member(s, n, k);
+		if (m->value.type == JSON_T_OBJECT)
+			walk_map(
+			    s, k, &m->value, kw == KW_PROPERTIES ? objects : 0);
+		else
+			json_out_value(&s->w, &m->value);
+		return;
+	} else if (kw == KW_ITEMS || kw == KW_ITEMS_OLD) {
+		jptr_pop(&s->ptr, save);
+		put_member(s, n, k);
+		if (m->value.type == JSON_T_ARRAY) {
+			save = jptr_push(&s->ptr, k->ptr, k->len);
+			problem(s, schema_kw_name(KW_ITEMS),
+			    "an array of schemas "
+			    "(tuples are not supported)");
+			jptr_pop(&s->ptr, save);
+			json_out_value(&s->w, &m->value);
+		} else {
+			walk_sub(
+			    s, schema_kw_name(KW_ITEMS), &m->value, objects);
+		}
+		return;
+	} else if (kw == KW_ANYOF) {
+		jptr_pop(&s->ptr, save);
+		put_member(s, n, k);
+		if (m->value.type == JSON_T_ARRAY)
+			walk_list(
+			    s, schema_kw_name(KW_ANYOF), &m->value, objects);
+		else
+			json_out_value(&s->w, &m->value);
+		return;
+	} else {
+		if (kw == KW_ADDITIONALPROPERTIES &&
+		    m->value.type != JSON_T_FALSE)
+			problem(s, schema_kw_name(KW_ADDITIONALPROPERTIES),
+			    "must be false");
+		if (kw == KW_ENUM && m->value.type == JSON_T_ARRAY &&
+		    m->value.u.arr.count > STRICT_MAX_ENUM)
+			problem(s, schema_kw_name(KW_ENUM),
+			    "more than 1000 values");
+		if (kw == KW_ENUM || kw == KW_CONST)
+			count_chars(s, &m->value);
+		put_member(s, n, k);
+		json_out_value(&s->w, &m->value);
+	}
+	jptr_pop(&s->ptr, save);
+}
+
+/* The object schema v's members as strict mode takes them: the checks
+ * of an object schema (properties all required, closed). */
+static void
+check_object(struct strict *s, const struct schema_node *node,
+    const struct schema_view *view, const struct json_value *v,
+    unsigned objects)
+{
+	const struct json_value *add = get_kw(v, KW_ADDITIONALPROPERTIES);
+	struct schema_view_prop p;
+	size_t i;
+
+	if (objects + 1 > STRICT_MAX_DEPTH)
+		problem(s, schema_kw_name(KW_PROPERTIES),
+		    "more than 10 levels of nested objects");
+	if (add == NULL || add->type != JSON_T_FALSE)
+		problem(s, schema_kw_name(KW_ADDITIONALPROPERTIES),
+		    "must be false (adding it would refuse members "
+		    "the form accepts)");
+	if (get_kw(v, KW_PROPERTIES) == NULL &&
+	    (add == NULL || add->type != JSON_T_FALSE))
+		problem(s, schema_kw_name(KW_PROPERTIES),
+		    "an object without properties");
+	for (i = 0; node != NULL && i < view->nprops; i++) {
+		schema_view_prop(node, i, &p);
+		if (p.src == NULL) {
+			/* named by required only */
+			problem(s, schema_kw_name(KW_REQUIRED),
+			    "names a member properties does not define");
+			continue;
+		}
+		s->nprops++;
+		if (!p.required) {
+			size_t save =
+			    jptr_push(&s->ptr, schema_kw_name(KW_PROPERTIES),
+			        strlen(schema_kw_name(KW_PROPERTIES)));
+
+			jptr_push(&s->ptr, p.name, p.len);
+			problem(s, schema_kw_name(KW_REQUIRED),
+			    "an optional member (strict mode wants "
+			    "every property required; required and "
+			    "nullable would accept another set)");
+			jptr_pop(&s->ptr, save);
+		}
+	}
+}
+
 static void
 walk(struct strict *s, const struct json_value *v, unsigned objects,
     bool is_root)
 {
-	const struct json_value *type, *props, *req, *add, *all, *ref;
+	const struct json_value *all, *ref;
+	const struct schema_node *node;
+	struct schema_view view;
+	enum schema_dialect saved = s->d;
 	size_t i, n = 0;
-	bool object = false;
 
 	if (v->type != JSON_T_OBJECT) {
 		/* true or false as a subschema: {} is not allowed, false has
@@ -434,49 +502,58 @@ walk(struct strict *s, const struct json_value *v, unsigned objects,
 		json_out_value(&s->w, v);
 		return;
 	}
-	type = json_object_get(v, "type", 4);
-	props = json_object_get(v, "properties", 10);
-	req = json_object_get(v, "required", 8);
-	add = json_object_get(v, "additionalProperties", 20);
-	all = json_object_get(v, "allOf", 5);
-	ref = json_object_get(v, "$ref", 4);
+	node = is_root && s->root_node != NULL ? s->root_node : node_of(s, v);
+	if (node == NULL) {
+		/* a schema the compiler never reached (under a keyword of a
+		 * vocabulary the meta-schema leaves out): nothing is known */
+		problem(s, schema_kw_name(KW_TYPE),
+		    "a schema the form does not apply (strict mode would)");
+		json_out_value(&s->w, v);
+		return;
+	}
+	schema_view_get(node, &view);
+	if (view.dialect >= 0)
+		s->d = (enum schema_dialect)view.dialect;
+	all = get_kw(v, KW_ALLOF);
+	ref = get_kw(v, KW_REF);
 
 	/* {"allOf": [X], "description": ...}: X itself */
-	if (all != NULL && all->type == JSON_T_ARRAY && all->u.arr.count == 1) {
+	if (all != NULL && all->type == JSON_T_ARRAY && all->u.arr.count == 1 &&
+	    !is_root) {
 		bool alone = true;
 
 		for (i = 0; i < v->u.obj.count; i++) {
 			const struct json_string *k = &v->u.obj.members[i].key;
+			const struct schema_kw_info *row =
+			    schema_kw_find(s->d, k->ptr, k->len);
 
-			if (!key_is(k, "allOf") && !key_is(k, "title") &&
-			    !key_is(k, "description") &&
-			    !in_list(k, strict_dropped,
-			        GPT_ARRAY_LEN(strict_dropped)) &&
-			    !(k->len > 2 && memcmp(k->ptr, "x-", 2) == 0))
+			if (row != NULL && row->kw != KW_ALLOF &&
+			    row->role != SCHEMA_KR_ANNOTATE &&
+			    row->kw != KW_SCHEMA && row->kw != KW_VOCABULARY)
 				alone = false;
 		}
-		if (alone && !is_root) {
-			size_t save = jptr_push(&s->ptr, "allOf", 5);
+		if (alone) {
+			size_t save =
+			    jptr_push(&s->ptr, schema_kw_name(KW_ALLOF),
+			        strlen(schema_kw_name(KW_ALLOF)));
 
 			jptr_push_index(&s->ptr, 0);
 			note(s, "an allOf of one schema is that schema");
-			jptr_pop(&s->ptr, save);
-			save = jptr_push(&s->ptr, "allOf", 5);
-			jptr_push_index(&s->ptr, 0);
 			walk(s, &all->u.arr.items[0], objects, false);
 			jptr_pop(&s->ptr, save);
+			s->d = saved;
 			return;
 		}
 	}
 	/* draft-07 and before: the siblings of $ref are ignored */
-	if (ref != NULL && s->old) {
+	if (ref != NULL && s->d <= SCHEMA_D_DRAFT07) {
 		json_out_put(&s->w, "{", 1);
 		for (i = 0; i < v->u.obj.count; i++) {
 			const struct json_member *m = &v->u.obj.members[i];
 
-			if (key_is(&m->key, "$ref") ||
-			    key_is(&m->key, "description") ||
-			    key_is(&m->key, "title")) {
+			if (key_is_kw(&m->key, KW_REF) ||
+			    key_is_kw(&m->key, KW_DESCRIPTION) ||
+			    key_is_kw(&m->key, KW_TITLE)) {
 				put_member(s, &n, &m->key);
 				json_out_value(&s->w, &m->value);
 			}
@@ -485,218 +562,42 @@ walk(struct strict *s, const struct json_value *v, unsigned objects,
 		if (v->u.obj.count > n)
 			note(s, "the keywords beside $ref, which this dialect "
 			        "ignores, are dropped");
+		s->d = saved;
 		return;
 	}
-	if (type != NULL) {
-		if (type->type == JSON_T_STRING)
-			object = type->u.str.len == 6 &&
-			         memcmp(type->u.str.ptr, "object", 6) == 0;
-		else if (type->type == JSON_T_ARRAY)
-			for (i = 0; i < type->u.arr.count; i++)
-				object =
-				    object ||
-				    (type->u.arr.items[i].type ==
-				            JSON_T_STRING &&
-				        type->u.arr.items[i].u.str.len == 6 &&
-				        memcmp(type->u.arr.items[i].u.str.ptr,
-				            "object", 6) == 0);
-	} else if (ref == NULL && json_object_get(v, "anyOf", 5) == NULL &&
-	           json_object_get(v, "oneOf", 5) == NULL &&
-	           json_object_get(v, "enum", 4) == NULL &&
-	           json_object_get(v, "const", 5) == NULL) {
-		problem(s, "type",
+	if (!view.typed && view.ref == NULL && view.dyn == SV_DYN_NONE &&
+	    view.nany_of == 0 && view.none_of == 0 && view.nenums == 0 &&
+	    view.const_value == NULL)
+		problem(s, schema_kw_name(KW_TYPE),
 		    "missing (strict mode has no schema for "
 		    "any value)");
-	}
-	if (is_root && !object)
-		problem(s, "type", "the root must be an object");
-	if (is_root && json_object_get(v, "anyOf", 5) != NULL)
-		problem(s, "anyOf", "not allowed at the root");
-	if (object) {
-		if (objects + 1 > STRICT_MAX_DEPTH)
-			problem(s, "properties",
-			    "more than 10 levels of nested objects");
+	if (is_root && !(view.typed && (view.types & SV_TY_OBJECT)))
+		problem(
+		    s, schema_kw_name(KW_TYPE), "the root must be an object");
+	if (is_root && view.nany_of > 0 &&
+	    effect_kw(&view, KW_ANYOF, true) != DECODER_ENFORCE)
+		problem(s, schema_kw_name(KW_ANYOF), "not allowed at the root");
+	if (view.typed && (view.types & SV_TY_OBJECT)) {
+		check_object(s, node, &view, v, objects);
 		objects++;
-		if (add == NULL || add->type != JSON_T_FALSE)
-			problem(s, "additionalProperties",
-			    "must be false (adding it would refuse members "
-			    "the form accepts)");
-		if (props == NULL && (add == NULL || add->type != JSON_T_FALSE))
-			problem(
-			    s, "properties", "an object without properties");
-		for (i = 0; props != NULL && props->type == JSON_T_OBJECT &&
-		            i < props->u.obj.count;
-		     i++) {
-			const struct json_string *k =
-			    &props->u.obj.members[i].key;
-			bool found = false;
-			size_t j;
-
-			s->nprops++;
-			for (j = 0; req != NULL && req->type == JSON_T_ARRAY &&
-			            j < req->u.arr.count;
-			     j++)
-				found =
-				    found ||
-				    (req->u.arr.items[j].type ==
-				            JSON_T_STRING &&
-				        req->u.arr.items[j].u.str.len ==
-				            k->len &&
-				        memcmp(req->u.arr.items[j].u.str.ptr,
-				            k->ptr, k->len) == 0);
-			if (!found) {
-				size_t save =
-				    jptr_push(&s->ptr, "properties", 10);
-
-				jptr_push(&s->ptr, k->ptr, k->len);
-				problem(s, "required",
-				    "an optional member (strict mode wants "
-				    "every property required; required and "
-				    "nullable would accept another set)");
-				jptr_pop(&s->ptr, save);
-			}
-		}
-		for (i = 0; req != NULL && req->type == JSON_T_ARRAY &&
-		            i < req->u.arr.count;
-		     i++) {
-			const struct json_value *r = &req->u.arr.items[i];
-
-			if (r->type == JSON_T_STRING &&
-			    (props == NULL ||
-			        json_object_get(
-			            props, r->u.str.ptr, r->u.str.len) == NULL))
-				problem(s, "required",
-				    "names a member properties does not "
-				    "define");
-		}
 	}
 	json_out_put(&s->w, "{", 1);
-	for (i = 0; i < v->u.obj.count; i++) {
-		const struct json_member *m = &v->u.obj.members[i];
-		const struct json_string *k = &m->key;
-		size_t save = jptr_push(&s->ptr, k->ptr, k->len);
+	/* a draft-04 form without $schema: its rewrite says draft-06 */
+	if (is_root && s->d == SCHEMA_D_DRAFT04 &&
+	    get_kw(v, KW_SCHEMA) == NULL) {
+		const char *name = schema_kw_name(KW_SCHEMA);
+		struct json_string sk = {name, strlen(name), strlen(name)};
 
-		if (in_list(k, strict_dropped, GPT_ARRAY_LEN(strict_dropped)) ||
-		    (k->len > 2 && memcmp(k->ptr, "x-", 2) == 0) ||
-		    (is_root && (key_is(k, "$id") || key_is(k, "id")))) {
-			note(s, "an annotation, dropped");
-		} else if (key_is(k, "oneOf")) {
-			if (m->value.type == JSON_T_ARRAY &&
-			    one_of_disjoint(s, v)) {
-				static const struct json_string any = {
-				    "anyOf", 5, 5};
-
-				note(s, "oneOf of disjoint branches: anyOf");
-				jptr_pop(&s->ptr, save);
-				put_member(s, &n, &any);
-				walk_list(s, "oneOf", &m->value, objects);
-				continue;
-			}
-			problem(s, "oneOf",
-			    "refused by strict mode, and the branches are not "
-			    "provably disjoint (anyOf would accept a value "
-			    "that matches two)");
-		} else if (s->draft4 && (key_is(k, "exclusiveMinimum") ||
-		                            key_is(k, "exclusiveMaximum"))) {
-			/* {"minimum": 0, "exclusiveMinimum": true} */
-			const struct json_value *b = json_object_get(v,
-			    k->ptr[9] == 'M' && k->ptr[10] == 'i' ? "minimum"
-			                                          : "maximum",
-			    7);
-
-			if (m->value.type == JSON_T_TRUE && b != NULL) {
-				note(s, "draft-04's boolean form: the bound");
-				put_member(s, &n, k);
-				json_out_value(&s->w, b);
-			}
-		} else if (s->draft4 &&
-		           (key_is(k, "minimum") || key_is(k, "maximum")) &&
-		           json_object_get(v,
-		               key_is(k, "minimum") ? "exclusiveMinimum"
-		                                    : "exclusiveMaximum",
-		               16) != NULL &&
-		           json_object_get(v,
-		               key_is(k, "minimum") ? "exclusiveMinimum"
-		                                    : "exclusiveMaximum",
-		               16)
-		                   ->type == JSON_T_TRUE) {
-			; /* written as the exclusive bound instead */
-		} else if (!in_list(
-		               k, strict_kept, GPT_ARRAY_LEN(strict_kept))) {
-			problem_kw(
-			    s, k->ptr, k->len, "not supported by strict mode");
-		} else if (key_is(k, "properties") || key_is(k, "$defs") ||
-		           key_is(k, "definitions")) {
-			jptr_pop(&s->ptr, save);
-			put_member(s, &n, k);
-			if (m->value.type == JSON_T_OBJECT)
-				walk_map(s, k, &m->value,
-				    key_is(k, "properties") ? objects : 0);
-			else
-				json_out_value(&s->w, &m->value);
-			continue;
-		} else if (key_is(k, "items")) {
-			jptr_pop(&s->ptr, save);
-			put_member(s, &n, k);
-			if (m->value.type == JSON_T_ARRAY) {
-				save = jptr_push(&s->ptr, "items", 5);
-				problem(s, "items",
-				    "an array of schemas "
-				    "(tuples are not supported)");
-				jptr_pop(&s->ptr, save);
-				json_out_value(&s->w, &m->value);
-			} else {
-				walk_sub(s, "items", &m->value, objects);
-			}
-			continue;
-		} else if (key_is(k, "anyOf")) {
-			jptr_pop(&s->ptr, save);
-			put_member(s, &n, k);
-			if (m->value.type == JSON_T_ARRAY)
-				walk_list(s, "anyOf", &m->value, objects);
-			else
-				json_out_value(&s->w, &m->value);
-			continue;
-		} else if (key_is(k, "additionalProperties")) {
-			if (m->value.type != JSON_T_FALSE)
-				problem(
-				    s, "additionalProperties", "must be false");
-			put_member(s, &n, k);
-			json_out_value(&s->w, &m->value);
-		} else if (key_is(k, "format")) {
-			bool known = false;
-			size_t j;
-
-			for (j = 0; j < GPT_ARRAY_LEN(strict_formats); j++)
-				known = known ||
-				        (m->value.type == JSON_T_STRING &&
-				            m->value.u.str.len ==
-				                strlen(strict_formats[j]) &&
-				            memcmp(m->value.u.str.ptr,
-				                strict_formats[j],
-				                m->value.u.str.len) == 0);
-			if (!known)
-				problem(s, "format",
-				    "a format strict mode does not know "
-				    "(dropping it would accept more)");
-			put_member(s, &n, k);
-			json_out_value(&s->w, &m->value);
-		} else if (key_is(k, "enum")) {
-			if (m->value.type == JSON_T_ARRAY &&
-			    m->value.u.arr.count > STRICT_MAX_ENUM)
-				problem(s, "enum", "more than 1000 values");
-			count_chars(s, &m->value);
-			put_member(s, &n, k);
-			json_out_value(&s->w, &m->value);
-		} else {
-			if (key_is(k, "const"))
-				count_chars(s, &m->value);
-			put_member(s, &n, k);
-			json_out_value(&s->w, &m->value);
-		}
-		jptr_pop(&s->ptr, save);
+		put_member(s, &n, &sk);
+		put_uri(s, SCHEMA_D_DRAFT06);
+		note(s, "draft-04's boolean bounds become numbers: $schema "
+		        "says draft-06");
 	}
+	for (i = 0; i < v->u.obj.count; i++)
+		walk_member(
+		    s, v, &view, &v->u.obj.members[i], objects, is_root, &n);
 	json_out_put(&s->w, "}", 1);
+	s->d = saved;
 }
 
 /* A root that is only {"$ref": "#/$defs/x", "$defs": ...}: the target,
@@ -704,26 +605,33 @@ walk(struct strict *s, const struct json_value *v, unsigned objects,
 static const struct json_value *
 inline_root(struct strict *s, struct arena *a)
 {
+	static const enum kw beside[] = {KW_REF, KW_DEFS, KW_DEFINITIONS,
+	    KW_SCHEMA, KW_TITLE, KW_DESCRIPTION, KW_COMMENT};
 	const struct json_value *root = s->root, *ref, *t;
+	const struct schema_node *rn = node_of(s, root);
+	struct schema_view rv, tv;
 	struct json_value *copy;
 	struct json_member *ms;
-	size_t i, n = 0;
+	size_t i, j, n = 0;
 
-	if (root->type != JSON_T_OBJECT ||
-	    json_object_get(root, "type", 4) != NULL ||
-	    (ref = json_object_get(root, "$ref", 4)) == NULL ||
+	if (rn == NULL)
+		return root;
+	schema_view_get(rn, &rv);
+	if (rv.typed || rv.ref == NULL || rv.dyn != SV_DYN_NONE ||
+	    (ref = get_kw(root, KW_REF)) == NULL ||
 	    ref->type != JSON_T_STRING || ref->u.str.len < 2 ||
-	    ref->u.str.ptr[0] != '#' ||
-	    (t = jptr_resolve(root, ref->u.str.ptr, ref->u.str.len)) == NULL ||
-	    t->type != JSON_T_OBJECT || t == root)
+	    ref->u.str.ptr[0] != '#')
+		return root;
+	schema_view_get(rv.ref, &tv);
+	if ((t = tv.src) == NULL || t->type != JSON_T_OBJECT || t == root)
 		return root;
 	for (i = 0; i < root->u.obj.count; i++) {
 		const struct json_string *k = &root->u.obj.members[i].key;
+		bool ok = false;
 
-		if (!key_is(k, "$ref") && !key_is(k, "$defs") &&
-		    !key_is(k, "definitions") && !key_is(k, "$schema") &&
-		    !key_is(k, "title") && !key_is(k, "description") &&
-		    !key_is(k, "$comment"))
+		for (j = 0; j < GPT_ARRAY_LEN(beside); j++)
+			ok = ok || key_is_kw(k, beside[j]);
+		if (!ok)
 			return root; /* more than a reference */
 	}
 	copy = arena_calloc(a, 1, sizeof(*copy));
@@ -732,18 +640,19 @@ inline_root(struct strict *s, struct arena *a)
 	if (copy == NULL || ms == NULL)
 		return root;
 	for (i = 0; i < t->u.obj.count; i++)
-		if (!key_is(&t->u.obj.members[i].key, "$defs") &&
-		    !key_is(&t->u.obj.members[i].key, "definitions"))
+		if (!key_is_kw(&t->u.obj.members[i].key, KW_DEFS) &&
+		    !key_is_kw(&t->u.obj.members[i].key, KW_DEFINITIONS))
 			ms[n++] = t->u.obj.members[i];
 	for (i = 0; i < root->u.obj.count; i++)
-		if (key_is(&root->u.obj.members[i].key, "$defs") ||
-		    key_is(&root->u.obj.members[i].key, "definitions") ||
-		    key_is(&root->u.obj.members[i].key, "$schema"))
+		if (key_is_kw(&root->u.obj.members[i].key, KW_DEFS) ||
+		    key_is_kw(&root->u.obj.members[i].key, KW_DEFINITIONS) ||
+		    key_is_kw(&root->u.obj.members[i].key, KW_SCHEMA))
 			ms[n++] = root->u.obj.members[i];
 	copy->type = JSON_T_OBJECT;
 	copy->u.obj.members = ms;
 	copy->u.obj.count = n;
 	copy->u.obj.index = NULL;
+	s->root_node = rv.ref;
 	note(s, "a root that only refers to a definition: the definition");
 	return copy;
 }
@@ -754,7 +663,8 @@ cli_strict_openai(int argc, char **argv)
 	struct cli_form f;
 	struct strict s;
 	struct strict_collect col;
-	const struct json_value *res, *root, *sch;
+	const struct json_value *res, *root;
+	struct schema_view rv;
 	const struct schema *out;
 	struct json_err jerr;
 	char reason[SCHEMA_REASON_MAX + JPTR_MAX + 32];
@@ -783,25 +693,19 @@ cli_strict_openai(int argc, char **argv)
 		fprintf(stderr, "gpt.fcgi: out of memory\n");
 		goto done;
 	}
-	sch = s.root->type == JSON_T_OBJECT
-	          ? json_object_get(s.root, "$schema", 7)
-	          : NULL;
-	s.old =
-	    f.o.dialect >= 0 && f.o.dialect <= schema_dialect_named("draft-07");
-	s.draft4 = f.o.dialect == schema_dialect_named("draft-04");
-	if (sch != NULL && sch->type == JSON_T_STRING)
-		for (size_t k = 0; k + 8 <= sch->u.str.len; k++)
-			if (memcmp(sch->u.str.ptr + k, "draft-0", 7) == 0) {
-				s.old = true;
-				s.draft4 = sch->u.str.ptr[k + 7] == '4';
-			}
+	/* the dialect the root was compiled in: its $schema, else the
+	 * address's (--dialect), else 2020-12 */
+	schema_view_get(schema_view_root(f.form), &rv);
+	s.d = rv.dialect >= 0 ? (enum schema_dialect)rv.dialect
+	                      : SCHEMA_D_DEFAULT;
 	status = 1;
 	root = inline_root(&s, &f.a);
 	walk(&s, root, 0, true);
 	if (s.nprops > STRICT_MAX_PROPS)
-		problem(&s, "properties", "more than 5000 properties in all");
+		problem(&s, schema_kw_name(KW_PROPERTIES),
+		    "more than 5000 properties in all");
 	if (s.nchars > STRICT_MAX_CHARS)
-		problem(&s, "enum",
+		problem(&s, schema_kw_name(KW_ENUM),
 		    "more than 120,000 characters of names and values");
 	if (s.w.nomem) {
 		fprintf(stderr, "gpt.fcgi: out of memory\n");

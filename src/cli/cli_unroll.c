@@ -43,47 +43,20 @@
 #include "parser/json.h"
 #include "parser/json_out.h"
 #include "schema/schema.h"
+#include "schema/schema_dialect.h"
+#include "schema/schema_view.h"
 
 #define UNROLL_LEVELS_MAX 64 /* N */
 #define UNROLL_UNITS_MAX 256 /* distinct reference targets followed */
 
 /* How the members of a schema object hold subschemas. */
 enum unroll_kw {
-	KW_DATA,  /* not a schema: copied as it is */
-	KW_ONE,   /* one subschema */
-	KW_MAP,   /* an object of subschemas */
-	KW_LIST,  /* an array of subschemas */
-	KW_ITEMS, /* items: one, or (before 2020-12) an array */
-	KW_DEPS,  /* dependencies: subschemas or arrays of names */
-};
-
-static const struct {
-	const char *name;
-	enum unroll_kw kw;
-	bool cut_widens; /* a subschema cut to false here may accept more */
-} unroll_kws[] = {
-    {"properties", KW_MAP, false},
-    {"patternProperties", KW_MAP, false},
-    {"$defs", KW_MAP, false},
-    {"definitions", KW_MAP, false},
-    {"dependentSchemas", KW_MAP, false},
-    {"dependencies", KW_DEPS, false},
-    {"additionalProperties", KW_ONE, false},
-    {"unevaluatedProperties", KW_ONE, false},
-    {"unevaluatedItems", KW_ONE, false},
-    {"additionalItems", KW_ONE, false},
-    {"propertyNames", KW_ONE, false},
-    {"contentSchema", KW_ONE, false},
-    {"then", KW_ONE, false},
-    {"else", KW_ONE, false},
-    {"not", KW_ONE, true},
-    {"if", KW_ONE, true},
-    {"contains", KW_ONE, true}, /* maxContains counts matches */
-    {"allOf", KW_LIST, false},
-    {"anyOf", KW_LIST, false},
-    {"oneOf", KW_LIST, false},
-    {"prefixItems", KW_LIST, false},
-    {"items", KW_ITEMS, false},
+	UK_DATA,  /* not a schema: copied as it is */
+	UK_ONE,   /* one subschema */
+	UK_MAP,   /* an object of subschemas */
+	UK_LIST,  /* an array of subschemas */
+	UK_ITEMS, /* items: one, or (before 2020-12) an array */
+	UK_DEPS,  /* dependencies: subschemas or arrays of names */
 };
 
 /* A reference target: a recursive one becomes a unit copied N times. */
@@ -99,6 +72,7 @@ struct unroll_unit {
 
 struct unroll {
 	const struct json_value *root;
+	enum schema_dialect d; /* the root's, as compiled */
 	struct unroll_unit units[UNROLL_UNITS_MAX];
 	size_t nunits;
 	bool reach[UNROLL_UNITS_MAX][UNROLL_UNITS_MAX];
@@ -119,32 +93,72 @@ struct unroll {
 	size_t nwiden;
 };
 
+/* How the keyword k holds subschemas (the registry's child edges), and
+ * whether a cut below it may accept more. */
 static enum unroll_kw
-kw_of(const struct json_string *k, bool *cut_widens)
+kw_of(const struct unroll *u, const struct json_string *k, bool *cut_widens)
 {
-	size_t i;
+	const struct schema_kw_info *row = schema_kw_find(u->d, k->ptr, k->len);
 
-	for (i = 0; i < GPT_ARRAY_LEN(unroll_kws); i++)
-		if (strlen(unroll_kws[i].name) == k->len &&
-		    memcmp(unroll_kws[i].name, k->ptr, k->len) == 0) {
-			if (cut_widens != NULL)
-				*cut_widens = unroll_kws[i].cut_widens;
-			return unroll_kws[i].kw;
-		}
-	return KW_DATA;
+	if (cut_widens != NULL)
+		*cut_widens = row != NULL && row->tests;
+	if (row == NULL)
+		return UK_DATA;
+	switch (row->shape) {
+	case SCHEMA_KS_ONE:
+		/* 2020-12's items is one schema; an array there is refused
+		 * by the compiler already, so reading both is the same */
+		return row->kw == KW_ITEMS ? UK_ITEMS : UK_ONE;
+	case SCHEMA_KS_LIST:
+		return UK_LIST;
+	case SCHEMA_KS_MAP:
+		return UK_MAP;
+	case SCHEMA_KS_ONE_OR_LIST:
+		return UK_ITEMS;
+	case SCHEMA_KS_DEPS:
+		return UK_DEPS;
+	case SCHEMA_KS_NONE:
+		break;
+	}
+	return UK_DATA;
+}
+
+static bool
+key_is_kw(const struct json_string *k, enum kw kw)
+{
+	const char *name = schema_kw_name(kw);
+
+	return k->len == strlen(name) && memcmp(k->ptr, name, k->len) == 0;
+}
+
+static const struct json_value *
+get_kw(const struct json_value *v, enum kw kw)
+{
+	const char *name = schema_kw_name(kw);
+
+	return json_object_get(v, name, strlen(name));
 }
 
 static bool
 is_defs(const struct json_string *k)
 {
-	return (k->len == 5 && memcmp(k->ptr, "$defs", 5) == 0) ||
-	       (k->len == 11 && memcmp(k->ptr, "definitions", 11) == 0);
+	return key_is_kw(k, KW_DEFS) || key_is_kw(k, KW_DEFINITIONS);
 }
 
-static bool
-key_is(const struct json_string *k, const char *s)
+/* The container name of the defs member k. */
+static const char *
+defs_name(const struct json_string *k)
 {
-	return k->len == strlen(s) && memcmp(k->ptr, s, k->len) == 0;
+	return schema_kw_name(key_is_kw(k, KW_DEFS) ? KW_DEFS : KW_DEFINITIONS);
+}
+
+/* Is k $id, id or an anchor: a name its copies would repeat? */
+static bool
+is_identifier(const struct json_string *k)
+{
+	return key_is_kw(k, KW_ID) || key_is_kw(k, KW_ID_OLD) ||
+	       key_is_kw(k, KW_ANCHOR) || key_is_kw(k, KW_DYNAMICANCHOR) ||
+	       key_is_kw(k, KW_RECURSIVEANCHOR);
 }
 
 static void
@@ -200,8 +214,7 @@ unit_place(struct unroll *u, struct unroll_unit *un)
 		for (j = 0; j < m->value.u.obj.count; j++)
 			if (&m->value.u.obj.members[j].value == un->v) {
 				un->container = &m->value;
-				un->container_name =
-				    m->key.len == 5 ? "$defs" : "definitions";
+				un->container_name = defs_name(&m->key);
 				un->name = m->value.u.obj.members[j].key;
 				return;
 			}
@@ -263,15 +276,15 @@ collect_kw(struct unroll *u, enum unroll_kw kw, const struct json_value *v,
 	size_t i, save;
 
 	switch (kw) {
-	case KW_DATA:
+	case UK_DATA:
 		break;
-	case KW_ITEMS:
+	case UK_ITEMS:
 		if (v->type != JSON_T_ARRAY) {
 			collect(u, v, from, widen, depth);
 			break;
 		}
 		/* FALLTHROUGH */
-	case KW_LIST:
+	case UK_LIST:
 		if (v->type != JSON_T_ARRAY)
 			break;
 		for (i = 0; i < v->u.arr.count; i++) {
@@ -280,21 +293,21 @@ collect_kw(struct unroll *u, enum unroll_kw kw, const struct json_value *v,
 			jptr_pop(&u->ptr, save);
 		}
 		break;
-	case KW_MAP:
-	case KW_DEPS:
+	case UK_MAP:
+	case UK_DEPS:
 		if (v->type != JSON_T_OBJECT)
 			break;
 		for (i = 0; i < v->u.obj.count; i++) {
 			const struct json_member *m = &v->u.obj.members[i];
 
-			if (kw == KW_DEPS && m->value.type == JSON_T_ARRAY)
+			if (kw == UK_DEPS && m->value.type == JSON_T_ARRAY)
 				continue; /* {"dependencies": {"a": ["b"]}} */
 			save = jptr_push(&u->ptr, m->key.ptr, m->key.len);
 			collect(u, &m->value, from, widen, depth);
 			jptr_pop(&u->ptr, save);
 		}
 		break;
-	case KW_ONE:
+	case UK_ONE:
 		collect(u, v, from, widen, depth);
 		break;
 	}
@@ -317,10 +330,10 @@ collect(struct unroll *u, const struct json_value *v, int from, bool widen,
 	for (i = 0; i < v->u.obj.count; i++) {
 		const struct json_member *m = &v->u.obj.members[i];
 		bool w = false;
-		enum unroll_kw kw = kw_of(&m->key, &w);
+		enum unroll_kw kw = kw_of(u, &m->key, &w);
 
 		save = jptr_push(&u->ptr, m->key.ptr, m->key.len);
-		if (key_is(&m->key, "$ref")) {
+		if (key_is_kw(&m->key, KW_REF)) {
 			const struct json_value *t = ref_target(u, &m->value);
 
 			if (t != NULL)
@@ -366,10 +379,7 @@ check_inside(struct unroll *u, const struct json_value *v, size_t self,
 			continue;
 		save = jptr_push(&u->ptr, m->key.ptr, m->key.len);
 		if (!(top && self == 0 && v == u->root) &&
-		    (key_is(&m->key, "$id") || key_is(&m->key, "$anchor") ||
-		        key_is(&m->key, "$dynamicAnchor") ||
-		        key_is(&m->key, "$recursiveAnchor") ||
-		        key_is(&m->key, "id")) &&
+		    is_identifier(&m->key) &&
 		    m->value.type == JSON_T_STRING) {
 			refuse(u, "an identifier ($id or an anchor) inside a "
 			          "recursive definition: its copies would "
@@ -524,7 +534,7 @@ is_cut(const struct unroll *u, const struct json_value *v, struct unroll_at at)
 
 	if (v->type != JSON_T_OBJECT)
 		return false;
-	t = ref_target(u, json_object_get(v, "$ref", 4));
+	t = ref_target(u, get_kw(v, KW_REF));
 	if (t == NULL || (k = unit_of_value(u, t)) < 0 ||
 	    !u->units[k].recursive)
 		return false;
@@ -561,29 +571,29 @@ emit_kw(struct unroll *u, const struct json_member *m, struct unroll_at at,
     unsigned depth)
 {
 	const struct json_value *v = &m->value;
-	enum unroll_kw kw = kw_of(&m->key, NULL);
+	enum unroll_kw kw = kw_of(u, &m->key, NULL);
 	size_t i, n = 0;
 
 	switch (kw) {
-	case KW_ONE:
+	case UK_ONE:
 		emit(u, v, at, false, depth + 1);
 		return;
-	case KW_ITEMS:
-	case KW_LIST:
+	case UK_ITEMS:
+	case UK_LIST:
 		if (v->type == JSON_T_ARRAY) {
 			emit_list(u, v, at,
-			    key_is(&m->key, "anyOf") ||
-			        key_is(&m->key, "oneOf"),
+			    key_is_kw(&m->key, KW_ANYOF) ||
+			        key_is_kw(&m->key, KW_ONEOF),
 			    depth);
 			return;
 		}
-		if (kw == KW_ITEMS) {
+		if (kw == UK_ITEMS) {
 			emit(u, v, at, false, depth + 1);
 			return;
 		}
 		break;
-	case KW_MAP:
-	case KW_DEPS:
+	case UK_MAP:
+	case UK_DEPS:
 		if (v->type != JSON_T_OBJECT)
 			break;
 		json_out_put(&u->w, "{", 1);
@@ -600,14 +610,14 @@ emit_kw(struct unroll *u, const struct json_member *m, struct unroll_at at,
 			if (n++ > 0)
 				json_out_put(&u->w, ",", 1);
 			json_out_key(&u->w, &c->key);
-			if (kw == KW_DEPS && c->value.type == JSON_T_ARRAY)
+			if (kw == UK_DEPS && c->value.type == JSON_T_ARRAY)
 				json_out_value(&u->w, &c->value);
 			else
 				emit(u, &c->value, at, false, depth + 1);
 		}
 		json_out_put(&u->w, "}", 1);
 		return;
-	case KW_DATA:
+	case UK_DATA:
 		break;
 	}
 	json_out_value(&u->w, v);
@@ -711,17 +721,14 @@ emit(struct unroll *u, const struct json_value *v, struct unroll_at at,
 
 		/* a copy of the root: no defs, no identity of its own */
 		if (is_root && at.level > 1 &&
-		    (is_defs(&m->key) || key_is(&m->key, "$schema") ||
-		        key_is(&m->key, "$id") || key_is(&m->key, "id") ||
-		        key_is(&m->key, "$vocabulary") ||
-		        key_is(&m->key, "$anchor") ||
-		        key_is(&m->key, "$dynamicAnchor") ||
-		        key_is(&m->key, "$recursiveAnchor")))
+		    (is_defs(&m->key) || key_is_kw(&m->key, KW_SCHEMA) ||
+		        key_is_kw(&m->key, KW_VOCABULARY) ||
+		        is_identifier(&m->key)))
 			continue;
 		if (n++ > 0)
 			json_out_put(&u->w, ",", 1);
 		json_out_key(&u->w, &m->key);
-		if (key_is(&m->key, "$ref")) {
+		if (key_is_kw(&m->key, KW_REF)) {
 			const struct json_value *t = ref_target(u, &m->value);
 			int k = t != NULL ? unit_of_value(u, t) : -1;
 
@@ -737,8 +744,7 @@ emit(struct unroll *u, const struct json_value *v, struct unroll_at at,
 			/* the root's defs: the originals that stay, then the
 			 * copies that belong here */
 			size_t cn = 0, j;
-			const char *name =
-			    m->key.len == 5 ? "$defs" : "definitions";
+			const char *name = defs_name(&m->key);
 			struct unroll_at out = {-1, 0};
 
 			json_out_put(&u->w, "{", 1);
@@ -796,24 +802,45 @@ note_warning(void *ctx, const char *pointer, const char *message)
 }
 
 /* The root's container for copies of a recursive root: the one it has,
- * else by its $schema ("definitions" before 2019-09). */
+ * else its dialect's ("definitions" before 2019-09). */
 static const char *
-root_container(const struct json_value *root)
+root_container(const struct unroll *u)
 {
-	const struct json_value *s;
+	const struct json_value *root = u->root;
 
-	if (root->type != JSON_T_OBJECT)
-		return "$defs";
-	if (json_object_get(root, "$defs", 5) != NULL)
-		return "$defs";
-	if (json_object_get(root, "definitions", 11) != NULL)
-		return "definitions";
-	s = json_object_get(root, "$schema", 7);
-	if (s != NULL && s->type == JSON_T_STRING)
-		for (size_t i = 0; i + 7 <= s->u.str.len; i++)
-			if (memcmp(s->u.str.ptr + i, "draft-0", 7) == 0)
-				return "definitions";
-	return "$defs";
+	if (root->type == JSON_T_OBJECT && get_kw(root, KW_DEFS) != NULL)
+		return schema_kw_name(KW_DEFS);
+	if (root->type == JSON_T_OBJECT && get_kw(root, KW_DEFINITIONS) != NULL)
+		return schema_kw_name(KW_DEFINITIONS);
+	return schema_kw_name(
+	    u->d < SCHEMA_D_2019_09 ? KW_DEFINITIONS : KW_DEFS);
+}
+
+/* The first schema of the form with a keyword the view does not
+ * describe: the rewrite cannot know what its copies would accept. */
+static int
+find_opaque(void *ctx, const struct schema_node *n)
+{
+	struct unroll *u = ctx;
+	struct schema_view v;
+	const char *name;
+	size_t len;
+
+	schema_view_get(n, &v);
+	if (!v.undescribed || schema_view_opaque(n, 0, &name, &len) == SIZE_MAX)
+		return 0;
+	/* the view's pointer is escaped already: copied, then the name */
+	jptr_init(&u->ptr);
+	u->ptr.len = v.pointer_len < sizeof(u->ptr.buf) - 1
+	                 ? v.pointer_len
+	                 : sizeof(u->ptr.buf) - 1;
+	memcpy(u->ptr.buf, v.pointer, u->ptr.len);
+	u->ptr.buf[u->ptr.len] = '\0';
+	u->ptr.truncated = u->ptr.len < v.pointer_len;
+	(void)jptr_push(&u->ptr, name, len);
+	refuse(u, "a keyword the tools do not describe (nothing is known of "
+	          "what its copies would accept)");
+	return 1;
 }
 
 int
@@ -849,7 +876,15 @@ cli_unroll(int argc, char **argv)
 	}
 	u->root = f.schema;
 	u->n = (unsigned)n;
-	u->root_container = root_container(u->root);
+	{
+		struct schema_view rv;
+
+		schema_view_get(schema_view_root(f.form), &rv);
+		u->d = rv.dialect >= 0 ? (enum schema_dialect)rv.dialect
+		                       : SCHEMA_D_DEFAULT;
+	}
+	u->root_container = root_container(u);
+	(void)schema_view_each(f.form, find_opaque, u);
 	buf_init(&u->out, CLI_INPUT_MAX);
 	u->w.out = &u->out;
 	/* the root first: unit 0 */

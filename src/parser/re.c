@@ -487,6 +487,7 @@ struct re_parse {
 	const char *err;	  /* static: why the pattern is refused */
 	size_t err_at;		  /* byte offset in the pattern */
 	bool unsupported;	  /* valid ECMA-262 we cannot match exactly */
+	unsigned features;	  /* RE_F_*: what the pattern uses */
 };
 
 /* What one class atom is: a code point, one of \d \w \s (or their
@@ -1004,12 +1005,14 @@ re_atom_escape(struct re_parse *ps, bool *quantifiable)
 	*quantifiable = true;
 	if (c == 'b' || c == 'B') {
 		/* ASCII word characters: PCRE2 without UCP */
+		ps->features |= RE_F_WORD_BOUNDARY;
 		ps->pos++;
 		re_emits(ps->o, c == 'b' ? "\\b" : "\\B");
 		*quantifiable = false;
 		return 0;
 	}
 	if (c >= '1' && c <= '9') {
+		ps->features |= RE_F_BACKREF;
 		while ((c = re_peek(ps, 0)) >= '0' && c <= '9') {
 			if (n <= ps->len) /* past every group: saturate */
 				n = n * 10 + (size_t)(c - '0');
@@ -1018,6 +1021,7 @@ re_atom_escape(struct re_parse *ps, bool *quantifiable)
 		return re_backref(ps, at, n);
 	}
 	if (c == 'k') {
+		ps->features |= RE_F_BACKREF;
 		ps->pos++;
 		if (!re_eat(ps, '<')) /* hits on "\\k" */
 			return re_fail(ps, at, "\\k needs <name>");
@@ -1083,6 +1087,8 @@ re_group(struct re_parse *ps, bool *quantifiable)
 			}
 		} else /* hits on "(?i)a", "(?>a)", "(?P<n>a)", "(?#c)" */
 			return re_fail(ps, at, "invalid group");
+		if (strcmp(open, "(?:") != 0 && !capture)
+			ps->features |= RE_F_LOOKAROUND;
 		/* lookarounds take no quantifier in Unicode mode: "(?=a)*" */
 		*quantifiable = capture || strcmp(open, "(?:") == 0;
 	}
@@ -1361,8 +1367,9 @@ fail:
 	return -1;
 }
 
-bool
-re_is_valid_syntax(const char *pattern, size_t len)
+/* re_is_valid_syntax, and what the pattern uses in *features. */
+static bool
+re_syntax(const char *pattern, size_t len, unsigned *features)
 {
 	/* room for the groups of the longest pattern judged; the process is
 	 * single-threaded (see the file head) */
@@ -1387,11 +1394,31 @@ re_is_valid_syntax(const char *pattern, size_t len)
 	 * decides */
 	if (re_pass(&ps, &o, true) == -1)
 		return false;
+	*features = ps.features;
 	if (!ps.backrefs)
 		return true;
 	ps.total = ps.ngroups;
 	o = (struct re_out){.out = NULL, .discard = true};
 	return re_pass(&ps, &o, false) == 0;
+}
+
+bool
+re_is_valid_syntax(const char *pattern, size_t len)
+{
+	unsigned features;
+
+	return re_syntax(pattern, len, &features);
+}
+
+int
+re_syntax_features(const char *pattern, size_t len, unsigned *out)
+{
+	unsigned features = 0;
+
+	if (!re_syntax(pattern, len, &features))
+		return -1;
+	*out = features;
+	return 0;
 }
 
 void

@@ -108,6 +108,22 @@ struct re *re_compile(const char *pattern, size_t len, struct arena *a,
  */
 bool re_is_valid_syntax(const char *pattern, size_t len);
 
+/* What a pattern uses (bits of re_syntax_features). */
+enum {
+	RE_F_LOOKAROUND = 1u << 0,    /* (?=  (?!  (?<=  (?<! */
+	RE_F_WORD_BOUNDARY = 1u << 1, /* \b or \B outside a class */
+	RE_F_BACKREF = 1u << 2,       /* \1, \k<name> */
+};
+
+/*
+ * What pattern (len bytes) uses, read by the same parser as
+ * re_is_valid_syntax (so "[(?=]" is a class, not a lookahead): 0 with
+ * the RE_F_* bits in *out, or -1 (*out untouched) where
+ * re_is_valid_syntax is false.
+ */
+int re_syntax_features(
+    const char *pattern, size_t len, unsigned *out) GPT_MUSTCHECK;
+
 /* Search (unanchored, as ECMA-262 `test`) subject (len bytes, valid UTF-8),
  * under the per-match limits only. */
 enum re_result re_search(const struct re *re, const char *subject, size_t len);

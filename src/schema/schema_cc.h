@@ -32,6 +32,7 @@ struct cnode {
 	unsigned char color;
 	bool warned;
 	bool own_collect; /* has unevaluatedProperties/Items */
+	unsigned char dialect; /* enum schema_dialect it was read in */
 	uint32_t visit; /* schema_plan.c: the last walk that reached it */
 };
 

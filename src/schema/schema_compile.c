@@ -666,7 +666,7 @@ read_pprops(struct cctx *c, struct schema_node *n, const struct json_value *pp)
 /* A count keyword (minProperties, minLength, ...): *out and flag set. */
 static int
 read_count_kw(struct cctx *c, struct schema_node *n,
-    const struct json_value *v, const char *kw, size_t *out, uint32_t flag)
+    const struct json_value *v, const char *kw, size_t *out, uint64_t flag)
 {
 	size_t mark;
 
@@ -1131,8 +1131,8 @@ compile_format(struct cctx *c, struct schema_node *n,
  * exclusive; it requires maximum.  Moves the bound to the exclusive one. */
 static int
 draft04_exclusive(struct cctx *c, struct schema_node *n,
-    const struct json_value *v, const char *kw, uint32_t flag,
-    struct schema_num *num, uint32_t xflag, struct schema_num *xnum)
+    const struct json_value *v, const char *kw, uint64_t flag,
+    struct schema_num *num, uint64_t xflag, struct schema_num *xnum)
 {
 	size_t mark;
 
@@ -1277,7 +1277,7 @@ read_enum(struct cctx *c, struct schema_node *n, const struct json_value *v)
  * multipleOf: the bound at num, flag set. */
 static int
 read_bound(struct cctx *c, struct schema_node *n, const struct json_value *v,
-    enum kw kw, uint32_t flag, struct schema_num *num)
+    enum kw kw, uint64_t flag, struct schema_num *num)
 {
 	const char *name = schema_kw_name(kw);
 	size_t mark = jptr_push(&c->ptr, name, strlen(name));
@@ -1318,7 +1318,7 @@ compile_scalar_kws(
 {
 	static const struct {
 		enum kw kw;
-		unsigned flag;
+		uint64_t flag;
 		size_t off;
 	} nums[] = {
 	    {KW_MINIMUM, SF_MINIMUM, offsetof(struct schema_node, minimum)},
@@ -1337,6 +1337,10 @@ compile_scalar_kws(
 		KW_STEP(c, at, bad, compile_type(c, n, kv[KW_TYPE]));
 	if (kv[KW_ENUM] != NULL)
 		KW_STEP(c, at, bad, read_enum(c, n, kv[KW_ENUM]));
+	/* the made-up keyword of test builds (schema_dialect.h): a flag
+	 * that no tool describes, and nothing to judge */
+	if (kv[KW_TEST_OPAQUE] != NULL)
+		n->flags |= SF_TEST_OPAQUE;
 	if (kv[KW_CONST] != NULL) {
 		n->const_value = kv[KW_CONST];
 		n->flags |= SF_CONST;
@@ -1459,7 +1463,7 @@ compile_depsch(
 static int
 read_list(struct cctx *c, struct schema_node *n, const struct json_value *v,
     const char *kw, const struct schema_node *const **list, size_t *count,
-    uint32_t flag)
+    uint64_t flag)
 {
 	if ((*list = compile_list(c, v, kw, count)) == NULL)
 		return -1;
@@ -1740,6 +1744,7 @@ compile_object(struct cctx *c, const struct json_value *v)
 		return NULL;
 	saved = c->loc;
 	c->loc = l;
+	cn->dialect = (unsigned char)l->d;
 	/* Each step below goes on past a refusal when every problem is
 	 * wanted (kw_failed); otherwise the first one ends the walk. */
 	if (read_keywords(c, v, kv) == -1 && kw_failed(c, at, &bad) == -1)

@@ -1,5 +1,5 @@
 /*
- * schema_dialect.c: the dialect table (schema_dialect.h).
+ * schema_dialect.c: the keyword registry (schema_dialect.h).
  *
  * Owns only static data.  A name with no row for the dialect is not a
  * keyword of it: the compiler refuses it (fail closed), unless it is an
@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "schema/schema_dialect.h"
+#include "schema/schema_int.h" /* the SF_* flags of the last column */
 
 #define D04 (1u << SCHEMA_D_DRAFT04)
 #define D06 (1u << SCHEMA_D_DRAFT06)
@@ -22,94 +23,174 @@
 #define FROM20 (FROM19 & ~D19)
 #define TO07 (D04 | D06 | D07)
 #define TO19 (TO07 | D19)
+#ifdef GPT_TEST
+#define TEST_ONLY ALL
+#else
+#define TEST_ONLY 0u
+#endif
 
 #define V(x) SCHEMA_V_##x
 #define S(x) SCHEMA_KS_##x
+#define K(x) SCHEMA_KV_##x
+#define A(x) SCHEMA_KA_##x
+#define T(x) SCHEMA_KT_##x
+#define ASSERT SCHEMA_KR_ASSERT
+#define APPLY SCHEMA_KR_APPLY
+#define ANNOTATE SCHEMA_KR_ANNOTATE
+#define CORE SCHEMA_KR_CORE
+#define NUMS T(NUMERIC)
+#define NOTYPE 0u
 
-static const struct kw_row {
-	const char *name;
-	enum kw kw;
-	unsigned dialects;
-	enum schema_kw_shape shape;
-	enum schema_vocab vocab;
-} kw_rows[] = {
-    {"type", KW_TYPE, ALL, S(NONE), V(VALIDATION)},
-    {"enum", KW_ENUM, ALL, S(NONE), V(VALIDATION)},
-    {"const", KW_CONST, FROM06, S(NONE), V(VALIDATION)},
-    {"properties", KW_PROPERTIES, ALL, S(MAP), V(APPLICATOR)},
-    {"required", KW_REQUIRED, ALL, S(NONE), V(VALIDATION)},
-    {"additionalProperties", KW_ADDITIONALPROPERTIES, ALL, S(ONE),
-        V(APPLICATOR)},
-    {"patternProperties", KW_PATTERNPROPERTIES, ALL, S(MAP), V(APPLICATOR)},
-    {"propertyNames", KW_PROPERTYNAMES, FROM06, S(ONE), V(APPLICATOR)},
-    {"minProperties", KW_MINPROPERTIES, ALL, S(NONE), V(VALIDATION)},
-    {"maxProperties", KW_MAXPROPERTIES, ALL, S(NONE), V(VALIDATION)},
-    {"items", KW_ITEMS, FROM20, S(ONE), V(APPLICATOR)},
-    {"items", KW_ITEMS_OLD, TO19, S(ONE_OR_LIST), V(APPLICATOR)},
-    {"additionalItems", KW_ADDITIONALITEMS, TO19, S(ONE), V(APPLICATOR)},
-    {"prefixItems", KW_PREFIXITEMS, FROM20, S(LIST), V(APPLICATOR)},
-    {"minItems", KW_MINITEMS, ALL, S(NONE), V(VALIDATION)},
-    {"maxItems", KW_MAXITEMS, ALL, S(NONE), V(VALIDATION)},
-    {"uniqueItems", KW_UNIQUEITEMS, ALL, S(NONE), V(VALIDATION)},
-    {"contains", KW_CONTAINS, FROM06, S(ONE), V(APPLICATOR)},
-    {"minContains", KW_MINCONTAINS, FROM19, S(NONE), V(VALIDATION)},
-    {"maxContains", KW_MAXCONTAINS, FROM19, S(NONE), V(VALIDATION)},
-    {"minLength", KW_MINLENGTH, ALL, S(NONE), V(VALIDATION)},
-    {"maxLength", KW_MAXLENGTH, ALL, S(NONE), V(VALIDATION)},
-    {"pattern", KW_PATTERN, ALL, S(NONE), V(VALIDATION)},
-    {"minimum", KW_MINIMUM, ALL, S(NONE), V(VALIDATION)},
-    {"maximum", KW_MAXIMUM, ALL, S(NONE), V(VALIDATION)},
-    {"exclusiveMinimum", KW_EXCLUSIVEMINIMUM, FROM06, S(NONE),
-        V(VALIDATION)},
-    {"exclusiveMaximum", KW_EXCLUSIVEMAXIMUM, FROM06, S(NONE),
-        V(VALIDATION)},
-    {"exclusiveMinimum", KW_XMIN_BOOL, D04, S(NONE), V(VALIDATION)},
-    {"exclusiveMaximum", KW_XMAX_BOOL, D04, S(NONE), V(VALIDATION)},
-    {"multipleOf", KW_MULTIPLEOF, ALL, S(NONE), V(VALIDATION)},
-    {"anyOf", KW_ANYOF, ALL, S(LIST), V(APPLICATOR)},
-    {"allOf", KW_ALLOF, ALL, S(LIST), V(APPLICATOR)},
-    {"oneOf", KW_ONEOF, ALL, S(LIST), V(APPLICATOR)},
-    {"not", KW_NOT, ALL, S(ONE), V(APPLICATOR)},
-    {"if", KW_IF, FROM07, S(ONE), V(APPLICATOR)},
-    {"then", KW_THEN, FROM07, S(ONE), V(APPLICATOR)},
-    {"else", KW_ELSE, FROM07, S(ONE), V(APPLICATOR)},
-    {"dependentRequired", KW_DEPENDENTREQUIRED, FROM19, S(NONE),
-        V(VALIDATION)},
-    {"dependentSchemas", KW_DEPENDENTSCHEMAS, FROM19, S(MAP), V(APPLICATOR)},
-    {"dependencies", KW_DEPENDENCIES, TO07, S(DEPS), V(APPLICATOR)},
+/* name, kw, dialects, vocabulary, value, child edges, applied to,
+ * types constrained, role, flag */
+static const struct schema_kw_info kw_rows[] = {
+    {"type", KW_TYPE, ALL, V(VALIDATION), K(TYPE), S(NONE), A(NONE), T(ALL),
+        ASSERT, SF_TYPE, false},
+    {"enum", KW_ENUM, ALL, V(VALIDATION), K(ARRAY), S(NONE), A(NONE), T(ALL),
+        ASSERT, SF_ENUM, false},
+    {"const", KW_CONST, FROM06, V(VALIDATION), K(ANY), S(NONE), A(NONE), T(ALL),
+        ASSERT, SF_CONST, false},
+    {"properties", KW_PROPERTIES, ALL, V(APPLICATOR), K(SCHEMA_MAP), S(MAP),
+        A(MEMBER), T(OBJECT), APPLY, SF_MEMBERS, false},
+    {"required", KW_REQUIRED, ALL, V(VALIDATION), K(NAMES), S(NONE), A(NONE),
+        T(OBJECT), ASSERT, SF_REQUIRED, false},
+    {"additionalProperties", KW_ADDITIONALPROPERTIES, ALL, V(APPLICATOR),
+        K(SCHEMA), S(ONE), A(MEMBER), T(OBJECT), APPLY, SF_MEMBERS, false},
+    {"patternProperties", KW_PATTERNPROPERTIES, ALL, V(APPLICATOR),
+        K(SCHEMA_MAP), S(MAP), A(MEMBER), T(OBJECT), APPLY, SF_MEMBERS, false},
+    {"propertyNames", KW_PROPERTYNAMES, FROM06, V(APPLICATOR), K(SCHEMA),
+        S(ONE), A(NAME), T(OBJECT), APPLY, SF_MEMBERS, false},
+    {"minProperties", KW_MINPROPERTIES, ALL, V(VALIDATION), K(COUNT), S(NONE),
+        A(NONE), T(OBJECT), ASSERT, SF_MINPROPS, false},
+    {"maxProperties", KW_MAXPROPERTIES, ALL, V(VALIDATION), K(COUNT), S(NONE),
+        A(NONE), T(OBJECT), ASSERT, SF_MAXPROPS, false},
+    {"items", KW_ITEMS, FROM20, V(APPLICATOR), K(SCHEMA), S(ONE), A(ITEM),
+        T(ARRAY), APPLY, SF_ITEMS, false},
+    {"items", KW_ITEMS_OLD, TO19, V(APPLICATOR), K(ITEMS_OLD), S(ONE_OR_LIST),
+        A(ITEM), T(ARRAY), APPLY, SF_ITEMS, false},
+    {"additionalItems", KW_ADDITIONALITEMS, TO19, V(APPLICATOR), K(SCHEMA),
+        S(ONE), A(ITEM), T(ARRAY), APPLY, SF_ITEMS, false},
+    {"prefixItems", KW_PREFIXITEMS, FROM20, V(APPLICATOR), K(SCHEMAS), S(LIST),
+        A(ITEM), T(ARRAY), APPLY, SF_ITEMS, false},
+    {"minItems", KW_MINITEMS, ALL, V(VALIDATION), K(COUNT), S(NONE), A(NONE),
+        T(ARRAY), ASSERT, SF_MINITEMS, false},
+    {"maxItems", KW_MAXITEMS, ALL, V(VALIDATION), K(COUNT), S(NONE), A(NONE),
+        T(ARRAY), ASSERT, SF_MAXITEMS, false},
+    {"uniqueItems", KW_UNIQUEITEMS, ALL, V(VALIDATION), K(BOOL), S(NONE),
+        A(NONE), T(ARRAY), ASSERT, SF_UNIQUE, false},
+    {"contains", KW_CONTAINS, FROM06, V(APPLICATOR), K(SCHEMA), S(ONE), A(ITEM),
+        T(ARRAY), APPLY, SF_CONTAINS, true},
+    {"minContains", KW_MINCONTAINS, FROM19, V(VALIDATION), K(COUNT), S(NONE),
+        A(NONE), T(ARRAY), ASSERT, SF_CONTAINS, false},
+    {"maxContains", KW_MAXCONTAINS, FROM19, V(VALIDATION), K(COUNT), S(NONE),
+        A(NONE), T(ARRAY), ASSERT, SF_CONTAINS, false},
+    {"minLength", KW_MINLENGTH, ALL, V(VALIDATION), K(COUNT), S(NONE), A(NONE),
+        T(STRING), ASSERT, SF_MINLENGTH, false},
+    {"maxLength", KW_MAXLENGTH, ALL, V(VALIDATION), K(COUNT), S(NONE), A(NONE),
+        T(STRING), ASSERT, SF_MAXLENGTH, false},
+    {"pattern", KW_PATTERN, ALL, V(VALIDATION), K(PATTERN), S(NONE), A(NONE),
+        T(STRING), ASSERT, SF_PATTERN, false},
+    {"minimum", KW_MINIMUM, ALL, V(VALIDATION), K(NUMBER), S(NONE), A(NONE),
+        NUMS, ASSERT, SF_MINIMUM, false},
+    {"maximum", KW_MAXIMUM, ALL, V(VALIDATION), K(NUMBER), S(NONE), A(NONE),
+        NUMS, ASSERT, SF_MAXIMUM, false},
+    {"exclusiveMinimum", KW_EXCLUSIVEMINIMUM, FROM06, V(VALIDATION), K(NUMBER),
+        S(NONE), A(NONE), NUMS, ASSERT, SF_XMINIMUM, false},
+    {"exclusiveMaximum", KW_EXCLUSIVEMAXIMUM, FROM06, V(VALIDATION), K(NUMBER),
+        S(NONE), A(NONE), NUMS, ASSERT, SF_XMAXIMUM, false},
+    /* draft-04: a boolean that makes minimum (maximum) exclusive */
+    {"exclusiveMinimum", KW_XMIN_BOOL, D04, V(VALIDATION), K(BOOL), S(NONE),
+        A(NONE), NUMS, ASSERT, SF_XMINIMUM, false},
+    {"exclusiveMaximum", KW_XMAX_BOOL, D04, V(VALIDATION), K(BOOL), S(NONE),
+        A(NONE), NUMS, ASSERT, SF_XMAXIMUM, false},
+    {"multipleOf", KW_MULTIPLEOF, ALL, V(VALIDATION), K(POSITIVE), S(NONE),
+        A(NONE), NUMS, ASSERT, SF_MULTIPLE, false},
+    {"anyOf", KW_ANYOF, ALL, V(APPLICATOR), K(SCHEMAS), S(LIST), A(SAME),
+        T(ALL), APPLY, SF_ANYOF, false},
+    {"allOf", KW_ALLOF, ALL, V(APPLICATOR), K(SCHEMAS), S(LIST), A(SAME),
+        T(ALL), APPLY, SF_ALLOF, false},
+    {"oneOf", KW_ONEOF, ALL, V(APPLICATOR), K(SCHEMAS), S(LIST), A(SAME),
+        T(ALL), APPLY, SF_ONEOF, false},
+    {"not", KW_NOT, ALL, V(APPLICATOR), K(SCHEMA), S(ONE), A(SAME), T(ALL),
+        APPLY, SF_NOT, true},
+    {"if", KW_IF, FROM07, V(APPLICATOR), K(SCHEMA), S(ONE), A(SAME), T(ALL),
+        APPLY, SF_IF, true},
+    {"then", KW_THEN, FROM07, V(APPLICATOR), K(SCHEMA), S(ONE), A(SAME), T(ALL),
+        APPLY, SF_IF, false},
+    {"else", KW_ELSE, FROM07, V(APPLICATOR), K(SCHEMA), S(ONE), A(SAME), T(ALL),
+        APPLY, SF_IF, false},
+    {"dependentRequired", KW_DEPENDENTREQUIRED, FROM19, V(VALIDATION),
+        K(NAMES_MAP), S(NONE), A(NONE), T(OBJECT), ASSERT, SF_DEPREQ, false},
+    {"dependentSchemas", KW_DEPENDENTSCHEMAS, FROM19, V(APPLICATOR),
+        K(SCHEMA_MAP), S(MAP), A(SAME), T(OBJECT), APPLY, SF_DEPSCH, false},
+    {"dependencies", KW_DEPENDENCIES, TO07, V(APPLICATOR), K(DEPS), S(DEPS),
+        A(SAME), T(OBJECT), APPLY, SF_DEPREQ | SF_DEPSCH, false},
     /* 2019-09 puts the unevaluated keywords in the applicator vocabulary,
-     * 2020-12 in a vocabulary of their own */
-    {"unevaluatedProperties", KW_UNEVALPROPS, D19, S(ONE), V(APPLICATOR)},
-    {"unevaluatedItems", KW_UNEVALITEMS, D19, S(ONE), V(APPLICATOR)},
-    {"unevaluatedProperties", KW_UNEVALPROPS, FROM20, S(ONE),
-        V(UNEVALUATED)},
-    {"unevaluatedItems", KW_UNEVALITEMS, FROM20, S(ONE), V(UNEVALUATED)},
-    {"$ref", KW_REF, ALL, S(NONE), V(CORE)},
-    {"$dynamicRef", KW_DYNAMICREF, FROM20, S(NONE), V(CORE)},
-    {"$dynamicAnchor", KW_DYNAMICANCHOR, FROM20, S(NONE), V(CORE)},
-    {"$recursiveRef", KW_RECURSIVEREF, D19, S(NONE), V(CORE)},
-    {"$recursiveAnchor", KW_RECURSIVEANCHOR, D19, S(NONE), V(CORE)},
-    {"$anchor", KW_ANCHOR, FROM19, S(NONE), V(CORE)},
-    {"$defs", KW_DEFS, FROM19, S(MAP), V(CORE)},
+     * 2020-12 in a vocabulary of their own; the plan marks the nodes
+     * that collect what they need (SF_SPECIAL) */
+    {"unevaluatedProperties", KW_UNEVALPROPS, D19, V(APPLICATOR), K(SCHEMA),
+        S(ONE), A(MEMBER), T(OBJECT), APPLY, SF_SPECIAL, false},
+    {"unevaluatedItems", KW_UNEVALITEMS, D19, V(APPLICATOR), K(SCHEMA), S(ONE),
+        A(ITEM), T(ARRAY), APPLY, SF_SPECIAL, false},
+    {"unevaluatedProperties", KW_UNEVALPROPS, FROM20, V(UNEVALUATED), K(SCHEMA),
+        S(ONE), A(MEMBER), T(OBJECT), APPLY, SF_SPECIAL, false},
+    {"unevaluatedItems", KW_UNEVALITEMS, FROM20, V(UNEVALUATED), K(SCHEMA),
+        S(ONE), A(ITEM), T(ARRAY), APPLY, SF_SPECIAL, false},
+    {"$ref", KW_REF, ALL, V(CORE), K(URI_REF), S(NONE), A(SAME), T(ALL), APPLY,
+        SF_REF, false},
+    {"$dynamicRef", KW_DYNAMICREF, FROM20, V(CORE), K(URI_REF), S(NONE),
+        A(SAME), T(ALL), APPLY, SF_REF, false},
+    {"$dynamicAnchor", KW_DYNAMICANCHOR, FROM20, V(CORE), K(ANCHOR), S(NONE),
+        A(NONE), NOTYPE, CORE, 0, false},
+    {"$recursiveRef", KW_RECURSIVEREF, D19, V(CORE), K(URI_REF), S(NONE),
+        A(SAME), T(ALL), APPLY, SF_REF, false},
+    {"$recursiveAnchor", KW_RECURSIVEANCHOR, D19, V(CORE), K(BOOL), S(NONE),
+        A(NONE), NOTYPE, CORE, 0, false},
+    {"$anchor", KW_ANCHOR, FROM19, V(CORE), K(ANCHOR), S(NONE), A(NONE), NOTYPE,
+        CORE, 0, false},
+    {"$defs", KW_DEFS, FROM19, V(CORE), K(SCHEMA_MAP), S(MAP), A(NONE), NOTYPE,
+        CORE, 0, false},
     /* kept by every meta-schema since, as a map of schemas */
-    {"definitions", KW_DEFINITIONS, ALL, S(MAP), V(CORE)},
-    {"$schema", KW_SCHEMA, ALL, S(NONE), V(CORE)},
-    {"$id", KW_ID, FROM06, S(NONE), V(CORE)},
-    {"id", KW_ID_OLD, D04, S(NONE), V(CORE)},
-    {"$vocabulary", KW_VOCABULARY, FROM19, S(NONE), V(CORE)},
+    {"definitions", KW_DEFINITIONS, ALL, V(CORE), K(SCHEMA_MAP), S(MAP),
+        A(NONE), NOTYPE, CORE, 0, false},
+    {"$schema", KW_SCHEMA, ALL, V(CORE), K(URI), S(NONE), A(NONE), NOTYPE, CORE,
+        0, false},
+    {"$id", KW_ID, FROM06, V(CORE), K(URI_REF), S(NONE), A(NONE), NOTYPE, CORE,
+        0, false},
+    {"id", KW_ID_OLD, D04, V(CORE), K(URI_REF), S(NONE), A(NONE), NOTYPE, CORE,
+        0, false},
+    {"$vocabulary", KW_VOCABULARY, FROM19, V(CORE), K(VOCABS), S(NONE), A(NONE),
+        NOTYPE, CORE, 0, false},
     /* annotations: harmless in every dialect */
-    {"$comment", KW_COMMENT, ALL, S(NONE), V(CORE)},
-    {"title", KW_TITLE, ALL, S(NONE), V(METADATA)},
-    {"description", KW_DESCRIPTION, ALL, S(NONE), V(METADATA)},
-    {"default", KW_DEFAULT, ALL, S(NONE), V(METADATA)},
-    {"examples", KW_EXAMPLES, ALL, S(NONE), V(METADATA)},
-    {"deprecated", KW_DEPRECATED, ALL, S(NONE), V(METADATA)},
-    {"readOnly", KW_READONLY, ALL, S(NONE), V(METADATA)},
-    {"writeOnly", KW_WRITEONLY, ALL, S(NONE), V(METADATA)},
-    {"format", KW_FORMAT, ALL, S(NONE), V(FORMAT)},
-    {"contentEncoding", KW_CONTENTENCODING, FROM07, S(NONE), V(CONTENT)},
-    {"contentMediaType", KW_CONTENTMEDIATYPE, FROM07, S(NONE), V(CONTENT)},
-    {"contentSchema", KW_CONTENTSCHEMA, FROM19, S(ONE), V(CONTENT)},
+    {"$comment", KW_COMMENT, ALL, V(CORE), K(STRING), S(NONE), A(NONE), NOTYPE,
+        ANNOTATE, 0, false},
+    {"title", KW_TITLE, ALL, V(METADATA), K(STRING), S(NONE), A(NONE), NOTYPE,
+        ANNOTATE, 0, false},
+    {"description", KW_DESCRIPTION, ALL, V(METADATA), K(STRING), S(NONE),
+        A(NONE), NOTYPE, ANNOTATE, 0, false},
+    {"default", KW_DEFAULT, ALL, V(METADATA), K(ANY), S(NONE), A(NONE), NOTYPE,
+        ANNOTATE, 0, false},
+    {"examples", KW_EXAMPLES, ALL, V(METADATA), K(ARRAY), S(NONE), A(NONE),
+        NOTYPE, ANNOTATE, 0, false},
+    {"deprecated", KW_DEPRECATED, ALL, V(METADATA), K(BOOL), S(NONE), A(NONE),
+        NOTYPE, ANNOTATE, 0, false},
+    {"readOnly", KW_READONLY, ALL, V(METADATA), K(BOOL), S(NONE), A(NONE),
+        NOTYPE, ANNOTATE, 0, false},
+    {"writeOnly", KW_WRITEONLY, ALL, V(METADATA), K(BOOL), S(NONE), A(NONE),
+        NOTYPE, ANNOTATE, 0, false},
+    /* enforced: a format gpt.fcgi does not check refuses the form */
+    {"format", KW_FORMAT, ALL, V(FORMAT), K(STRING), S(NONE), A(NONE),
+        T(STRING) | NUMS, ASSERT, SF_FORMAT | SF_NFORMAT, false},
+    /* enforced too (schema_node.content), under the pattern flag */
+    {"contentEncoding", KW_CONTENTENCODING, FROM07, V(CONTENT), K(STRING),
+        S(NONE), A(NONE), T(STRING), ASSERT, SF_PATTERN, false},
+    {"contentMediaType", KW_CONTENTMEDIATYPE, FROM07, V(CONTENT), K(STRING),
+        S(NONE), A(NONE), T(STRING), ASSERT, SF_PATTERN, false},
+    {"contentSchema", KW_CONTENTSCHEMA, FROM19, V(CONTENT), K(SCHEMA), S(ONE),
+        A(CONTENT), T(STRING), APPLY, SF_PATTERN, false},
+    /* asserts nothing, and no view describes its flag (schema_dialect.h) */
+    {"testOpaque", KW_TEST_OPAQUE, TEST_ONLY, V(VALIDATION), K(ANY), S(NONE),
+        A(NONE), T(ALL), ASSERT, SF_TEST_OPAQUE, false},
 };
 
 static const struct {
@@ -200,8 +281,8 @@ schema_dialect_by_uri(const char *uri, size_t len, enum schema_dialect *out)
 }
 
 int
-schema_vocab_by_uri(enum schema_dialect d, const char *uri, size_t len,
-    enum schema_vocab *out)
+schema_vocab_by_uri(
+    enum schema_dialect d, const char *uri, size_t len, enum schema_vocab *out)
 {
 	const char *const *names;
 	const char *prefix;
@@ -235,15 +316,67 @@ schema_vocab_by_uri(enum schema_dialect d, const char *uri, size_t len,
 	return -1;
 }
 
-static const struct kw_row *
+/* The first row of each kw, found once (the table is static). */
+static const struct schema_kw_info *
 row_of(enum kw k)
+{
+	static const struct schema_kw_info *first[KW_COUNT];
+	static bool ready;
+	size_t i;
+
+	if (!ready) {
+		for (i = GPT_ARRAY_LEN(kw_rows); i-- > 0;)
+			first[kw_rows[i].kw] = &kw_rows[i];
+		ready = true;
+	}
+	return first[k] != NULL ? first[k] : &kw_rows[0];
+}
+
+const struct schema_kw_info *
+schema_kw_info(enum kw k)
+{
+	return row_of(k);
+}
+
+size_t
+schema_kw_rows(void)
+{
+	return GPT_ARRAY_LEN(kw_rows);
+}
+
+const struct schema_kw_info *
+schema_kw_row(size_t i)
+{
+	return &kw_rows[i];
+}
+
+const struct schema_kw_info *
+schema_kw_find(enum schema_dialect d, const char *name, size_t len)
 {
 	size_t i;
 
 	for (i = 0; i < GPT_ARRAY_LEN(kw_rows); i++)
-		if (kw_rows[i].kw == k)
+		if ((kw_rows[i].dialects >> d & 1u) &&
+		    eq(name, len, kw_rows[i].name))
 			return &kw_rows[i];
-	return &kw_rows[0]; /* not reached: every kw has a row */
+	return NULL;
+}
+
+bool
+schema_kw_is_annotation(const char *name, size_t len)
+{
+	size_t i;
+	bool found = false;
+
+	if (len > 2 && memcmp(name, "x-", 2) == 0)
+		return true;
+	for (i = 0; i < GPT_ARRAY_LEN(kw_rows); i++)
+		if (eq(name, len, kw_rows[i].name)) {
+			if (kw_rows[i].role != SCHEMA_KR_ANNOTATE)
+				return false;
+			found = true;
+		}
+	return found;
 }
 
 const char *
@@ -267,13 +400,9 @@ schema_kw_vocab(enum kw k)
 int
 schema_kw_lookup(enum schema_dialect d, const char *name, size_t len)
 {
-	size_t i;
+	const struct schema_kw_info *r = schema_kw_find(d, name, len);
 
-	for (i = 0; i < GPT_ARRAY_LEN(kw_rows); i++)
-		if ((kw_rows[i].dialects >> d & 1u) &&
-		    eq(name, len, kw_rows[i].name))
-			return (int)kw_rows[i].kw;
-	return -1;
+	return r != NULL ? (int)r->kw : -1;
 }
 
 int
@@ -333,8 +462,8 @@ schema_kw_suggest(enum schema_dialect d, const char *name, size_t len)
 	for (i = 0; i < GPT_ARRAY_LEN(kw_rows); i++) {
 		if (!(kw_rows[i].dialects >> d & 1u))
 			continue;
-		dist = distance(name, len, kw_rows[i].name,
-		    strlen(kw_rows[i].name));
+		dist = distance(
+		    name, len, kw_rows[i].name, strlen(kw_rows[i].name));
 		if (dist < bd) {
 			bd = dist;
 			best = kw_rows[i].name;

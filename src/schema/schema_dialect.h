@@ -1,14 +1,31 @@
 /*
- * schema_dialect.h: the JSON Schema dialects and their keywords, as data.
+ * schema_dialect.h: the keyword registry: the JSON Schema dialects and
+ * every keyword they have, as data.
  *
- * A dialect is a row set of one table (schema_dialect.c): each row names a
- * keyword, the dialects that have it, the semantics the compiler gives it
- * (enum kw: one value per distinct meaning, so draft-04's boolean
- * exclusiveMaximum and draft-06's number are two), the shape of its value
- * where it holds subschemas (what the resource scan walks), and the
- * vocabulary it belongs to (2019-09 on: a keyword of a vocabulary the
- * meta-schema does not list is an annotation).  Adding a keyword is one
- * row here and its reader in schema_compile.c; nothing else lists names.
+ * A dialect is a row set of one table (schema_dialect.c).  Each row is
+ * one keyword in some dialects, and says everything a module needs to
+ * know about it without spelling its name:
+ *   - its name and the dialects that have it;
+ *   - the semantics the compiler gives it (enum kw: one value per
+ *     distinct meaning, so draft-04's boolean exclusiveMaximum and
+ *     draft-06's number are two);
+ *   - its vocabulary (2019-09 on: a keyword of a vocabulary the
+ *     meta-schema does not list is an annotation);
+ *   - the shape of its value (enum schema_kw_value);
+ *   - its child edges: where its value holds subschemas (enum
+ *     schema_kw_shape, what the resource scan and every walk over a
+ *     form follow) and which instance they apply to (enum schema_kw_at);
+ *   - the instance types it constrains (SCHEMA_KT_*; other types pass
+ *     it untouched);
+ *   - whether it asserts, applies subschemas, annotates or structures
+ *     the document (enum schema_kw_role);
+ *   - the flag the compiler sets for it on a node (SF_*, schema_int.h);
+ *   - whether its subschema is a test whose verdict is not the node's
+ *     (not, if, contains).
+ * Adding a keyword is one row here and its reader in schema_compile.c;
+ * every other module asks the registry (tests/keywords.sh checks that no
+ * other file spells a keyword name).  A node with a flag the tools'
+ * view does not describe (schema_view.c) is opaque to them.
  */
 #ifndef GPT_SCHEMA_DIALECT_H
 #define GPT_SCHEMA_DIALECT_H
@@ -107,6 +124,10 @@ enum kw {
 	KW_CONTENTENCODING,
 	KW_CONTENTMEDIATYPE,
 	KW_CONTENTSCHEMA,
+	/* a made-up assertion that no tool describes, in no dialect but in
+	 * test builds (-DGPT_TEST): tests/check_opaque.c checks that every
+	 * tool treats what it does not know as opaque */
+	KW_TEST_OPAQUE,
 	KW_COUNT
 };
 
@@ -118,6 +139,80 @@ enum schema_kw_shape {
 	SCHEMA_KS_MAP,	  /* an object of schemas */
 	SCHEMA_KS_ONE_OR_LIST, /* items through 2019-09 */
 	SCHEMA_KS_DEPS,	  /* dependencies: an object of schemas or arrays */
+};
+
+/* Which instance a keyword's subschemas apply to. */
+enum schema_kw_at {
+	SCHEMA_KA_NONE,    /* no subschema, or not applied ($defs) */
+	SCHEMA_KA_SAME,    /* the instance itself: allOf, $ref, if */
+	SCHEMA_KA_MEMBER,  /* an object's member values: properties */
+	SCHEMA_KA_NAME,    /* an object's member names: propertyNames */
+	SCHEMA_KA_ITEM,    /* an array's items: items, contains */
+	SCHEMA_KA_CONTENT, /* a string's decoded content: contentSchema */
+};
+
+/* The shape of a keyword's value, as its reader requires it. */
+enum schema_kw_value {
+	SCHEMA_KV_ANY,        /* any JSON value: const, default */
+	SCHEMA_KV_BOOL,       /* uniqueItems, readOnly */
+	SCHEMA_KV_STRING,     /* title, format, contentEncoding */
+	SCHEMA_KV_PATTERN,    /* an ECMA-262 regular expression */
+	SCHEMA_KV_URI,        /* $schema */
+	SCHEMA_KV_URI_REF,    /* $ref, $id */
+	SCHEMA_KV_ANCHOR,     /* $anchor, $dynamicAnchor */
+	SCHEMA_KV_TYPE,       /* a type name or an array of them */
+	SCHEMA_KV_COUNT,      /* a non-negative integer: minLength */
+	SCHEMA_KV_NUMBER,     /* minimum */
+	SCHEMA_KV_POSITIVE,   /* a number above 0: multipleOf */
+	SCHEMA_KV_ARRAY,      /* enum, examples */
+	SCHEMA_KV_NAMES,      /* an array of distinct strings: required */
+	SCHEMA_KV_NAMES_MAP,  /* an object of such arrays: dependentRequired */
+	SCHEMA_KV_SCHEMA,     /* a schema */
+	SCHEMA_KV_SCHEMAS,    /* a non-empty array of schemas */
+	SCHEMA_KV_SCHEMA_MAP, /* an object of schemas */
+	SCHEMA_KV_ITEMS_OLD,  /* a schema or an array of schemas */
+	SCHEMA_KV_DEPS,       /* an object of schemas or name arrays */
+	SCHEMA_KV_VOCABS,     /* an object of booleans: $vocabulary */
+};
+
+/* What a keyword does, in the vocabularies' own terms. */
+enum schema_kw_role {
+	SCHEMA_KR_ASSERT,   /* judges the instance: type, minLength */
+	SCHEMA_KR_APPLY,    /* applies subschemas to it: properties, $ref */
+	SCHEMA_KR_ANNOTATE, /* says something, judges nothing: title */
+	SCHEMA_KR_CORE,     /* names or holds schemas: $id, $defs */
+};
+
+/* Bits of schema_kw_info.types: the instance types a keyword constrains;
+ * the same bits as schema_view.h's SV_TY_* ("integer" is its own bit; a
+ * keyword on numbers constrains integers too). */
+enum {
+	SCHEMA_KT_NULL = 1u << 0,
+	SCHEMA_KT_BOOLEAN = 1u << 1,
+	SCHEMA_KT_OBJECT = 1u << 2,
+	SCHEMA_KT_ARRAY = 1u << 3,
+	SCHEMA_KT_NUMBER = 1u << 4,
+	SCHEMA_KT_STRING = 1u << 5,
+	SCHEMA_KT_INTEGER = 1u << 6,
+	SCHEMA_KT_NUMERIC = SCHEMA_KT_NUMBER | SCHEMA_KT_INTEGER,
+	SCHEMA_KT_ALL = (1u << 7) - 1,
+};
+
+/* One row of the registry: one keyword in the dialects of `dialects`. */
+struct schema_kw_info {
+	const char *name; /* static */
+	enum kw kw;
+	unsigned dialects; /* bit d: dialect d has it */
+	enum schema_vocab vocab;
+	enum schema_kw_value value;
+	enum schema_kw_shape shape; /* its child edges */
+	enum schema_kw_at at;       /* what they apply to */
+	unsigned types;             /* SCHEMA_KT_* it constrains; 0: none */
+	enum schema_kw_role role;
+	uint64_t flag; /* the SF_* bits it sets on a node; 0: none */
+	/* its subschema's verdict is not the node's (not, if, contains):
+	 * cutting that subschema to false may accept more */
+	bool tests;
 };
 
 /* The dialect's name (draft-04 ... v1). */
@@ -149,6 +244,24 @@ int schema_kw_lookup(enum schema_dialect d, const char *name, size_t len);
 /* The shape of k's value and its vocabulary. */
 enum schema_kw_shape schema_kw_shape(enum kw k);
 enum schema_vocab schema_kw_vocab(enum kw k);
+
+/* The row of k (k < KW_COUNT; for a keyword with a row per vocabulary,
+ * the first, which differs from the others only in vocab). */
+const struct schema_kw_info *schema_kw_info(enum kw k);
+
+/* The rows, for a module that goes through every keyword: i below
+ * schema_kw_rows(). */
+size_t schema_kw_rows(void);
+const struct schema_kw_info *schema_kw_row(size_t i);
+
+/* The row of the keyword spelled name (len bytes) in dialect d, or NULL
+ * when d has no such keyword. */
+const struct schema_kw_info *schema_kw_find(
+    enum schema_dialect d, const char *name, size_t len);
+
+/* Is name (len bytes) an annotation in every dialect that has it: a
+ * keyword whose role is SCHEMA_KR_ANNOTATE, or an "x-" name? */
+bool schema_kw_is_annotation(const char *name, size_t len);
 
 /* A keyword of d spelled within two edits of name (a typo such as
  * "minLenght"), or NULL. */

@@ -38,54 +38,59 @@ enum {
 	SCHEMA_TY_INTEGER = 1u << 6,
 };
 
-/* Bits of schema_node.flags: which constraining keywords are present. */
-enum {
-	SF_TYPE = 1u << 0,
-	SF_ENUM = 1u << 1,
-	SF_CONST = 1u << 2,
-	/* numbers */
-	SF_MINIMUM = 1u << 3,
-	SF_MAXIMUM = 1u << 4,
-	SF_XMINIMUM = 1u << 5,
-	SF_XMAXIMUM = 1u << 6,
-	SF_MULTIPLE = 1u << 7,
-	/* strings */
-	SF_MINLENGTH = 1u << 8,
-	SF_MAXLENGTH = 1u << 9,
-	SF_PATTERN = 1u << 10, /* pattern, and/or content* (see content) */
-	/* arrays */
-	SF_MINITEMS = 1u << 11,
-	SF_MAXITEMS = 1u << 12,
-	SF_ITEMS = 1u << 13, /* items and/or prefixItems */
-	SF_CONTAINS = 1u << 14,
-	SF_UNIQUE = 1u << 15,
-	/* objects */
-	SF_MINPROPS = 1u << 16,
-	SF_MAXPROPS = 1u << 17,
-	SF_MEMBERS = 1u << 18, /* a walk over members is needed */
-	SF_REQUIRED = 1u << 19,
-	SF_DEPREQ = 1u << 20,
-	/* in place */
-	SF_REF = 1u << 21,
-	SF_ALLOF = 1u << 22,
-	SF_ANYOF = 1u << 23,
-	SF_ONEOF = 1u << 24,
-	SF_NOT = 1u << 25,
-	SF_IF = 1u << 26,
-	/* the schema false: only ever in schema_node.need */
-	SF_FALSE = 1u << 27,
-	/* format: a string checker, a number checker (format.h) */
-	SF_FORMAT = 1u << 28,
-	SF_NFORMAT = 1u << 29,
-	/* objects: dependentSchemas (in place, on an object) */
-	SF_DEPSCH = 1u << 30,
-	/* need only, for objects and arrays: the node keeps the dynamic
-	 * scope (schema_node.scoped: the form uses $dynamicRef or
-	 * $recursiveRef) or reports what it evaluated
-	 * (schema_node.collect: it lies in place under unevaluated*, or
-	 * holds one) */
-	SF_SPECIAL = 1u << 31,
-};
+/* Bits of schema_node.flags: which constraining keywords are present.  64
+ * bits, so that a keyword added later has a bit of its own (bits 32 and up
+ * are free): schema_view.c describes an explicit list of them, and a bit
+ * outside that list makes the node opaque to the tools. */
+#define SF_TYPE (UINT64_C(1) << 0)
+#define SF_ENUM (UINT64_C(1) << 1)
+#define SF_CONST (UINT64_C(1) << 2)
+/* numbers */
+#define SF_MINIMUM (UINT64_C(1) << 3)
+#define SF_MAXIMUM (UINT64_C(1) << 4)
+#define SF_XMINIMUM (UINT64_C(1) << 5)
+#define SF_XMAXIMUM (UINT64_C(1) << 6)
+#define SF_MULTIPLE (UINT64_C(1) << 7)
+/* strings */
+#define SF_MINLENGTH (UINT64_C(1) << 8)
+#define SF_MAXLENGTH (UINT64_C(1) << 9)
+#define SF_PATTERN                                                             \
+	(UINT64_C(1) << 10) /* pattern, and/or content* (see content) */
+/* arrays */
+#define SF_MINITEMS (UINT64_C(1) << 11)
+#define SF_MAXITEMS (UINT64_C(1) << 12)
+#define SF_ITEMS (UINT64_C(1) << 13) /* items and/or prefixItems */
+#define SF_CONTAINS (UINT64_C(1) << 14)
+#define SF_UNIQUE (UINT64_C(1) << 15)
+/* objects */
+#define SF_MINPROPS (UINT64_C(1) << 16)
+#define SF_MAXPROPS (UINT64_C(1) << 17)
+#define SF_MEMBERS (UINT64_C(1) << 18) /* a walk over members is needed */
+#define SF_REQUIRED (UINT64_C(1) << 19)
+#define SF_DEPREQ (UINT64_C(1) << 20)
+/* in place */
+#define SF_REF (UINT64_C(1) << 21)
+#define SF_ALLOF (UINT64_C(1) << 22)
+#define SF_ANYOF (UINT64_C(1) << 23)
+#define SF_ONEOF (UINT64_C(1) << 24)
+#define SF_NOT (UINT64_C(1) << 25)
+#define SF_IF (UINT64_C(1) << 26)
+/* the schema false: only ever in schema_node.need */
+#define SF_FALSE (UINT64_C(1) << 27)
+/* format: a string checker, a number checker (format.h) */
+#define SF_FORMAT (UINT64_C(1) << 28)
+#define SF_NFORMAT (UINT64_C(1) << 29)
+/* objects: dependentSchemas (in place, on an object) */
+#define SF_DEPSCH (UINT64_C(1) << 30)
+/* need only, for objects and arrays: the node keeps the dynamic
+ * scope (schema_node.scoped: the form uses $dynamicRef or
+ * $recursiveRef) or reports what it evaluated
+ * (schema_node.collect: it lies in place under unevaluated*, or
+ * holds one) */
+#define SF_SPECIAL (UINT64_C(1) << 31)
+/* the made-up keyword of test builds (KW_TEST_OPAQUE): a bit no tool
+ * describes */
+#define SF_TEST_OPAQUE (UINT64_C(1) << 32)
 
 #define SF_NUMBER_MASK                                                         \
 	(SF_MINIMUM | SF_MAXIMUM | SF_XMINIMUM | SF_XMAXIMUM | SF_MULTIPLE |   \
@@ -208,7 +213,7 @@ struct schema_node {
 	 * schema false.  Decided once by the compiler, so the validator
 	 * reads one word per value instead of testing keyword by keyword.
 	 */
-	uint32_t need[SCHEMA_NJSON_TYPES];
+	uint64_t need[SCHEMA_NJSON_TYPES];
 	/* bit t set: `type` does not rule out JSON type t (anyOf and oneOf
 	 * skip a branch whose bit is clear without applying it) */
 	uint32_t admits;
@@ -229,7 +234,7 @@ struct schema_node {
 	 * "minimum": 0}); span 0 (a zeroed node) when there is no range */
 	uint64_t accept_ilo, accept_ispan;
 	enum schema_kind kind;
-	uint32_t flags; /* SF_* */
+	uint64_t flags; /* SF_* */
 	unsigned types; /* SCHEMA_TY_* when SF_TYPE */
 	/* draft-04's integer: a number written without fraction or exponent
 	 * (draft-04 core 3.5), so 1.0 is none; later dialects take 1.0 */

@@ -284,9 +284,9 @@ _Static_assert(JSON_T_NULL == 0 && JSON_T_FALSE == 1 && JSON_T_TRUE == 2 &&
 static void
 int_range(struct schema_node *n)
 {
-	static const uint32_t bounds =
+	static const uint64_t bounds =
 	    SF_MINIMUM | SF_MAXIMUM | SF_XMINIMUM | SF_XMAXIMUM | SF_NFORMAT;
-	uint32_t need = n->need[JSON_T_NUMBER];
+	uint64_t need = n->need[JSON_T_NUMBER];
 	int64_t lo = INT64_MIN, hi = INT64_MAX;
 
 	n->accept_ilo = 0;
@@ -340,7 +340,7 @@ node_plan(struct schema_node *n)
 	 * keywords that apply to it alone. */
 	static const struct {
 		unsigned ty;
-		uint32_t own;
+		uint64_t own;
 	} per[SCHEMA_NJSON_TYPES] = {
 	    {SCHEMA_TY_NULL, 0},
 	    {SCHEMA_TY_BOOLEAN, 0},
@@ -350,7 +350,7 @@ node_plan(struct schema_node *n)
 	    {SCHEMA_TY_ARRAY, SF_ARRAY_MASK},
 	    {SCHEMA_TY_OBJECT, SF_OBJECT_MASK},
 	};
-	const uint32_t any = SF_ENUM | SF_CONST | SF_INPLACE_MASK;
+	const uint64_t any = SF_ENUM | SF_CONST | SF_INPLACE_MASK;
 	size_t t;
 
 	n->admits = 0;
@@ -375,7 +375,7 @@ node_plan(struct schema_node *n)
 	 * SIZE_MAX */
 	n->accept_min = 1;
 	n->accept_max = 0;
-	if ((n->need[JSON_T_STRING] & ~(uint32_t)SF_LENGTH_MASK) == 0) {
+	if ((n->need[JSON_T_STRING] & ~(uint64_t)SF_LENGTH_MASK) == 0) {
 		n->accept_min = n->min_length;
 		n->accept_max = n->max_length;
 	}
@@ -402,7 +402,7 @@ first_admitting(const struct schema_node *n, size_t t)
  * (need holds nothing else) without any work, as the validator runs
  * them: $ref, every allOf branch, then anyOf's first admitting branch. */
 static bool
-inplace_accepts(const struct schema_node *n, uint32_t need, size_t t)
+inplace_accepts(const struct schema_node *n, uint64_t need, size_t t)
 {
 	const struct schema_node *first;
 	uint32_t bit = 1u << t;
@@ -443,7 +443,8 @@ narrow(const struct schema_node *sub, size_t *lo, size_t *hi)
 static bool
 node_shortcut(struct schema_node *n)
 {
-	uint32_t acc = n->accepts, need;
+	uint32_t acc = n->accepts;
+	uint64_t need;
 	size_t t, i, lo, hi;
 	const struct schema_node *first;
 	bool changed;
@@ -452,7 +453,7 @@ node_shortcut(struct schema_node *n)
 		return false;
 	for (t = 0; t < SCHEMA_NJSON_TYPES; t++) {
 		need = n->need[t];
-		if ((need & ~(uint32_t)SHORTCUT_INPLACE) == 0 &&
+		if ((need & ~(uint64_t)SHORTCUT_INPLACE) == 0 &&
 		    inplace_accepts(n, need, t))
 			acc |= 1u << t;
 	}
@@ -462,7 +463,7 @@ node_shortcut(struct schema_node *n)
 	if (acc & (1u << JSON_T_STRING)) {
 		lo = 0;
 		hi = SIZE_MAX;
-	} else if ((need & ~(uint32_t)(SF_LENGTH_MASK | SHORTCUT_INPLACE)) ==
+	} else if ((need & ~(uint64_t)(SF_LENGTH_MASK | SHORTCUT_INPLACE)) ==
 	           0) {
 		lo = n->min_length;
 		hi = n->max_length;

@@ -152,9 +152,9 @@ report(struct vctx *x, const char *keyword, const char *fmt, ...)
 #endif
 
 static VALIDATE_INLINE enum schema_result check(struct vctx *x,
-    const struct schema_node *n, const struct json_value *v, uint32_t need);
+    const struct schema_node *n, const struct json_value *v, uint64_t need);
 static VALIDATE_NOINLINE enum schema_result check_special(struct vctx *x,
-    const struct schema_node *n, const struct json_value *v, uint32_t need);
+    const struct schema_node *n, const struct json_value *v, uint64_t need);
 static bool enum_has(const struct schema_node *n, const struct json_value *v);
 static VALIDATE_INLINE bool enum_string_has(
     const struct schema_node *n, const struct json_string *str);
@@ -184,7 +184,7 @@ static VALIDATE_NOINLINE enum schema_result
 apply_slow(struct vctx *x, const struct schema_node *sub,
     const struct json_value *v, const char *kw)
 {
-	uint32_t need = sub->need[v->type];
+	uint64_t need = sub->need[v->type];
 	enum schema_result r;
 
 	if (need & SF_FALSE)
@@ -1328,7 +1328,7 @@ enum_has(const struct schema_node *n, const struct json_value *v)
 
 static VALIDATE_INLINE enum schema_result
 check(struct vctx *x, const struct schema_node *n, const struct json_value *v,
-    uint32_t flags)
+    uint64_t flags)
 {
 	struct lazy_dec ld;
 	enum schema_result r;
@@ -1611,7 +1611,7 @@ check_uneval_static(struct vctx *x, const struct schema_node *n,
  * own unevaluated* keyword, into one of its own first. */
 static enum schema_result
 check_collect(struct vctx *x, const struct schema_node *n,
-    const struct json_value *v, uint32_t flags)
+    const struct json_value *v, uint64_t flags)
 {
 	struct eval *in = x->ev, local, *ev = in;
 	struct arena_mark mark = arena_mark(x->scratch);
@@ -1649,7 +1649,7 @@ check_collect(struct vctx *x, const struct schema_node *n,
  * (collect), around the usual check: SF_SPECIAL. */
 static VALIDATE_NOINLINE enum schema_result
 check_special(struct vctx *x, const struct schema_node *n,
-    const struct json_value *v, uint32_t flags)
+    const struct json_value *v, uint64_t flags)
 {
 	enum schema_result r;
 	bool pushed = false;
@@ -1661,7 +1661,7 @@ check_special(struct vctx *x, const struct schema_node *n,
 		x->scope[x->nscope++] = n->res;
 		pushed = true;
 	}
-	flags &= ~(uint32_t)SF_SPECIAL;
+	flags &= ~SF_SPECIAL;
 	if (n->collect &&
 	    (v->type == JSON_T_OBJECT || v->type == JSON_T_ARRAY)) {
 		r = check_collect(x, n, v, flags);

@@ -12,19 +12,6 @@
 #include "schema/schema_int.h"
 #include "schema/schema_view.h"
 
-/* The SF_* bits this file describes.  A bit outside it (a keyword added to
- * the compiler after this view was written) makes the node undescribed. */
-#define SV_DESCRIBED                                                           \
-	(SF_TYPE | SF_ENUM | SF_CONST | SF_NUMBER_MASK | SF_STRING_MASK |      \
-	    SF_ARRAY_MASK | SF_OBJECT_MASK | SF_INPLACE_MASK | SF_FALSE |      \
-	    SF_SPECIAL)
-
-/* The view's type bits are the compiler's. */
-_Static_assert((unsigned)SV_TY_NULL == (unsigned)SCHEMA_TY_NULL &&
-                   (unsigned)SV_TY_STRING == (unsigned)SCHEMA_TY_STRING &&
-                   (unsigned)SV_TY_INTEGER == (unsigned)SCHEMA_TY_INTEGER,
-    "schema_view type bits follow SCHEMA_TY_*");
-
 static const struct cnode *
 cnode_of(const struct schema_node *n)
 {
@@ -35,8 +22,95 @@ cnode_of(const struct schema_node *n)
 	return (const struct cnode *)(const void *)n;
 }
 
+/*
+ * The SF_* bits this file describes, one by one, each with the fields it
+ * fills.  A bit not listed here (a keyword added to the compiler after
+ * this view was written) makes its node undescribed, so that the tools
+ * treat it as opaque instead of ignoring it.
+ */
+static const uint64_t sv_described[] = {
+    SF_TYPE,      /* types, typed */
+    SF_ENUM,      /* nenums, schema_view_enum */
+    SF_CONST,     /* const_value */
+    SF_MINIMUM,   /* minimum */
+    SF_MAXIMUM,   /* maximum */
+    SF_XMINIMUM,  /* xminimum */
+    SF_XMAXIMUM,  /* xmaximum */
+    SF_MULTIPLE,  /* multiple_of */
+    SF_NFORMAT,   /* nformat */
+    SF_MINLENGTH, /* min_length */
+    SF_MAXLENGTH, /* max_length */
+    SF_PATTERN,   /* pattern, content_* */
+    SF_FORMAT,    /* format */
+    SF_MINITEMS,  /* min_items */
+    SF_MAXITEMS,  /* max_items */
+    SF_ITEMS,     /* nprefix, items */
+    SF_CONTAINS,  /* contains, min_contains, max_contains */
+    SF_UNIQUE,    /* unique_items */
+    SF_MINPROPS,  /* min_props */
+    SF_MAXPROPS,  /* max_props */
+    SF_MEMBERS,   /* nprops, npprops, additional, names */
+    SF_REQUIRED,  /* schema_view_prop's required */
+    SF_DEPREQ,    /* ndepreq */
+    SF_DEPSCH,    /* ndepsch */
+    SF_REF,       /* ref, dyn, dyn_target */
+    SF_ALLOF,     /* nall_of */
+    SF_ANYOF,     /* nany_of */
+    SF_ONEOF,     /* none_of */
+    SF_NOT,       /* not_ */
+    SF_IF,        /* if_, then_, else_ */
+    SF_FALSE,     /* kind SV_FALSE */
+    SF_SPECIAL,   /* unevaluated_props, unevaluated_items */
+};
+
+static uint64_t
+described_mask(void)
+{
+	uint64_t m = 0;
+	size_t i;
+
+	for (i = 0; i < GPT_ARRAY_LEN(sv_described); i++)
+		m |= sv_described[i];
+	return m;
+}
+
+bool
+schema_view_describes(enum kw k)
+{
+	return (schema_kw_info(k)->flag & ~described_mask()) == 0;
+}
+
+size_t
+schema_view_opaque(
+    const struct schema_node *n, size_t i, const char **name, size_t *len)
+{
+	const struct cnode *cn = cnode_of(n);
+	const struct schema_kw_info *row;
+	const struct json_member *m;
+
+	if (cn == NULL || cn->src == NULL || cn->src->type != JSON_T_OBJECT)
+		return SIZE_MAX;
+	for (; i < cn->src->u.obj.count; i++) {
+		m = &cn->src->u.obj.members[i];
+		row = schema_kw_find(
+		    (enum schema_dialect)cn->dialect, m->key.ptr, m->key.len);
+		if (row != NULL && !schema_view_describes(row->kw)) {
+			*name = m->key.ptr;
+			*len = m->key.len;
+			return i;
+		}
+	}
+	return SIZE_MAX;
+}
+
+/* The view's type bits are the compiler's. */
+_Static_assert((unsigned)SV_TY_NULL == (unsigned)SCHEMA_TY_NULL &&
+                   (unsigned)SV_TY_STRING == (unsigned)SCHEMA_TY_STRING &&
+                   (unsigned)SV_TY_INTEGER == (unsigned)SCHEMA_TY_INTEGER,
+    "schema_view type bits follow SCHEMA_TY_*");
+
 static void
-num(const struct schema_node *n, uint32_t flag, const struct schema_num *b,
+num(const struct schema_node *n, uint64_t flag, const struct schema_num *b,
     struct schema_view_num *out)
 {
 	out->text = NULL;
@@ -63,7 +137,9 @@ schema_view_get(const struct schema_node *n, struct schema_view *v)
 	v->max_length = v->max_items = v->max_props = SIZE_MAX;
 	v->min_contains = 1;
 	v->max_contains = SIZE_MAX;
+	v->dialect = -1;
 	if (cn != NULL) {
+		v->dialect = cn->dialect;
 		v->src = cn->src;
 		v->pointer = cn->where;
 		v->pointer_len = cn->where_len;
@@ -77,7 +153,7 @@ schema_view_get(const struct schema_node *n, struct schema_view *v)
 		return;
 	}
 	v->kind = SV_NODE;
-	v->undescribed = (n->flags & ~(uint32_t)SV_DESCRIBED) != 0;
+	v->undescribed = (n->flags & ~described_mask()) != 0;
 	if (n->flags & SF_TYPE) {
 		v->typed = true;
 		v->types = n->types;

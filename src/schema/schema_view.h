@@ -11,9 +11,11 @@
  *
  * A constraint this view does not describe sets `undescribed`: a tool
  * must then treat the subtree as opaque (a JSON editor on the page, "cannot
- * tell" in a report), never guess.  Adding a keyword to the compiler and
- * the validator therefore needs no edit here to stay correct; describing
- * it here is what lets the tools do better than opaque.
+ * tell" in a report, a refusal from --unroll and --strict-openai), never
+ * guess.  What is described is an explicit list of the compiler's flags
+ * (schema_view.c), so a keyword added to the registry, the compiler and
+ * the validator, with a flag of its own, is opaque to every tool until it
+ * is described here; schema_view_opaque names it.
  *
  * Everything a view points at is owned by the form's arena and lives as
  * long as the compiled form.
@@ -26,6 +28,7 @@
 #include <stdint.h>
 
 #include "schema/schema.h"
+#include "schema/schema_dialect.h"
 
 struct json_value;
 struct schema;
@@ -70,6 +73,10 @@ struct schema_view {
 	 * served form; a bundled resource's own pointer for those) */
 	const char *pointer;
 	size_t pointer_len;
+	/* the dialect (enum schema_dialect) the schema was read in: its
+	 * $schema, its resource's, or the form's default; -1 for true and
+	 * false reached without an object */
+	int dialect;
 	unsigned types; /* SV_TY_*: what `type` admits; SV_TY_ALL without */
 	bool typed;     /* `type` present */
 	bool undescribed;
@@ -146,6 +153,19 @@ struct schema_view_depreq {
 	size_t len;
 	size_t nneed;
 };
+
+/* Does the view describe what keyword k constrains (its registry flag is
+ * in the view's list)?  true for keywords that constrain nothing. */
+bool schema_view_describes(enum kw k);
+
+/*
+ * The first member, at index i or after, of node n's schema object that
+ * is a keyword the view does not describe: its index, with its name in
+ * *name (len bytes, borrowed from the form); SIZE_MAX when there is none
+ * (always so for a node that is not undescribed).
+ */
+size_t schema_view_opaque(
+    const struct schema_node *n, size_t i, const char **name, size_t *len);
 
 /* The form's root schema. */
 const struct schema_node *schema_view_root(const struct schema *s);

@@ -503,6 +503,39 @@ dec_node(const struct lint_facts *f, const struct lint_node *ln,
 }
 
 int
+decoder_effect(const char *id, const struct schema_view *v, const char *kw,
+    size_t len, const struct json_value *kv, bool root,
+    enum decoder_effect *out)
+{
+	static const enum decoder_effect map[] = {
+	    [DEC_ENFORCE] = DECODER_ENFORCE,
+	    [DEC_REFUSE] = DECODER_REFUSE,
+	    [DEC_IGNORE] = DECODER_IGNORE,
+	    [DEC_UNKNOWN] = DECODER_UNKNOWN,
+	};
+	const struct dec_decoder *d = NULL;
+	const struct dec_rule *m;
+	char msg[256];
+	size_t i;
+
+	if (decoder_load(msg, sizeof(msg)) == -1)
+		return -1;
+	for (i = 0; i < decoder_count && d == NULL; i++)
+		if (strcmp(decoder_list[i].id, id) == 0)
+			d = &decoder_list[i];
+	if (d == NULL)
+		return -1;
+	if ((m = dec_match(d, kw, len, v, kv, root, 0)) != NULL)
+		*out = map[m->effect];
+	else if (dec_neutral(kw, len)) {
+		*out = DECODER_NEUTRAL;
+	} else {
+		*out = map[d->others];
+	}
+	return 0;
+}
+
+int
 decoder_report(const struct lint_facts *f, struct report *r)
 {
 	const struct dec_decoder *d;

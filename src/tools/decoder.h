@@ -40,6 +40,33 @@ int decoder_load_text(
  * when the table does not load. */
 int decoder_report(const struct lint_facts *f, struct report *r) GPT_MUSTCHECK;
 
+/* What a decoder does with a keyword of a schema: the table's effects,
+ * and NEUTRAL for a neutral keyword (annotations and structure) that no
+ * rule of the decoder judges. */
+enum decoder_effect {
+	DECODER_ENFORCE,
+	DECODER_REFUSE,
+	DECODER_IGNORE,
+	DECODER_UNKNOWN,
+	DECODER_NEUTRAL,
+};
+
+struct schema_view;
+struct json_value;
+
+/*
+ * The effect decoder `id` (the table's id, "openai-strict") gives the
+ * keyword kw (len bytes; a fact's name "@..." too) written with value kv
+ * (NULL for a fact) in the schema v, at the form's root or not: its first
+ * rule whose conditions hold, else DECODER_NEUTRAL for a neutral keyword,
+ * else the decoder's `others`.  0, or -1 (outputs untouched) when the table
+ * does not load or names no such decoder.  The same evaluation as
+ * decoder_report's.
+ */
+int decoder_effect(const char *id, const struct schema_view *v, const char *kw,
+    size_t len, const struct json_value *kv, bool root,
+    enum decoder_effect *out) GPT_MUSTCHECK;
+
 /* Release the parsed table (at exit, between tests). */
 void decoder_unload(void);
 

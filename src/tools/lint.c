@@ -7,7 +7,8 @@
  *   oneof                 "An address SHOULD use anyOf in preference to
  *                         oneOf" (some decoders refuse oneOf); says when
  *                         the branches are provably disjoint, so anyOf
- *                         accepts the same values.
+ *                         accepts the same values (schema_facts.h, which
+ *                         --strict-openai asks too).
  *   string-unbounded, array-unbounded, object-open
  *                         "The Form Is the Attack Surface": bounded
  *                         strings and arrays, closed enumerations,
@@ -43,6 +44,7 @@
 #include "tools/lint.h"
 #include "tools/lint_int.h"
 #include "tools/report.h"
+#include "schema/schema_facts.h"
 #include "schema/schema_view.h"
 
 /* What bounds a value (bits of lint_facts.bounds). */
@@ -73,9 +75,6 @@ static const char *const lint_bounded_formats[] = {
     "ipv6",
     "hostname",
 };
-
-#define LINT_DISC_MAX 32  /* members tried as a oneOf's discriminator */
-#define LINT_ONEOF_MAX 64 /* oneOf branches compared pairwise */
 
 void
 lint_ptr(const struct schema_view *v, char out[LINT_PTR_MAX])
@@ -228,32 +227,6 @@ lint_pattern_bounds(const char *p, size_t len)
 		return false;
 	lint_pattern_scan(p, len, &sc);
 	return !sc.top_alt && !sc.unbounded;
-}
-
-/* Lookaround, a word boundary or a backreference: what regex-subset
- * decoders leave out. */
-static bool
-lint_lookaround(const char *p, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i + 1 < len; i++) {
-		if (p[i] == '\\') {
-			char c = p[i + 1];
-
-			if (c == 'b' || c == 'B' || c == 'k' ||
-			    (c >= '1' && c <= '9'))
-				return true;
-			i++;
-			continue;
-		}
-		if (p[i] == '(' && p[i + 1] == '?' && i + 2 < len &&
-		    (p[i + 2] == '=' || p[i + 2] == '!' ||
-		        (p[i + 2] == '<' && i + 3 < len &&
-		            (p[i + 3] == '=' || p[i + 3] == '!'))))
-			return true;
-	}
-	return false;
 }
 
 /* --- bounds ------------------------------------------------------------- */
@@ -523,187 +496,6 @@ lint_visit(struct lint_walk *w, const struct schema_node *n, unsigned ctx,
 
 /* --- facts from the view alone ----------------------------------------- */
 
-/* A branch's types and finite value set, through $ref chains. */
-struct lint_branch {
-	unsigned types;
-	const struct schema_node *vals; /* a node with const or enum */
-	const struct schema_node *n;    /* the branch, refs followed */
-};
-
-static void
-lint_branch_of(const struct schema_node *n, struct lint_branch *b)
-{
-	struct schema_view v;
-	unsigned hops;
-
-	b->types = SV_TY_ALL;
-	b->vals = NULL;
-	b->n = n;
-	/* bounded: at most 32 $ref hops */
-	for (hops = 0; n != NULL && hops < 32; hops++) {
-		schema_view_get(n, &v);
-		if (v.kind != SV_NODE) {
-			if (v.kind == SV_FALSE)
-				b->types = 0;
-			return;
-		}
-		b->n = n;
-		b->types &= v.types;
-		if (b->vals == NULL && (v.const_value != NULL || v.nenums > 0))
-			b->vals = n;
-		n = v.ref;
-	}
-}
-
-/* Every value of node x's const/enum. */
-static size_t
-lint_vals(
-    const struct schema_node *x, const struct json_value **out, size_t max)
-{
-	struct schema_view v;
-	size_t i, n = 0;
-
-	schema_view_get(x, &v);
-	if (v.const_value != NULL) {
-		out[0] = v.const_value;
-		return 1; /* a const beside an enum narrows it to itself */
-	}
-	for (i = 0; i < v.nenums && n < max; i++)
-		out[n++] = schema_view_enum(x, i);
-	return v.nenums > max ? SIZE_MAX : n;
-}
-
-#define LINT_VALS_MAX 64
-
-/* Do the finite value sets of nodes x and y share no value? */
-static bool
-lint_vals_disjoint(const struct schema_node *x, const struct schema_node *y)
-{
-	const struct json_value *a[LINT_VALS_MAX], *b[LINT_VALS_MAX];
-	size_t na = lint_vals(x, a, LINT_VALS_MAX),
-	       nb = lint_vals(y, b, LINT_VALS_MAX), i, j;
-
-	if (na == SIZE_MAX || nb == SIZE_MAX)
-		return false;
-	for (i = 0; i < na; i++)
-		for (j = 0; j < nb; j++)
-			if (json_equal(a[i], b[j]))
-				return false;
-	return true;
-}
-
-/* The property name (len bytes) of node n: its schema and whether it is
- * required.  false when n does not name it. */
-static bool
-lint_prop(const struct schema_node *n, const char *name, size_t len,
-    struct schema_view_prop *out)
-{
-	struct schema_view v;
-	size_t i;
-
-	schema_view_get(n, &v);
-	for (i = 0; i < v.nprops && i < LINT_DISC_MAX * 4; i++) {
-		schema_view_prop(n, i, out);
-		if (out->len == len && memcmp(out->name, name, len) == 0)
-			return true;
-	}
-	return false;
-}
-
-/* Widen integer to number: the two overlap. */
-static unsigned
-lint_types_norm(unsigned t)
-{
-	return (t & SV_TY_INTEGER) ? (t | SV_TY_NUMBER) : t;
-}
-
-/*
- * Are branches x and y provably disjoint: no common type, distinct
- * values, or a member both require with distinct const/enum values (a
- * discriminator)?  why gets the reason in words.
- */
-static bool
-lint_disjoint(const struct schema_node *x, const struct schema_node *y,
-    char *why, size_t cap)
-{
-	struct lint_branch a, b;
-	struct schema_view va;
-	struct schema_view_prop pa, pb;
-	struct lint_branch da, db;
-	char name[64];
-	size_t i;
-	unsigned ta, tb;
-
-	lint_branch_of(x, &a);
-	lint_branch_of(y, &b);
-	ta = lint_types_norm(a.types);
-	tb = lint_types_norm(b.types);
-	/* integer and number overlap; a number-only branch vs an
-	 * integer-only one does too, so normalizing is exact enough */
-	if ((ta & tb) == 0) {
-		snprintf(why, cap, "disjoint types");
-		return true;
-	}
-	if (a.vals != NULL && b.vals != NULL &&
-	    lint_vals_disjoint(a.vals, b.vals)) {
-		snprintf(why, cap, "distinct const/enum values");
-		return true;
-	}
-	if (a.n == NULL || b.n == NULL)
-		return false;
-	schema_view_get(a.n, &va);
-	/* a discriminator is among the first members: LINT_DISC_MAX of them
-	 * are tried, so a oneOf of wide objects costs no more than that */
-	for (i = 0; i < va.nprops && i < LINT_DISC_MAX; i++) {
-		schema_view_prop(a.n, i, &pa);
-		if (!pa.required || pa.sub == NULL ||
-		    !lint_prop(b.n, pa.name, pa.len, &pb) || !pb.required ||
-		    pb.sub == NULL)
-			continue;
-		lint_branch_of(pa.sub, &da);
-		lint_branch_of(pb.sub, &db);
-		if (da.vals != NULL && db.vals != NULL &&
-		    lint_vals_disjoint(da.vals, db.vals)) {
-			lint_clip(name, sizeof(name), pa.name, pa.len);
-			snprintf(why, cap,
-			    "distinct values of the required member \"%s\"",
-			    name);
-			return true;
-		}
-		if ((lint_types_norm(da.types) & lint_types_norm(db.types)) ==
-		    0) {
-			lint_clip(name, sizeof(name), pa.name, pa.len);
-			snprintf(why, cap,
-			    "disjoint types of the required member \"%s\"",
-			    name);
-			return true;
-		}
-	}
-	return false;
-}
-
-/* Are all oneOf branches of n pairwise disjoint?  why as lint_disjoint. */
-bool
-lint_oneof_disjoint(
-    const struct schema_node *n, size_t count, char *why, size_t cap)
-{
-	size_t i, j;
-
-	why[0] = '\0';
-	/* pairwise, so bounded: past LINT_ONEOF_MAX branches nothing is
-	 * proved */
-	if (count > LINT_ONEOF_MAX) {
-		snprintf(why, cap, "more than %d branches", LINT_ONEOF_MAX);
-		return false;
-	}
-	for (i = 0; i < count; i++)
-		for (j = i + 1; j < count; j++)
-			if (!lint_disjoint(schema_view_one_of(n, i),
-			        schema_view_one_of(n, j), why, cap))
-				return false;
-	return true;
-}
-
 static void
 lint_view_facts(struct lint_facts *f, struct lint_node *ln)
 {
@@ -739,13 +531,13 @@ lint_view_facts(struct lint_facts *f, struct lint_node *ln)
 			ln->facts |= LINT_F_ENUM_OBJECT;
 	}
 	if (v.pattern != NULL) {
-		if (lint_lookaround(v.pattern, v.pattern_len))
+		if (schema_facts_pattern(ln->n) & SCHEMA_FP_LOOKAROUND)
 			ln->facts |= LINT_F_LOOKAROUND;
 		if (!lint_ends_anchored(v.pattern, v.pattern_len))
 			ln->facts |= LINT_F_UNANCHORED;
 	}
 	if (v.none_of > 1 &&
-	    !lint_oneof_disjoint(ln->n, v.none_of, why, sizeof(why)))
+	    !schema_facts_oneof_disjoint(ln->n, why, sizeof(why)))
 		ln->facts |= LINT_F_ONEOF_OVERLAP;
 }
 

@@ -23,11 +23,6 @@ void lint_clip(char *out, size_t cap, const char *s, size_t len);
 /* Is the pattern anchored at both ends with no alternative outside? */
 bool lint_anchored(const char *p, size_t len);
 
-/* Are the count oneOf branches of n pairwise provably disjoint?  why
- * gets the reason in words either way. */
-bool lint_oneof_disjoint(
-    const struct schema_node *n, size_t count, char *why, size_t cap);
-
 /* The bounds rules: walk the form from its root and add to r each
  * string, array and object it leaves unbounded. */
 void lint_walk_report(struct lint_facts *f, struct report *r);

@@ -12,6 +12,7 @@
 #include "tools/lint.h"
 #include "tools/lint_int.h"
 #include "tools/report.h"
+#include "schema/schema_facts.h"
 #include "schema/schema_view.h"
 
 static void
@@ -24,7 +25,7 @@ lint_rule_oneof(const struct lint_facts *f, const struct lint_node *ln,
 	if (v->none_of == 0)
 		return;
 	if (v->none_of == 1 ||
-	    lint_oneof_disjoint(ln->n, v->none_of, why, sizeof(why)))
+	    schema_facts_oneof_disjoint(ln->n, why, sizeof(why)))
 		report_addf(r, REPORT_WARNING, "oneof", ptr,
 		    "replace \"oneOf\" with \"anyOf\": the same values pass",
 		    "oneOf, which OpenAI's and Anthropic's strict modes refuse "

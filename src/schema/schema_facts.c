@@ -1,0 +1,255 @@
+/*
+ * schema_facts.c: facts about a compiled form, from the view alone
+ * (schema_facts.h).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "parser/json.h"
+#include "parser/re.h"
+#include "schema/schema_facts.h"
+#include "schema/schema_view.h"
+
+unsigned
+schema_facts_type_of(const struct json_value *v)
+{
+	switch (v->type) {
+	case JSON_T_NULL:
+		return SV_TY_NULL;
+	case JSON_T_FALSE:
+	case JSON_T_TRUE:
+		return SV_TY_BOOLEAN;
+	case JSON_T_NUMBER:
+		return SV_TY_NUMBER | SV_TY_INTEGER;
+	case JSON_T_STRING:
+		return SV_TY_STRING;
+	case JSON_T_ARRAY:
+		return SV_TY_ARRAY;
+	case JSON_T_OBJECT:
+		return SV_TY_OBJECT;
+	}
+	return SV_TY_ALL;
+}
+
+/* Widen integer to number: the two overlap. */
+static unsigned
+types_norm(unsigned t)
+{
+	return (t & (SV_TY_INTEGER | SV_TY_NUMBER))
+	           ? (t | SV_TY_NUMBER | SV_TY_INTEGER)
+	           : t;
+}
+
+/* The types of node v's const, or of its enum's values; SV_TY_ALL when
+ * it has neither. */
+static unsigned
+value_types(const struct schema_node *n, const struct schema_view *v)
+{
+	unsigned t = 0;
+	size_t i;
+
+	if (v->const_value != NULL)
+		return schema_facts_type_of(v->const_value);
+	if (v->nenums == 0)
+		return SV_TY_ALL;
+	for (i = 0; i < v->nenums; i++)
+		t |= schema_facts_type_of(schema_view_enum(n, i));
+	return t;
+}
+
+/* A branch's types and finite value set, through $ref chains. */
+struct branch {
+	unsigned types;
+	const struct schema_node *vals; /* a node with const or enum */
+	const struct schema_node *n;    /* the branch, refs followed */
+};
+
+static void
+branch_of(const struct schema_node *n, struct branch *b)
+{
+	struct schema_view v;
+	unsigned hops;
+
+	b->types = SV_TY_ALL;
+	b->vals = NULL;
+	b->n = n;
+	for (hops = 0; n != NULL && hops < SCHEMA_FACTS_HOPS; hops++) {
+		schema_view_get(n, &v);
+		if (v.kind != SV_NODE) {
+			if (v.kind == SV_FALSE)
+				b->types = 0;
+			break;
+		}
+		b->n = n;
+		b->types &= types_norm(v.types) & value_types(n, &v);
+		if (b->vals == NULL && (v.const_value != NULL || v.nenums > 0))
+			b->vals = n;
+		n = v.ref;
+	}
+	b->types = types_norm(b->types);
+}
+
+unsigned
+schema_facts_types(const struct schema_node *n)
+{
+	struct branch b;
+
+	branch_of(n, &b);
+	return b.types;
+}
+
+/* Every value of node x's const/enum; SIZE_MAX past max. */
+static size_t
+vals(const struct schema_node *x, const struct json_value **out, size_t max)
+{
+	struct schema_view v;
+	size_t i, n = 0;
+
+	schema_view_get(x, &v);
+	if (v.const_value != NULL) {
+		out[0] = v.const_value;
+		return 1; /* a const beside an enum narrows it to itself */
+	}
+	for (i = 0; i < v.nenums && n < max; i++)
+		out[n++] = schema_view_enum(x, i);
+	return v.nenums > max ? SIZE_MAX : n;
+}
+
+/* Do the finite value sets of nodes x and y share no value? */
+static bool
+vals_disjoint(const struct schema_node *x, const struct schema_node *y)
+{
+	const struct json_value *a[SCHEMA_FACTS_VALS_MAX],
+	    *b[SCHEMA_FACTS_VALS_MAX];
+	size_t na = vals(x, a, SCHEMA_FACTS_VALS_MAX),
+	       nb = vals(y, b, SCHEMA_FACTS_VALS_MAX), i, j;
+
+	if (na == SIZE_MAX || nb == SIZE_MAX)
+		return false;
+	for (i = 0; i < na; i++)
+		for (j = 0; j < nb; j++)
+			if (json_equal(a[i], b[j]))
+				return false;
+	return true;
+}
+
+/* The member name (len bytes) of node n: its entry.  false when n does
+ * not name it. */
+static bool
+prop_of(const struct schema_node *n, const char *name, size_t len,
+    struct schema_view_prop *out)
+{
+	struct schema_view v;
+	size_t i;
+
+	schema_view_get(n, &v);
+	for (i = 0; i < v.nprops && i < SCHEMA_FACTS_DISC_MAX * 4; i++) {
+		schema_view_prop(n, i, out);
+		if (out->len == len && memcmp(out->name, name, len) == 0)
+			return true;
+	}
+	return false;
+}
+
+static void
+clip(char *out, size_t cap, const char *s, size_t len)
+{
+	size_t i, n = len < cap - 1 ? len : cap - 1;
+
+	for (i = 0; i < n; i++)
+		out[i] = (unsigned char)s[i] < 0x20 ? '?' : s[i];
+	out[n] = '\0';
+}
+
+bool
+schema_facts_disjoint(const struct schema_node *x, const struct schema_node *y,
+    char *why, size_t cap)
+{
+	struct branch a, b, da, db;
+	struct schema_view va;
+	struct schema_view_prop pa, pb;
+	char name[64];
+	size_t i;
+
+	branch_of(x, &a);
+	branch_of(y, &b);
+	if ((a.types & b.types) == 0) {
+		snprintf(why, cap, "disjoint types");
+		return true;
+	}
+	if (a.vals != NULL && b.vals != NULL && vals_disjoint(a.vals, b.vals)) {
+		snprintf(why, cap, "distinct const/enum values");
+		return true;
+	}
+	if (a.n == NULL || b.n == NULL)
+		return false;
+	schema_view_get(a.n, &va);
+	/* a discriminator is among the first members: so many are tried,
+	 * so a oneOf of wide objects costs no more than that */
+	for (i = 0; i < va.nprops && i < SCHEMA_FACTS_DISC_MAX; i++) {
+		schema_view_prop(a.n, i, &pa);
+		if (!pa.required || pa.sub == NULL ||
+		    !prop_of(b.n, pa.name, pa.len, &pb) || !pb.required ||
+		    pb.sub == NULL)
+			continue;
+		branch_of(pa.sub, &da);
+		branch_of(pb.sub, &db);
+		if (da.vals != NULL && db.vals != NULL &&
+		    vals_disjoint(da.vals, db.vals)) {
+			clip(name, sizeof(name), pa.name, pa.len);
+			snprintf(why, cap,
+			    "distinct values of the required member \"%s\"",
+			    name);
+			return true;
+		}
+		if ((da.types & db.types) == 0) {
+			clip(name, sizeof(name), pa.name, pa.len);
+			snprintf(why, cap,
+			    "disjoint types of the required member \"%s\"",
+			    name);
+			return true;
+		}
+	}
+	return false;
+}
+
+bool
+schema_facts_oneof_disjoint(const struct schema_node *n, char *why, size_t cap)
+{
+	struct schema_view v;
+	size_t i, j;
+
+	why[0] = '\0';
+	schema_view_get(n, &v);
+	/* pairwise, so bounded: past the limit nothing is proved */
+	if (v.none_of > SCHEMA_FACTS_ONEOF_MAX) {
+		snprintf(
+		    why, cap, "more than %d branches", SCHEMA_FACTS_ONEOF_MAX);
+		return false;
+	}
+	for (i = 0; i < v.none_of; i++)
+		for (j = i + 1; j < v.none_of; j++)
+			if (!schema_facts_disjoint(schema_view_one_of(n, i),
+			        schema_view_one_of(n, j), why, cap))
+				return false;
+	return true;
+}
+
+unsigned
+schema_facts_pattern(const struct schema_node *n)
+{
+	struct schema_view v;
+	unsigned f, out = 0;
+
+	schema_view_get(n, &v);
+	if (v.pattern == NULL)
+		return 0;
+	/* a pattern the parser cannot judge (too long for it) is taken to
+	 * use everything: a decoder may then refuse it, never wrongly
+	 * accept it */
+	if (re_syntax_features(v.pattern, v.pattern_len, &f) == -1)
+		return SCHEMA_FP_LOOKAROUND;
+	if (f & (RE_F_LOOKAROUND | RE_F_WORD_BOUNDARY | RE_F_BACKREF))
+		out |= SCHEMA_FP_LOOKAROUND;
+	return out;
+}

@@ -1,0 +1,72 @@
+/*
+ * schema_facts.h: the facts about a compiled form that every tool asks
+ * alike: which instance types a schema concerns, whether two alternatives
+ * can both accept a value, what a pattern uses.
+ *
+ * One module, so that the --check report (lint), the decoder table,
+ * --strict-openai, --sample and the page cannot disagree: a oneOf whose
+ * branches are provably disjoint here is so for all of them.  Everything
+ * is decided from the view (schema_view.h), never from the keywords'
+ * text; a fact that cannot be established is answered "not proved",
+ * never guessed.  A constraint the view does not describe only narrows a
+ * schema, so a disjointness proved on what it does describe still holds.
+ *
+ * Allocates nothing; bounded: $ref chains are followed at most
+ * SCHEMA_FACTS_HOPS deep, SCHEMA_FACTS_DISC_MAX members are tried as a
+ * discriminator, SCHEMA_FACTS_ONEOF_MAX branches compared pairwise.
+ */
+#ifndef GPT_SCHEMA_FACTS_H
+#define GPT_SCHEMA_FACTS_H
+
+#include "base/common.h"
+
+struct schema_node;
+struct json_value;
+
+#define SCHEMA_FACTS_HOPS 32      /* $ref hops followed */
+#define SCHEMA_FACTS_DISC_MAX 32  /* members tried as a discriminator */
+#define SCHEMA_FACTS_ONEOF_MAX 64 /* branches compared pairwise */
+#define SCHEMA_FACTS_VALS_MAX 64  /* enum values compared */
+
+/*
+ * The instance types (SV_TY_*) a value of node n may have and still be
+ * accepted, as far as `type`, const and enum (through $ref chains) say;
+ * integer widened to number, since the two overlap.  0: nothing is
+ * accepted (false).  NULL counts as true (every type).
+ */
+unsigned schema_facts_types(const struct schema_node *n);
+
+/* The instance type (SV_TY_*) of the JSON value v; a number is
+ * SV_TY_NUMBER | SV_TY_INTEGER. */
+unsigned schema_facts_type_of(const struct json_value *v);
+
+/*
+ * Can no value be accepted by both x and y?  true when proved: no common
+ * type, distinct const/enum values, or a member both require with
+ * distinct values or disjoint types (a discriminator); why (cap bytes)
+ * then gets the reason in words.  false: not proved (they may overlap).
+ */
+bool schema_facts_disjoint(const struct schema_node *x,
+    const struct schema_node *y, char *why, size_t cap);
+
+/*
+ * Are the oneOf branches of n pairwise disjoint (so anyOf accepts the
+ * same values)?  why as schema_facts_disjoint: the last proof, or what
+ * could not be proved ("more than 64 branches").  true for a node with
+ * fewer than two branches.
+ */
+bool schema_facts_oneof_disjoint(
+    const struct schema_node *n, char *why, size_t cap);
+
+/* What a pattern uses (bits of schema_facts_pattern). */
+enum {
+	/* lookahead, lookbehind, \b, \B or a back-reference: what
+	 * regex-subset decoders leave out */
+	SCHEMA_FP_LOOKAROUND = 1u << 0,
+};
+
+/* The SCHEMA_FP_* bits of node n's pattern, read by the pattern parser
+ * (re.h), not by scanning its text; 0 without a pattern. */
+unsigned schema_facts_pattern(const struct schema_node *n);
+
+#endif /* GPT_SCHEMA_FACTS_H */
