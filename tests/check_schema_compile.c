@@ -88,7 +88,7 @@ START_TEST(compile_refuses_unknown_keywords_anywhere)
 	        "/items/unevaluatedItem", "did you mean unevaluatedItems?"},
 	    {"{\"$defs\":{\"x\":{\"bad\":1}}}", "/$defs/x/bad",
 	        "unknown keyword"},
-	    {"{\"dependencies\":{}}", "/dependencies",
+	    {"{\"$recursiveRef\":\"#\"}", "/$recursiveRef",
 	        "not part of 2020-12"},
 	    {"{\"nullable\":true}", "/nullable", "[T, \"null\"]"},
 	    {"{\"markdownDescription\":\"x\"}", "/markdownDescription",

@@ -88,16 +88,29 @@ END_TEST
 START_TEST(dialect_comes_from_schema_or_the_default)
 {
 	static const struct dcase t[] = {
-	    {NULL, "{\"$schema\":\"http://json-schema.org/draft-07/schema#\","
-	           "\"definitions\":{},\"if\":true}", "1", R_OK},
-	    {NULL, "{\"$schema\":\"http://json-schema.org/draft-07/schema\","
-	           "\"$defs\":{}}", "1", R_REFUSED},
+	    {NULL,
+	        "{\"$schema\":\"http://json-schema.org/draft-07/schema#\","
+	        "\"definitions\":{},\"if\":true}",
+	        "1", R_OK},
+	    /* $defs is a container in every dialect */
+	    {NULL,
+	        "{\"$schema\":\"http://json-schema.org/draft-07/schema\","
+	        "\"$defs\":{}}",
+	        "1", R_OK},
+	    {NULL,
+	        "{\"$schema\":\"http://json-schema.org/draft-07/schema\","
+	        "\"$anchor\":\"a\"}",
+	        "1", R_REFUSED},
 	    {NULL, "{\"$schema\":\"https://json-schema.org/v1\"}", "1", R_OK},
-	    {NULL, "{\"$schema\":\"https://json-schema.org/draft/2019-09/"
-	           "schema\",\"$recursiveAnchor\":true}", "1", R_OK},
+	    {NULL,
+	        "{\"$schema\":\"https://json-schema.org/draft/2019-09/"
+	        "schema\",\"$recursiveAnchor\":true}",
+	        "1", R_OK},
 	    {NULL, "{\"$schema\":\"http://example.com/unknown\"}", "1",
 	        R_REFUSED},
-	    {"draft-06", "{\"if\":false}", "1", R_REFUSED},
+	    /* a later keyword with its later meaning; a core one refused */
+	    {"draft-06", "{\"if\":true,\"then\":false}", "1", R_INVALID},
+	    {"draft-06", "{\"$anchor\":\"a\"}", "1", R_REFUSED},
 	    {"draft-07", "{\"if\":false,\"else\":false}", "1", R_INVALID},
 	};
 
@@ -143,14 +156,20 @@ START_TEST(ids_follow_each_dialect)
 }
 END_TEST
 
-START_TEST(ref_siblings_are_ignored_through_draft_07_only)
+START_TEST(ref_siblings_are_applied_in_every_dialect)
 {
 	static const struct dcase t[] = {
-	    {"draft-07", "{\"definitions\":{\"a\":{}},\"properties\":{\"p\":"
-	                 "{\"$ref\":\"#/definitions/a\",\"maxLength\":1}}}",
-	        "{\"p\":\"long\"}", R_OK},
-	    {"2019-09", "{\"$defs\":{\"a\":{}},\"properties\":{\"p\":"
-	                "{\"$ref\":\"#/$defs/a\",\"maxLength\":1}}}",
+	    {"draft-07",
+	        "{\"definitions\":{\"a\":{}},\"properties\":{\"p\":"
+	        "{\"$ref\":\"#/definitions/a\",\"maxLength\":1}}}",
+	        "{\"p\":\"long\"}", R_INVALID},
+	    {"draft-04",
+	        "{\"definitions\":{\"a\":{}},\"properties\":{\"p\":"
+	        "{\"$ref\":\"#/definitions/a\",\"maxLength\":1}}}",
+	        "{\"p\":\"x\"}", R_OK},
+	    {"2019-09",
+	        "{\"$defs\":{\"a\":{}},\"properties\":{\"p\":"
+	        "{\"$ref\":\"#/$defs/a\",\"maxLength\":1}}}",
 	        "{\"p\":\"long\"}", R_INVALID},
 	};
 
@@ -212,14 +231,30 @@ START_TEST(dependencies_split_into_required_and_schemas)
 	        "{\"a\":1,\"b\":2}", R_OK},
 	    {"draft-07", "{\"dependencies\":{\"a\":{\"required\":[\"b\"]}}}",
 	        "{\"a\":1}", R_INVALID},
-	    {"2020-12", "{\"dependencies\":{\"a\":[\"b\"]}}", "{}", R_REFUSED},
+	    /* 2019-09 on: dependencies with its draft-07 meaning, beside
+	     * dependentRequired both holding */
+	    {"2020-12", "{\"dependencies\":{\"a\":[\"b\"]}}", "{\"a\":1}",
+	        R_INVALID},
+	    {"2019-09", "{\"dependencies\":{\"a\":{\"required\":[\"b\"]}}}",
+	        "{\"a\":1}", R_INVALID},
+	    {"2020-12",
+	        "{\"dependencies\":{\"a\":[\"b\"]},"
+	        "\"dependentRequired\":{\"a\":[\"c\"]}}",
+	        "{\"a\":1,\"b\":1}", R_INVALID},
+	    {"2020-12",
+	        "{\"dependencies\":{\"a\":[\"b\"]},"
+	        "\"dependentRequired\":{\"a\":[\"c\"]}}",
+	        "{\"a\":1,\"c\":1}", R_INVALID},
 	    {"2020-12", "{\"dependentRequired\":{\"a\":[\"b\"]}}", "{\"a\":1}",
 	        R_INVALID},
 	    {"2020-12", "{\"dependentSchemas\":{\"a\":{\"maxProperties\":1}}}",
 	        "{\"a\":1,\"b\":2}", R_INVALID},
 	    {"2020-12", "{\"dependentSchemas\":{\"a\":{\"maxProperties\":1}}}",
 	        "{\"c\":1,\"b\":2}", R_OK},
-	    {"draft-07", "{\"dependentSchemas\":{}}", "{}", R_REFUSED},
+	    /* borrowed into draft-07 with its 2019-09 meaning */
+	    {"draft-07", "{\"dependentSchemas\":{}}", "{}", R_OK},
+	    {"draft-07", "{\"dependentSchemas\":{\"a\":false}}", "{\"a\":1}",
+	        R_INVALID},
 	};
 
 	RUN_DCASES(t);
@@ -229,41 +264,61 @@ END_TEST
 START_TEST(unevaluated_keywords_see_through_applicators)
 {
 	static const struct dcase t[] = {
-	    {NULL, "{\"allOf\":[{\"properties\":{\"a\":true}}],"
-	           "\"unevaluatedProperties\":false}", "{\"a\":1}", R_OK},
-	    {NULL, "{\"allOf\":[{\"properties\":{\"a\":true}}],"
-	           "\"unevaluatedProperties\":false}", "{\"a\":1,\"b\":1}",
-	        R_INVALID},
+	    {NULL,
+	        "{\"allOf\":[{\"properties\":{\"a\":true}}],"
+	        "\"unevaluatedProperties\":false}",
+	        "{\"a\":1}", R_OK},
+	    {NULL,
+	        "{\"allOf\":[{\"properties\":{\"a\":true}}],"
+	        "\"unevaluatedProperties\":false}",
+	        "{\"a\":1,\"b\":1}", R_INVALID},
 	    /* additionalProperties false would reject a, allOf sees it */
-	    {NULL, "{\"anyOf\":[{\"properties\":{\"a\":true}},{\"properties\":"
-	           "{\"b\":true}}],\"unevaluatedProperties\":false}",
+	    {NULL,
+	        "{\"anyOf\":[{\"properties\":{\"a\":true}},{\"properties\":"
+	        "{\"b\":true}}],\"unevaluatedProperties\":false}",
 	        "{\"a\":1,\"b\":1}", R_OK},
 	    /* a failed branch's annotations are dropped */
-	    {NULL, "{\"anyOf\":[{\"properties\":{\"a\":{\"type\":\"string\"}}},"
-	           "true],\"unevaluatedProperties\":false}", "{\"a\":1}",
-	        R_INVALID},
+	    {NULL,
+	        "{\"anyOf\":[{\"properties\":{\"a\":{\"type\":\"string\"}}},"
+	        "true],\"unevaluatedProperties\":false}",
+	        "{\"a\":1}", R_INVALID},
 	    /* not drops annotations */
-	    {NULL, "{\"not\":{\"not\":{\"properties\":{\"a\":true}}},"
-	           "\"unevaluatedProperties\":false}", "{\"a\":1}", R_INVALID},
-	    {NULL, "{\"if\":{\"properties\":{\"a\":{\"const\":1}}},"
-	           "\"unevaluatedProperties\":false}", "{\"a\":1}", R_OK},
-	    {NULL, "{\"if\":{\"properties\":{\"a\":{\"const\":1}}},"
-	           "\"unevaluatedProperties\":false}", "{\"a\":2}", R_INVALID},
-	    {NULL, "{\"$defs\":{\"p\":{\"properties\":{\"a\":true}}},\"$ref\":"
-	           "\"#/$defs/p\",\"unevaluatedProperties\":false}",
+	    {NULL,
+	        "{\"not\":{\"not\":{\"properties\":{\"a\":true}}},"
+	        "\"unevaluatedProperties\":false}",
+	        "{\"a\":1}", R_INVALID},
+	    {NULL,
+	        "{\"if\":{\"properties\":{\"a\":{\"const\":1}}},"
+	        "\"unevaluatedProperties\":false}",
 	        "{\"a\":1}", R_OK},
-	    {NULL, "{\"allOf\":[{\"additionalProperties\":true}],"
-	           "\"unevaluatedProperties\":false}", "{\"z\":1}", R_OK},
-	    {NULL, "{\"prefixItems\":[true],\"unevaluatedItems\":false}",
-	        "[1]", R_OK},
+	    {NULL,
+	        "{\"if\":{\"properties\":{\"a\":{\"const\":1}}},"
+	        "\"unevaluatedProperties\":false}",
+	        "{\"a\":2}", R_INVALID},
+	    {NULL,
+	        "{\"$defs\":{\"p\":{\"properties\":{\"a\":true}}},\"$ref\":"
+	        "\"#/$defs/p\",\"unevaluatedProperties\":false}",
+	        "{\"a\":1}", R_OK},
+	    {NULL,
+	        "{\"allOf\":[{\"additionalProperties\":true}],"
+	        "\"unevaluatedProperties\":false}",
+	        "{\"z\":1}", R_OK},
+	    {NULL, "{\"prefixItems\":[true],\"unevaluatedItems\":false}", "[1]",
+	        R_OK},
 	    {NULL, "{\"prefixItems\":[true],\"unevaluatedItems\":false}",
 	        "[1,2]", R_INVALID},
 	    /* contains evaluates items from 2020-12 on, not in 2019-09 */
-	    {NULL, "{\"contains\":{\"type\":\"string\"},"
-	           "\"unevaluatedItems\":false}", "[\"a\"]", R_OK},
-	    {"2019-09", "{\"contains\":{\"type\":\"string\"},"
-	                "\"unevaluatedItems\":false}", "[\"a\"]", R_INVALID},
-	    {"draft-07", "{\"unevaluatedItems\":false}", "[]", R_REFUSED},
+	    {NULL,
+	        "{\"contains\":{\"type\":\"string\"},"
+	        "\"unevaluatedItems\":false}",
+	        "[\"a\"]", R_OK},
+	    {"2019-09",
+	        "{\"contains\":{\"type\":\"string\"},"
+	        "\"unevaluatedItems\":false}",
+	        "[\"a\"]", R_INVALID},
+	    /* borrowed into draft-07 with its 2019-09 meaning */
+	    {"draft-07", "{\"unevaluatedItems\":false}", "[]", R_OK},
+	    {"draft-07", "{\"unevaluatedItems\":false}", "[1]", R_INVALID},
 	};
 
 	RUN_DCASES(t);
@@ -304,9 +359,9 @@ START_TEST(content_is_enforced)
 	    "{\"contentEncoding\":\"base64\",\"contentMediaType\":"
 	    "\"application/json\",\"contentSchema\":{\"required\":[\"a\"]}}";
 	static const struct dcase t[] = {
-	    {NULL, b64json, "\"eyJhIjoxfQ==\"", R_OK},   /* {"a":1} */
-	    {NULL, b64json, "\"e30=\"", R_INVALID},      /* {} */
-	    {NULL, b64json, "\"eyJhIjox\"", R_INVALID},  /* {"a":1 */
+	    {NULL, b64json, "\"eyJhIjoxfQ==\"", R_OK},  /* {"a":1} */
+	    {NULL, b64json, "\"e30=\"", R_INVALID},     /* {} */
+	    {NULL, b64json, "\"eyJhIjox\"", R_INVALID}, /* {"a":1 */
 	    {NULL, b64json, "\"%%%\"", R_INVALID},
 	    {NULL, "{\"contentEncoding\":\"base64url\"}", "\"-_8\"", R_OK},
 	    {NULL, "{\"contentEncoding\":\"base64\"}", "\"-_8\"", R_INVALID},
@@ -315,8 +370,9 @@ START_TEST(content_is_enforced)
 	    {NULL, "{\"contentEncoding\":\"7bit\"}", "\"a\"", R_REFUSED},
 	    {NULL, "{\"contentMediaType\":\"text/html\"}", "\"a\"", R_REFUSED},
 	    {NULL, "{\"contentSchema\":true}", "\"a\"", R_REFUSED},
+	    /* borrowed into draft-06 with its draft-07 meaning */
 	    {"draft-06", "{\"contentEncoding\":\"base64\"}", "\"a\"",
-	        R_REFUSED},
+	        R_INVALID},
 	};
 
 	RUN_DCASES(t);
@@ -469,7 +525,18 @@ START_TEST(registry_rows_are_consistent)
 		ck_assert_msg(seen[i], "kw %zu has no row", i);
 	ck_assert_ptr_nonnull(
 	    schema_kw_find(SCHEMA_D_2020_12, "prefixItems", 11));
-	ck_assert_ptr_null(schema_kw_find(SCHEMA_D_DRAFT07, "prefixItems", 11));
+	/* a later keyword is found with its later row; a core one is not */
+	ck_assert_ptr_nonnull(
+	    schema_kw_find(SCHEMA_D_DRAFT07, "prefixItems", 11));
+	ck_assert_int_eq(
+	    schema_kw_borrowed(SCHEMA_D_DRAFT07, "prefixItems", 11),
+	    SCHEMA_D_2020_12);
+	ck_assert_int_eq(
+	    schema_kw_borrowed(SCHEMA_D_DRAFT04, "const", 5), SCHEMA_D_DRAFT06);
+	ck_assert_int_eq(schema_kw_borrowed(SCHEMA_D_2020_12, "const", 5), -1);
+	ck_assert_ptr_null(schema_kw_find(SCHEMA_D_DRAFT07, "$anchor", 7));
+	ck_assert_ptr_null(
+	    schema_kw_find(SCHEMA_D_2020_12, "$recursiveRef", 13));
 	ck_assert(schema_kw_is_annotation("title", 5));
 	ck_assert(schema_kw_is_annotation("x-ui", 4));
 	ck_assert(!schema_kw_is_annotation("minLength", 9));
@@ -486,7 +553,7 @@ suite_schema_dialect(void)
 	tcase_add_test(k, dialect_comes_from_schema_or_the_default);
 	tcase_add_test(k, draft04_refuses_empty_and_repeating_lists);
 	tcase_add_test(k, ids_follow_each_dialect);
-	tcase_add_test(k, ref_siblings_are_ignored_through_draft_07_only);
+	tcase_add_test(k, ref_siblings_are_applied_in_every_dialect);
 	tcase_add_test(k, draft_04_exclusive_bounds_are_booleans);
 	tcase_add_test(k, items_arrays_and_prefix_items_per_dialect);
 	tcase_add_test(k, dependencies_split_into_required_and_schemas);

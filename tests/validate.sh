@@ -130,12 +130,19 @@ run_cli --validate --annotations markdownDescription,foo \
 expect_status 0 "a declared annotation is accepted"
 
 # --dialect: the dialect of a form without $schema.
-printf '{"$defs":{"a":true}}\n' >"$TEST_TMP/defs.json"
+# A core keyword of a later dialect is no keyword of an earlier one
+# ($anchor decides how the form is read); const is borrowed (warned).
+printf '{"$anchor":"a"}\n' >"$TEST_TMP/defs.json"
 run_cli --validate --dialect draft-07 "$TEST_TMP/defs.json" "$TEST_TMP/s.json"
-expect_status 2 "\$defs is refused under draft-07"
+expect_status 2 "\$anchor is refused under draft-07"
 expect_stderr_match 'not part of draft-07' "the refusal names the dialect"
 run_cli --validate --dialect 2019-09 "$TEST_TMP/defs.json" "$TEST_TMP/s.json"
-expect_status 0 "\$defs is accepted under 2019-09"
+expect_status 0 "\$anchor is accepted under 2019-09"
+printf '{"const":"s"}\n' >"$TEST_TMP/const.json"
+run_cli --validate --dialect draft-04 "$TEST_TMP/const.json" "$TEST_TMP/s.json"
+expect_status 0 "const under draft-04 is enforced with its draft-06 meaning"
+expect_stderr_match 'not a draft-04 keyword: enforced with its draft-06 meaning' \
+    "the warning names the keyword and both dialects"
 run_cli --validate --dialect draft-03 "$TEST_TMP/defs.json" "$TEST_TMP/s.json"
 expect_status 2 "an unknown --dialect is a usage error"
 

@@ -570,9 +570,9 @@ scan(struct cctx *c, const struct json_value *v, const struct res_loc *parent,
 			return -1;
 		jptr_pop(&c->ptr, mark);
 	}
-	/* draft-04..07: siblings of $ref are not schemas */
-	if (l->d <= SCHEMA_D_DRAFT07 && json_object_get(v, "$ref", 4) != NULL)
-		return 0;
+	/* draft-04..07: the keywords beside $ref are applied as written
+	 * (schema_compile.c, read_keywords), so their subschemas are scanned;
+	 * an $id beside $ref stays ignored (scan_ids) */
 	for (i = 0; i < v->u.obj.count; i++) {
 		const struct json_member *m = &v->u.obj.members[i];
 		int k = schema_kw_lookup(l->d, m->key.ptr, m->key.len);
