@@ -4,6 +4,8 @@
  * body under two dialects, or a keyword's passing and failing body.
  */
 #include "check_schema.h"
+#include "parser/json.h"
+#include "schema/schema_annot.h"
 #include "schema/schema_dialect.h"
 #include "schema/schema_load.h"
 
@@ -379,9 +381,9 @@ START_TEST(content_is_enforced)
 }
 END_TEST
 
-START_TEST(annotations_are_x_names_or_declared)
+START_TEST(annotations_are_x_names_known_or_declared)
 {
-	static const char *const ann[] = {"markdownDescription"};
+	static const char *const ann[] = {"uiHint"};
 	struct schema_opts o;
 	struct arena a;
 	const struct schema *s;
@@ -389,7 +391,11 @@ START_TEST(annotations_are_x_names_or_declared)
 	static const struct dcase t[] = {
 	    {NULL, "{\"x-order\":3,\"type\":\"string\"}", "\"a\"", R_OK},
 	    {"draft-04", "{\"x-order\":3}", "1", R_OK},
-	    {NULL, "{\"markdownDescription\":\"m\"}", "1", R_REFUSED},
+	    {NULL, "{\"uiHint\":\"m\"}", "1", R_REFUSED},
+	    /* a known tool's (schemas/annotations.json) */
+	    {NULL, "{\"markdownDescription\":\"m\"}", "1", R_OK},
+	    {"draft-04", "{\"tsType\":\"string\",\"type\":\"string\"}", "1",
+	        R_INVALID},
 	};
 
 	RUN_DCASES(t);
@@ -398,9 +404,8 @@ START_TEST(annotations_are_x_names_or_declared)
 	o.annotations = ann;
 	o.nannotations = 1;
 	arena_init(&a, 1 << 20);
-	ck_assert_int_eq(
-	    schema_compile_opts(parse_text(&a, "{\"markdownDescription\":1}"),
-	        &o, &a, &s, &err),
+	ck_assert_int_eq(schema_compile_opts(parse_text(&a, "{\"uiHint\":1}"),
+	                     &o, &a, &s, &err),
 	    SCHEMA_OK);
 	arena_free(&a);
 }
@@ -544,6 +549,50 @@ START_TEST(registry_rows_are_consistent)
 }
 END_TEST
 
+/* schemas/annotations.json: every row names its tool, its source, its
+ * meaning and the date it was verified, and no keyword of any dialect. */
+START_TEST(annotation_table_rows_are_complete)
+{
+	static const char *const fields[] = {
+	    "keyword", "tool", "source", "meaning", "verified"};
+	struct arena a;
+	const struct json_value *doc, *rows;
+	struct json_err err;
+	const char *k, *tool;
+	size_t i, f;
+
+	arena_init(&a, (size_t)1 << 20);
+	ck_assert_int_eq(
+	    json_parse(schema_annot_text, schema_annot_len, &a, 0, &doc, &err),
+	    JSON_OK);
+	rows = json_object_get(doc, "annotations", 11);
+	ck_assert_ptr_nonnull(rows);
+	ck_assert_uint_ge(rows->u.arr.count, 20);
+	for (i = 0; i < rows->u.arr.count; i++)
+		for (f = 0; f < GPT_ARRAY_LEN(fields); f++) {
+			const struct json_value *v =
+			    json_object_get(&rows->u.arr.items[i], fields[f],
+			        strlen(fields[f]));
+
+			ck_assert_msg(v != NULL && v->type == JSON_T_STRING &&
+			                  v->u.str.len > 0,
+			    "row %zu lacks %s", i, fields[f]);
+		}
+	for (i = 0; schema_annot_at(i, &k, &tool) == 0; i++) {
+		ck_assert_msg(schema_kw_dialect_of(k, strlen(k)) < 0,
+		    "%s is a keyword of a dialect", k);
+		ck_assert_str_eq(schema_annot_tool(k, strlen(k)), tool);
+	}
+	ck_assert_uint_eq(i, rows->u.arr.count);
+	ck_assert_str_eq(
+	    schema_annot_tool("markdownDescription", 19), "VS Code");
+	ck_assert_ptr_null(schema_annot_tool("nullable", 8));
+	ck_assert_ptr_null(schema_annot_tool("discriminator", 13));
+	ck_assert_ptr_null(schema_annot_tool("markdown", 8));
+	arena_free(&a);
+}
+END_TEST
+
 static Suite *
 suite_schema_dialect(void)
 {
@@ -560,10 +609,11 @@ suite_schema_dialect(void)
 	tcase_add_test(k, unevaluated_keywords_see_through_applicators);
 	tcase_add_test(k, dynamic_references_follow_the_dynamic_scope);
 	tcase_add_test(k, content_is_enforced);
-	tcase_add_test(k, annotations_are_x_names_or_declared);
+	tcase_add_test(k, annotations_are_x_names_known_or_declared);
 	tcase_add_test(k, builtin_meta_schemas_resolve_without_files);
 	tcase_add_test(k, refs_load_local_copies_only_under_their_prefix);
 	tcase_add_test(k, registry_rows_are_consistent);
+	tcase_add_test(k, annotation_table_rows_are_complete);
 	suite_add_tcase(s, k);
 	return s;
 }

@@ -119,15 +119,31 @@ run_cli --validate "$ext/schema.json" "$ext/pass/ok.json"
 expect_status 2 "without --refs the external reference refuses the form"
 
 # --annotations declares a tool's keyword; x- names need no declaration.
-printf '{"markdownDescription":"*x*","x-order":1,"type":"string"}\n' \
+printf '{"uiHint":"*x*","x-order":1,"type":"string"}\n' \
     >"$TEST_TMP/ann.json"
 printf '"s"\n' >"$TEST_TMP/s.json"
 run_cli --validate "$TEST_TMP/ann.json" "$TEST_TMP/s.json"
 expect_status 2 "an undeclared annotation refuses the form"
 expect_stderr_match 'annotations = NAME' "the refusal says how to declare it"
-run_cli --validate --annotations markdownDescription,foo \
+run_cli --validate --annotations uiHint,foo \
     "$TEST_TMP/ann.json" "$TEST_TMP/s.json"
 expect_status 0 "a declared annotation is accepted"
+# The annotation keywords of real tools (schemas/annotations.json) need no
+# declaration; --check names each and its tool.
+printf '{"type":"string","markdownDescription":"*x*","enumDescriptions":[],"tsType":"string","example":"a","externalDocs":{},"$default":{"$source":"argv"}}\n' \
+    >"$TEST_TMP/known.json"
+run_cli --validate "$TEST_TMP/known.json" "$TEST_TMP/s.json"
+expect_status 0 "known tool annotations load without annotations ="
+printf '{"discriminator":{"propertyName":"k"},"oneOf":[{"properties":{"k":{"const":"a"}}}]}\n' \
+    >"$TEST_TMP/disc.json"
+run_cli --validate "$TEST_TMP/disc.json" "$TEST_TMP/s.json"
+expect_status 2 "discriminator refuses the form"
+expect_stderr_match 'Pydantic v1 writes it beside oneOf.*annotations = discriminator' \
+    "the refusal gives Pydantic v1's discriminator a fix"
+printf '{"nullable":true}\n' >"$TEST_TMP/nullable.json"
+run_cli --validate "$TEST_TMP/nullable.json" "$TEST_TMP/s.json"
+expect_status 2 "nullable refuses the form"
+expect_stderr_match '\[T, "null"\]' "the refusal gives nullable its fix"
 
 # --dialect: the dialect of a form without $schema.
 # A core keyword of a later dialect is no keyword of an earlier one

@@ -37,6 +37,7 @@
 #include "parser/re.h"
 #include "schema/schema.h"
 #include "schema/schema_int.h"
+#include "schema/schema_annot.h"
 #include "schema/schema_cc.h"
 
 /* Short local names for the shared helpers (schema_cc.h). */
@@ -1640,18 +1641,23 @@ compile_defs(struct cctx *c, const struct json_value *d, const char *kw)
 	return bad ? -1 : 0;
 }
 
-/* --check: say which keywords are annotations. */
+/* --check: say which keywords are annotations (tool: the tool whose
+ * annotation it is, or NULL). */
 static void
-note_annotation(struct cctx *c, const struct json_member *m)
+note_annotation(struct cctx *c, const struct json_member *m, const char *tool)
 {
-	char name[SCHEMA_CLIP_MAX + 1], msg[SCHEMA_CLIP_MAX + 64];
+	char name[SCHEMA_CLIP_MAX + 1], msg[SCHEMA_CLIP_MAX + 128];
 	size_t mark;
 
 	if (!c->o->notes || c->warn == NULL)
 		return;
 	schema_clip(name, m->key.ptr, m->key.len);
-	snprintf(msg, sizeof(msg), "\"%s\" is an annotation (not enforced)",
-	    name);
+	if (tool != NULL)
+		snprintf(msg, sizeof(msg),
+		    "\"%s\" is an annotation of %s (not enforced)", name, tool);
+	else
+		snprintf(msg, sizeof(msg),
+		    "\"%s\" is an annotation (not enforced)", name);
 	mark = jptr_push(&c->ptr, m->key.ptr, m->key.len);
 	c->warn(c->warn_ctx, c->ptr.buf, msg);
 	jptr_pop(&c->ptr, mark);
@@ -1697,7 +1703,18 @@ refuse_unknown(struct cctx *c, const struct json_member *m)
 		           "unknown keyword \"nullable\" (OpenAPI 3.0): "
 		           "write \"type\": [T, \"null\"] instead"),
 		       -1;
-	/* {"$defs": {...}} under draft-07, {"dependencies": ...} under
+	/* {"discriminator": {"propertyName": "kind"}, "oneOf": [...]}:
+	 * OpenAPI, and Pydantic v1's tagged unions */
+	if (m->key.len == 13 && memcmp(m->key.ptr, "discriminator", 13) == 0)
+		return refuse(c, NULL,
+		           "unknown keyword \"discriminator\" (OpenAPI; "
+		           "Pydantic v1 writes it beside oneOf): the oneOf "
+		           "decides alone when each alternative fixes the "
+		           "property with const or enum, as Pydantic writes "
+		           "them: remove it, or declare it: annotations = "
+		           "discriminator"),
+		       -1;
+	/* {"$anchor": "a"} under draft-07, {"$recursiveRef": "#"} under
 	 * 2020-12 */
 	if ((d = schema_kw_dialect_of(m->key.ptr, m->key.len)) >= 0)
 		return refuse(c, NULL,
@@ -1732,6 +1749,7 @@ read_keywords(struct cctx *c, const struct json_value *v,
 	enum schema_dialect d = c->loc->d;
 	size_t i, at = c->ptr.len;
 	bool bad = false;
+	const char *tool;
 
 	for (i = 0; i < v->u.obj.count; i++) {
 		const struct json_member *m = &v->u.obj.members[i];
@@ -1740,7 +1758,14 @@ read_keywords(struct cctx *c, const struct json_value *v,
 
 		if (k < 0 && (xname || declared_annotation(
 		                           c, m->key.ptr, m->key.len))) {
-			note_annotation(c, m);
+			note_annotation(c, m, NULL);
+			continue;
+		}
+		/* {"markdownDescription": "..."}: a known tool's annotation
+		 * (schemas/annotations.json) */
+		if (k < 0 && (tool = schema_annot_tool(
+		                  m->key.ptr, m->key.len)) != NULL) {
+			note_annotation(c, m, tool);
 			continue;
 		}
 		if (k < 0) {
