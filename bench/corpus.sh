@@ -64,7 +64,7 @@ make_address() {
 		cat "$1/names" "$1/new" | sort -u >"$1/all"
 		cmp -s "$1/all" "$1/names" && break
 		mv "$1/all" "$1/names"
-		printf 'annotations = %s\n' "$(paste -sd, "$1/names")" \
+		printf 'annotations = %s\n' "$(paste -sd" " "$1/names")" \
 		    >"$1/address.conf"
 		i=$((i + 1))
 	done

@@ -579,37 +579,6 @@ START_TEST(re_vouched_pattern_pcre2_refuses_fails_closed)
 }
 END_TEST
 
-/* What a pattern uses is read by the parser: "[(?=]" is a class. */
-START_TEST(re_features_come_from_the_parse_not_the_text)
-{
-	static const struct {
-		const char *p;
-		unsigned f;
-	} t[] = {
-	    {"^[(?=]$", 0},
-	    {"^a(?=b)", RE_F_LOOKAROUND},
-	    {"(?<!x)y", RE_F_LOOKAROUND},
-	    {"(?<n>a)\\k<n>", RE_F_BACKREF},
-	    {"(a)\\1", RE_F_BACKREF},
-	    {"\\bword\\b", RE_F_WORD_BOUNDARY},
-	    {"[\\b]", 0},
-	    {"\\\\b", 0},
-	    {"(?:a)|(b)", 0},
-	};
-	unsigned f;
-	size_t i;
-
-	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
-		f = 99;
-		ck_assert_int_eq(re_syntax_features(t[i].p, strlen(t[i].p), &f), 0);
-		ck_assert_msg(f == t[i].f, "%s: %u, expected %u", t[i].p, f, t[i].f);
-	}
-	f = 99;
-	ck_assert_int_eq(re_syntax_features("(", 1, &f), -1);
-	ck_assert_uint_eq(f, 99);
-}
-END_TEST
-
 static Suite *
 suite_re(void)
 {
@@ -644,7 +613,6 @@ suite_re(void)
 	tcase_add_test(tc, re_every_mode_gives_the_same_answers);
 	tcase_add_test(tc, re_vouched_mode_still_refuses_invalid_syntax);
 	tcase_add_test(tc, re_vouched_pattern_pcre2_refuses_fails_closed);
-	tcase_add_test(tc, re_features_come_from_the_parse_not_the_text);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -263,6 +263,68 @@ START_TEST(validate_judges_a_value_against_one_node)
 }
 END_TEST
 
+static int
+ids_are_dense(void *ctx, const struct schema_node *n)
+{
+	size_t *next = ctx;
+
+	ck_assert_uint_eq(schema_view_id(n), *next);
+	(*next)++;
+	return 0;
+}
+
+/* One enumeration of a node's child edges, in its documented order, with
+ * what the registry says of each; ids number the nodes densely. */
+START_TEST(edges_come_in_one_order_with_the_registry_s_facts)
+{
+	static const struct {
+		enum kw kw;
+		enum schema_kw_at at;
+		bool tests;
+	} want[] = {
+	    {KW_REF, SCHEMA_KA_SAME, false},
+	    {KW_ALLOF, SCHEMA_KA_SAME, false},
+	    {KW_NOT, SCHEMA_KA_SAME, true},
+	    {KW_PROPERTIES, SCHEMA_KA_MEMBER, false},
+	    {KW_PROPERTIES, SCHEMA_KA_MEMBER, false},
+	    {KW_ADDITIONALPROPERTIES, SCHEMA_KA_MEMBER, false},
+	    {KW_ITEMS, SCHEMA_KA_ITEM, false},
+	    {KW_CONTAINS, SCHEMA_KA_ITEM, true},
+	    {KW_PROPERTYNAMES, SCHEMA_KA_NAME, false},
+	};
+	struct arena a;
+	const struct schema *s;
+	struct schema_view_edges it;
+	struct schema_view_edge e;
+	size_t n = 0, next = 0;
+
+	arena_init(&a, 1 << 20);
+	s = compile_text(&a,
+	    "{\"$ref\": \"#/$defs/d\", \"allOf\": [{\"minimum\": 1}], "
+	    "\"not\": {\"type\": \"null\"}, \"properties\": {\"a\": "
+	    "{\"type\": \"string\"}, \"b\": {\"type\": \"integer\"}}, "
+	    "\"required\": [\"c\"], \"additionalProperties\": false, "
+	    "\"items\": {\"type\": \"string\"}, \"contains\": {\"const\": "
+	    "\"x\"}, \"propertyNames\": {\"maxLength\": 3}, \"$defs\": "
+	    "{\"d\": {\"type\": [\"object\", \"array\"]}}}",
+	    NULL);
+	schema_view_edges_init(&it, schema_view_root(s));
+	while (schema_view_edges_next(&it, &e)) {
+		ck_assert_uint_lt(n, GPT_ARRAY_LEN(want));
+		ck_assert_int_eq(e.kw, want[n].kw);
+		ck_assert_int_eq(e.at, want[n].at);
+		ck_assert_int_eq(e.tests, want[n].tests);
+		ck_assert_ptr_nonnull(e.to);
+		n++;
+	}
+	ck_assert_uint_eq(n, GPT_ARRAY_LEN(want));
+	(void)schema_view_each(s, ids_are_dense, &next);
+	ck_assert_uint_eq(next, schema_view_count(s));
+	ck_assert_uint_eq(schema_view_id(NULL), SIZE_MAX);
+	arena_free(&a);
+}
+END_TEST
+
 static Suite *
 suite_schema_view(void)
 {
@@ -278,6 +340,7 @@ suite_schema_view(void)
 	tcase_add_test(k, arrays_show_prefix_items_and_contains);
 	tcase_add_test(k, each_visits_every_object_schema_once);
 	tcase_add_test(k, validate_judges_a_value_against_one_node);
+	tcase_add_test(k, edges_come_in_one_order_with_the_registry_s_facts);
 	suite_add_tcase(s, k);
 	return s;
 }

@@ -379,8 +379,7 @@ check_inside(struct unroll *u, const struct json_value *v, size_t self,
 			continue;
 		save = jptr_push(&u->ptr, m->key.ptr, m->key.len);
 		if (!(top && self == 0 && v == u->root) &&
-		    is_identifier(&m->key) &&
-		    m->value.type == JSON_T_STRING) {
+		    is_identifier(&m->key) && m->value.type == JSON_T_STRING) {
 			refuse(u, "an identifier ($id or an anchor) inside a "
 			          "recursive definition: its copies would "
 			          "collide");

@@ -2,13 +2,13 @@
  * re.h: the `pattern` keyword (and patternProperties, propertyNames'
  * pattern) on PCRE2.
  *
- * Patterns are ECMA-262 with the "u" flag, parsed and translated to an
- * equivalent PCRE2 pattern (re.c says how, and what is refused because
- * PCRE2 cannot match it alike), compiled once when a form is loaded, in
- * UTF mode, JIT-compiled where available.  Matching runs
- * under a match limit and a depth limit, so every pattern finishes in
- * bounded time on every input; hitting a limit is RE_LIMIT, which the
- * validator treats as a rejection (fail closed) and logs.
+ * Patterns are ECMA-262 with the "u" flag, parsed by re_tree.h and
+ * translated to an equivalent PCRE2 pattern (re.c says how, and what is
+ * refused because PCRE2 cannot match it alike), compiled once when a form is
+ * loaded, in UTF mode, JIT-compiled where available.  Matching runs under a
+ * match limit and a depth limit, so every pattern finishes in bounded time on
+ * every input; hitting a limit is RE_LIMIT, which the validator treats as a
+ * rejection (fail closed) and logs.
  *
  * One act may run many matches (a body of 40,000 strings, each just under
  * the match limit, would take about a minute), so the validator also
@@ -37,23 +37,23 @@
 struct arena;
 struct re;
 
-#define RE_MATCH_LIMIT 1000000u	 /* backtracking steps per match */
-#define RE_DEPTH_LIMIT 10000u	 /* nested backtracking frames */
+#define RE_MATCH_LIMIT 1000000u  /* backtracking steps per match */
+#define RE_DEPTH_LIMIT 10000u    /* nested backtracking frames */
 #define RE_HEAP_LIMIT_KIB 20000u /* heap for the interpreter's frames */
-#define RE_ACT_MS 1000		 /* pattern time per act (re_budget) */
+#define RE_ACT_MS 1000           /* pattern time per act (re_budget) */
 
 enum re_result {
 	RE_NOMATCH = 0,
 	RE_MATCH = 1,
-	RE_LIMIT = 2, /* a limit was hit: treat as no match, fail closed */
-	RE_ERROR = 3, /* any other failure: treat as no match */
+	RE_LIMIT = 2,  /* a limit was hit: treat as no match, fail closed */
+	RE_ERROR = 3,  /* any other failure: treat as no match */
 	RE_BUDGET = 4, /* the act's pattern time is spent: fail closed */
 };
 
 /* The pattern time of one act (see the file head); reset it with
  * re_budget_init before the act's first match. */
 struct re_budget {
-	bool started;	    /* a match has run: deadline is set */
+	bool started;     /* a match has run: deadline is set */
 	int64_t deadline; /* milliseconds, on the coarse monotonic clock */
 };
 
@@ -94,36 +94,6 @@ void re_set_mode(enum re_mode mode);
 struct re *re_compile(const char *pattern, size_t len, struct arena *a,
     char *errbuf, size_t errlen) GPT_MUSTCHECK;
 
-/* The longest pattern re_is_valid_syntax judges (bytes). */
-#define RE_SYNTAX_MAX 4096
-
-/*
- * Whether pattern (len bytes of UTF-8) is ECMA-262 "u"-mode syntax, by the
- * same parser re_compile translates with, without compiling: for the
- * `regex` format, on the request path, so it allocates nothing and runs in
- * time linear in len.  false for a syntax error, for a pattern longer
- * than RE_SYNTAX_MAX, and for one re_compile would refuse as unsupported
- * before its parse reached the end (fail closed: the rest is unread), but
- * true for valid syntax only PCRE2 itself would refuse ("(?<=a+)b").
- */
-bool re_is_valid_syntax(const char *pattern, size_t len);
-
-/* What a pattern uses (bits of re_syntax_features). */
-enum {
-	RE_F_LOOKAROUND = 1u << 0,    /* (?=  (?!  (?<=  (?<! */
-	RE_F_WORD_BOUNDARY = 1u << 1, /* \b or \B outside a class */
-	RE_F_BACKREF = 1u << 2,       /* \1, \k<name> */
-};
-
-/*
- * What pattern (len bytes) uses, read by the same parser as
- * re_is_valid_syntax (so "[(?=]" is a class, not a lookahead): 0 with
- * the RE_F_* bits in *out, or -1 (*out untouched) where
- * re_is_valid_syntax is false.
- */
-int re_syntax_features(
-    const char *pattern, size_t len, unsigned *out) GPT_MUSTCHECK;
-
 /* Search (unanchored, as ECMA-262 `test`) subject (len bytes, valid UTF-8),
  * under the per-match limits only. */
 enum re_result re_search(const struct re *re, const char *subject, size_t len);
@@ -135,7 +105,7 @@ void re_budget_init(struct re_budget *b);
  * re_search, charged to b: RE_BUDGET (and no match is run) when RE_ACT_MS
  * have passed since b's first search, otherwise what re_search answers.
  */
-enum re_result re_search_budget(const struct re *re, const char *subject,
-    size_t len, struct re_budget *b);
+enum re_result re_search_budget(
+    const struct re *re, const char *subject, size_t len, struct re_budget *b);
 
 #endif /* GPT_RE_H */

@@ -35,6 +35,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "site/addr_cache.h"
 #include "responder/answer.h"
 #include "base/buf.h"
 #include "base/file.h"
@@ -917,8 +918,8 @@ formcache_lookup(const struct addr_ref *ref, bool arrival, bool html,
 		fc_on = false;
 	if (!fc_on)
 		/* nothing is stored: an act needs no page */
-		return addr_lookup(ref, arrival ? derive : derive_act, why);
-	/* The directory is checked as addr_lookup checks it: a symlink that
+		return addr_cache_lookup(ref, arrival ? derive : derive_act, why);
+	/* The directory is checked as addr_cache_lookup checks it: a symlink that
 	 * now leaves the root is a 404, whatever the cache holds. */
 	if (addr_check(ref, why) == 0) {
 		if (arrival && fc_get(ref, html))
@@ -931,7 +932,7 @@ formcache_lookup(const struct addr_ref *ref, bool arrival, bool html,
 	if (vouched) {
 		fc_vouch_fallback = derive_act;
 		re_set_mode(RE_CGI_VOUCHED);
-		a = addr_lookup(ref, fc_derive_vouched, why);
+		a = addr_cache_lookup(ref, fc_derive_vouched, why);
 		re_set_mode(RE_CGI);
 		free(fc_bytes);
 		fc_bytes = NULL;
@@ -942,7 +943,7 @@ formcache_lookup(const struct addr_ref *ref, bool arrival, bool html,
 	 * this entry vouches for) loads nothing for them, and derive's
 	 * once-per-load work (the form's warnings) runs once per version. */
 	clock_gettime(CLOCK_REALTIME, &start);
-	a = addr_lookup(ref, derive, why);
+	a = addr_cache_lookup(ref, derive, why);
 	if (a != NULL && a->ok)
 		fc_put(a, &start);
 	return a;

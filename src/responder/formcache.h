@@ -4,7 +4,7 @@
  * form again and build its answers, though a GET only writes those
  * answers.  This module keeps them in a file, one per address, and
  * answers GET and HEAD from it while every file they came from is
- * unchanged; otherwise the address is loaded as always (addr_lookup) and,
+ * unchanged; otherwise the address is loaded as always (addr_cache_lookup, addr_cache.h) and,
  * when it loads, its file is written for the next request.
  *
  * Keyed, never trusted: a file is used only when its key equals what the
@@ -60,7 +60,7 @@
 void formcache_configure(void);
 
 /*
- * addr_lookup for one CGI request.  arrival: the request is a GET or a
+ * addr_cache_lookup for one CGI request.  arrival: the request is a GET or a
  * HEAD, which may be answered from the cache; html: it wants the page
  * (http_wants_html), so only the page's answers are read.  A hit gives an
  * address that is ok and carries its conf and, in answer_of (answer.h),
@@ -77,7 +77,7 @@ void formcache_configure(void);
  * answer_build's) and, when it is ok, stores them: the first request
  * after a change, GET or act, writes the entry.  With the cache off, an
  * act loads with derive_act instead (without the page: nothing is
- * stored).  The answer is addr_lookup's (NULL with *why, or an address).
+ * stored).  The answer is addr_cache_lookup's (NULL with *why, or an address).
  * Valid until the next call or formcache_clear.
  */
 const struct addr *formcache_lookup(const struct addr_ref *ref, bool arrival,

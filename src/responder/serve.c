@@ -50,6 +50,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "site/addr_cache.h"
 #include "site/address.h"
 #include "responder/answer.h"
 #include "tools/audit.h"
@@ -360,7 +361,7 @@ serve_act(struct serve_io *io, struct serve_state *st,
 }
 
 /*
- * What the responder builds at each load of an address (addr_lookup's
+ * What the responder builds at each load of an address (addr_cache_lookup's
  * derive): its answers (answer.h), then the form's warnings in the log,
  * once per load (audit.h).  Under CGI each request is a load: the form
  * cache runs these only when it stores an entry (or cannot vouch), so
@@ -424,7 +425,7 @@ serve_request(struct serve_io *io, struct serve_state *st)
 		a = formcache_lookup(&ref, arrival, http_wants_html(req.accept),
 		    serve_derive, serve_derive_acts, &why);
 	} else
-		a = addr_lookup(&ref, serve_derive, &why);
+		a = addr_cache_lookup(&ref, serve_derive, &why);
 	if (ref.script_own && (a == NULL || (!a->ok && a->no_form))) {
 		/* hits on .../gpt.fcgi (shared hosting, the .d default) before
 		 * anything was published there: not the server's failure */
@@ -570,9 +571,10 @@ serve_fcgi_log(void *ctx, const char *line, size_t len)
 		return;
 }
 
-/* Bytes of the body a CGI request has read from stdin so far. */
+/* What a CGI request has read of stdin so far. */
 struct serve_cgi_in {
-	size_t got;
+	size_t got; /* bytes of the body */
+	bool eof;   /* read to its end */
 };
 
 static long
@@ -586,16 +588,23 @@ serve_fd_read(void *ctx, void *p, size_t n)
 	while (got == -1 && errno == EINTR);
 	if (got > 0)
 		in->got += (size_t)got;
+	if (got == 0)
+		in->eof = true;
 	return got;
 }
 
 /*
  * After the answer, read and discard what the web server still has to send
- * of the body (a 405, or a rejection decided before reading, leaves it
- * unread).  A gateway that hands the body over a socket (Apache's mod_cgid)
- * otherwise sees the connection reset when we exit with bytes unread, and
- * may lose the answer we already wrote.  Bounded by CONTENT_LENGTH and by
- * SERVE_CGI_DRAIN_MAX: a larger body is left to the web server's limits.
+ * of the body (a 405, HEAD, or a rejection decided before reading, leaves
+ * it unread).  A gateway that hands the body over a socket (Apache's
+ * mod_cgid) otherwise sees the connection reset when we exit with bytes
+ * unread, and may lose the answer we already wrote: the client then gets
+ * an empty reply.  With CONTENT_LENGTH, what is left of it; without one
+ * but with a Transfer-Encoding (a chunked request: the web server decodes
+ * it and gives no CONTENT_LENGTH), up to the end of stdin, which such a
+ * gateway closes after the body (RFC 3875 section 4.2 lets a script read
+ * to EOF).  Bounded by SERVE_CGI_DRAIN_MAX bytes (a larger body is left to
+ * the web server's limits) and SERVE_CGI_DRAIN_MS in all.
  */
 static void
 serve_cgi_drain(struct serve_cgi_in *in)
@@ -603,17 +612,31 @@ serve_cgi_drain(struct serve_cgi_in *in)
 	struct http_req req;
 	char sink[16384];
 	size_t left;
+	uint64_t until = gpt_now_ms() + SERVE_CGI_DRAIN_MS;
 
 	http_parse_env(environ, NULL, &req);
-	if (!req.has_length || req.bad_length || req.content_length <= in->got)
+	if (req.has_length) {
+		if (req.bad_length || req.content_length <= in->got)
+			return;
+		left = req.content_length - in->got;
+		if (left > SERVE_CGI_DRAIN_MAX)
+			return;
+	} else if (!in->eof &&
+	           http_getenv(environ, "HTTP_TRANSFER_ENCODING") != NULL) {
+		/* hits on curl -H 'Transfer-Encoding: chunked' -X PUT */
+		left = SERVE_CGI_DRAIN_MAX;
+	} else
 		return;
-	left = req.content_length - in->got;
-	if (left > SERVE_CGI_DRAIN_MAX)
-		return;
+	/* bounded by left bytes and by until */
 	while (left > 0) {
-		long n = serve_fd_read(in, sink,
-		    left < sizeof(sink) ? left : sizeof(sink));
+		struct pollfd p = {STDIN_FILENO, POLLIN, 0};
+		uint64_t now = gpt_now_ms();
+		long n;
 
+		if (now >= until || poll(&p, 1, (int)(until - now)) <= 0)
+			return;
+		n = serve_fd_read(
+		    in, sink, left < sizeof(sink) ? left : sizeof(sink));
 		if (n <= 0)
 			return;
 		left -= (size_t)n;

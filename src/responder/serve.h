@@ -47,8 +47,10 @@
  */
 #define SERVE_VALIDATE_BYTES_PER_INPUT_BYTE 12
 #define SERVE_ARENA_BASE ((size_t)16 * 1024 * 1024)
-/* CGI: unread body bytes discarded after the answer, at most (see serve.c). */
+/* CGI: unread body bytes discarded after the answer, at most, and the
+ * time it may take (see serve.c). */
 #define SERVE_CGI_DRAIN_MAX ((size_t)16 * 1024 * 1024)
+#define SERVE_CGI_DRAIN_MS 5000u
 /* FastCGI: stalled connections are dropped (see serve.c and gpt.fcgi(8)):
  * GPT_FCGI_IDLE_TIMEOUT and GPT_FCGI_REQUEST_TIMEOUT, in seconds. */
 #define SERVE_IDLE_TIMEOUT_DEFAULT 5u

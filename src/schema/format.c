@@ -30,7 +30,7 @@
 #include "base/arena.h"
 #include "base/dec.h"
 #include "schema/format.h"
-#include "parser/re.h"
+#include "parser/re_tree.h"
 #include "parser/uri.h"
 #include "base/utf8.h"
 
@@ -63,16 +63,16 @@ is_hex(unsigned char c)
 enum { FC_HEX = 0x04, FC_ATEXT = 0x08, FC_LDH = 0x10 };
 
 static const unsigned char fclass[256] = {
-	/*       0  1  2  3  4  5  6  7  8  9  A  B  C  D  E  F */
-	/* 0x */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	/* 1x */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	/* 2x */ 0, 8, 0, 8, 8, 8, 8, 8, 0, 0, 8, 8, 0,24, 0, 8,
-	/* 3x */28,28,28,28,28,28,28,28,28,28, 0, 0, 0, 8, 0, 8,
-	/* 4x */ 0,28,28,28,28,28,28,24,24,24,24,24,24,24,24,24,
-	/* 5x */24,24,24,24,24,24,24,24,24,24,24, 0, 0, 0, 8, 8,
-	/* 6x */ 8,28,28,28,28,28,28,24,24,24,24,24,24,24,24,24,
-	/* 7x */24,24,24,24,24,24,24,24,24,24,24, 8, 8, 8, 8, 0,
-	/* 8x..Fx: 0 */
+    /*       0  1  2  3  4  5  6  7  8  9  A  B  C  D  E  F */
+    /* 0x */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 1x */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 2x */ 0, 8, 0, 8, 8, 8, 8, 8, 0, 0, 8, 8, 0, 24, 0, 8,
+    /* 3x */ 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 0, 0, 0, 8, 0, 8,
+    /* 4x */ 0, 28, 28, 28, 28, 28, 28, 24, 24, 24, 24, 24, 24, 24, 24, 24,
+    /* 5x */ 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 0, 0, 0, 8, 8,
+    /* 6x */ 8, 28, 28, 28, 28, 28, 28, 24, 24, 24, 24, 24, 24, 24, 24, 24,
+    /* 7x */ 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 8, 8, 8, 8, 0,
+    /* 8x..Fx: 0 */
 };
 
 /* The classes every one of the len bytes at p has (FC_* bits), and in
@@ -306,7 +306,7 @@ static bool
 is_xn(const char *p, size_t len)
 {
 	return is_rldh(p, len) && lower((unsigned char)p[0]) == 'x' &&
-	    lower((unsigned char)p[1]) == 'n';
+	       lower((unsigned char)p[1]) == 'n';
 }
 
 /* A code point of a right-to-left script block (see the file head). */
@@ -314,9 +314,10 @@ static bool
 is_rtl(uint32_t cp)
 {
 	return (cp >= 0x0590 && cp <= 0x08FF) ||
-	    (cp >= 0xFB1D && cp <= 0xFDFF) || (cp >= 0xFE70 && cp <= 0xFEFF) ||
-	    (cp >= 0x10800 && cp <= 0x10FFF) ||
-	    (cp >= 0x1E800 && cp <= 0x1EFFF);
+	       (cp >= 0xFB1D && cp <= 0xFDFF) ||
+	       (cp >= 0xFE70 && cp <= 0xFEFF) ||
+	       (cp >= 0x10800 && cp <= 0x10FFF) ||
+	       (cp >= 0x1E800 && cp <= 0x1EFFF);
 }
 
 /*
@@ -400,8 +401,9 @@ puny_bidi(const char *p, size_t len, unsigned *seen)
 			if (digit > (UINT32_MAX - i) / w)
 				return false;
 			i += digit * w;
-			t = kk <= bias ? TMIN : kk >= bias + TMAX ? TMAX :
-								   kk - bias;
+			t = kk <= bias          ? TMIN
+			    : kk >= bias + TMAX ? TMAX
+			                        : kk - bias;
 			if (digit < t)
 				break;
 			if (w > UINT32_MAX / (BASE - t))
@@ -448,12 +450,13 @@ host_label(const char *p, size_t len, bool idn, size_t *alen, bool *rtl)
 		/* ldh_label, from the classes already read */
 		*alen = len;
 		return len > 0 && len <= HOST_LABEL_MAX && p[0] != '-' &&
-		    p[len - 1] != '-' && (cls & FC_LDH) && !is_rldh(p, len);
+		       p[len - 1] != '-' && (cls & FC_LDH) && !is_rldh(p, len);
 	}
 	/* "caf\xc3\xa9.example" as a hostname: ASCII only */
 	if (!ascii && !idn)
 		return false;
-	if (len == 0 || len > HOST_ULABEL_MAX || (ascii && len > HOST_LABEL_MAX))
+	if (len == 0 || len > HOST_ULABEL_MAX ||
+	    (ascii && len > HOST_LABEL_MAX))
 		return false;
 	for (i = 0; i < len; i++)
 		buf[i] = ascii ? (char)lower((unsigned char)p[i]) : p[i];
@@ -775,7 +778,8 @@ check_uuid(const char *p, size_t len)
 	    p[23] != '-')
 		return false;
 	for (g = 0; g < 5; g++)
-		for (i = group[g][0]; i < (size_t)group[g][0] + group[g][1]; i++)
+		for (i = group[g][0]; i < (size_t)group[g][0] + group[g][1];
+		     i++)
 			all &= fclass[(unsigned char)p[i]];
 	return all != 0;
 }
@@ -838,7 +842,7 @@ template_expr(const char *p, size_t len)
 			if (i >= len || p[i] < '1' || p[i] > '9')
 				return false;
 			while (i < len && is_digit((unsigned char)p[i]) &&
-			    i - start < 4)
+			       i - start < 4)
 				i++;
 		}
 		if (i == len)
@@ -886,7 +890,8 @@ check_uri_template(const char *p, size_t len)
 			size_t n = utf8_decode(s + i, len - i, &cp);
 
 			/* "\xc2\x80" (U+0080 is no ucschar) */
-			if (n == 0 || !(uri_is_ucschar(cp) || uri_is_iprivate(cp)))
+			if (n == 0 ||
+			    !(uri_is_ucschar(cp) || uri_is_iprivate(cp)))
 				return false;
 			i += n;
 		} else {
@@ -916,8 +921,8 @@ check_json_pointer(const char *p, size_t len)
 	if (len > 0 && p[0] != '/')
 		return false;
 	for (i = 0; i < len; i++)
-		if (p[i] == '~' && (i + 1 >= len ||
-		                       (p[i + 1] != '0' && p[i + 1] != '1')))
+		if (p[i] == '~' &&
+		    (i + 1 >= len || (p[i + 1] != '0' && p[i + 1] != '1')))
 			return false;
 	return true;
 }
@@ -963,14 +968,14 @@ check_relative_json_pointer(const char *p, size_t len)
 	return check_json_pointer(p + i, len - i);
 }
 
-/* --- regex (ECMA-262, through re.c's translation) ----------------------- */
+/* --- regex (ECMA-262, by the pattern parser) --------------------------- */
 
 /* ECMA-262 syntax by the validator's own pattern parser, without
- * compiling (see re_is_valid_syntax).  Hits on "^(abc]", "a{2,1}". */
+ * compiling (see re_tree_is_valid_syntax).  Hits on "^(abc]", "a{2,1}". */
 static bool
 check_regex(const char *p, size_t len)
 {
-	return re_is_valid_syntax(p, len);
+	return re_tree_is_valid_syntax(p, len);
 }
 
 /* --- OpenAPI ---------------------------------------------------------- */
@@ -1035,7 +1040,7 @@ static bool
 check_int32(const char *p, size_t len)
 {
 	static struct bound lo = {"-2147483648", {0}, false},
-			    hi = {"2147483647", {0}, false};
+	                    hi = {"2147483647", {0}, false};
 	int64_t v;
 
 	if (small_int(p, len, &v))
@@ -1047,7 +1052,7 @@ static bool
 check_int64(const char *p, size_t len)
 {
 	static struct bound lo = {"-9223372036854775808", {0}, false},
-			    hi = {"9223372036854775807", {0}, false};
+	                    hi = {"9223372036854775807", {0}, false};
 	int64_t v;
 
 	if (small_int(p, len, &v))
@@ -1089,7 +1094,8 @@ lead_exp(const char *p, size_t len, long *e, bool *zero)
 	while (i < len && is_digit((unsigned char)p[i])) {
 		if (!found && p[i] != '0') {
 			found = true;
-			lead = (long)i; /* fixed below, once the length is known */
+			lead =
+			    (long)i; /* fixed below, once the length is known */
 		}
 		i++;
 	}

@@ -14,15 +14,15 @@
  * string (the JSON parser saw to it) or the JSON number text for a
  * number, and answers true (conforms) or false.  It never reads past the
  * length, keeps no state, and uses no backtracking regex.  Checkers
- * allocate nothing, with one bounded exception: the IDN checks hand each non-ASCII or "xn--"
- * label (at most 255 bytes) to libidn2, which mallocs and frees inside
- * the call.
+ * allocate nothing, with one bounded exception: the IDN checks hand each
+ * non-ASCII or "xn--" label (at most 255 bytes) to libidn2, which mallocs and
+ * frees inside the call.
  */
 #ifndef GPT_FORMAT_H
 #define GPT_FORMAT_H
 
 #include "base/common.h"
-#include "parser/re.h"
+#include "parser/re_tree.h"
 
 /* What a format name applies to (bits); every other instance type
  * passes, as the specification says. */
@@ -55,8 +55,8 @@ struct format {
 	const char *example;
 };
 
-/* The longest accepted `regex` value, in bytes (re_is_valid_syntax). */
-#define FORMAT_REGEX_MAX RE_SYNTAX_MAX
+/* The longest accepted `regex` value, in bytes (re_tree_is_valid_syntax). */
+#define FORMAT_REGEX_MAX RE_TREE_SYNTAX_MAX
 
 /*
  * The format called name (len bytes), or NULL when gpt.fcgi does not

@@ -3,7 +3,8 @@
  *
  * schema_compile.c reads keywords into nodes; schema_res.c resolves $ref
  * to the node it names; schema_plan.c checks cycles and plans the
- * validator's fast paths.  They share one context (struct cctx), the
+ * validator's fast paths; schema_cc.c keeps the context's refusals and
+ * problems.  They share one context (struct cctx), the
  * compiler's view of a node (struct cnode) and the refusal helpers.
  * Nothing here is visible outside the schema_ modules.
  */
@@ -33,6 +34,7 @@ struct cnode {
 	bool warned;
 	bool own_collect; /* has unevaluatedProperties/Items */
 	unsigned char dialect; /* enum schema_dialect it was read in */
+	uint32_t id;    /* dense: its index in schema.nodes (schema_view_id) */
 	uint32_t visit; /* schema_plan.c: the last walk that reached it */
 };
 
@@ -60,8 +62,17 @@ struct res_loc;
 struct res_resource;
 struct res_ent;
 
+struct cctx;
+
+/* How the context compiles a schema value: schema_cc_value, set by
+ * schema_compile.c, so that schema_res.c compiles a reference's target
+ * without calling into the compiler's file. */
+typedef const struct schema_node *(*schema_cc_compile_fn)(
+    struct cctx *c, const struct json_value *v);
+
 struct cctx {
 	const struct json_value *root;
+	schema_cc_compile_fn compile;
 	struct arena *a;
 	const struct schema_opts *o;
 	schema_warn_fn warn;

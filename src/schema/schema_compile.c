@@ -22,8 +22,11 @@
  * Each schema location is compiled once (memoized by its json_value), so a
  * $ref back to an ancestor links to the node already built.  The other
  * jobs of the compiler live apart (schema_cc.h): which keywords exist in
- * schema_dialect.c, what a $ref names in schema_res.c, cycle checks and
- * the fast paths in schema_plan.c.
+ * schema_dialect.c (the registry), what a $ref names in schema_res.c,
+ * cycle checks and the fast paths in schema_plan.c, refusals and the
+ * problems of --check in schema_cc.c.  None of them calls back into this
+ * file: schema_res.c compiles a reference's target through the context's
+ * compile function.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -59,215 +62,6 @@ const struct schema_node schema_node_true = {.kind = SCHEMA_K_TRUE,
     .accept_max = SIZE_MAX};
 /* ----- errors ------------------------------------------------------- */
 
-static void err_reason(struct schema_err *err, const char *fmt, va_list ap)
-    GPT_PRINTF(2, 0);
-
-static void
-err_reason(struct schema_err *err, const char *fmt, va_list ap)
-{
-	vsnprintf(err->reason, sizeof(err->reason), fmt, ap);
-	/* Names come from the form: keep the message on one printable line. */
-	gpt_mask_controls(err->reason, strlen(err->reason));
-}
-
-void
-schema_clip(char *out, const char *s, size_t len)
-{
-	if (len > SCHEMA_CLIP_MAX)
-		len = SCHEMA_CLIP_MAX;
-	memcpy(out, s, len);
-	gpt_mask_controls(out, len);
-	out[len] = '\0';
-}
-
-void
-schema_problems_init(struct schema_problems *p)
-{
-	p->count = 0;
-	p->more = 0;
-}
-
-/*
- * The document order key of the refusal at c->ptr: the member or item
- * index at each level, found by walking c->root (member names through
- * the parser's index, so a key costs the pointer's depth, not the
- * form's size).  A pointer into another document, or cut short, keys as
- * far as it resolves.
- */
-static void
-problem_key(const struct cctx *c, struct schema_problem *p)
-{
-	const struct json_value *v = c->root;
-	const char *s = c->ptr.buf, *end = c->ptr.buf + c->ptr.len;
-	char tok[JPTR_MAX];
-
-	p->depth = 0;
-	p->outside = c->ptr_root == NULL || c->ptr_root != c->root;
-	while (!p->outside && s < end && *s == '/' &&
-	       p->depth < SCHEMA_PROBLEM_DEPTH) {
-		const char *t = s + 1, *e = memchr(t, '/', (size_t)(end - t));
-		size_t n = 0, i = 0;
-
-		if (e == NULL)
-			e = end;
-		/* RFC 6901 section 4: ~1 is '/', ~0 is '~' */
-		for (; t < e; t++)
-			if (*t == '~' && t + 1 < e) {
-				tok[n++] = t[1] == '1' ? '/' : '~';
-				t++;
-			} else {
-				tok[n++] = *t;
-			}
-		if (v->type == JSON_T_OBJECT) {
-			const struct json_value *m = json_object_get(v, tok, n);
-
-			if (m == NULL)
-				return;
-			i = (size_t)((const struct json_member *)(const void *)
-			        ((const char *)m -
-			            offsetof(struct json_member, value)) -
-			    v->u.obj.members);
-			v = m;
-		} else if (v->type == JSON_T_ARRAY && n > 0 && n < 10) {
-			for (t = tok; t < tok + n; t++) {
-				if (*t < '0' || *t > '9')
-					return;
-				i = i * 10 + (size_t)(*t - '0');
-			}
-			if (i >= v->u.arr.count)
-				return;
-			v = &v->u.arr.items[i];
-		} else {
-			return;
-		}
-		p->path[p->depth++] = (uint32_t)i;
-		s = e;
-	}
-}
-
-/* <0, 0, >0: a comes before, with, after b in document order; a parent
- * before what it holds, another document after the form. */
-static int
-problem_cmp(const struct schema_problem *a, const struct schema_problem *b)
-{
-	unsigned i;
-
-	if (a->outside || b->outside)
-		return (int)a->outside - (int)b->outside;
-	for (i = 0; i < a->depth && i < b->depth; i++)
-		if (a->path[i] != b->path[i])
-			return a->path[i] < b->path[i] ? -1 : 1;
-	return (int)a->depth - (int)b->depth;
-}
-
-/* Keep e among the first SCHEMA_PROBLEMS_MAX problems in document order
- * (after those at the same place: the order found), or count it. */
-static void
-problem_add(struct cctx *c, const struct schema_err *e)
-{
-	struct schema_problems *ps = c->o->problems;
-	struct schema_problem p;
-	size_t i, at;
-
-	p.err = *e;
-	problem_key(c, &p);
-	for (at = ps->count; at > 0 && problem_cmp(&ps->list[at - 1], &p) > 0;
-	     at--)
-		;
-	/* the same refusal reached twice (a $ref to a malformed place) */
-	for (i = at; i > 0 && problem_cmp(&ps->list[i - 1], &p) == 0; i--)
-		if ((ps->list[i - 1].err.keyword == NULL) ==
-		        (e->keyword == NULL) &&
-		    (e->keyword == NULL ||
-		        strcmp(ps->list[i - 1].err.keyword, e->keyword) == 0) &&
-		    ps->list[i - 1].err.pointer.len == e->pointer.len &&
-		    memcmp(ps->list[i - 1].err.pointer.buf, e->pointer.buf,
-		        e->pointer.len) == 0 &&
-		    strcmp(ps->list[i - 1].err.reason, e->reason) == 0)
-			return;
-	if (at == SCHEMA_PROBLEMS_MAX) {
-		ps->more++;
-		return;
-	}
-	if (ps->count == SCHEMA_PROBLEMS_MAX) {
-		ps->count--;
-		ps->more++;
-	}
-	for (i = ps->count; i > at; i--)
-		ps->list[i] = ps->list[i - 1];
-	ps->list[at] = p;
-	ps->count++;
-}
-
-void *
-schema_cc_refuse(struct cctx *c, const char *keyword, const char *fmt, ...)
-{
-	struct schema_err e;
-	va_list ap;
-
-	e.keyword = keyword;
-	e.pointer = c->ptr;
-	va_start(ap, fmt);
-	err_reason(&e, fmt, ap);
-	va_end(ap);
-	/* *err is the first refusal: what a caller that stops there sees */
-	if (c->rc == SCHEMA_OK)
-		*c->err = e;
-	if (c->rc != SCHEMA_NOMEM)
-		c->rc = SCHEMA_REFUSED;
-	if (c->o->problems != NULL && c->quiet == 0)
-		problem_add(c, &e);
-	return NULL;
-}
-
-bool
-schema_cc_go_on(const struct cctx *c)
-{
-	return c->o->problems != NULL && c->quiet == 0 &&
-	       c->rc == SCHEMA_REFUSED;
-}
-
-void
-schema_cc_try(struct cctx *c, struct cc_try *t)
-{
-	t->rc = c->rc;
-	c->quiet++;
-}
-
-int
-schema_cc_untry(struct cctx *c, const struct cc_try *t, bool failed)
-{
-	c->quiet--;
-	if (c->rc == SCHEMA_NOMEM)
-		return -1;
-	if (failed)
-		c->rc = t->rc;
-	return 0;
-}
-
-void *
-schema_cc_nomem(struct cctx *c)
-{
-	c->rc = SCHEMA_NOMEM;
-	c->err->keyword = NULL;
-	c->err->pointer = c->ptr;
-	snprintf(c->err->reason, sizeof(c->err->reason),
-	    "out of memory compiling the form");
-	return NULL;
-}
-
-void
-schema_cc_ptr_set(struct jptr *p, const char *s, size_t len)
-{
-	jptr_init(p);
-	if (len >= sizeof(p->buf)) {
-		len = sizeof(p->buf) - 1;
-		p->truncated = true;
-	}
-	memcpy(p->buf, s, len);
-	p->buf[len] = '\0';
-	p->len = len;
-}
 /* ----- memo: json_value -> node -------------------------------------- */
 
 static size_t
@@ -1911,13 +1705,15 @@ static int
 list_nodes(struct cctx *c, struct schema *s)
 {
 	const struct schema_node **list;
-	const struct cnode *cn;
+	struct cnode *cn;
 	size_t i = 0;
 
 	if ((list = arena_calloc(c->a, c->nnodes + 1, sizeof(*list))) == NULL)
 		return nomem(c), -1;
-	for (cn = c->nodes; cn != NULL && i < c->nnodes; cn = cn->next)
+	for (cn = c->nodes; cn != NULL && i < c->nnodes; cn = cn->next) {
+		cn->id = (uint32_t)i;
 		list[i++] = &cn->n;
+	}
 	s->nodes = list;
 	s->nnodes = i;
 	return 0;
@@ -1943,6 +1739,7 @@ schema_compile_opts(const struct json_value *root, const struct schema_opts *o,
 	enum schema_dialect d = SCHEMA_D_DEFAULT;
 
 	memset(&c, 0, sizeof(c));
+	c.compile = schema_cc_value;
 	c.root = root;
 	c.a = a;
 	c.o = o;

@@ -167,8 +167,6 @@ static const struct schema_kw_info kw_rows[] = {
     {"$vocabulary", KW_VOCABULARY, FROM19, V(CORE), K(VOCABS), S(NONE), A(NONE),
         NOTYPE, CORE, 0, false},
     /* annotations: harmless in every dialect */
-    {"$comment", KW_COMMENT, ALL, V(CORE), K(STRING), S(NONE), A(NONE), NOTYPE,
-        ANNOTATE, 0, false},
     {"title", KW_TITLE, ALL, V(METADATA), K(STRING), S(NONE), A(NONE), NOTYPE,
         ANNOTATE, 0, false},
     {"description", KW_DESCRIPTION, ALL, V(METADATA), K(STRING), S(NONE),
@@ -183,6 +181,8 @@ static const struct schema_kw_info kw_rows[] = {
         NOTYPE, ANNOTATE, 0, false},
     {"writeOnly", KW_WRITEONLY, ALL, V(METADATA), K(BOOL), S(NONE), A(NONE),
         NOTYPE, ANNOTATE, 0, false},
+    {"$comment", KW_COMMENT, ALL, V(CORE), K(STRING), S(NONE), A(NONE), NOTYPE,
+        ANNOTATE, 0, false},
     /* enforced: a format gpt.fcgi does not check refuses the form */
     {"format", KW_FORMAT, ALL, V(FORMAT), K(STRING), S(NONE), A(NONE),
         T(STRING) | NUMS, ASSERT, SF_FORMAT | SF_NFORMAT, false},

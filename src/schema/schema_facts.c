@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "parser/json.h"
-#include "parser/re.h"
 #include "schema/schema_facts.h"
 #include "schema/schema_view.h"
 
@@ -233,23 +232,4 @@ schema_facts_oneof_disjoint(const struct schema_node *n, char *why, size_t cap)
 			        schema_view_one_of(n, j), why, cap))
 				return false;
 	return true;
-}
-
-unsigned
-schema_facts_pattern(const struct schema_node *n)
-{
-	struct schema_view v;
-	unsigned f, out = 0;
-
-	schema_view_get(n, &v);
-	if (v.pattern == NULL)
-		return 0;
-	/* a pattern the parser cannot judge (too long for it) is taken to
-	 * use everything: a decoder may then refuse it, never wrongly
-	 * accept it */
-	if (re_syntax_features(v.pattern, v.pattern_len, &f) == -1)
-		return SCHEMA_FP_LOOKAROUND;
-	if (f & (RE_F_LOOKAROUND | RE_F_WORD_BOUNDARY | RE_F_BACKREF))
-		out |= SCHEMA_FP_LOOKAROUND;
-	return out;
 }

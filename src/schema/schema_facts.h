@@ -3,8 +3,8 @@
  * alike: which instance types a schema concerns, whether two alternatives
  * can both accept a value, what a pattern uses.
  *
- * One module, so that the --check report (lint), the decoder table,
- * --strict-openai, --sample and the page cannot disagree: a oneOf whose
+ * One module, so that the --check report (lint), the decoder table and
+ * --strict-openai cannot disagree: a oneOf whose
  * branches are provably disjoint here is so for all of them.  Everything
  * is decided from the view (schema_view.h), never from the keywords'
  * text; a fact that cannot be established is answered "not proved",
@@ -57,16 +57,5 @@ bool schema_facts_disjoint(const struct schema_node *x,
  */
 bool schema_facts_oneof_disjoint(
     const struct schema_node *n, char *why, size_t cap);
-
-/* What a pattern uses (bits of schema_facts_pattern). */
-enum {
-	/* lookahead, lookbehind, \b, \B or a back-reference: what
-	 * regex-subset decoders leave out */
-	SCHEMA_FP_LOOKAROUND = 1u << 0,
-};
-
-/* The SCHEMA_FP_* bits of node n's pattern, read by the pattern parser
- * (re.h), not by scanning its text; 0 without a pattern. */
-unsigned schema_facts_pattern(const struct schema_node *n);
 
 #endif /* GPT_SCHEMA_FACTS_H */

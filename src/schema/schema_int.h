@@ -20,6 +20,7 @@
 #include "base/dec.h"
 #include "base/hash.h"
 #include "schema/schema.h"
+#include "schema/schema_anchor.h"
 
 struct json_value;
 struct re;
@@ -174,11 +175,13 @@ struct schema_dynanchor {
 	const struct schema_node *node;
 };
 
-/* A schema resource, as the dynamic scope sees it: its dynamic anchors,
- * and whether its root says "$recursiveAnchor": true (2019-09). */
+/* A schema resource, as the dynamic scope sees it: its dynamic anchors
+ * (in an array, and by name: name -> struct schema_dynanchor), and
+ * whether its root says "$recursiveAnchor": true (2019-09). */
 struct schema_resource {
 	const struct schema_dynanchor *anchors;
 	uint32_t nanchors;
+	struct anchor_index by_name;
 	bool recursive;
 	const struct schema_node *root;
 };
@@ -316,6 +319,7 @@ struct schema_node {
 	const struct schema_node *dref; /* the static target of dyn */
 	const char *dyn_name;            /* borrowed: the anchor's name */
 	size_t dyn_len;
+	uint64_t dyn_hash;                 /* anchor_hash(dyn_name, dyn_len) */
 	const struct schema_resource *res; /* the node's resource */
 	bool scoped;  /* SF_SPECIAL: enter res into the dynamic scope */
 	bool collect; /* SF_SPECIAL: report what it evaluated */

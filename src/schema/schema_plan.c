@@ -139,7 +139,7 @@ find_cycles(struct cctx *c, bool all)
 				/* {"$defs": {"a": {"$ref": "#/$defs/b"},
 				 *   "b": {"$ref": "#/$defs/a"}}} */
 				ptr_set(&c->ptr, ce->where, ce->where_len);
-				return refuse(c, "$ref",
+				return refuse(c, schema_kw_name(KW_REF),
 				           "$ref cycle that never descends "
 				           "into the instance"),
 				       -1;

@@ -19,13 +19,13 @@
 #define nomem schema_cc_nomem
 #define ptr_set schema_cc_ptr_set
 
-/* One entry of the URI table: a resource, or an anchor ("uri#name"). */
+/* One entry of the URI table: a resource.  Its anchors are in its own
+ * index (res_resource.by_name), so no anchor copies the resource's URI. */
 struct res_ent {
 	const char *key; /* owned */
 	size_t len;
 	uint64_t hash;
 	struct res_resource *res;
-	const struct res_anchor *anchor; /* NULL for the resource itself */
 };
 
 /* ----- RFC 3986 references -------------------------------------------- */
@@ -145,11 +145,10 @@ ent_find(const struct cctx *c, const char *key, size_t len, uint64_t h)
 	return NULL;
 }
 
-/* Add key -> (res, anchor).  0; 1 when key is already taken (the caller
- * refuses); -1 no memory. */
+/* Add key -> res.  0; 1 when key is already taken (the caller refuses);
+ * -1 no memory. */
 static int
-ent_put(struct cctx *c, const char *key, size_t len, struct res_resource *res,
-    const struct res_anchor *anchor)
+ent_put(struct cctx *c, const char *key, size_t len, struct res_resource *res)
 {
 	uint64_t h = hash_bytes(key, len);
 	size_t i;
@@ -181,7 +180,6 @@ ent_put(struct cctx *c, const char *key, size_t len, struct res_resource *res,
 	c->ents[i].len = len;
 	c->ents[i].hash = h;
 	c->ents[i].res = res;
-	c->ents[i].anchor = anchor;
 	c->ents_len++;
 	return 0;
 }
@@ -226,45 +224,43 @@ resource_new(struct cctx *c, const char *uri, size_t len,
 	return r;
 }
 
+/* Declare the anchor name (len bytes, borrowed) of v in res, through
+ * res's index (schema_anchor.h): a name declared twice refuses, unless it
+ * is the same schema's $anchor and $dynamicAnchor. */
 static int
 anchor_add(struct cctx *c, struct res_resource *res, const char *name,
     size_t len, const struct json_value *v, bool dynamic)
 {
 	struct res_anchor *an;
-	char *key;
-	size_t klen;
+	void *old = NULL;
 	int rc;
 
-	for (an = res->anchors; an != NULL; an = an->next)
-		if (an->len == len && memcmp(an->name, name, len) == 0) {
-			/* {"$defs": {"a": {"$anchor": "x"}, "b": {"$anchor":
-			 * "x"}}}; one schema may carry $anchor and
-			 * $dynamicAnchor of the same name */
-			if (an->v == v) {
-				an->dynamic |= dynamic;
-				return 0;
-			}
-			return refuse(c, "$anchor",
-			           "the anchor is declared twice in its "
-			           "resource"),
-			       -1;
-		}
-	if ((an = arena_calloc(c->a, 1, sizeof(*an))) == NULL ||
-	    !gpt_add_size(res->len, len, &klen) ||
-	    !gpt_add_size(klen, 1, &klen) ||
-	    (key = arena_alloc(c->a, klen)) == NULL)
+	if ((an = arena_calloc(c->a, 1, sizeof(*an))) == NULL)
 		return nomem(c), -1;
 	an->name = name;
 	an->len = len;
 	an->v = v;
 	an->dynamic = dynamic;
+	rc = anchor_index_put(&res->by_name, c->a, name, len,
+	    anchor_hash(name, len), an, &old, NULL);
+	if (rc == -1)
+		return nomem(c), -1;
+	if (rc == 1) {
+		struct res_anchor *was = old;
+
+		/* {"$defs": {"a": {"$anchor": "x"}, "b": {"$anchor": "x"}}};
+		 * one schema may carry $anchor and $dynamicAnchor of the same
+		 * name */
+		if (was->v == v) {
+			was->dynamic |= dynamic;
+			return 0;
+		}
+		return refuse(c, "$anchor",
+		           "the anchor is declared twice in its resource"),
+		       -1;
+	}
 	an->next = res->anchors;
 	res->anchors = an;
-	memcpy(key, res->uri, res->len);
-	key[res->len] = '#';
-	memcpy(key + res->len + 1, name, len);
-	if ((rc = ent_put(c, key, klen, res, an)) == -1)
-		return nomem(c), -1;
 	return 0;
 }
 
@@ -454,7 +450,7 @@ scan_ids(struct cctx *c, const struct json_value *v, struct res_loc *l,
 				return -1;
 			if ((res = resource_new(c, abs, ulen, v)) == NULL)
 				return -1;
-			if ((rc = ent_put(c, abs, ulen, res, NULL)) == -1)
+			if ((rc = ent_put(c, abs, ulen, res)) == -1)
 				return nomem(c), -1;
 			/* two subschemas with "$id": "https://x/a" */
 			if (rc == 1 && !is_root)
@@ -607,7 +603,7 @@ schema_res_scan(struct cctx *c, const struct json_value *doc,
 	if ((res = resource_new(c, uri, len, doc)) == NULL)
 		return -1;
 	res->external = external;
-	if (len > 0 && (rc = ent_put(c, uri, len, res, NULL)) != 0)
+	if (len > 0 && (rc = ent_put(c, uri, len, res)) != 0)
 		return rc == -1 ? (nomem(c), -1) : 0;
 	memset(&root, 0, sizeof(root));
 	root.base = res->uri;
@@ -744,7 +740,7 @@ schema_res_find(struct cctx *c, const struct res_loc *from, const char *ref,
 			                  hash_bytes(abs, alen))
 			            : NULL;
 		}
-		if (e == NULL || e->anchor != NULL) {
+		if (e == NULL) {
 			/* {"$ref": "other.json"} with no such document */
 			schema_clip(name, abs, alen);
 			return refuse(c, "$ref",
@@ -774,19 +770,21 @@ schema_res_find(struct cctx *c, const struct res_loc *from, const char *ref,
 		v = jptr_resolve(res->root, hash, out->frag_len + 1);
 		out->pointer = true;
 	} else if (out->frag_len > 0) {
-		size_t klen;
-		char *key;
+		const struct res_anchor *an;
+		const struct res_resource *named = res;
 
+		/* a document whose root's $id is the URI it was loaded by:
+		 * the anchors are the root resource's, of the same URI */
+		if (res->loc != NULL && res->loc->res != res &&
+		    res->loc->res->len == res->len &&
+		    memcmp(res->loc->res->uri, res->uri, res->len) == 0)
+			named = res->loc->res;
 		/* the name percent-decoded: "#%41" is the anchor "A" */
-		if (!gpt_add_size(res->len, out->place.len + 1, &klen) ||
-		    (key = arena_alloc(c->a, klen)) == NULL)
-			return nomem(c), -1;
-		memcpy(key, res->uri, res->len);
-		key[res->len] = '#';
-		memcpy(key + res->len + 1, out->place.buf, out->place.len);
-		e = ent_find(c, key, klen, hash_bytes(key, klen));
-		v = e != NULL ? e->anchor->v : NULL;
-		out->anchor = e != NULL ? e->anchor : NULL;
+		an = anchor_index_get(&named->by_name, out->place.buf,
+		    out->place.len, anchor_hash(out->place.buf, out->place.len),
+		    NULL);
+		v = an != NULL ? an->v : NULL;
+		out->anchor = an;
 	}
 	/* {"$ref": "#/$defs/missing"}, {"$ref": "#nope"} */
 	if (v == NULL) {
@@ -807,8 +805,8 @@ schema_res_find(struct cctx *c, const struct res_loc *from, const char *ref,
 
 /* ----- resolving the work list ---------------------------------------- */
 
-/* The compiled resource of r, for the dynamic scope: its dynamic anchors
- * and its root, compiled. */
+/* The compiled resource of r, for the dynamic scope: its dynamic anchors,
+ * compiled and indexed by name (schema_anchor.h), and its root. */
 static int
 build_rt(struct cctx *c, struct res_resource *r)
 {
@@ -829,11 +827,15 @@ build_rt(struct cctx *c, struct res_resource *r)
 		jptr_init(&c->ptr);
 		c->loc = schema_res_loc(c, a->v, r->loc);
 		c->depth = 0;
-		if ((node = schema_cc_value(c, a->v)) == NULL)
+		if ((node = c->compile(c, a->v)) == NULL)
 			return -1;
 		an[i].name = a->name;
 		an[i].len = a->len;
 		an[i].node = node;
+		/* the names are distinct: anchor_add refused a second one */
+		if (anchor_index_put(&r->rt->by_name, c->a, a->name, a->len,
+		        anchor_hash(a->name, a->len), &an[i], NULL, NULL) == -1)
+			return nomem(c), -1;
 		i++;
 	}
 	r->rt->anchors = an;
@@ -843,7 +845,7 @@ build_rt(struct cctx *c, struct res_resource *r)
 		jptr_init(&c->ptr);
 		c->loc = r->loc;
 		c->depth = 0;
-		if ((node = schema_cc_value(c, r->root)) == NULL)
+		if ((node = c->compile(c, r->root)) == NULL)
 			return -1;
 		r->rt->root = node;
 	}
@@ -887,6 +889,8 @@ resolve_one(struct cctx *c, struct pending *p)
 		p->node->dyn = SCHEMA_DYN_ANCHOR;
 		p->node->dyn_name = hash + 1;
 		p->node->dyn_len = (size_t)(ref + len - hash - 1);
+		p->node->dyn_hash =
+		    anchor_hash(p->node->dyn_name, p->node->dyn_len);
 		schema_cc_try(c, &try);
 		if (schema_res_find(c, p->loc, ref, len, &t) == -1)
 			return schema_cc_untry(c, &try, true);
@@ -896,7 +900,7 @@ resolve_one(struct cctx *c, struct pending *p)
 		c->ptr_root = NULL;
 		c->depth = 0;
 		c->loc = t.loc;
-		if ((p->node->dref = schema_cc_value(c, t.v)) == NULL)
+		if ((p->node->dref = c->compile(c, t.v)) == NULL)
 			return -1;
 		return 0;
 	}
@@ -911,7 +915,7 @@ resolve_one(struct cctx *c, struct pending *p)
 	}
 	c->depth = 0;
 	c->loc = t.loc;
-	if ((n = schema_cc_value(c, t.v)) == NULL)
+	if ((n = c->compile(c, t.v)) == NULL)
 		return -1;
 	switch (p->kind) {
 	case PENDING_REF:
@@ -926,6 +930,8 @@ resolve_one(struct cctx *c, struct pending *p)
 			p->node->dyn = SCHEMA_DYN_ANCHOR;
 			p->node->dyn_name = t.anchor->name;
 			p->node->dyn_len = t.anchor->len;
+			p->node->dyn_hash =
+			    anchor_hash(t.anchor->name, t.anchor->len);
 		}
 		break;
 	case PENDING_RECURSIVE:

@@ -22,6 +22,7 @@
 
 #include "base/common.h"
 #include "parser/jptr.h"
+#include "schema/schema_anchor.h"
 #include "schema/schema_dialect.h"
 
 struct cctx;
@@ -58,8 +59,9 @@ struct res_resource {
 	bool recursive;		   /* "$recursiveAnchor": true */
 	bool external;		   /* a document loaded for a reference */
 	bool builtin;		   /* a built-in meta-schema */
-	struct res_anchor *anchors;
-	struct schema_resource *rt; /* what the validator sees */
+	struct res_anchor *anchors;  /* the last declared first */
+	struct anchor_index by_name; /* name -> struct res_anchor */
+	struct schema_resource *rt;  /* what the validator sees */
 };
 
 /* What a reference names. */

@@ -1100,19 +1100,23 @@ static const struct schema_node *
 dyn_target(struct vctx *x, const struct schema_node *n)
 {
 	unsigned i;
-	uint32_t k;
 
-	x->steps += x->nscope; /* counts against SCHEMA_MAX_STEPS */
+	/* the work counts against SCHEMA_MAX_STEPS: a resource of the scope
+	 * each, and the slots each index looked at */
+	x->steps += x->nscope;
 	if (n->dyn == SCHEMA_DYN_ANCHOR) {
-		for (i = 0; i < x->nscope; i++) {
-			const struct schema_resource *r = x->scope[i];
+		const struct schema_dynanchor *an = NULL;
+		uint64_t probes = 0;
 
-			for (k = 0; k < r->nanchors; k++)
-				if (r->anchors[k].len == n->dyn_len &&
-				    memcmp(r->anchors[k].name, n->dyn_name,
-				        n->dyn_len) == 0)
-					return r->anchors[k].node;
-		}
+		for (i = 0; i < x->nscope && an == NULL; i++)
+			an = anchor_index_get(&x->scope[i]->by_name,
+			    n->dyn_name, n->dyn_len, n->dyn_hash, &probes);
+		/* saturated: the next application stops at the budget */
+		x->steps = probes > SCHEMA_MAX_STEPS
+		               ? SCHEMA_MAX_STEPS
+		               : x->steps + (uint32_t)probes;
+		if (an != NULL)
+			return an->node;
 	} else if (n->dyn == SCHEMA_DYN_RECURSIVE) {
 		for (i = 0; i < x->nscope; i++)
 			if (x->scope[i]->recursive && x->scope[i]->root != NULL)

@@ -351,3 +351,144 @@ schema_view_count(const struct schema *s)
 {
 	return s->nnodes;
 }
+
+size_t
+schema_view_id(const struct schema_node *n)
+{
+	const struct cnode *cn = cnode_of(n);
+
+	return cn != NULL ? cn->id : SIZE_MAX;
+}
+
+/* The edge stages of schema_view_edges_next, in their order. */
+static const enum kw sv_edge_order[] = {
+    KW_REF,
+    KW_DYNAMICREF,
+    KW_ALLOF,
+    KW_ANYOF,
+    KW_ONEOF,
+    KW_THEN,
+    KW_ELSE,
+    KW_DEPENDENTSCHEMAS,
+    KW_IF,
+    KW_NOT,
+    KW_PROPERTIES,
+    KW_PATTERNPROPERTIES,
+    KW_ADDITIONALPROPERTIES,
+    KW_UNEVALPROPS,
+    KW_PREFIXITEMS,
+    KW_ITEMS,
+    KW_UNEVALITEMS,
+    KW_CONTENTSCHEMA,
+    KW_CONTAINS,
+    KW_PROPERTYNAMES,
+};
+
+void
+schema_view_edges_init(
+    struct schema_view_edges *it, const struct schema_node *n)
+{
+	it->n = n;
+	schema_view_get(n, &it->v);
+	it->stage = 0;
+	it->i = 0;
+}
+
+/* The i-th subschema of stage kw of the node, or NULL past the last (a
+ * properties member without a schema gives NULL too: *skip set). */
+static const struct schema_node *
+sv_edge_at(const struct schema_view_edges *it, enum kw kw, size_t i, bool *skip)
+{
+	const struct schema_view *v = &it->v;
+	struct schema_view_prop p;
+	struct schema_view_pprop pp;
+	const char *name;
+	size_t len;
+
+	*skip = false;
+	switch (kw) {
+	case KW_REF:
+		return i == 0 ? v->ref : NULL;
+	case KW_DYNAMICREF:
+		return i == 0 ? v->dyn_target : NULL;
+	case KW_ALLOF:
+		return i < v->nall_of ? schema_view_all_of(it->n, i) : NULL;
+	case KW_ANYOF:
+		return i < v->nany_of ? schema_view_any_of(it->n, i) : NULL;
+	case KW_ONEOF:
+		return i < v->none_of ? schema_view_one_of(it->n, i) : NULL;
+	case KW_THEN:
+		return i == 0 ? v->then_ : NULL;
+	case KW_ELSE:
+		return i == 0 ? v->else_ : NULL;
+	case KW_DEPENDENTSCHEMAS:
+		return i < v->ndepsch
+		           ? schema_view_depsch(it->n, i, &name, &len)
+		           : NULL;
+	case KW_IF:
+		return i == 0 ? v->if_ : NULL;
+	case KW_NOT:
+		return i == 0 ? v->not_ : NULL;
+	case KW_PROPERTIES:
+		if (i >= v->nprops)
+			return NULL;
+		schema_view_prop(it->n, i, &p);
+		*skip = p.sub == NULL;
+		return p.sub;
+	case KW_PATTERNPROPERTIES:
+		if (i >= v->npprops)
+			return NULL;
+		schema_view_pprop(it->n, i, &pp);
+		return pp.sub;
+	case KW_ADDITIONALPROPERTIES:
+		return i == 0 ? v->additional : NULL;
+	case KW_UNEVALPROPS:
+		return i == 0 ? v->unevaluated_props : NULL;
+	case KW_PREFIXITEMS:
+		return i < v->nprefix ? schema_view_prefix(it->n, i) : NULL;
+	case KW_ITEMS:
+		return i == 0 ? v->items : NULL;
+	case KW_UNEVALITEMS:
+		return i == 0 ? v->unevaluated_items : NULL;
+	case KW_CONTENTSCHEMA:
+		return i == 0 ? v->content_schema : NULL;
+	case KW_CONTAINS:
+		return i == 0 ? v->contains : NULL;
+	case KW_PROPERTYNAMES:
+		return i == 0 ? v->names : NULL;
+	default:
+		return NULL;
+	}
+}
+
+bool
+schema_view_edges_next(struct schema_view_edges *it, struct schema_view_edge *e)
+{
+	const struct schema_node *to;
+	const struct schema_kw_info *row;
+	bool skip;
+
+	if (it->v.kind != SV_NODE)
+		return false;
+	/* bounded: each round moves to the next entry or the next stage */
+	while (it->stage < GPT_ARRAY_LEN(sv_edge_order)) {
+		enum kw kw = sv_edge_order[it->stage];
+
+		to = sv_edge_at(it, kw, it->i, &skip);
+		if (to == NULL && !skip) {
+			it->stage++;
+			it->i = 0;
+			continue;
+		}
+		e->index = it->i++;
+		if (skip)
+			continue;
+		row = schema_kw_info(kw);
+		e->kw = kw;
+		e->at = row->at;
+		e->tests = row->tests;
+		e->to = to;
+		return true;
+	}
+	return false;
+}

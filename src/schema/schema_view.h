@@ -213,6 +213,46 @@ int schema_view_each(const struct schema *s,
 /* How many object schemas the form compiled to. */
 size_t schema_view_count(const struct schema *s);
 
+/* The dense id of node n: its place in schema_view_each's order, below
+ * schema_view_count, so that a tool keeps per-node facts in an array
+ * instead of a table keyed by pointers.  SIZE_MAX for the static true and
+ * false schemas (and NULL), which have no id. */
+size_t schema_view_id(const struct schema_node *n);
+
+/* One child edge of a node: a subschema and how it is reached. */
+struct schema_view_edge {
+	enum kw kw;           /* the keyword that holds it (the registry's) */
+	enum schema_kw_at at; /* which instance it applies to */
+	bool tests;           /* its verdict is not the node's (not, if,
+	                         contains) */
+	size_t index;         /* its place in the keyword's list or map */
+	const struct schema_node *to;
+};
+
+/* A walk over the child edges of one node (schema_view_edges_next). */
+struct schema_view_edges {
+	const struct schema_node *n;
+	struct schema_view v;
+	unsigned stage;
+	size_t i;
+};
+
+/*
+ * The one enumeration of a compiled node's child edges, for every tool
+ * that walks a form.  Start with schema_view_edges_init, then each
+ * schema_view_edges_next fills *e and returns true, until false.  The
+ * order is fixed: the in-place edges ($ref, the static target of a
+ * dynamic reference, allOf, anyOf, oneOf, then, else, dependentSchemas,
+ * if, not), then those into the values inside (properties, whose members
+ * without a schema have no edge, patternProperties, additionalProperties,
+ * unevaluatedProperties, prefixItems, items, unevaluatedItems,
+ * contentSchema, contains, propertyNames).  Allocates nothing.
+ */
+void schema_view_edges_init(
+    struct schema_view_edges *it, const struct schema_node *n);
+bool schema_view_edges_next(
+    struct schema_view_edges *it, struct schema_view_edge *e);
+
 /*
  * Validate instance against the node n of the form s, as schema_validate
  * does against its root: what a tool needs to judge a default, an

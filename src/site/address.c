@@ -1,21 +1,20 @@
 /*
- * address.c: resolve the address a request names, load it once, keep it
- * in a small cache, and reload it when its files change.
+ * address.c: resolve the address a request names and load it: its
+ * address.conf, its form parsed, checked and compiled, the modes of its
+ * files checked.  One job: keeping loaded addresses and reloading them is
+ * addr_cache.c's.
  *
- * Owns: the cache (a hash table of entries under a byte budget, see
- * below) and each entry's arena; the arrival schema, compiled once per
- * process.  The request path
- * costs one clock read (no system call), and at most once a second per
- * address two stat calls and two realpath calls; everything GET answers
- * was built at load.
+ * Owns: the arrival schema, compiled once per process; each loaded
+ * address's arena (the caller's until addr_free).
  * Knows nothing of HTTP or HTML: what a request is answered is built from
  * a loaded address by the caller's derive function (answer.c), into the
  * address's arena, so it is counted and freed with it.
  * Refuses: names outside the grammar, encoded slashes, symlinks out of the
- * root (404); forms that do not parse, are not an arrival document, or
- * whose s does not compile, and bad address.conf files (500, reason in
- * err).
+ * root (404); files others may write, forms that do not parse, are not an
+ * arrival document, or whose s does not compile, and bad address.conf
+ * files (500, reason in err).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -35,33 +34,6 @@ static struct arena addr_arrival_arena;
 static const struct schema *addr_arrival;
 static bool addr_arrival_tried;
 static char addr_arrival_err[ADDR_ERR_MAX];
-
-
-/*
- * The cache: entries in a hash table by directory (chained), and on a list
- * from the most to the least recently used.  Every entry counts its own
- * size and its arena's blocks; after each lookup the least recently used
- * are evicted until the total fits the budget (the one just looked up
- * always stays).  All of it is process memory (malloc), outside any
- * request.
- */
-struct addr_entry {
-	struct addr a;              /* first: lookups hand out &e->a */
-	struct addr_entry *chain;   /* borrowed: next in the same bucket */
-	struct addr_entry *newer;   /* borrowed: LRU list */
-	struct addr_entry *older;   /* borrowed */
-	uint64_t hash;              /* of a.dir */
-	size_t bytes;               /* counted against the budget */
-};
-
-static struct addr_entry **addr_buckets; /* owned: addr_nbuckets heads */
-static size_t addr_nbuckets;             /* a power of two, or 0 */
-static size_t addr_count;                /* entries */
-static size_t addr_bytes;                /* their bytes together */
-static size_t addr_budget;               /* 0 until read from the env */
-static struct addr_entry *addr_newest, *addr_oldest; /* owned: every entry */
-/* What a lookup answers when memory for an entry runs out (a 500). */
-static struct addr addr_nomem;
 
 bool
 addr_name_ok(const char *name)
@@ -117,8 +89,7 @@ addr_join(struct addr_ref *ref, const char *a, const char *b, const char *c)
 }
 
 int
-addr_resolve(const struct addr_query *q, struct addr_ref *ref,
-    const char **why)
+addr_resolve(const struct addr_query *q, struct addr_ref *ref, const char **why)
 {
 	const char *pi = q->path_info, *name = NULL, *root;
 	bool has_pi = pi != NULL && *pi != '\0';
@@ -207,9 +178,11 @@ addr_stamp(const char *path, struct addr_stamp *st)
 	st->size = sb.st_size;
 	st->mtime = sb.st_mtim;
 	st->ctime = sb.st_ctim;
+	st->uid = sb.st_uid;
+	st->mode = sb.st_mode;
 }
 
-static bool
+bool
 addr_stamp_same(const struct addr_stamp *x, const struct addr_stamp *y)
 {
 	return x->exists == y->exists && x->dev == y->dev && x->ino == y->ino &&
@@ -369,8 +342,7 @@ addr_bundled(struct addr *a, const struct json_value *doc,
 	if (b == s)
 		return doc;
 	if ((copy = arena_alloc(&a->arena, sizeof(*copy))) == NULL ||
-	    (m = arena_calloc(&a->arena, doc->u.obj.count, sizeof(*m))) ==
-	        NULL)
+	    (m = arena_calloc(&a->arena, doc->u.obj.count, sizeof(*m))) == NULL)
 		return NULL;
 	*copy = *doc;
 	for (i = 0; i < doc->u.obj.count; i++) {
@@ -381,6 +353,147 @@ addr_bundled(struct addr *a, const struct json_value *doc,
 	copy->u.obj.members = m;
 	copy->u.obj.index = NULL;
 	return copy;
+}
+
+/* --- who may write the address ---------------------------------------- */
+
+/*
+ * Whoever may write a file of the address changes what it serves (and
+ * what its hook runs): an address that anyone but its owners may write is
+ * refused, as sshd's StrictModes refuses keys.  path: -1 and the reason
+ * in a when it exists and its group or others may write it (a symlink is
+ * judged by what it names).
+ */
+static int
+addr_mode_ok(struct addr *a, const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) == -1 || (st.st_mode & ADDR_WRITABLE) == 0)
+		return 0;
+	/* hits on a form.json of mode 664, an address directory of 777 */
+	addr_fail(a,
+	    "%s: writable by %s (mode %04o): an address only its owner may "
+	    "write is served; fix: chmod go-w %s",
+	    path, (st.st_mode & S_IWOTH) != 0 ? "others" : "its group",
+	    (unsigned)(st.st_mode & 07777), path);
+	a->writable = true;
+	return -1;
+}
+
+struct addr_walk {
+	struct addr *a;
+	size_t seen; /* entries looked at */
+};
+
+/* addr_mode_ok on path and, for a directory (not through a symlink),
+ * everything under it, ADDR_REFS_WALK_DEPTH levels and
+ * ADDR_REFS_WALK_MAX entries at most. */
+static int
+addr_walk_modes(struct addr_walk *w, const char *path, unsigned depth)
+{
+	char sub[PATH_MAX];
+	struct dirent *de;
+	struct stat lst;
+	int rc = 0;
+	DIR *d;
+
+	if (addr_mode_ok(w->a, path) == -1)
+		return -1;
+	if (++w->seen > ADDR_REFS_WALK_MAX || depth > ADDR_REFS_WALK_DEPTH) {
+		/* hits on a refs directory of 100,000 files */
+		addr_fail(w->a,
+		    "%s: more than %u files or %u levels under "
+		    "the refs directories: not checked, refused",
+		    path, ADDR_REFS_WALK_MAX, ADDR_REFS_WALK_DEPTH);
+		return -1;
+	}
+	if (lstat(path, &lst) == -1 || !S_ISDIR(lst.st_mode) ||
+	    (d = opendir(path)) == NULL)
+		return 0;
+	/* bounded by ADDR_REFS_WALK_MAX entries in all */
+	while (rc == 0 && (de = readdir(d)) != NULL) {
+		if (strcmp(de->d_name, ".") == 0 ||
+		    strcmp(de->d_name, "..") == 0)
+			continue;
+		if (snprintf(sub, sizeof(sub), "%s/%s", path, de->d_name) >=
+		    (int)sizeof(sub)) {
+			addr_fail(
+			    w->a, "%s: a path under it is too long", path);
+			rc = -1;
+		} else
+			rc = addr_walk_modes(w, sub, depth + 1);
+	}
+	closedir(d);
+	return rc;
+}
+
+/* The address directory, form.json and address.conf (before address.conf
+ * is read), then the hook and the refs directories address.conf names. */
+static int
+addr_modes_before_conf(struct addr *a, const char *dir)
+{
+	char path[PATH_MAX + 32];
+
+	if (addr_mode_ok(a, dir) == -1)
+		return -1;
+	snprintf(path, sizeof(path), "%s/form.json", dir);
+	if (addr_mode_ok(a, path) == -1)
+		return -1;
+	snprintf(path, sizeof(path), "%s/address.conf", dir);
+	return addr_mode_ok(a, path);
+}
+
+static int
+addr_modes_after_conf(struct addr *a, const char *dir)
+{
+	char path[PATH_MAX + 32];
+	struct addr_walk w = {a, 0};
+	size_t i;
+
+	snprintf(path, sizeof(path), "%s/hook", dir);
+	if (addr_mode_ok(a, path) == -1)
+		return -1;
+	for (i = 0; i < a->conf.nrefs; i++) {
+		if (snprintf(path, sizeof(path), "%s/%s", dir,
+		        a->conf.ref_dir[i]) >= (int)sizeof(path)) {
+			addr_fail(a, "%s: refs directory path too long", dir);
+			return -1;
+		}
+		if (addr_walk_modes(&w, path, 0) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+/* Each file the form's references read from the address directory, and
+ * each directory between it and the address ("defs" of defs/money.json):
+ * refused as addr_mode_ok says.  A refs directory's files were walked
+ * already (addr_modes_after_conf). */
+static int
+addr_modes_of_files(struct addr *a)
+{
+	const struct addr_file *f;
+	char path[PATH_MAX];
+	size_t dlen = strlen(a->dir);
+
+	for (f = a->files; f != NULL; f = f->next) {
+		char *slash;
+
+		if (strncmp(f->path, a->dir, dlen) != 0 || f->path[dlen] != '/' ||
+		    strlen(f->path) >= sizeof(path))
+			continue;
+		if (addr_mode_ok(a, f->path) == -1)
+			return -1;
+		snprintf(path, sizeof(path), "%s", f->path);
+		while ((slash = strrchr(path, '/')) != NULL &&
+		       (size_t)(slash - path) > dlen) {
+			*slash = '\0';
+			if (addr_mode_ok(a, path) == -1)
+				return -1;
+		}
+	}
+	return 0;
 }
 
 /* One attempt of addr_load: the stamps are taken before each file is
@@ -417,11 +530,15 @@ addr_load_once(const char *dir, struct addr *a, schema_warn_fn warn,
 	addr_stamp(path, &a->form_st);
 	snprintf(path, sizeof(path), "%s/address.conf", dir);
 	addr_stamp(path, &a->conf_st);
+	if (addr_modes_before_conf(a, dir) == -1)
+		goto done;
 	if (conf_load(path, &a->conf, cerr, sizeof(cerr)) == -1) {
 		/* hits on "max_bdy = 1" (conf.c names the line) */
 		addr_fail(a, "%s: %s", path, cerr);
 		goto done;
 	}
+	if (addr_modes_after_conf(a, dir) == -1)
+		goto done;
 	snprintf(path, sizeof(path), "%s/form.json", dir);
 	if (addr_read_form(a, path, &text, &len) == -1)
 		goto done;
@@ -457,6 +574,10 @@ addr_load_once(const char *dir, struct addr *a, schema_warn_fn warn,
 		    serr.keyword != NULL ? serr.keyword : "");
 		goto done;
 	}
+	/* the files beside the form that its references read, and the
+	 * directories on their way, are the address's files too */
+	if (addr_modes_of_files(a) == -1)
+		goto done;
 	/* GET serves the bundled form: what POST enforces, references
 	 * included */
 	if ((doc = addr_bundled(a, doc, s, form)) == NULL) {
@@ -481,8 +602,7 @@ done:
 	return rc;
 }
 
-/* Do the files still carry the stamps taken before they were read? */
-static bool
+bool
 addr_stamps_hold(const struct addr *a)
 {
 	char path[PATH_MAX + 32];
@@ -521,8 +641,9 @@ addr_load_problems(const char *dir, struct addr *a, schema_warn_fn warn,
 			break;
 		addr_free(a);
 		rc = -1;
-		addr_fail(a, "%s: form.json or address.conf changed while "
-		             "being read, %u times",
+		addr_fail(a,
+		    "%s: form.json or address.conf changed while "
+		    "being read, %u times",
 		    dir, ADDR_LOAD_TRIES);
 	}
 	/* Racy: a change within the same tick of the file system's clock as
@@ -547,7 +668,7 @@ addr_free(struct addr *a)
 	a->derived = NULL;
 }
 
-/* --- the cache -------------------------------------------------------- */
+/* --- the directory ---------------------------------------------------- */
 
 /*
  * Does dir exist as a directory, and (when root_len > 0) does its real
@@ -595,305 +716,9 @@ addr_check(const struct addr_ref *ref, const char **why)
 	return addr_check_dir(ref->dir, ref->root_len, why);
 }
 
-static bool
-addr_due(uint64_t last_ms, uint64_t now_ms)
-{
-	return now_ms - last_ms >= (uint64_t)ADDR_RECHECK_SEC * 1000;
-}
-
-static bool
-addr_changed(const struct addr *a)
-{
-	char path[PATH_MAX + 32];
-	struct addr_stamp st;
-
-	snprintf(path, sizeof(path), "%s/form.json", a->dir);
-	addr_stamp(path, &st);
-	if (!addr_stamp_same(&st, &a->form_st))
-		return true;
-	snprintf(path, sizeof(path), "%s/address.conf", a->dir);
-	addr_stamp(path, &st);
-	return !addr_stamp_same(&st, &a->conf_st) || !addr_files_hold(a);
-}
-
-/* FNV-1a over the directory: the names are the operator's directories
- * that exist (a missing one never enters), so no key is needed. */
-static uint64_t
-addr_hash(const char *dir)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-
-	for (; *dir != '\0'; dir++)
-		h = (h ^ (unsigned char)*dir) * 0x100000001b3ULL;
-	return h;
-}
-
-/*
- * GPT_CACHE_BYTES from the process environment: decimal bytes with an
- * optional K, M or G (binary multiples).  Unset or empty: the default.
- * Sets addr_budget and returns 0, or logs why and returns -1 with
- * addr_budget at the default (the responder then refuses to start, as
- * for its timeouts: a typo must not silently mean the default).
- */
-static int
-addr_cache_budget_env(void)
-{
-	const char *v;
-	char *end;
-	unsigned long long n;
-	size_t mul = 1, bytes;
-
-	addr_budget = ADDR_CACHE_BYTES_DEFAULT;
-	if ((v = getenv("GPT_CACHE_BYTES")) == NULL || *v == '\0')
-		return 0;
-	errno = 0;
-	n = strtoull(v, &end, 10);
-	if (*end == 'K' || *end == 'M' || *end == 'G') {
-		mul = *end == 'K' ? 1024 : *end == 'M' ? 1024 * 1024
-		                                      : 1024 * 1024 * 1024;
-		end++;
-	}
-	/* hits on "64MB", "-1", "0", "" after a digit-less "x" */
-	if (errno != 0 || end == v || *end != '\0' || v[0] < '0' ||
-	    v[0] > '9' || n == 0 || n > SIZE_MAX ||
-	    !gpt_mul_size((size_t)n, mul, &bytes)) {
-		log_error("GPT_CACHE_BYTES=\"%.40s\": not a size in bytes "
-		          "(such as 67108864 or 64M); not starting",
-		    v);
-		return -1;
-	}
-	addr_budget = bytes;
-	return 0;
-}
-
-int
-addr_cache_configure(void)
-{
-	return addr_cache_budget_env();
-}
-
-/* The budget, read from the environment at first use when the responder
- * did not call addr_cache_configure (the command line, tests). */
-static size_t
-addr_cache_budget(void)
-{
-	if (addr_budget == 0)
-		(void)addr_cache_budget_env();
-	return addr_budget;
-}
-
-static void
-addr_lru_unlink(struct addr_entry *e)
-{
-	if (e->newer != NULL)
-		e->newer->older = e->older;
-	else
-		addr_newest = e->older;
-	if (e->older != NULL)
-		e->older->newer = e->newer;
-	else
-		addr_oldest = e->newer;
-	e->newer = e->older = NULL;
-}
-
-static void
-addr_lru_push(struct addr_entry *e)
-{
-	e->older = addr_newest;
-	e->newer = NULL;
-	if (addr_newest != NULL)
-		addr_newest->newer = e;
-	addr_newest = e;
-	if (addr_oldest == NULL)
-		addr_oldest = e;
-}
-
-/* Count what e holds now (after a load) against the budget. */
-static void
-addr_account(struct addr_entry *e)
-{
-	addr_bytes -= e->bytes;
-	e->bytes = sizeof(*e) + e->a.arena.held;
-	addr_bytes += e->bytes;
-}
-
-static void
-addr_evict(struct addr_entry *e)
-{
-	struct addr_entry **pp = &addr_buckets[e->hash & (addr_nbuckets - 1)];
-
-	/* bounded by the chain: entries in one bucket */
-	while (*pp != e)
-		pp = &(*pp)->chain;
-	*pp = e->chain;
-	addr_lru_unlink(e);
-	addr_bytes -= e->bytes;
-	addr_count--;
-	addr_free(&e->a);
-	free(e);
-}
-
-/* Double the bucket table (or make its first); -1 when out of memory, the
- * table then as it was. */
-static int
-addr_grow_buckets(void)
-{
-	size_t n = addr_nbuckets == 0 ? 64 : addr_nbuckets * 2, i;
-	struct addr_entry **nb, *e, *next;
-
-	if (n > SIZE_MAX / sizeof(*nb) || (nb = calloc(n, sizeof(*nb))) == NULL)
-		return -1;
-	for (i = 0; i < addr_nbuckets; i++) {
-		for (e = addr_buckets[i]; e != NULL; e = next) {
-			next = e->chain;
-			e->chain = nb[e->hash & (n - 1)];
-			nb[e->hash & (n - 1)] = e;
-		}
-	}
-	free(addr_buckets);
-	addr_buckets = nb;
-	addr_nbuckets = n;
-	return 0;
-}
-
-static struct addr_entry *
-addr_find(const char *dir, uint64_t h)
-{
-	struct addr_entry *e;
-
-	if (addr_nbuckets == 0)
-		return NULL;
-	for (e = addr_buckets[h & (addr_nbuckets - 1)]; e != NULL; e = e->chain)
-		if (e->hash == h && strcmp(e->a.dir, dir) == 0)
-			return e;
-	return NULL;
-}
-
-/* A new entry, in the table and newest on the list, not loaded. */
-static struct addr_entry *
-addr_insert(uint64_t h)
-{
-	struct addr_entry *e;
-	size_t b;
-
-	if ((addr_count >= addr_nbuckets && addr_grow_buckets() == -1) ||
-	    (e = calloc(1, sizeof(*e))) == NULL)
-		return NULL;
-	e->hash = h;
-	b = h & (addr_nbuckets - 1);
-	e->chain = addr_buckets[b];
-	addr_buckets[b] = e;
-	addr_lru_push(e);
-	addr_count++;
-	return e;
-}
-
-/* Load (or reload) e from ref, then what derive builds from it; a
- * refusal is kept in e->a.err. */
-static void
-addr_fill(struct addr_entry *e, const struct addr_ref *ref,
-    addr_derive_fn derive, uint64_t now_ms)
-{
-	struct addr *a = &e->a;
-	char why[ADDR_ERR_MAX];
-
-	/* the caller logs a refusal at each request; derive builds what
-	 * it needs from a load (and logs the form's warnings once) */
-	if (addr_load(ref->dir, a, NULL, NULL) == -1 && a->err[0] == '\0')
-		snprintf(a->err, sizeof(a->err), "refused");
-	if (a->ok && derive != NULL && derive(a, why, sizeof(why)) == -1) {
-		/* hits on a page past the arena's cap */
-		addr_free(a);
-		addr_fail(a, "%s/form.json: %s", ref->dir, why);
-	}
-	/* the cache key, whatever addr_load left there */
-	snprintf(a->dir, sizeof(a->dir), "%s", ref->dir);
-	a->root_len = ref->root_len;
-	a->checked_ms = now_ms;
-	addr_account(e);
-}
-
-/* Evict the least recently used until the budget holds; keep keep. */
-static void
-addr_trim(const struct addr_entry *keep)
-{
-	size_t budget = addr_cache_budget();
-
-	/* bounded by addr_count: each pass evicts one */
-	while (addr_bytes > budget && addr_oldest != NULL &&
-	       addr_oldest != keep)
-		addr_evict(addr_oldest);
-}
-
-const struct addr *
-addr_lookup(const struct addr_ref *ref, addr_derive_fn derive,
-    const char **why)
-{
-	uint64_t now;
-	struct addr_entry *e;
-	uint64_t h = addr_hash(ref->dir);
-
-	*why = NULL;
-	/* the program's one clock (common.h), coarse: no system call */
-	now = gpt_now_ms();
-	if ((e = addr_find(ref->dir, h)) != NULL) {
-		if (e != addr_newest) {
-			addr_lru_unlink(e);
-			addr_lru_push(e);
-		}
-		if (!addr_due(e->a.checked_ms, now))
-			return &e->a;
-		e->a.checked_ms = now;
-		if (addr_check_dir(ref->dir, ref->root_len, why) == -1) {
-			/* the directory went away, or now leaves its root */
-			addr_evict(e);
-			return NULL;
-		}
-		/* a refused address is retried at every check: its cause may
-		 * have been passing (out of memory); a racy one is read again
-		 * whatever its stamps say */
-		if (e->a.ok && !e->a.racy && !addr_changed(&e->a))
-			return &e->a;
-		addr_free(&e->a);
-	} else {
-		if (addr_check_dir(ref->dir, ref->root_len, why) == -1)
-			return NULL;
-		if ((e = addr_insert(h)) == NULL) {
-			memset(&addr_nomem, 0, sizeof(addr_nomem));
-			snprintf(addr_nomem.dir, sizeof(addr_nomem.dir), "%s",
-			    ref->dir);
-			snprintf(addr_nomem.err, sizeof(addr_nomem.err),
-			    "out of memory for the address cache");
-			return &addr_nomem;
-		}
-	}
-	addr_fill(e, ref, derive, now);
-	addr_trim(e);
-	return &e->a;
-}
-
-size_t
-addr_cache_bytes(void)
-{
-	return addr_bytes;
-}
-
-size_t
-addr_cache_count(void)
-{
-	return addr_count;
-}
-
 void
-addr_cache_clear(void)
+addr_arrival_free(void)
 {
-	/* bounded by addr_count: each pass evicts one */
-	while (addr_oldest != NULL)
-		addr_evict(addr_oldest);
-	free(addr_buckets);
-	addr_buckets = NULL;
-	addr_nbuckets = 0;
-	addr_budget = 0;
 	if (addr_arrival_tried)
 		arena_free(&addr_arrival_arena);
 	addr_arrival = NULL;

@@ -22,28 +22,28 @@
  * all of it lives there until the address is reloaded or evicted.  The
  * command line (--check, --validate DIR) loads with this same function.
  *
- * The cache: every address looked up stays loaded while the loaded ones
- * together (their arenas and entries) fit in GPT_CACHE_BYTES bytes of the
- * process environment [ADDR_CACHE_BYTES_DEFAULT]; past it the least
- * recently used are evicted (the one in use always stays).  Finding an
- * address is one hash and one string compare, however many are loaded.
- * An address is checked against the disk at most once every
- * ADDR_RECHECK_SEC seconds (form.json and address.conf: device, inode,
- * size, mtime and ctime in ns) and reloaded when either changed.  ctime
- * moves on every write even when a tool puts mtime back (touch -d, tar,
- * rsync -t).  The stamps are taken before a file is read and compared
- * after the load; a file that moved meanwhile is read again (at most
- * ADDR_LOAD_TRIES times).  A file changed within ADDR_RACY_SEC seconds of
- * its load is read again at the next check whatever its stamps say: a
- * second change in the same tick of the file system's clock leaves them
- * all as they were.  Operators replace form.json by rename (write a new
- * file, `gpt.fcgi --check` it, mv it over): an in-place write is seen in
- * its middle by any reader.  Not thread-safe.
+ * Who may write it: an address directory, form.json, address.conf, hook
+ * or any file under its refs directories that its group or others may
+ * write is refused at load, with the file and its mode (as sshd's
+ * StrictModes): whoever may write them changes what the address serves.
+ *
+ * Stamps: a file is stamped (device, inode, size, mtime and ctime in ns,
+ * owner and mode) before it is read and compared after the load; a file
+ * that moved meanwhile is read again (at most ADDR_LOAD_TRIES times).
+ * ctime moves on every write even when a tool puts mtime back (touch -d,
+ * tar, rsync -t).  A file changed within ADDR_RACY_SEC seconds of its
+ * load is racy: a second change in the same tick of the file system's
+ * clock leaves its stamps as they were, so whoever keeps the load reads
+ * it again.  Operators replace form.json by rename (write a new file,
+ * `gpt.fcgi --check` it, mv it over): an in-place write is seen in its
+ * middle by any reader.  Keeping loaded addresses is addr_cache.h's job.
+ * Not thread-safe.
  */
 #ifndef GPT_ADDRESS_H
 #define GPT_ADDRESS_H
 
 #include <limits.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <time.h>
 
@@ -52,8 +52,6 @@
 #include "site/conf.h"
 #include "schema/schema.h"
 
-#define ADDR_CACHE_BYTES_DEFAULT ((size_t)64 * 1024 * 1024)
-#define ADDR_RECHECK_SEC 1
 #define ADDR_LOAD_TRIES 3
 #define ADDR_RACY_SEC 2
 #define ADDR_NAME_MAX 255                       /* bytes of a PATH_INFO name */
@@ -64,6 +62,12 @@
  * check; past it (no form gets there: every reference reads a document
  * once) the address is reloaded at every check */
 #define ADDR_FILES_MAX 1024
+/* The mode bits that refuse an address's file (addr_load). */
+#define ADDR_WRITABLE (S_IWGRP | S_IWOTH)
+/* How much of the refs directories addr_load checks for those bits: past
+ * either limit the address is refused. */
+#define ADDR_REFS_WALK_MAX 4096u
+#define ADDR_REFS_WALK_DEPTH 16u
 
 /* Where a request points, before anything is opened. */
 struct addr_ref {
@@ -93,6 +97,8 @@ struct addr_stamp {
 	off_t size;
 	struct timespec mtime;
 	struct timespec ctime; /* moves on every write, chmod, touch -d */
+	uid_t uid;             /* the owner */
+	mode_t mode;           /* type and permission bits */
 };
 
 struct addr_file {
@@ -106,11 +112,12 @@ struct addr {
 	size_t root_len;    /* as addr_ref */
 	bool ok;            /* loaded; else err says why (answer 500) */
 	bool no_form;       /* not ok because form.json does not exist */
+	bool writable;      /* not ok because a file others may write */
 	char err[ADDR_ERR_MAX];
 	struct conf conf;
-	struct arena arena;            /* owned: everything below that points */
-	const struct json_value *doc;  /* borrowed from arena */
-	const struct schema *schema;   /* borrowed from arena: doc's s */
+	struct arena arena;           /* owned: everything below that points */
+	const struct json_value *doc; /* borrowed from arena */
+	const struct schema *schema;  /* borrowed from arena: doc's s */
 	void *derived; /* borrowed from arena: what the derive function built
 	                  from this load (answer.h); NULL until then */
 	bool has_hook; /* an executable regular "hook" */
@@ -123,7 +130,7 @@ struct addr {
 	bool files_lost; /* one was not remembered: reload at every check */
 	bool racy; /* a file changed within ADDR_RACY_SEC of its reading:
 	              the next check reloads whatever the stamps say */
-	uint64_t checked_ms; /* gpt_now_ms() at the last stat */
+	uint64_t checked_ms; /* addr_cache.h: gpt_now_ms() at the last stat */
 };
 
 /*
@@ -141,14 +148,23 @@ int addr_resolve(const struct addr_query *q, struct addr_ref *ref,
     const char **why) GPT_MUSTCHECK;
 
 /*
- * Does ref's directory exist, and stay under its root (the check
- * addr_lookup makes)?  0, or -1 (answer 404) with a static reason in *why.
+ * Does ref's directory exist, and stay under its root (the check every
+ * lookup makes, addr_cache.h)?  0, or -1 (answer 404) with a static reason in
+ * *why.
  */
 int addr_check(const struct addr_ref *ref, const char **why) GPT_MUSTCHECK;
 
 /* The stamp of the file at path (lstat: a symlink is stamped as one);
  * exists is false when there is none. */
 void addr_stamp(const char *path, struct addr_stamp *st);
+
+/* Are x and y the same stamp (existence, device, inode, size, mtime and
+ * ctime; owner and mode changes move ctime)? */
+bool addr_stamp_same(const struct addr_stamp *x, const struct addr_stamp *y);
+
+/* Do a's form.json and address.conf still carry the stamps taken before
+ * they were read? */
+bool addr_stamps_hold(const struct addr *a);
 
 /*
  * Load the address in dir into *a (which the caller then owns; release
@@ -178,31 +194,8 @@ void addr_free(struct addr *a);
  */
 typedef int (*addr_derive_fn)(struct addr *a, char *err, size_t errlen);
 
-/*
- * The cached address for ref, loaded or reloaded as needed, derive (may
- * be NULL) run after each load: NULL when it does not exist or leaves its
- * root (answer 404; *why says which), else an address that is either ok
- * or carries its refusal in err (answer 500).  The pointer is valid until
- * the next addr_lookup or addr_cache_clear.  Out of memory gives a
- * refused address too.
- */
-const struct addr *addr_lookup(const struct addr_ref *ref,
-    addr_derive_fn derive, const char **why);
-
-/*
- * Read the cache's byte budget from GPT_CACHE_BYTES (see gpt.fcgi(8)): 0,
- * or -1 after logging why when the value is malformed (the responder then
- * refuses to start).  Without this call the first lookup reads it and
- * uses the default for a malformed value.
- */
-int addr_cache_configure(void) GPT_MUSTCHECK;
-
-/* The bytes the cache holds (entries and arenas), and its entries. */
-size_t addr_cache_bytes(void);
-size_t addr_cache_count(void);
-
-/* Free every cached address (at exit, and between tests); the budget is
- * read from the environment again at the next lookup. */
-void addr_cache_clear(void);
+/* Free the arrival schema compiled at the first load (at exit, and
+ * between tests); the next load compiles it again. */
+void addr_arrival_free(void);
 
 #endif /* GPT_ADDRESS_H */

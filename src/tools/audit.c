@@ -17,25 +17,13 @@
 #include "tools/lint.h"
 #include "base/log.h"
 #include "tools/report.h"
+#include "schema/schema_dialect.h"
 #include "schema/schema_view.h"
 
 /* Scratch for judging defaults, examples and blank values. */
 #define AUDIT_SCRATCH_MAX ((size_t)64 * 1024 * 1024)
 /* Warning lines one load logs at most. */
 #define AUDIT_LOG_MAX 20
-
-/* The vocabulary's own annotations (2020-12 meta-data, core's
- * $comment): listed so the operator sees what is not enforced. */
-static const char *const audit_annotations[] = {
-    "title",
-    "description",
-    "default",
-    "examples",
-    "deprecated",
-    "readOnly",
-    "writeOnly",
-    "$comment",
-};
 
 static void
 audit_annotations_of(const struct lint_facts *f, struct report *r)
@@ -49,17 +37,21 @@ audit_annotations_of(const struct lint_facts *f, struct report *r)
 		schema_view_get(f->nodes[i].n, &v);
 		if (v.src == NULL || v.src->type != JSON_T_OBJECT)
 			continue;
-		for (k = 0; k < GPT_ARRAY_LEN(audit_annotations); k++) {
-			m = json_object_get(v.src, audit_annotations[k],
-			    strlen(audit_annotations[k]));
-			if (m == NULL)
+		/* the vocabulary's own annotations (the registry's, 2020-12
+		 * meta-data and core's $comment): listed so the operator sees
+		 * what is not enforced */
+		for (k = 0; k < schema_kw_rows(); k++) {
+			const struct schema_kw_info *row = schema_kw_row(k);
+
+			if (row->role != SCHEMA_KR_ANNOTATE ||
+			    (m = json_object_get(
+			         v.src, row->name, strlen(row->name))) == NULL)
 				continue;
 			n = v.pointer_len < sizeof(ptr) - 1 ? v.pointer_len
 			                                    : sizeof(ptr) - 1;
 			memcpy(ptr, v.pointer, n);
 			ptr[n] = '\0';
-			report_annotation(r, audit_annotations[k],
-			    strlen(audit_annotations[k]), ptr);
+			report_annotation(r, row->name, strlen(row->name), ptr);
 		}
 	}
 }

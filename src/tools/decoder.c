@@ -23,6 +23,7 @@
 #include "parser/json.h"
 #include "tools/lint.h"
 #include "tools/report.h"
+#include "schema/schema_dialect.h"
 #include "schema/schema_view.h"
 
 enum dec_effect { DEC_ENFORCE, DEC_REFUSE, DEC_IGNORE, DEC_UNKNOWN };
@@ -54,17 +55,20 @@ static size_t decoder_count;
 static const struct {
 	const char *name;
 	unsigned bit;
-	const char *keyword;
+	enum kw keyword;
 } decoder_facts[] = {
-    {"@open-object", LINT_F_OPEN_OBJECT, "additionalProperties"},
-    {"@optional-member", LINT_F_OPTIONAL_MEMBER, "required"},
-    {"@recursion", LINT_F_RECURSION, "$ref"},
-    {"@enum-object", LINT_F_ENUM_OBJECT, "enum"},
-    {"@pattern-lookaround", LINT_F_LOOKAROUND, "pattern"},
-    {"@unanchored-pattern", LINT_F_UNANCHORED, "pattern"},
-    {"@oneof-overlap", LINT_F_ONEOF_OVERLAP, "oneOf"},
-    {"@schema", 0, "type"}, /* 0: every object schema */
+    {"@open-object", LINT_F_OPEN_OBJECT, KW_ADDITIONALPROPERTIES},
+    {"@optional-member", LINT_F_OPTIONAL_MEMBER, KW_REQUIRED},
+    {"@recursion", LINT_F_RECURSION, KW_REF},
+    {"@enum-object", LINT_F_ENUM_OBJECT, KW_ENUM},
+    {"@pattern-lookaround", LINT_F_LOOKAROUND, KW_PATTERN},
+    {"@unanchored-pattern", LINT_F_UNANCHORED, KW_PATTERN},
+    {"@oneof-overlap", LINT_F_ONEOF_OVERLAP, KW_ONEOF},
+    {"@schema", 0, KW_TYPE}, /* 0: every object schema */
 };
+
+/* A decoder's id in the table. */
+static const char dec_id_member[] = "id"; /* not-a-keyword: the table's */
 
 /* Counting facts: per schema (@nesting, @enum-values) or per form. */
 static const char *const decoder_counts[] = {
@@ -225,7 +229,8 @@ dec_load_tree(const struct json_value *t)
 
 		d = &ds->u.arr.items[i];
 		if (d->type != JSON_T_OBJECT ||
-		    (dd->id = dec_str(json_object_get(d, "id", 2))) == NULL ||
+		    (dd->id = dec_str(json_object_get(
+		         d, dec_id_member, strlen(dec_id_member)))) == NULL ||
 		    (dd->name = dec_str(json_object_get(d, "name", 4))) ==
 		        NULL ||
 		    dec_effect_of(
@@ -451,6 +456,29 @@ dec_site(struct report *r, struct report_decoder *rd, enum dec_effect e,
 	report_decoder_site(r, rd, e == DEC_REFUSE, ptr, name);
 }
 
+/* dec_site for the keyword kw, named by the registry. */
+static void
+dec_site_kw(struct report *r, struct report_decoder *rd, enum dec_effect e,
+    const char *ptr, enum kw kw)
+{
+	const char *name = schema_kw_name(kw);
+
+	dec_site(r, rd, e, ptr, name, strlen(name));
+}
+
+/* Is member m of the schema v a keyword the view does not describe? */
+static bool
+dec_opaque(const struct schema_view *v, const struct json_member *m)
+{
+	const struct schema_kw_info *row;
+
+	if (!v->undescribed || v->dialect < 0)
+		return false;
+	row = schema_kw_find(
+	    (enum schema_dialect)v->dialect, m->key.ptr, m->key.len);
+	return row != NULL && !schema_view_describes(row->kw);
+}
+
 /* Judge one schema of the form for decoder d. */
 static void
 dec_node(const struct lint_facts *f, const struct lint_node *ln,
@@ -480,6 +508,12 @@ dec_node(const struct lint_facts *f, const struct lint_node *ln,
 				continue;
 			else
 				e = d->others;
+			/* a keyword gpt.fcgi's view does not describe: no
+			 * decoder is known to enforce it, so at best it is
+			 * left to gpt.fcgi */
+			if ((e == DEC_ENFORCE || e == DEC_UNKNOWN) &&
+			    dec_opaque(&v, mem))
+				e = DEC_IGNORE;
 			dec_site(r, rd, e, ptr, mem->key.ptr, mem->key.len);
 		}
 	for (i = 0; i < GPT_ARRAY_LEN(decoder_facts); i++) {
@@ -490,15 +524,15 @@ dec_node(const struct lint_facts *f, const struct lint_node *ln,
 		    strlen(decoder_facts[i].name), &v, NULL, root, 0);
 		if (m != NULL)
 			dec_site(r, rd, m->effect, ptr,
-			    decoder_facts[i].keyword,
-			    strlen(decoder_facts[i].keyword));
+			    schema_kw_name(decoder_facts[i].keyword),
+			    strlen(schema_kw_name(decoder_facts[i].keyword)));
 	}
 	if ((m = dec_match(d, "@nesting", 8, &v, NULL, root, ln->depth)) !=
 	    NULL)
-		dec_site(r, rd, m->effect, ptr, "properties", 10);
+		dec_site_kw(r, rd, m->effect, ptr, KW_PROPERTIES);
 	if ((m = dec_match(
 	         d, "@enum-values", 12, &v, NULL, root, ln->nenums)) != NULL)
-		dec_site(r, rd, m->effect, ptr, "enum", 4);
+		dec_site_kw(r, rd, m->effect, ptr, KW_ENUM);
 	(void)f;
 }
 
@@ -559,10 +593,10 @@ decoder_report(const struct lint_facts *f, struct report *r)
 		/* the form's totals, at the root */
 		if ((m = dec_match(d, "@properties", 11, &v, NULL, true,
 		         f->properties)) != NULL)
-			dec_site(r, rd, m->effect, "", "properties", 10);
+			dec_site_kw(r, rd, m->effect, "", KW_PROPERTIES);
 		if ((m = dec_match(d, "@optional-members", 17, &v, NULL, true,
 		         f->optional_members)) != NULL)
-			dec_site(r, rd, m->effect, "", "required", 8);
+			dec_site_kw(r, rd, m->effect, "", KW_REQUIRED);
 	}
 	return 0;
 }

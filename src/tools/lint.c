@@ -43,6 +43,7 @@
 #include "parser/json.h"
 #include "tools/lint.h"
 #include "tools/lint_int.h"
+#include "parser/re_tree.h"
 #include "tools/report.h"
 #include "schema/schema_facts.h"
 #include "schema/schema_view.h"
@@ -102,32 +103,16 @@ lint_clip(char *out, size_t cap, const char *s, size_t len)
 
 /* --- the node index ----------------------------------------------------- */
 
-static size_t
-lint_hash_ptr(const void *p, size_t nslots)
-{
-	uintptr_t x = (uintptr_t)p;
-
-	x ^= x >> 17;
-	x *= (uintptr_t)0x9E3779B97F4A7C15ULL;
-	return (size_t)(x ^ (x >> 29)) & (nslots - 1);
-}
-
+/* n's place in f->nodes: its dense id (schema_view_id), as lint_facts
+ * collects the nodes in that order; SIZE_MAX for true, false and NULL. */
 static size_t
 lint_index(const struct lint_facts *f, const struct schema_node *n)
 {
-	size_t h, k;
+	size_t id = schema_view_id(n);
 
-	if (n == NULL || f->nslots == 0)
+	if (id >= f->count || f->nodes[id].n != n)
 		return SIZE_MAX;
-	/* bounded by nslots: the table is at most half full */
-	for (h = lint_hash_ptr(n, f->nslots), k = 0; k < f->nslots;
-	     k++, h = (h + 1) & (f->nslots - 1)) {
-		if (f->slots[h] == SIZE_MAX)
-			return SIZE_MAX;
-		if (f->nodes[f->slots[h]].n == n)
-			return f->slots[h];
-	}
-	return SIZE_MAX;
+	return id;
 }
 
 const struct lint_node *
@@ -151,85 +136,42 @@ lint_collect(void *ctx, const struct schema_node *n)
 
 /* --- patterns ----------------------------------------------------------- */
 
-/* Does the pattern start with ^ and end with an unescaped $ (what
- * regex-subset decoders ask)? */
-static bool
-lint_ends_anchored(const char *p, size_t len)
+/* The scratch of one pattern's tree: the arena grows past it if needed. */
+#define LINT_PATTERN_ARENA ((size_t)64 * 1024 * 1024)
+
+void
+lint_pattern_ask(
+    const char *p, size_t len, uint32_t count, struct lint_pattern *out)
 {
-	size_t i, bs = 0;
+	struct arena a;
+	struct re_tree t;
+	struct re_tree_err err;
 
-	if (len < 2 || p[0] != '^' || p[len - 1] != '$')
-		return false;
-	/* the final $ must not be escaped: count the backslashes before */
-	for (i = len - 1; i > 0 && p[i - 1] == '\\'; i--)
-		bs++;
-	return bs % 2 == 0;
-}
-
-/* What one pass over a pattern's operators finds (outside escapes and
- * character classes, where '|', '*' and '}' are literal). */
-struct lint_pattern_scan {
-	bool top_alt;   /* a '|' outside every group: "^a|b$" */
-	bool unbounded; /* '*', '+' or {n,}: "^a+$", "^a{2,}$" */
-};
-
-static void
-lint_pattern_scan(const char *p, size_t len, struct lint_pattern_scan *sc)
-{
-	size_t i, depth = 0;
-	bool cls = false;
-
-	memset(sc, 0, sizeof(*sc));
-	for (i = 0; i < len; i++) {
-		if (p[i] == '\\') {
-			i++;
-			continue;
-		}
-		if (cls) {
-			cls = p[i] != ']';
-			continue;
-		}
-		if (p[i] == '[')
-			cls = true;
-		else if (p[i] == '(')
-			depth++;
-		else if (p[i] == ')' && depth > 0)
-			depth--;
-		else if (p[i] == '|' && depth == 0)
-			sc->top_alt = true;
-		else if (p[i] == '*' || p[i] == '+')
-			sc->unbounded = true;
-		else if (p[i] == ',' && i + 1 < len && p[i + 1] == '}')
-			sc->unbounded = true;
+	memset(out, 0, sizeof(*out));
+	arena_init(&a, LINT_PATTERN_ARENA);
+	/* the form compiled, so the pattern parses; if memory runs out, it
+	 * counts as unanchored and without lookaround */
+	if (re_tree_parse(p, len, &a, &t, &err) == 0) {
+		out->anchored = re_tree_anchored(&t);
+		out->ends_anchored = re_tree_ends_anchored(&t);
+		out->bounds_length = re_tree_bounds_length(&t);
+		out->lookaround = re_tree_has_lookaround(&t);
+		out->has_count = re_tree_has_count(&t, count);
 	}
-}
-
-/* Is the pattern anchored at both ends with no alternative escaping the
- * anchors ("^a|b$" is not: "xb" matches)? */
-bool
-lint_anchored(const char *p, size_t len)
-{
-	struct lint_pattern_scan sc;
-
-	if (!lint_ends_anchored(p, len))
-		return false;
-	lint_pattern_scan(p, len, &sc);
-	return !sc.top_alt;
-}
-
-/* Does an anchored pattern bound the length: no *, + or {n,}? */
-static bool
-lint_pattern_bounds(const char *p, size_t len)
-{
-	struct lint_pattern_scan sc;
-
-	if (!lint_ends_anchored(p, len))
-		return false;
-	lint_pattern_scan(p, len, &sc);
-	return !sc.top_alt && !sc.unbounded;
+	arena_free(&a);
 }
 
 /* --- bounds ------------------------------------------------------------- */
+
+/* Does v's pattern bound the length of the strings it admits? */
+static bool
+lint_pattern_bounds(const struct schema_view *v)
+{
+	struct lint_pattern lp;
+
+	lint_pattern_ask(v->pattern, v->pattern_len, 0, &lp);
+	return lp.bounds_length;
+}
 
 static bool
 lint_is_false(const struct schema_node *n)
@@ -255,8 +197,7 @@ lint_own_bounds(const struct schema_view *v)
 		return 0;
 	/* a schema that admits no strings bounds them */
 	if (!schema_view_admits(v, SV_TY_STRING) || v->max_length != SIZE_MAX ||
-	    (v->pattern != NULL &&
-	        lint_pattern_bounds(v->pattern, v->pattern_len)))
+	    (v->pattern != NULL && lint_pattern_bounds(v)))
 		b |= B_STR;
 	if (v->format != NULL)
 		for (i = 0; i < GPT_ARRAY_LEN(lint_bounded_formats); i++)
@@ -388,72 +329,28 @@ lint_say_bounds(
 static void lint_visit(struct lint_walk *w, const struct schema_node *n,
     unsigned ctx, bool judge, size_t depth, unsigned level);
 
-/* Visit every subschema of n: in place ones with ctx, the values inside
- * with none; tests (if, not, contains, propertyNames) unjudged. */
+/* Visit every subschema of n (the view's one edge enumeration): in place
+ * ones with ctx, the values inside with none; tests (if, not, contains)
+ * and member names (propertyNames) unjudged. */
 static void
 lint_children(struct lint_walk *w, const struct schema_node *n,
     const struct schema_view *v, unsigned ctx, bool judge, size_t depth,
     unsigned level)
 {
-	struct schema_view_prop p;
-	struct schema_view_pprop pp;
-	const char *name;
-	size_t i, len;
+	struct schema_view_edges it;
+	struct schema_view_edge e;
 
-	if (v->ref != NULL)
-		lint_visit(w, v->ref, ctx, judge, depth, level + 1);
-	if (v->dyn_target != NULL)
-		lint_visit(w, v->dyn_target, ctx, judge, depth, level + 1);
-	for (i = 0; i < v->nall_of; i++)
-		lint_visit(
-		    w, schema_view_all_of(n, i), ctx, judge, depth, level + 1);
-	for (i = 0; i < v->nany_of; i++)
-		lint_visit(
-		    w, schema_view_any_of(n, i), ctx, judge, depth, level + 1);
-	for (i = 0; i < v->none_of; i++)
-		lint_visit(
-		    w, schema_view_one_of(n, i), ctx, judge, depth, level + 1);
-	if (v->then_ != NULL)
-		lint_visit(w, v->then_, ctx, judge, depth, level + 1);
-	if (v->else_ != NULL)
-		lint_visit(w, v->else_, ctx, judge, depth, level + 1);
-	for (i = 0; i < v->ndepsch; i++)
-		lint_visit(w, schema_view_depsch(n, i, &name, &len), ctx, judge,
-		    depth, level + 1);
-	if (v->if_ != NULL)
-		lint_visit(w, v->if_, 0, false, depth, level + 1);
-	if (v->not_ != NULL)
-		lint_visit(w, v->not_, 0, false, depth, level + 1);
-	/* the values inside: a new instance, no context */
-	for (i = 0; i < v->nprops; i++) {
-		schema_view_prop(n, i, &p);
-		if (p.sub != NULL)
-			lint_visit(w, p.sub, 0, judge, depth + 1, level + 1);
+	(void)v;
+	schema_view_edges_init(&it, n);
+	while (schema_view_edges_next(&it, &e)) {
+		if (e.at == SCHEMA_KA_SAME)
+			lint_visit(w, e.to, e.tests ? 0 : ctx,
+			    judge && !e.tests, depth, level + 1);
+		else
+			lint_visit(w, e.to, 0,
+			    judge && !e.tests && e.at != SCHEMA_KA_NAME,
+			    depth + 1, level + 1);
 	}
-	for (i = 0; i < v->npprops; i++) {
-		schema_view_pprop(n, i, &pp);
-		lint_visit(w, pp.sub, 0, judge, depth + 1, level + 1);
-	}
-	if (v->additional != NULL)
-		lint_visit(w, v->additional, 0, judge, depth + 1, level + 1);
-	if (v->unevaluated_props != NULL)
-		lint_visit(
-		    w, v->unevaluated_props, 0, judge, depth + 1, level + 1);
-	for (i = 0; i < v->nprefix; i++)
-		lint_visit(w, schema_view_prefix(n, i), 0, judge, depth + 1,
-		    level + 1);
-	if (v->items != NULL)
-		lint_visit(w, v->items, 0, judge, depth + 1, level + 1);
-	if (v->unevaluated_items != NULL)
-		lint_visit(
-		    w, v->unevaluated_items, 0, judge, depth + 1, level + 1);
-	if (v->content_schema != NULL)
-		lint_visit(
-		    w, v->content_schema, 0, judge, depth + 1, level + 1);
-	if (v->contains != NULL)
-		lint_visit(w, v->contains, 0, false, depth + 1, level + 1);
-	if (v->names != NULL)
-		lint_visit(w, v->names, 0, false, depth + 1, level + 1);
 }
 
 /*
@@ -502,6 +399,7 @@ lint_view_facts(struct lint_facts *f, struct lint_node *ln)
 	struct schema_view v;
 	struct schema_view_prop p;
 	const struct json_value *e;
+	struct lint_pattern lp;
 	char why[128];
 	size_t i;
 
@@ -531,9 +429,10 @@ lint_view_facts(struct lint_facts *f, struct lint_node *ln)
 			ln->facts |= LINT_F_ENUM_OBJECT;
 	}
 	if (v.pattern != NULL) {
-		if (schema_facts_pattern(ln->n) & SCHEMA_FP_LOOKAROUND)
+		lint_pattern_ask(v.pattern, v.pattern_len, 0, &lp);
+		if (lp.lookaround)
 			ln->facts |= LINT_F_LOOKAROUND;
-		if (!lint_ends_anchored(v.pattern, v.pattern_len))
+		if (!lp.ends_anchored)
 			ln->facts |= LINT_F_UNANCHORED;
 	}
 	if (v.none_of > 1 &&
@@ -584,7 +483,6 @@ lint_facts_free(struct lint_facts *f)
 	free(f->bounds);
 	free(f->visited);
 	free(f->state);
-	free(f->slots);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -593,38 +491,26 @@ lint_facts(const struct schema *s, const char *served, size_t served_len,
     struct lint_facts *f)
 {
 	struct lint_walk w;
-	size_t count = schema_view_count(s), i, h, nslots = 16;
+	size_t count = schema_view_count(s), i;
 	const struct schema_node *root;
 
 	memset(f, 0, sizeof(*f));
 	f->s = s;
 	f->served_bytes = served_len;
 	f->tokens = lint_tokens(served, served_len);
-	/* nslots >= 2 * count, a power of two: no overflow below SIZE_MAX/4 */
-	while (nslots < 2 * count && nslots < SIZE_MAX / 4)
-		nslots *= 2;
 	f->nodes = calloc(count > 0 ? count : 1, sizeof(*f->nodes));
 	f->bounds = calloc(count > 0 ? count : 1, 1);
 	f->visited = calloc(count > 0 ? count : 1, sizeof(*f->visited));
 	f->state = calloc(count > 0 ? count : 1, 1);
-	f->slots = malloc(nslots * sizeof(*f->slots));
 	if (f->nodes == NULL || f->bounds == NULL || f->visited == NULL ||
-	    f->state == NULL || f->slots == NULL) {
+	    f->state == NULL) {
 		lint_facts_free(f);
 		return -1;
 	}
-	f->nslots = nslots;
-	for (h = 0; h < nslots; h++)
-		f->slots[h] = SIZE_MAX;
+	/* in schema_view_each's order: nodes[i] is the node of id i */
 	(void)schema_view_each(s, lint_collect, f);
-	for (i = 0; i < f->count; i++) {
-		/* bounded: the table is at most half full */
-		for (h = lint_hash_ptr(f->nodes[i].n, nslots);
-		     f->slots[h] != SIZE_MAX; h = (h + 1) & (nslots - 1))
-			;
-		f->slots[h] = i;
+	for (i = 0; i < f->count; i++)
 		lint_view_facts(f, &f->nodes[i]);
-	}
 	root = schema_view_root(s);
 	if ((i = lint_index(f, root)) != SIZE_MAX)
 		f->nodes[i].facts |= LINT_F_ROOT;

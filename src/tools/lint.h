@@ -65,8 +65,6 @@ struct lint_facts {
 	unsigned char *bounds; /* owned: deep bounds, see lint.c */
 	uint16_t *visited;     /* owned */
 	unsigned char *state;  /* owned */
-	size_t *slots;         /* owned: pointer hash of nodes */
-	size_t nslots;
 };
 
 /*

@@ -20,8 +20,18 @@ void lint_ptr(const struct schema_view *v, char out[LINT_PTR_MAX]);
 /* A name from the form, clipped to cap - 1 bytes for a message. */
 void lint_clip(char *out, size_t cap, const char *s, size_t len);
 
-/* Is the pattern anchored at both ends with no alternative outside? */
-bool lint_anchored(const char *p, size_t len);
+/* What the lint asks of a pattern, from its syntax tree (re_tree.h). */
+struct lint_pattern {
+	bool anchored;      /* every alternative between ^ and $ */
+	bool ends_anchored; /* starts with ^, ends with $ (decoders ask) */
+	bool bounds_length; /* anchored, no unbounded quantifier */
+	bool lookaround;    /* lookaround, \b or a back-reference */
+	bool has_count;     /* a {n,m} quantifier has count as n or m */
+};
+
+/* Ask pattern p (len bytes, from a compiled form) into *out. */
+void lint_pattern_ask(
+    const char *p, size_t len, uint32_t count, struct lint_pattern *out);
 
 /* The bounds rules: walk the form from its root and add to r each
  * string, array and object it leaves unbounded. */

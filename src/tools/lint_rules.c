@@ -11,9 +11,20 @@
 #include "parser/json.h"
 #include "tools/lint.h"
 #include "tools/lint_int.h"
+#include "base/num.h"
 #include "tools/report.h"
+#include "schema/schema_dialect.h"
 #include "schema/schema_facts.h"
 #include "schema/schema_view.h"
+
+/* The member keyword kw of the schema object src, or NULL. */
+static const struct json_value *
+lint_kw(const struct json_value *src, enum kw kw)
+{
+	const char *name = schema_kw_name(kw);
+
+	return json_object_get(src, name, strlen(name));
+}
 
 static void
 lint_rule_oneof(const struct lint_facts *f, const struct lint_node *ln,
@@ -48,8 +59,12 @@ lint_rule_pattern(
     const struct schema_view *v, const char *ptr, struct report *r)
 {
 	char pat[80];
+	struct lint_pattern lp;
 
-	if (v->pattern == NULL || lint_anchored(v->pattern, v->pattern_len))
+	if (v->pattern == NULL)
+		return;
+	lint_pattern_ask(v->pattern, v->pattern_len, 0, &lp);
+	if (lp.anchored)
 		return;
 	lint_clip(pat, sizeof(pat), v->pattern, v->pattern_len);
 	report_addf(r, REPORT_WARNING, "pattern-unanchored", ptr,
@@ -58,6 +73,33 @@ lint_rule_pattern(
 	    "alternative outside them): JSON Schema patterns match anywhere "
 	    "in the string, so it admits any text around a match",
 	    pat);
+}
+
+/* A keyword the view does not describe: every tool is blind to it (the
+ * page gives the subschema a JSON editor, --sample, --unroll and
+ * --strict-openai refuse it), though the validator enforces it. */
+static void
+lint_rule_opaque(const struct lint_node *ln, const struct schema_view *v,
+    const char *ptr, struct report *r)
+{
+	const char *name;
+	size_t len, i = 0;
+	char kw[64];
+
+	if (!v->undescribed)
+		return;
+	/* bounded: each round moves past one member */
+	while ((i = schema_view_opaque(ln->n, i, &name, &len)) != SIZE_MAX) {
+		lint_clip(kw, sizeof(kw), name, len);
+		report_addf(r, REPORT_WARNING, "keyword-opaque", ptr,
+		    "none: the validator enforces it; the tools describe it "
+		    "once gpt.fcgi's view does",
+		    "the keyword \"%s\" is enforced, but the page, --sample, "
+		    "--unroll, --strict-openai and this report cannot tell "
+		    "what it accepts (the page offers a JSON editor there)",
+		    kw);
+		i++;
+	}
 }
 
 /* Judge the annotation value x of node n with the validator. */
@@ -92,10 +134,10 @@ lint_rule_annotations(const struct lint_facts *f, const struct lint_node *ln,
 
 	if (v->src == NULL || v->src->type != JSON_T_OBJECT)
 		return;
-	if ((d = json_object_get(v->src, "default", 7)) != NULL)
+	if ((d = lint_kw(v->src, KW_DEFAULT)) != NULL)
 		lint_judge(f, ln, d, "its default", "default-invalid", ptr,
 		    scratch, r);
-	if ((ex = json_object_get(v->src, "examples", 8)) != NULL &&
+	if ((ex = lint_kw(v->src, KW_EXAMPLES)) != NULL &&
 	    ex->type == JSON_T_ARRAY)
 		for (i = 0; i < ex->u.arr.count && i < 100; i++) {
 			snprintf(what, sizeof(what), "example %zu", i);
@@ -191,38 +233,18 @@ lint_rule_optional(const struct lint_facts *f, const struct lint_node *ln,
 
 /* Words that make a nearby number a constraint. */
 static const char *const lint_units[] = {
-    "character",
-    "characters",
-    "chars",
-    "char",
-    "letters",
-    "letter",
-    "words",
-    "digits",
-    "digit",
-    "bytes",
-    "byte",
-    "items",
-    "item",
-    "elements",
-    "entries",
-    "values",
-    "tags",
-    "lines",
-    "decimals",
-    "places",
-    "kb",
-    "mb",
-    "percent",
-    "members",
-    "keys",
-    "properties",
+    "character", "characters", "chars", "char", "letters", "letter", "words",
+    "digits", "digit", "bytes", "byte",
+    "items", /* not-a-keyword: a word of a description */
+    "item", "elements", "entries", "values", "tags", "lines", "decimals",
+    "places", "kb", "mb", "percent", "members", "keys",
+    "properties", /* not-a-keyword: a word of a description */
 };
 static const char *const lint_bound_words[] = {
     "max",
-    "maximum",
+    "maximum", /* not-a-keyword: a word of a description */
     "min",
-    "minimum",
+    "minimum", /* not-a-keyword: a word of a description */
     "most",
     "least",
     "upto",
@@ -276,6 +298,8 @@ lint_number_stated(const struct schema_view *v, const char *t, size_t len)
 	    &v->xminimum, &v->xmaximum, &v->multiple_of};
 	size_t sizes[] = {v->min_length, v->max_length, v->min_items,
 	    v->max_items, v->min_props, v->max_props};
+	struct lint_pattern lp;
+	uint64_t count;
 	char buf[32];
 	size_t i;
 
@@ -291,10 +315,12 @@ lint_number_stated(const struct schema_view *v, const char *t, size_t len)
 			return true;
 	}
 	/* a quantifier of the pattern: "{3,20}" */
-	if (v->pattern != NULL && len <= v->pattern_len)
-		for (i = 0; i + len <= v->pattern_len; i++)
-			if (memcmp(v->pattern + i, t, len) == 0)
-				return true;
+	if (v->pattern != NULL &&
+	    num_read(t, len, 0, UINT32_MAX, 0, &count) == NULL) {
+		lint_pattern_ask(
+		    v->pattern, v->pattern_len, (uint32_t)count, &lp);
+		return lp.has_count;
+	}
 	return false;
 }
 
@@ -403,7 +429,7 @@ lint_rule_description(
 	char claim[64];
 
 	if (v->src == NULL || v->src->type != JSON_T_OBJECT ||
-	    (d = json_object_get(v->src, "description", 11)) == NULL ||
+	    (d = lint_kw(v->src, KW_DESCRIPTION)) == NULL ||
 	    d->type != JSON_T_STRING || v->undescribed)
 		return;
 	if (!lint_description_claim(
@@ -443,6 +469,7 @@ lint_check(struct lint_facts *f, struct arena *scratch, struct report *r)
 			    "Bounded Recursion)");
 		lint_rule_oneof(f, ln, &v, ptr, r);
 		lint_rule_pattern(&v, ptr, r);
+		lint_rule_opaque(ln, &v, ptr, r);
 		lint_rule_description(&v, ptr, r);
 		lint_rule_annotations(f, ln, &v, ptr, scratch, r);
 		lint_rule_optional(f, ln, &v, scratch, r);

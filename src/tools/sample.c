@@ -8,7 +8,8 @@
  * satisfy all of them: the types they share, the tightest bounds, the
  * members of every part.  What it cannot see (not, if, undescribed
  * nodes) it leaves to the validator: sample_next keeps a candidate only
- * when schema_validate accepts it.
+ * when schema_validate accepts it.  Strings for a pattern come from
+ * sample_re.c, which walks the pattern's syntax tree.
  *
  * Variety without chance: each node counts its visits; the count picks
  * the anyOf/oneOf branch and the enum value in turn, and whether each
@@ -31,7 +32,9 @@
 #include "parser/json_out.h"
 #include "tools/sample.h"
 #include "schema/format.h"
+#include "tools/sample_re.h"
 #include "schema/schema.h"
+#include "schema/schema_dialect.h"
 #include "schema/schema_view.h"
 #include "base/utf8.h"
 
@@ -40,7 +43,6 @@
 #define SAMPLE_VISITS_MIN 64
 #define SAMPLE_MEMBERS 1024 /* members one generated object names */
 #define SAMPLE_TEXT_MAX ((size_t)1 << 20) /* bytes of one candidate */
-#define SAMPLE_RE_NODES 512
 
 struct sample_visit {
 	const struct schema_node *n;
@@ -184,7 +186,7 @@ gather(struct sample_gen *g, struct parts *p, const struct schema_node *n,
 	if (v->undescribed)
 		opaque(g, v, "a constraint the generator cannot read");
 	if (v->not_ != NULL)
-		opaque(g, v, "not");
+		opaque(g, v, schema_kw_name(KW_NOT));
 	if (v->ref != NULL)
 		gather(g, p, v->ref, depth + 1);
 	if (v->dyn != SV_DYN_NONE && v->dyn_target != NULL) {
@@ -201,7 +203,7 @@ gather(struct sample_gen *g, struct parts *p, const struct schema_node *n,
 		gather(g, p, schema_view_one_of(n, (size_t)(c % v->none_of)),
 		    depth + 1);
 	if (v->if_ != NULL) {
-		opaque(g, v, "if");
+		opaque(g, v, schema_kw_name(KW_IF));
 		/* in turn: a value made to match if, with then; or one
 		 * with else, hoping it misses if (the validator tells) */
 		if ((c & 1) == 0) {
@@ -244,481 +246,22 @@ static int gen(
 
 /* ----- strings ------------------------------------------------------------ */
 
-/* A tiny generator for the regex subset forms use: literals, escapes
- * (\d \w \s \. ...), classes ([a-z_], [^...]), '.', groups with '|',
- * quantifiers (* + ? {n} {n,} {n,m}, lazy or not), ^ and $ at the ends.
- * Anything else (lookaround, backreferences, \b, \p) gives -1. */
-struct re_gen {
-	const char *p;
-	size_t len, pos;
-	struct sample_gen *g;
-	struct buf *out;
-	unsigned depth;
-	size_t budget;
-	unsigned stretch; /* extra repeats for open quantifiers (minLength) */
-};
-
-static int re_alt(struct re_gen *r, bool emit);
-
-static bool
-re_more(const struct re_gen *r)
+/* sample_re's chance: the generator's own, so samples stay seeded. */
+static uint64_t
+gen_below(void *ctx, uint64_t n)
 {
-	return r->pos < r->len;
+	return rnd_below(ctx, n);
 }
 
-/* One class escape or literal escape after '\': the set as ranges. */
-struct re_set {
-	uint32_t lo[64], hi[64]; /* code points */
-	size_t n;
-	bool neg;
-};
-
-static int
-re_set_add(struct re_set *s, uint32_t lo, uint32_t hi)
-{
-	if (s->n == GPT_ARRAY_LEN(s->lo))
-		return -1;
-	s->lo[s->n] = lo;
-	s->hi[s->n] = hi;
-	s->n++;
-	return 0;
-}
-
-/*
- * The escapes that stand for fixed ranges: one character each reaches
- * every value of its class a sample needs (\D, \W and \S: one range
- * outside the class is enough, the generator picks within it).
- */
-static const struct re_escape_ranges {
-	char c;
-	uint8_t n;
-	uint32_t r[4][2]; /* lo, hi */
-} re_escape_ranges[] = {
-    {'d', 1, {{'0', '9'}}},
-    {'w', 4, {{'a', 'z'}, {'A', 'Z'}, {'0', '9'}, {'_', '_'}}},
-    {'s', 1, {{' ', ' '}}},
-    {'D', 1, {{'a', 'z'}}},
-    {'W', 1, {{'-', '-'}}},
-    {'S', 1, {{'a', 'z'}}},
-    {'n', 1, {{'\n', '\n'}}},
-    {'t', 1, {{'\t', '\t'}}},
-    {'r', 1, {{'\r', '\r'}}},
-    {'v', 1, {{0x0b, 0x0b}}}, /* ECMA-262: U+000B only */
-    {'f', 1, {{'\f', '\f'}}},
-};
-
-/* The escape at r->pos (after the backslash) into s: -1 unsupported. */
-static int
-re_escape(struct re_gen *r, struct re_set *s)
-{
-	size_t i, j;
-	char c;
-
-	if (!re_more(r))
-		return -1;
-	c = r->p[r->pos++];
-	for (i = 0; i < GPT_ARRAY_LEN(re_escape_ranges); i++) {
-		const struct re_escape_ranges *e = &re_escape_ranges[i];
-
-		if (e->c != c)
-			continue;
-		for (j = 0; j < e->n; j++)
-			if (re_set_add(s, e->r[j][0], e->r[j][1]) == -1)
-				return -1;
-		return 0;
-	}
-	switch (c) {
-	case 'u':
-	case 'x': {
-		/* \u00e9, \u{1F600}, \x41 */
-		uint32_t cp = 0;
-		size_t k, digits = c == 'x' ? 2 : 4;
-		bool brace = c == 'u' && re_more(r) && r->p[r->pos] == '{';
-
-		if (brace)
-			r->pos++, digits = 6;
-		for (k = 0; k < digits && re_more(r); k++) {
-			int h = gpt_hex_value((unsigned char)r->p[r->pos]);
-
-			if (h < 0)
-				break;
-			cp = cp * 16 + (uint32_t)h;
-			r->pos++;
-		}
-		if (brace) {
-			if (!re_more(r) || r->p[r->pos] != '}' || k == 0)
-				return -1;
-			r->pos++;
-		} else if (k != digits) {
-			return -1;
-		}
-		if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-			return -1;
-		return re_set_add(s, cp, cp);
-	}
-	case 'p': {
-		/* \p{Letter}, \p{L}, \p{Lu}, \p{N}: a character of it */
-		size_t e = r->pos;
-
-		if (!re_more(r) || r->p[r->pos] != '{')
-			return -1;
-		while (e < r->len && r->p[e] != '}')
-			e++;
-		if (e == r->len)
-			return -1;
-		{
-			const char *name = r->p + r->pos + 1;
-			size_t len = e - r->pos - 1;
-
-			r->pos = e + 1;
-			if ((len == 1 && name[0] == 'L') ||
-			    (len == 6 && memcmp(name, "Letter", 6) == 0) ||
-			    (len == 2 && memcmp(name, "Ll", 2) == 0) ||
-			    (len == 16 &&
-			        memcmp(name, "Lowercase_Letter", 16) == 0))
-				return re_set_add(s, 'a', 'z');
-			if ((len == 2 && memcmp(name, "Lu", 2) == 0) ||
-			    (len == 16 &&
-			        memcmp(name, "Uppercase_Letter", 16) == 0))
-				return re_set_add(s, 'A', 'Z');
-			if ((len == 1 && name[0] == 'N') ||
-			    (len == 2 && memcmp(name, "Nd", 2) == 0))
-				return re_set_add(s, '0', '9');
-			return -1;
-		}
-	}
-	case 'b':
-	case 'B':
-	case 'P':
-	case 'k':
-	case 'c':
-		return -1; /* \b, \P{L}, \k<name>: not in the subset */
-	default:
-		if (c >= '0' && c <= '9')
-			return -1; /* backreference */
-		return re_set_add(s, (unsigned char)c, (unsigned char)c);
-	}
-}
-
-/* One atom of a class at r->pos into one (cleared): an escape (\d is
- * several ranges) or one character.  -1 unsupported or not UTF-8. */
-static int
-re_class_atom(struct re_gen *r, struct re_set *one)
-{
-	uint32_t cp;
-	size_t n;
-
-	memset(one, 0, sizeof(*one));
-	if (!re_more(r))
-		return -1;
-	if (r->p[r->pos] == '\\') {
-		r->pos++;
-		return re_escape(r, one);
-	}
-	n = utf8_decode(
-	    (const unsigned char *)r->p + r->pos, r->len - r->pos, &cp);
-	if (n == 0)
-		return -1;
-	r->pos += n;
-	return re_set_add(one, cp, cp);
-}
-
-/* A class "[...]" (r->pos after '['). */
-static int
-re_class(struct re_gen *r, struct re_set *s)
-{
-	bool first = true;
-
-	if (re_more(r) && r->p[r->pos] == '^') {
-		s->neg = true;
-		r->pos++;
-	}
-	while (re_more(r) && (r->p[r->pos] != ']' || first)) {
-		uint32_t lo, hi;
-		struct re_set one;
-
-		first = false;
-		if (re_class_atom(r, &one) == -1)
-			return -1;
-		if (one.n != 1 || one.lo[0] != one.hi[0]) {
-			/* \d, \w: their ranges, and no range from them */
-			for (size_t i = 0; i < one.n; i++)
-				if (re_set_add(s, one.lo[i], one.hi[i]))
-					return -1;
-			continue;
-		}
-		lo = hi = one.lo[0];
-		if (r->pos + 1 < r->len && r->p[r->pos] == '-' &&
-		    r->p[r->pos + 1] != ']') {
-			r->pos++;
-			if (re_class_atom(r, &one) == -1 || one.n != 1)
-				return -1;
-			hi = one.lo[0];
-		}
-		if (hi < lo)
-			return -1;
-		if (re_set_add(s, lo, hi) == -1)
-			return -1;
-	}
-	if (!re_more(r))
-		return -1;
-	r->pos++; /* ']' */
-	return 0;
-}
-
-/* Emit one character of s (printable ASCII for a negated set). */
-static int
-re_emit_set(struct re_gen *r, const struct re_set *s)
-{
-	size_t i, total = 0;
-	uint64_t k;
-
-	if (s->neg) {
-		/* a printable character outside every range */
-		uint32_t c;
-		size_t tries;
-
-		for (tries = 0; tries < 200; tries++) {
-			c = (uint32_t)(' ' + rnd_below(r->g, 95));
-			for (i = 0; i < s->n; i++)
-				if (c >= s->lo[i] && c <= s->hi[i])
-					break;
-			if (i == s->n)
-				return buf_putc(r->out, (char)c);
-		}
-		return -1;
-	}
-	for (i = 0; i < s->n; i++)
-		total += (size_t)(s->hi[i] - s->lo[i]) + 1;
-	if (total == 0)
-		return -1;
-	k = rnd_below(r->g, total);
-	for (i = 0; i < s->n; i++) {
-		size_t w = (size_t)(s->hi[i] - s->lo[i]) + 1;
-
-		if (k < w) {
-			unsigned char u[4];
-			uint32_t cp = s->lo[i] + (uint32_t)k;
-
-			if (cp >= 0xd800 && cp <= 0xdfff)
-				cp = 'a'; /* a range across the surrogates */
-			return buf_append(r->out, u, utf8_encode(cp, u));
-		}
-		k -= w;
-	}
-	return -1;
-}
-
-/* One atom at r->pos, emitted when emit; -1 unsupported. */
-static int
-re_atom(struct re_gen *r, bool emit)
-{
-	struct re_set s;
-	char c = r->p[r->pos];
-
-	memset(&s, 0, sizeof(s));
-	if (c == '(') {
-		int rc;
-
-		r->pos++;
-		if (re_more(r) && r->p[r->pos] == '?') {
-			if (r->pos + 1 < r->len && r->p[r->pos + 1] == ':')
-				r->pos += 2;
-			else
-				return -1; /* (?=, (?!, (?<name>: not here */
-		}
-		if (++r->depth > 32)
-			return -1;
-		rc = re_alt(r, emit);
-		r->depth--;
-		if (rc == -1 || !re_more(r) || r->p[r->pos] != ')')
-			return -1;
-		r->pos++;
-		return 0;
-	}
-	if (c == '[') {
-		r->pos++;
-		if (re_class(r, &s) == -1)
-			return -1;
-		return emit ? re_emit_set(r, &s) : 0;
-	}
-	if (c == '.') {
-		r->pos++;
-		if (re_set_add(&s, 'a', 'z') == -1)
-			return -1;
-		return emit ? re_emit_set(r, &s) : 0;
-	}
-	if (c == '\\') {
-		r->pos++;
-		if (re_escape(r, &s) == -1)
-			return -1;
-		return emit ? re_emit_set(r, &s) : 0;
-	}
-	if (c == '^' || c == '$')
-		return -1; /* an anchor inside: not in the subset */
-	if (c == '*' || c == '+' || c == '?' || c == '{' || c == ')' ||
-	    c == '|')
-		return -1;
-	/* a literal, UTF-8 sequences copied whole */
-	{
-		size_t n = 1;
-
-		while (r->pos + n < r->len &&
-		       ((unsigned char)r->p[r->pos + n] & 0xc0) == 0x80)
-			n++;
-		if (emit && buf_append(r->out, r->p + r->pos, n) == -1)
-			return -1;
-		r->pos += n;
-	}
-	return 0;
-}
-
-/* A quantifier after an atom: min and max (max capped). */
-static void
-re_quant(struct re_gen *r, unsigned *min, unsigned *max)
-{
-	*min = *max = 1;
-	if (!re_more(r))
-		return;
-	switch (r->p[r->pos]) {
-	case '*':
-		*min = 0, *max = 3 + r->stretch, r->pos++;
-		break;
-	case '+':
-		*min = 1, *max = 4 + r->stretch, r->pos++;
-		break;
-	case '?':
-		*min = 0, *max = 1, r->pos++;
-		break;
-	case '{': {
-		size_t p = r->pos + 1;
-		unsigned a = 0, b;
-
-		if (p >= r->len || r->p[p] < '0' || r->p[p] > '9')
-			return; /* a literal '{' */
-		while (
-		    p < r->len && r->p[p] >= '0' && r->p[p] <= '9' && a < 10000)
-			a = a * 10 + (unsigned)(r->p[p++] - '0');
-		b = a;
-		if (p < r->len && r->p[p] == ',') {
-			p++;
-			if (p < r->len && r->p[p] == '}') {
-				b = a + 3 + r->stretch;
-			} else {
-				b = 0;
-				while (p < r->len && r->p[p] >= '0' &&
-				       r->p[p] <= '9' && b < 10000)
-					b = b * 10 +
-					    (unsigned)(r->p[p++] - '0');
-			}
-		}
-		if (p >= r->len || r->p[p] != '}')
-			return;
-		r->pos = p + 1;
-		*min = a;
-		*max = b < a ? a : b;
-		break;
-	}
-	default:
-		return;
-	}
-	if (re_more(r) && r->p[r->pos] == '?')
-		r->pos++; /* lazy: the same strings */
-}
-
-/* A sequence up to '|' or ')' or the end. */
-static int
-re_seq(struct re_gen *r, bool emit)
-{
-	while (re_more(r) && r->p[r->pos] != '|' && r->p[r->pos] != ')') {
-		size_t start = r->pos;
-		unsigned min, max, k, times;
-
-		if (r->budget-- == 0)
-			return -1;
-		if (r->p[r->pos] == '$' && r->pos + 1 == r->len) {
-			r->pos++;
-			break;
-		}
-		if (re_atom(r, false) == -1)
-			return -1;
-		re_quant(r, &min, &max);
-		times =
-		    emit ? min + (unsigned)rnd_below(r->g, max - min + 1) : 0;
-		for (k = 0; k < times; k++) {
-			size_t after = r->pos;
-
-			r->pos = start;
-			if (re_atom(r, true) == -1)
-				return -1;
-			r->pos = after;
-			if (buf_len(r->out) > 4 * SAMPLE_MAX_STRING + 256)
-				return -1;
-		}
-	}
-	return 0;
-}
-
-/* Alternatives: pick one to emit, skip the others. */
-static int
-re_alt(struct re_gen *r, bool emit)
-{
-	size_t start = r->pos, n = 1, depth = 0, i;
-	uint64_t pick;
-	bool in_class = false;
-
-	/* count the top-level '|' up to the matching ')' */
-	for (i = start; i < r->len; i++) {
-		char c = r->p[i];
-
-		if (c == '\\') {
-			i++;
-			continue;
-		}
-		if (in_class) {
-			in_class = c != ']';
-			continue;
-		}
-		if (c == '[')
-			in_class = true;
-		else if (c == '(')
-			depth++;
-		else if (c == ')') {
-			if (depth == 0)
-				break;
-			depth--;
-		} else if (c == '|' && depth == 0)
-			n++;
-	}
-	pick = emit ? rnd_below(r->g, n) : n;
-	for (i = 0; i < n; i++) {
-		if (re_seq(r, emit && i == pick) == -1)
-			return -1;
-		if (i + 1 < n) {
-			if (!re_more(r) || r->p[r->pos] != '|')
-				return -1;
-			r->pos++;
-		}
-	}
-	return 0;
-}
-
-/* A string matching pattern into out (raw bytes); -1 outside the
- * subset. */
+/* A string matching pattern into out (raw bytes); -1 outside what
+ * sample_re writes. */
 static int
 gen_pattern(struct sample_gen *g, const char *p, size_t len, struct buf *out,
     unsigned stretch)
 {
-	struct re_gen r = {p, len, 0, g, out, 0, SAMPLE_RE_NODES, stretch};
+	const struct sample_re_chance chance = {gen_below, g};
 
-	if (r.pos < r.len && p[0] == '^')
-		r.pos++;
-	if (re_alt(&r, true) == -1 || r.pos != r.len)
-		return -1;
-	return utf8_validate((const unsigned char *)buf_ptr(out), buf_len(out),
-	           NULL, NULL)
-	           ? 0
-	           : -1;
+	return sample_re_string(p, len, &g->scratch, &chance, stretch, out);
 }
 
 /* Values of the string formats, varied by n. */

@@ -10,7 +10,7 @@
  *
  * Every value returned has passed schema_validate against the form.  A
  * candidate is generated from what the view describes (types, bounds,
- * lengths, patterns of a common regex subset, formats, enums, members,
+ * lengths, patterns (sample_re.h says which), formats, enums, members,
  * items, allOf/anyOf/oneOf/$ref); where a subtree is not described (the
  * view's undescribed, `not`, `if`, dynamic references, a pattern outside
  * the subset) the candidate is generated from the rest and the validator

@@ -28,6 +28,7 @@
 #include "web/html.h"
 #include "parser/json.h"
 #include "schema/schema.h"
+#include "schema/schema_dialect.h"
 #include "schema/schema_view.h"
 #include "base/sha256.h"
 #include "base/utf8.h"
@@ -307,21 +308,23 @@ static int
 html_annotations(struct html_desc *d, const struct json_value *src)
 {
 	static const struct {
-		const char *keyword, *key;
+		enum kw keyword;
+		const char *key;
 		enum json_type type; /* JSON_T_NULL: any */
 	} ann[] = {
-	    {"title", "ti", JSON_T_STRING},
-	    {"description", "d", JSON_T_STRING},
-	    {"default", "df", JSON_T_NULL},
-	    {"examples", "ex", JSON_T_ARRAY},
+	    {KW_TITLE, "ti", JSON_T_STRING},
+	    {KW_DESCRIPTION, "d", JSON_T_STRING},
+	    {KW_DEFAULT, "df", JSON_T_NULL},
+	    {KW_EXAMPLES, "ex", JSON_T_ARRAY},
 	};
 	size_t i;
 
 	if (src == NULL || src->type != JSON_T_OBJECT)
 		return 0;
 	for (i = 0; i < GPT_ARRAY_LEN(ann); i++) {
-		const struct json_value *v = json_object_get(
-		    src, ann[i].keyword, strlen(ann[i].keyword));
+		const char *name = schema_kw_name(ann[i].keyword);
+		const struct json_value *v =
+		    json_object_get(src, name, strlen(name));
 
 		if (v == NULL ||
 		    (ann[i].type != JSON_T_NULL && v->type != ann[i].type))
@@ -527,7 +530,8 @@ html_node(struct html_desc *d, const struct schema_node *n)
 	    html_list(d, "all", n, v.nall_of, schema_view_all_of) == -1 ||
 	    html_list(d, "any", n, v.nany_of, schema_view_any_of) == -1 ||
 	    html_list(d, "one", n, v.none_of, schema_view_one_of) == -1 ||
-	    (v.not_ != NULL && html_ref(d, "not", v.not_) == -1))
+	    (v.not_ != NULL &&
+	        html_ref(d, schema_kw_name(KW_NOT), v.not_) == -1))
 		return -1;
 	return buf_putc(d->out, '}');
 }
@@ -689,7 +693,7 @@ html_heading(const struct schema *form, const struct html_opts *o,
 	*len = strlen(*text);
 	if (form != NULL) {
 		schema_view_get(schema_view_root(form), &v);
-		t = html_get(v.src, "title");
+		t = html_get(v.src, schema_kw_name(KW_TITLE));
 		if (t != NULL && t->type == JSON_T_STRING && t->u.str.len > 0) {
 			*text = t->u.str.ptr;
 			*len = t->u.str.len;
