@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "responder/serve.h"
+#include "responder/loop.h"
 
 /*
  * A process started with fd 0, 1 or 2 closed would hand that number to the
@@ -40,5 +40,5 @@ main(int argc, char **argv)
 	ensure_std_fds();
 	if (argc > 1 && getenv("GATEWAY_INTERFACE") == NULL)
 		return cli_main(argc, argv);
-	return serve_main();
+	return loop_main();
 }

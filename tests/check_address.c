@@ -324,6 +324,81 @@ START_TEST(addr_load_refuses_a_symlinked_form)
 }
 END_TEST
 
+/*
+ * refs = PREFIX=DIR reads files inside the address only: a DIR that is a
+ * symbolic link, or a link to a directory anywhere below it, is not
+ * followed (the form is refused), though the file it leads to is a good
+ * schema; the same files in place load.  Only a link as the last
+ * component was refused before.
+ */
+START_TEST(addr_load_follows_no_symlink_in_a_refs_path)
+{
+	static const char form[] =
+	    "{\"p\": \"x\", \"m\": [], \"s\": {\"$ref\": "
+	    "\"https://example.com/s/sub/def.json\"}}";
+	static const char conf[] = "refs = https://example.com/s/=schemas\n";
+	static const char def[] = "{\"type\": \"integer\"}";
+	char dir[PATH_MAX], target[PATH_MAX], link[PATH_MAX];
+	char outside[128], cmd[160];
+	struct addr a;
+	int step;
+
+	for (step = 0; step < 3; step++) {
+		make_tmp();
+		snprintf(outside, sizeof(outside), "%s.out", tmp);
+		ck_assert_int_eq(mkdir(outside, 0755), 0);
+		put("form.json", form);
+		put("address.conf", conf);
+		if (step == 0) {
+			/* in place */
+			put("schemas/sub/def.json", def);
+		} else if (step == 1) {
+			/* schemas/sub -> a directory outside the address */
+			put("schemas/keep", "");
+			snprintf(
+			    target, sizeof(target), "%s/def.json", outside);
+			{
+				FILE *f = fopen(target, "w");
+
+				ck_assert_ptr_nonnull(f);
+				fputs(def, f);
+				fclose(f);
+			}
+			snprintf(link, sizeof(link), "%s/schemas/sub", tmp);
+			ck_assert_int_eq(symlink(outside, link), 0);
+		} else {
+			/* schemas itself -> outside, holding sub/def.json */
+			snprintf(target, sizeof(target), "%s/sub", outside);
+			ck_assert_int_eq(mkdir(target, 0755), 0);
+			snprintf(
+			    target, sizeof(target), "%s/sub/def.json", outside);
+			{
+				FILE *f = fopen(target, "w");
+
+				ck_assert_ptr_nonnull(f);
+				fputs(def, f);
+				fclose(f);
+			}
+			snprintf(link, sizeof(link), "%s/schemas", tmp);
+			ck_assert_int_eq(symlink(outside, link), 0);
+		}
+		snprintf(dir, sizeof(dir), "%s", tmp);
+		if (step == 0) {
+			ck_assert_int_eq(addr_load(dir, &a, NULL, NULL), 0);
+			ck_assert(a.ok);
+		} else {
+			ck_assert_int_eq(addr_load(dir, &a, NULL, NULL), -1);
+			ck_assert_msg(strstr(a.err, "symbolic link") != NULL,
+			    "step %d: %s", step, a.err);
+		}
+		addr_free(&a);
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", outside);
+		ck_assert_int_eq(system(cmd), 0);
+		rm_tmp();
+	}
+}
+END_TEST
+
 START_TEST(addr_load_gives_the_conf_the_document_and_the_form)
 {
 	char dir[PATH_MAX];
@@ -549,6 +624,7 @@ suite_address(void)
 	tc = tcase_create("addr_load");
 	tcase_add_test(tc, addr_load_refuses_bad_addresses);
 	tcase_add_test(tc, addr_load_refuses_a_symlinked_form);
+	tcase_add_test(tc, addr_load_follows_no_symlink_in_a_refs_path);
 	tcase_add_test(tc, addr_load_gives_the_conf_the_document_and_the_form);
 	tcase_add_test(tc, addr_load_notices_an_executable_hook);
 	tcase_add_test(tc, addr_load_refuses_files_others_may_write);

@@ -258,6 +258,69 @@ START_TEST(file_read_fd_reports_a_read_error)
 }
 END_TEST
 
+/* Paths beneath a directory (base/tree): what they give. */
+static const struct {
+	const char *rel;
+	size_t len; /* 0: strlen(rel) */
+	int err;    /* 0: the 10 bytes of tree/d/f */
+} beneath[] = {
+    {"d/f", 0, 0}, {"d/e/../f", 0, EINVAL},
+    {"dl/f", 0, ELOOP}, /* dl -> d: a directory link on the way */
+    {"d/fl", 0, ELOOP}, /* fl -> f: the file itself a link */
+    {"dl", 0, ELOOP},   /* the link alone */
+    {"../tree/d/f", 0, EINVAL}, {"./d/f", 0, EINVAL}, {"d//f", 0, EINVAL},
+    {"d/f/", 0, EINVAL}, {"", 0, EINVAL},
+    {"d/f\0x", 5, EINVAL}, /* a NUL inside */
+    {"d/missing", 0, ENOENT},
+    {"d/f/x", 0, ENOTDIR}, /* a file where a directory should be */
+    {"d", 0, EINVAL},      /* a directory: not a regular file */
+};
+
+/*
+ * file_read_beneath follows no symbolic link below its directory: not
+ * the file, not a directory on the way (open(2) with O_NOFOLLOW refuses
+ * the last component only), and takes only plain relative paths.
+ */
+START_TEST(file_read_beneath_follows_no_link_below_its_directory)
+{
+	char base[300], path[300], target[300], cmd[320], why[FILE_WHY_MAX];
+	const char *text = NULL;
+	size_t len = 0, rl;
+	struct arena a;
+	int rc;
+
+	in_dir(base, sizeof(base), "tree");
+	ck_assert_int_eq(mkdir(base, 0700), 0);
+	in_dir(path, sizeof(path), "tree/d");
+	ck_assert_int_eq(mkdir(path, 0700), 0);
+	in_dir(path, sizeof(path), "tree/d/e");
+	ck_assert_int_eq(mkdir(path, 0700), 0);
+	write_file("tree/d/f", 10);
+	in_dir(target, sizeof(target), "tree/d");
+	in_dir(path, sizeof(path), "tree/dl");
+	ck_assert_int_eq(symlink(target, path), 0);
+	in_dir(path, sizeof(path), "tree/d/fl");
+	ck_assert_int_eq(symlink("f", path), 0);
+	rl = beneath[_i].len != 0 ? beneath[_i].len : strlen(beneath[_i].rel);
+	arena_init(&a, 1 << 16);
+	errno = 0;
+	rc = file_read_beneath(
+	    base, beneath[_i].rel, rl, 100, &a, &text, &len, why, sizeof(why));
+	if (beneath[_i].err == 0) {
+		ck_assert_msg(rc == 0, "%s: %s", beneath[_i].rel, why);
+		ck_assert_uint_eq(len, 10);
+		ck_assert_int_eq(memcmp(text, "abcdefghij", 10), 0);
+	} else {
+		ck_assert_msg(rc == -1 && errno == beneath[_i].err,
+		    "%s: %d, errno %d (%s), expected errno %d", beneath[_i].rel,
+		    rc, errno, why, beneath[_i].err);
+	}
+	arena_free(&a);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", base);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 static Suite *
 suite_file(void)
 {
@@ -276,6 +339,9 @@ suite_file(void)
 	    file_read_fd_reads_a_pipe_to_its_end_under_the_cap, 0,
 	    (int)GPT_ARRAY_LEN(by_fd));
 	tcase_add_test(tc, file_read_fd_reports_a_read_error);
+	tcase_add_loop_test(tc,
+	    file_read_beneath_follows_no_link_below_its_directory, 0,
+	    (int)GPT_ARRAY_LEN(beneath));
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -7,7 +7,7 @@
 #   get       one GET; prints "answered STATUS in S s"; exit 0 on 200
 #   silent    connects and sends nothing; exit 0 when the process closes
 #   trickle   a POST head, then its body a byte a second
-#   slowread  a GET, then reads 64 KB of the answer every second; prints
+#   slowread  a GET, then reads 256 KB of the answer every second; prints
 #             "cut after N bytes in S s" when the process closes first
 #             (exit 0), or "whole answer, N bytes in S s" (exit 1)
 use strict;
@@ -82,7 +82,12 @@ if ($role eq 'get') {
 	my $got = 0;
 	for (;;) {
 		sleep 1;
-		my $n = sysread($s, my $b, 65536);
+		my ($n, $b) = (0, '');
+		while ($n < 262144) {
+			my $k = sysread($s, $b, 262144 - $n, length $b);
+			last if !$k;
+			$n += $k;
+		}
 		if (!$n) {
 			printf "cut after %d bytes in %.2f s\n", $got, time - $t0;
 			exit 0;

@@ -56,19 +56,19 @@ file_close(int fd)
 	errno = e;
 }
 
+/* The flags every file of ours is opened with (file.h). */
+#define FILE_OPEN_FLAGS                                                        \
+	(O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY)
+
 /*
- * Open path as described in file.h and return its descriptor and size, or
- * -1.  A file larger than max is refused here, before anything is read.
+ * The fd just opened (or -1 from open(2)): a regular file of at most max
+ * bytes, its size in *size; else -1 (errno, why) with fd closed.
  */
 static int
-file_open_at(int dirfd, const char *path, size_t max, size_t *size,
-    char *why, size_t whylen)
+file_check(int fd, size_t max, size_t *size, char *why, size_t whylen)
 {
 	struct stat st;
-	int fd;
 
-	fd = openat(dirfd, path,
-	    O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
 	if (fd == -1) {
 		/* hits on a path whose last component is a symbolic link */
 		if (errno == ELOOP)
@@ -97,62 +97,82 @@ fail:
 	return -1;
 }
 
-static int
-file_open(const char *path, size_t max, size_t *size, char *why,
-    size_t whylen)
-{
-	return file_open_at(AT_FDCWD, path, max, size, why, whylen);
-}
-
 /*
- * The directory holding the last segment of rel under dir, opened one
- * segment at a time with O_NOFOLLOW (so no symbolic link is followed
- * anywhere below dir), its descriptor, with *last pointing at rel's last
- * segment.  rel is a relative path of plain segments (the caller checks:
- * no "..", no "." and no empty segment).  -1 (errno, why) otherwise.
+ * Open path as described in file.h and return its descriptor and size, or
+ * -1.  A file larger than max is refused here, before anything is read.
  */
 static int
-file_open_parent_under(const char *dir, const char *rel, const char **last,
-    char *why, size_t whylen)
+file_open(const char *path, size_t max, size_t *size, char *why, size_t whylen)
 {
-	char seg[256];
-	const char *p = rel, *slash;
-	int fd, sub;
+	return file_check(open(path, FILE_OPEN_FLAGS), max, size, why, whylen);
+}
 
-	fd = open(dir, O_RDONLY | O_CLOEXEC | O_DIRECTORY);
-	if (fd == -1)
+int
+file_open_beneath(const char *base, const char *rel, size_t rel_len, size_t max,
+    size_t *size, char *why, size_t whylen)
+{
+	char name[FILE_COMPONENT_MAX + 1];
+	size_t at = 0, seg, i;
+	int dfd, fd;
+
+	/* every component plain before any is opened; bounded by rel_len */
+	if (memchr(rel, '\0', rel_len) != NULL)
+		/* hits on "a\0b" */
+		return file_fail(
+		    EINVAL, why, whylen, "not a plain relative path");
+	for (i = 0, seg = 0; i <= rel_len; i++) {
+		if (i < rel_len && rel[i] != '/')
+			continue;
+		/* hits on "", "a//b", "../x", "./x", "x/" */
+		if (i == seg || i - seg > FILE_COMPONENT_MAX ||
+		    (i - seg == 1 && rel[seg] == '.') ||
+		    (i - seg == 2 && rel[seg] == '.' && rel[seg + 1] == '.'))
+			return file_fail(
+			    EINVAL, why, whylen, "not a plain relative path");
+		seg = i + 1;
+	}
+	dfd = open(base, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY);
+	if (dfd == -1)
 		return file_fail_sys(why, whylen);
-	while ((slash = strchr(p, '/')) != NULL) {
-		size_t n = (size_t)(slash - p);
+	/* bounded by rel_len: each pass takes one component */
+	for (;;) {
+		const char *slash = memchr(rel + at, '/', rel_len - at);
 
-		/* hits on "a/../b", "/etc/passwd", "a//b": the caller's
-		 * checks missed them; refuse rather than climb */
-		if (n == 0 || n >= sizeof(seg) ||
-		    (n == 1 && p[0] == '.') ||
-		    (n == 2 && p[0] == '.' && p[1] == '.')) {
-			file_close(fd);
-			return file_fail(EINVAL, why, whylen,
-			    "not a plain relative path");
-		}
-		memcpy(seg, p, n);
-		seg[n] = '\0';
-		sub = openat(fd, seg,
-		    O_RDONLY | O_CLOEXEC | O_DIRECTORY | O_NOFOLLOW);
-		file_close(fd);
-		if (sub == -1) {
-			/* hits on defs -> /etc: a directory that is a
-			 * symbolic link (ELOOP, or ENOTDIR on some systems) */
-			if (errno == ELOOP || errno == ENOTDIR)
+		seg =
+		    slash != NULL ? (size_t)(slash - (rel + at)) : rel_len - at;
+		memcpy(name, rel + at, seg);
+		name[seg] = '\0';
+		if (slash == NULL)
+			break;
+		/* a directory on the way, never through a symbolic link */
+		fd = openat(dfd, name,
+		    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
+		if (fd == -1) {
+			struct stat st;
+			int e = errno;
+
+			/* hits on refs/sub -> /etc: Linux says ENOTDIR or
+			 * ELOOP for a link opened O_NOFOLLOW|O_DIRECTORY */
+			if (e == ELOOP || (e == ENOTDIR &&
+			                      fstatat(dfd, name, &st,
+			                          AT_SYMLINK_NOFOLLOW) == 0 &&
+			                      S_ISLNK(st.st_mode))) {
+				file_close(dfd);
 				return file_fail(ELOOP, why, whylen,
-				    "a symbolic link or no directory on the "
-				    "way (not followed)");
+				    "a symbolic link on the path (not "
+				    "followed)");
+			}
+			file_close(dfd);
+			errno = e;
 			return file_fail_sys(why, whylen);
 		}
-		fd = sub;
-		p = slash + 1;
+		close(dfd);
+		dfd = fd;
+		at += seg + 1;
 	}
-	*last = p;
-	return fd;
+	fd = openat(dfd, name, FILE_OPEN_FLAGS);
+	file_close(dfd);
+	return file_check(fd, max, size, why, whylen);
 }
 
 /*
@@ -238,6 +258,38 @@ file_read_arena(const char *path, size_t max, struct arena *a,
 }
 
 int
+file_read_beneath(const char *base, const char *rel, size_t rel_len, size_t max,
+    struct arena *a, const char **text, size_t *len, char *why, size_t whylen)
+{
+	struct arena_mark m = arena_mark(a);
+	size_t size;
+	char *p;
+	int fd;
+
+	if ((fd = file_open_beneath(
+	         base, rel, rel_len, max, &size, why, whylen)) == -1)
+		return -1;
+	if (size == SIZE_MAX || (p = arena_alloc(a, size + 1)) == NULL) {
+		file_fail(ENOMEM, why, whylen, "out of memory");
+		file_close(fd);
+		return -1;
+	}
+	if (file_read_exact(fd, p, size, why, whylen) == -1) {
+		int e = errno;
+
+		close(fd);
+		arena_rewind(a, m);
+		errno = e;
+		return -1;
+	}
+	close(fd);
+	p[size] = '\0';
+	*text = p;
+	*len = size;
+	return 0;
+}
+
+int
 file_read_fd(int fd, struct buf *out, char *why, size_t whylen)
 {
 	size_t len = buf_len(out), want;
@@ -272,40 +324,4 @@ file_read_fd(int fd, struct buf *out, char *why, size_t whylen)
 fail:
 	(void)buf_trunc(out, len); /* len is within out: keeps errno */
 	return -1;
-}
-
-int
-file_read_arena_under(const char *dir, const char *rel, size_t max,
-    struct arena *a, const char **text, size_t *len, char *why, size_t whylen)
-{
-	struct arena_mark m = arena_mark(a);
-	const char *last;
-	size_t size;
-	char *p;
-	int dfd, fd;
-
-	if ((dfd = file_open_parent_under(dir, rel, &last, why, whylen)) == -1)
-		return -1;
-	fd = file_open_at(dfd, last, max, &size, why, whylen);
-	file_close(dfd);
-	if (fd == -1)
-		return -1;
-	if (size == SIZE_MAX || (p = arena_alloc(a, size + 1)) == NULL) {
-		file_fail(ENOMEM, why, whylen, "out of memory");
-		file_close(fd);
-		return -1;
-	}
-	if (file_read_exact(fd, p, size, why, whylen) == -1) {
-		int e = errno;
-
-		close(fd);
-		arena_rewind(a, m);
-		errno = e;
-		return -1;
-	}
-	close(fd);
-	p[size] = '\0';
-	*text = p;
-	*len = size;
-	return 0;
 }

@@ -11,9 +11,18 @@
  * taken.  read() is retried on EINTR.  By descriptor (standard input): any
  * kind of file, read to EOF, refused when it passes the cap.
  *
+ * Beneath a directory (a file the operator placed inside a directory of
+ * theirs, such as a refs directory inside an address): every component of
+ * the relative path is opened from the one before with openat(2) and
+ * O_NOFOLLOW, so no symbolic link anywhere below the directory is
+ * followed, and "..", "." and empty components are refused: the file
+ * read is the one the path names inside the directory, not one a link
+ * there points at.
+ *
  * Errors: -1, errno says which (the phrase for the log is in why):
  *   ENOENT  the file does not exist (callers often treat that apart)
- *   ELOOP   the path is a symbolic link
+ *   ELOOP   the path is a symbolic link (beneath: any component below the
+ *           directory is)
  *   EINVAL  not a regular file (a directory, FIFO, device, socket)
  *   EFBIG   larger than the cap
  *   EAGAIN  the size changed while it was read
@@ -46,15 +55,23 @@ int file_read_buf(const char *path, struct buf *out, char *why, size_t whylen)
 int file_read_arena(const char *path, size_t max, struct arena *a,
     const char **text, size_t *len, char *why, size_t whylen) GPT_MUSTCHECK;
 
+/* The longest component file_open_beneath takes (NAME_MAX on Linux). */
+#define FILE_COMPONENT_MAX 255
+
 /*
- * As file_read_arena, for the file rel (a relative path of plain segments:
- * no "..", "." or empty segment) under the directory dir, with no symbolic
- * link followed anywhere below dir: each directory on the way is opened
- * with O_NOFOLLOW in turn (a symlinked directory refuses with ELOOP), so
- * nothing outside dir is ever read.  dir itself is opened as named.
+ * Open the regular file at rel (rel_len bytes, a relative path of plain
+ * components, no NUL needed) beneath the directory base (opened as given,
+ * links and all: it is the caller's), without following a symbolic link
+ * below base (see above); EINVAL for "..", ".", an empty component or one
+ * over FILE_COMPONENT_MAX.  Its fd (read-only, CLOEXEC, O_NONBLOCK) with
+ * *size set, at most max bytes, or -1 (errno, why).  The caller closes it.
  */
-int file_read_arena_under(const char *dir, const char *rel, size_t max,
-    struct arena *a, const char **text, size_t *len, char *why,
+int file_open_beneath(const char *base, const char *rel, size_t rel_len,
+    size_t max, size_t *size, char *why, size_t whylen) GPT_MUSTCHECK;
+
+/* file_read_arena for the file rel beneath base (file_open_beneath). */
+int file_read_beneath(const char *base, const char *rel, size_t rel_len,
+    size_t max, struct arena *a, const char **text, size_t *len, char *why,
     size_t whylen) GPT_MUSTCHECK;
 
 /* Append what fd gives until EOF (any kind of file) to out, under its max. */

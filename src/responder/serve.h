@@ -1,6 +1,6 @@
 /*
- * serve.h: the responder: the FastCGI accept loop (or one CGI request) and
- * the flow of one request, from CGI variables to the answer.
+ * serve.h: the flow of one request, from CGI variables to the answer (the
+ * loops that feed it requests are loop.h's).
  *
  * The flow (CONTRACT "Arrival", "Act"): resolve the address (404), the
  * address loads (500), the method (405); GET/HEAD write precomputed bytes;
@@ -47,16 +47,6 @@
  */
 #define SERVE_VALIDATE_BYTES_PER_INPUT_BYTE 12
 #define SERVE_ARENA_BASE ((size_t)16 * 1024 * 1024)
-/* CGI: unread body bytes discarded after the answer, at most, and the
- * time it may take (see serve.c). */
-#define SERVE_CGI_DRAIN_MAX ((size_t)16 * 1024 * 1024)
-#define SERVE_CGI_DRAIN_MS 5000u
-/* FastCGI: stalled connections are dropped (see serve.c and gpt.fcgi(8)):
- * GPT_FCGI_IDLE_TIMEOUT and GPT_FCGI_REQUEST_TIMEOUT, in seconds. */
-#define SERVE_IDLE_TIMEOUT_DEFAULT 5u
-#define SERVE_REQUEST_TIMEOUT_DEFAULT 30u
-#define SERVE_TIMEOUT_MIN 1u
-#define SERVE_TIMEOUT_MAX 3600u
 /* A buffer that grew past this is freed after its request. */
 #define SERVE_KEEP_MAX ((size_t)4 * 1024 * 1024)
 
@@ -90,13 +80,5 @@ void serve_state_free(struct serve_state *st);
  * the next request.
  */
 int serve_request(struct serve_io *io, struct serve_state *st);
-
-/*
- * The responder's main: FastCGI when fd 0 is a listening socket (libfcgi's
- * test, FCGX_IsCGI), else one CGI request on stdin/stdout/environ.
- * Returns the exit status: 0 once the web server is gone (FastCGI) or the
- * request answered (CGI).
- */
-int serve_main(void);
 
 #endif /* GPT_SERVE_H */

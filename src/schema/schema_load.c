@@ -3,8 +3,8 @@
  * (schema_load.h).
  *
  * Owns nothing: the text and the tree go to the form's arena.  Reads a
- * regular file, not through a symbolic link, of at most SCHEMA_REF_FILE_MAX
- * bytes (file_read_arena); parses strictly.
+ * regular file beneath its directory, through no symbolic link, of at most
+ * SCHEMA_REF_FILE_MAX bytes (file_read_beneath); parses strictly.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -21,52 +21,58 @@ schema_refs_init(struct schema_refs *r)
 	memset(r, 0, sizeof(*r));
 }
 
-static int
-refs_put(struct schema_refs *r, size_t limit, const char *prefix,
-    size_t prefix_len, const char *dir, size_t dir_len, bool confined)
+int
+schema_refs_add2(struct schema_refs *r, const char *prefix,
+    size_t prefix_len, const char *dir, size_t dir_len)
 {
-	if (r->n >= limit || prefix_len == 0 || dir_len == 0)
+	if (r->n >= SCHEMA_REFS_MAX + (size_t)r->extra || prefix_len == 0 ||
+	    dir_len == 0)
 		return -1;
 	r->map[r->n].prefix = prefix;
 	r->map[r->n].prefix_len = prefix_len;
 	r->map[r->n].dir = dir;
 	r->map[r->n].dir_len = dir_len;
-	r->map[r->n].confined = confined;
+	r->map[r->n].sub = "";
+	r->map[r->n].sub_len = 0;
 	r->n++;
 	return 0;
 }
 
-int
-schema_refs_add2(struct schema_refs *r, const char *prefix,
-    size_t prefix_len, const char *dir, size_t dir_len)
+/* The mapping past SCHEMA_REFS_MAX. */
+static int
+refs_extra(struct schema_refs *r, const char *prefix, const char *dir)
 {
-	size_t i, nlocal = 0;
-
-	for (i = 0; i < r->n; i++)
-		nlocal += r->map[i].confined;
-	return refs_put(r, SCHEMA_REFS_MAX + nlocal, prefix, prefix_len, dir,
-	    dir_len, false);
-}
-
-int
-schema_refs_files(struct schema_refs *r)
-{
-	if (r->n > SCHEMA_REFS_MAX)
+	if (r->extra)
 		return -1;
-	return refs_put(
-	    r, SCHEMA_REFS_MAX + 1, "file:///", 8, "/", 1, false);
+	r->extra = true;
+	if (schema_refs_add2(r, prefix, strlen(prefix), dir, strlen(dir)) == 0)
+		return 0;
+	r->extra = false;
+	return -1;
 }
 
 int
 schema_refs_local(struct schema_refs *r, const char *prefix, const char *dir)
 {
-	size_t i;
+	return refs_extra(r, prefix, dir);
+}
 
-	for (i = 0; i < r->n; i++)
-		if (r->map[i].confined)
-			return -1;
-	return refs_put(r, SCHEMA_REFS_MAX + 1, prefix, strlen(prefix), dir,
-	    strlen(dir), true);
+int
+schema_refs_files(struct schema_refs *r)
+{
+	return refs_extra(r, "file:///", "/");
+}
+
+int
+schema_refs_add_beneath(struct schema_refs *r, const char *prefix,
+    size_t prefix_len, const char *base, size_t base_len, const char *sub,
+    size_t sub_len)
+{
+	if (schema_refs_add2(r, prefix, prefix_len, base, base_len) == -1)
+		return -1;
+	r->map[r->n - 1].sub = sub;
+	r->map[r->n - 1].sub_len = sub_len;
+	return 0;
 }
 
 int
@@ -112,8 +118,8 @@ schema_refs_load(void *ctx, const char *uri, size_t len, struct arena *a,
     const struct json_value **out, char *msg, size_t msglen)
 {
 	const struct schema_refs *r = ctx;
-	size_t i, best = SIZE_MAX, plen = 0, got = 0, rlen;
-	char path[4096], why[FILE_WHY_MAX];
+	size_t i, best = SIZE_MAX, plen = 0, got = 0, rlen, n;
+	char base[4096], path[4096], why[FILE_WHY_MAX];
 	struct json_err jerr;
 	const char *text;
 
@@ -129,24 +135,31 @@ schema_refs_load(void *ctx, const char *uri, size_t len, struct arena *a,
 	rlen = len - plen;
 	/* "http://localhost:1234/../etc/passwd" */
 	if (!plain_path(uri + plen, rlen) ||
-	    r->map[best].dir_len + rlen + 2 > sizeof(path)) {
+	    r->map[best].dir_len + 1 > sizeof(base) ||
+	    r->map[best].sub_len + rlen + 2 > sizeof(path)) {
 		snprintf(msg, msglen, "not a plain relative path under the "
 		                      "prefix");
 		return -1;
 	}
-	memcpy(path, r->map[best].dir, r->map[best].dir_len);
-	path[r->map[best].dir_len] = '/';
-	memcpy(path + r->map[best].dir_len + 1, uri + plen, rlen);
-	path[r->map[best].dir_len + 1 + rlen] = '\0';
-	if (r->seen != NULL)
-		r->seen(r->seen_ctx, path);
-	if ((r->map[best].confined
-	            ? file_read_arena_under(r->map[best].dir,
-	                  path + r->map[best].dir_len + 1,
-	                  SCHEMA_REF_FILE_MAX, a, &text, &got, why,
-	                  sizeof(why))
-	            : file_read_arena(path, SCHEMA_REF_FILE_MAX, a, &text,
-	                  &got, why, sizeof(why))) == -1) {
+	/* base/sub/REST, read beneath base */
+	memcpy(base, r->map[best].dir, r->map[best].dir_len);
+	base[r->map[best].dir_len] = '\0';
+	n = r->map[best].sub_len;
+	memcpy(path, r->map[best].sub, n);
+	if (n > 0)
+		path[n++] = '/';
+	memcpy(path + n, uri + plen, rlen);
+	n += rlen;
+	if (r->seen != NULL) {
+		char full[8192 + 2];
+
+		snprintf(full, sizeof(full), "%s%s%.*s", base,
+		    base[r->map[best].dir_len - 1] == '/' ? "" : "/", (int)n,
+		    path);
+		r->seen(r->seen_ctx, full);
+	}
+	if (file_read_beneath(base, path, n, SCHEMA_REF_FILE_MAX, a, &text,
+	        &got, why, sizeof(why)) == -1) {
 		if (errno == ENOENT)
 			return 1;
 		snprintf(msg, msglen, "%s", why);

@@ -4,10 +4,11 @@
  *
  * A reference to PREFIX + REST reads DIR/REST.  REST must be a relative
  * path of plain segments: no "..", ".", empty segment, query, fragment,
- * percent sign or byte below 0x21, so a reference can never leave DIR.
- * Nothing is ever fetched from the network.  The files beside a form (its
- * address directory, schema_refs_local) are read with no symbolic link
- * followed on the way either.
+ * percent sign or byte below 0x21, so a reference can never leave DIR;
+ * and no component below DIR is followed through a symbolic link
+ * (file_read_beneath).  An address's DIR is SUB inside the address
+ * directory (schema_refs_add_beneath), so no component of SUB is either.
+ * Nothing is ever fetched from the network.
  */
 #ifndef GPT_SCHEMA_LOAD_H
 #define GPT_SCHEMA_LOAD_H
@@ -30,12 +31,14 @@ struct schema_refs {
 	struct {
 		const char *prefix; /* borrowed: argv or the conf */
 		size_t prefix_len;
-		const char *dir; /* borrowed */
+		const char *dir; /* borrowed: links in it are followed */
 		size_t dir_len;
-		/* no symbolic link followed below dir (file_read_arena_under):
-		 * the files beside a form, in its address directory */
-		bool confined;
+		const char *sub; /* borrowed: "" or a path beneath dir */
+		size_t sub_len;
 	} map[SCHEMA_REFS_MAX + 1];
+	/* the one mapping past SCHEMA_REFS_MAX is taken (schema_refs_local,
+	 * schema_refs_files) */
+	bool extra;
 	schema_refs_seen_fn seen; /* or NULL */
 	void *seen_ctx;
 };
@@ -58,16 +61,25 @@ int schema_refs_add(struct schema_refs *r, const char *arg) GPT_MUSTCHECK;
 int schema_refs_add2(struct schema_refs *r, const char *prefix,
     size_t prefix_len, const char *dir, size_t dir_len) GPT_MUSTCHECK;
 
-/* Map prefix to dir (both borrowed) with no symbolic link followed below
- * dir: the files beside a form.  One such mapping besides the
- * SCHEMA_REFS_MAX of schema_refs_add2.  0, or -1 when it is taken. */
+/* Add prefix -> base/sub (all borrowed): sub (a relative path of plain
+ * segments) is inside base, and no link in it is followed.  0, or -1 when
+ * the table is full. */
+int schema_refs_add_beneath(struct schema_refs *r, const char *prefix,
+    size_t prefix_len, const char *base, size_t base_len, const char *sub,
+    size_t sub_len) GPT_MUSTCHECK;
+
+/* Map prefix to dir (both borrowed, dir read beneath as every DIR is):
+ * the files beside a form, in its address directory.  The one mapping
+ * besides the SCHEMA_REFS_MAX of schema_refs_add2.  0, or -1 when it is
+ * taken. */
 int schema_refs_local(struct schema_refs *r, const char *prefix,
     const char *dir) GPT_MUSTCHECK;
 
 /* Map "file:///" to "/": a schema file the operator names on the command
- * line has its file: URI as base, and its relative references read the
- * files they name, in any directory (the operator named the file).  Takes
- * the slot schema_refs_local would.  0, or -1 when it is taken. */
+ * line has its file: URI (its real path) as base, and its relative
+ * references read the files they name, in any directory (the operator
+ * named the file).  Takes the slot schema_refs_local would.  0, or -1
+ * when it is taken. */
 int schema_refs_files(struct schema_refs *r) GPT_MUSTCHECK;
 
 /* A schema_load_fn over the struct schema_refs at ctx: the longest

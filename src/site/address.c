@@ -293,7 +293,6 @@ addr_compile(struct addr *a, const struct json_value *s, schema_warn_fn warn,
 {
 	struct schema_opts o;
 	struct schema_refs refs;
-	char *dirs[CONF_REFS_MAX];
 	size_t i;
 
 	memset(&o, 0, sizeof(o));
@@ -307,17 +306,12 @@ addr_compile(struct addr *a, const struct json_value *s, schema_warn_fn warn,
 	/* NULL for the responder: the first problem refuses the form */
 	o.problems = problems;
 	schema_refs_init(&refs);
-	for (i = 0; i < a->conf.nrefs; i++) {
-		size_t n = strlen(a->dir) + strlen(a->conf.ref_dir[i]) + 2;
-
-		if ((dirs[i] = arena_alloc(&a->arena, n)) == NULL)
+	/* refs = PREFIX=DIR: DIR inside the address, through no link */
+	for (i = 0; i < a->conf.nrefs; i++)
+		if (schema_refs_add_beneath(&refs, a->conf.ref_prefix[i],
+		        strlen(a->conf.ref_prefix[i]), a->dir, strlen(a->dir),
+		        a->conf.ref_dir[i], strlen(a->conf.ref_dir[i])) == -1)
 			return SCHEMA_NOMEM;
-		snprintf(dirs[i], n, "%s/%s", a->dir, a->conf.ref_dir[i]);
-		if (schema_refs_add2(&refs, a->conf.ref_prefix[i],
-		        strlen(a->conf.ref_prefix[i]), dirs[i],
-		        strlen(dirs[i])) == -1)
-			return SCHEMA_NOMEM;
-	}
 	if (schema_refs_local(&refs, SCHEMA_ADDRESS_PREFIX, a->dir) == -1)
 		return SCHEMA_NOMEM;
 	refs.seen = addr_file_seen;

@@ -46,6 +46,7 @@ fcgi_conn_init(struct fcgi_conn *c, unsigned idle_sec, unsigned request_sec)
 	 * two lengths took, at least one length byte each */
 	buf_init(&c->env, FCGI_PARAMS_MAX);
 	buf_init(&c->wire, FCGI_WIRE_MAX);
+	buf_init(&c->ahead, FCGI_AHEAD_MAX);
 	return 0;
 }
 
@@ -59,6 +60,7 @@ fcgi_conn_free(struct fcgi_conn *c)
 	buf_free(&c->params);
 	buf_free(&c->env);
 	buf_free(&c->wire);
+	buf_free(&c->ahead);
 	free(c->envp);
 	c->envp = NULL;
 	c->envp_cap = 0;
@@ -78,6 +80,8 @@ fcgi_request_reset(struct fcgi_conn *c)
 	c->had_err = false;
 	buf_reset(&c->params);
 	buf_reset(&c->wire);
+	buf_reset(&c->ahead);
+	c->ahead_pos = 0;
 }
 
 void
@@ -85,6 +89,7 @@ fcgi_conn_open(struct fcgi_conn *c, int fd)
 {
 	c->fd = fd;
 	c->served = false;
+	c->opened_ms = c->last_ms = gpt_now_ms();
 	c->in_pos = c->in_len = 0;
 	c->state = FCGI_S_HEAD;
 	c->hdr_got = 0;
@@ -125,9 +130,41 @@ fcgi_drop(struct fcgi_conn *c, enum fcgi_why why, const char *detail)
 /* --- writing ------------------------------------------------------------- */
 
 /*
+ * Wait for room on the socket: at most the idle time, and within a
+ * request never past its deadline (then c->why is FCGI_W_ANSWER).  0
+ * when there is room, -1 when the wait ended.
+ */
+static int
+fcgi_wait_room(struct fcgi_conn *c)
+{
+	struct pollfd p = {c->fd, POLLOUT, 0};
+	int rc;
+
+	/* bounded: each pass waits what is left until `until` */
+	for (;;) {
+		uint64_t now = gpt_now_ms(), until = now + c->idle_ms;
+		bool deadline = c->id != 0 && c->deadline_ms < until;
+
+		if (deadline)
+			until = c->deadline_ms;
+		if (now >= until)
+			rc = 0;
+		else
+			rc = poll(&p, 1, (int)(until - now));
+		if (rc == -1 && errno == EINTR)
+			continue;
+		if (rc == 0 && deadline)
+			/* hits on a reader taking 64 KB a second of a 3 MB
+			 * answer */
+			c->why = FCGI_W_ANSWER;
+		return rc > 0 ? 0 : -1;
+	}
+}
+
+/*
  * Write all iov[0..n) (n <= 3) through short writes and EINTR; a full
- * socket is waited for in poll() for at most the idle time, so a web
- * server that stops reading fails the write instead of holding us.
+ * socket is waited for (fcgi_wait_room), so a web server that stops
+ * reading, or reads too slowly, fails the write instead of holding us.
  */
 static int
 fcgi_writev_all(struct fcgi_conn *c, struct iovec *iov, int n)
@@ -145,15 +182,8 @@ fcgi_writev_all(struct fcgi_conn *c, struct iovec *iov, int n)
 		if (w == -1 && errno == EINTR)
 			continue;
 		if (w == -1 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-			struct pollfd p = {c->fd, POLLOUT, 0};
-			int rc;
-
-			do
-				rc = poll(&p, 1, (int)c->idle_ms);
-			while (rc == -1 && errno == EINTR);
-			if (rc <= 0)
-				/* hits on a peer that never reads a large
-				 * answer */
+			/* hits on a peer that never reads a large answer */
+			if (fcgi_wait_room(c) == -1)
 				return -1;
 			continue;
 		}
@@ -594,21 +624,16 @@ fcgi_step(struct fcgi_conn *c, enum fcgi_goal goal, unsigned char *out,
 }
 
 /*
- * More bytes into the read-ahead buffer (only when it is used up): try
- * the read, and only when it would block wait in poll() until until_ms.
- * 1 bytes came, 0 EOF, -1 error (c->err), -2 until_ms passed, -3 a stop
- * signal while no request was begun.
+ * More bytes into the read-ahead buffer (only when it is used up), without
+ * waiting: 1 bytes came, 0 EOF, -1 error (c->err), -2 none for now.
  */
 static int
-fcgi_fill(struct fcgi_conn *c, uint64_t until_ms)
+fcgi_fill(struct fcgi_conn *c)
 {
 	c->in_pos = c->in_len = 0;
-	/* each pass reads, or waits and then reads; bounded by until_ms */
+	/* bounded: EINTR is retried, anything else returns */
 	for (;;) {
 		ssize_t r = read(c->fd, c->in, FCGI_IN_MAX);
-		struct pollfd pf = {c->fd, POLLIN, 0};
-		uint64_t now;
-		int rc;
 
 		if (r > 0) {
 			c->in_len = (size_t)r;
@@ -618,99 +643,200 @@ fcgi_fill(struct fcgi_conn *c, uint64_t until_ms)
 			return 0;
 		if (errno == EINTR)
 			continue;
-		if (errno != EAGAIN && errno != EWOULDBLOCK) {
-			c->err = errno;
-			return -1;
-		}
-		if ((now = gpt_now_ms()) >= until_ms)
+		if (errno == EAGAIN || errno == EWOULDBLOCK)
 			return -2;
-		rc = poll(&pf, 1, (int)(until_ms - now));
-		if (rc == 0)
-			return -2;
-		if (rc == -1 && errno == EINTR && !c->started &&
-		    c->stop != NULL && *c->stop)
-			return -3; /* a stop signal between requests */
-		if (rc == -1 && errno != EINTR) {
-			c->err = errno;
-			return -1;
-		}
+		c->err = errno;
+		return -1;
 	}
 }
 
-/* The end of the current wait: idle time from now, within the deadline. */
-static uint64_t
-fcgi_wait_until(const struct fcgi_conn *c, uint64_t deadline)
+/* The first byte of a request came at now: its head and its whole time
+ * start, from the accept on a new connection (the web server writes the
+ * head at once), from this byte on a kept one. */
+static void
+fcgi_request_begins(struct fcgi_conn *c, uint64_t now)
 {
-	uint64_t idle = gpt_now_ms() + c->idle_ms;
+	uint64_t t = c->served ? now : c->opened_ms;
 
-	return idle < deadline ? idle : deadline;
+	c->head_end_ms =
+	    t + (c->idle_ms < c->request_ms ? c->idle_ms : c->request_ms);
+	c->deadline_ms = t + c->request_ms;
+}
+
+uint64_t
+fcgi_wait_end(const struct fcgi_conn *c)
+{
+	uint64_t idle = c->last_ms + c->idle_ms;
+
+	if (!c->started && c->served)
+		return c->opened_ms + c->idle_ms; /* for the next request */
+	if (!c->started)
+		return c->opened_ms + (c->idle_ms < c->request_ms
+		                              ? c->idle_ms
+		                              : c->request_ms);
+	if (!c->head_ready)
+		return c->head_end_ms;
+	return idle < c->deadline_ms ? idle : c->deadline_ms;
+}
+
+/* The wait ended (fcgi_wait_end passed): drop for the stall it was. */
+static enum fcgi_pump
+fcgi_expire(struct fcgi_conn *c)
+{
+	enum fcgi_why why;
+
+	if (!c->started && c->served)
+		why = FCGI_W_KEPT_IDLE;
+	else if (!c->head_ready)
+		/* hits on half a record header, then silence */
+		why = FCGI_W_HEAD_TIME;
+	else if (c->last_ms + c->idle_ms < c->deadline_ms)
+		why = FCGI_W_IDLE;
+	else
+		/* hits on a body trickled a byte a second */
+		why = FCGI_W_REQUEST;
+	(void)fcgi_drop(c, why, NULL);
+	return FCGI_P_CLOSED;
+}
+
+/* Consume the read-ahead bytes toward a request to serve: its head, then
+ * up to ahead_max bytes of its body.  As fcgi_step: 1 there, 0 the bytes
+ * ran out first, -1 dropped. */
+static int
+fcgi_pump_step(struct fcgi_conn *c, size_t ahead_max)
+{
+	size_t got = 0;
+	int rc;
+
+	if (!c->head_ready) {
+		if ((rc = fcgi_step(c, FCGI_G_HEAD, NULL, 0, &got)) != 1)
+			return rc;
+	}
+	/* bounded by ahead_max: each pass takes bytes, or returns */
+	for (;;) {
+		size_t room = ahead_max - buf_len(&c->ahead), want;
+		char *dst;
+
+		if (c->stdin_done || c->aborted || room == 0)
+			return 1;
+		want = room < 16384 ? room : 16384;
+		if ((dst = buf_reserve(&c->ahead, want)) == NULL)
+			return 1; /* no memory to read ahead: served as it is */
+		got = 0;
+		rc =
+		    fcgi_step(c, FCGI_G_BODY, (unsigned char *)dst, want, &got);
+		buf_commit(&c->ahead, got);
+		if (rc == -1)
+			return -1;
+		if (rc == 0)
+			return 0;
+	}
+}
+
+enum fcgi_pump
+fcgi_pump(struct fcgi_conn *c, size_t ahead_max)
+{
+	uint64_t now = gpt_now_ms();
+	unsigned reads = 0;
+	int rc;
+
+	if (c->fd < 0)
+		return FCGI_P_CLOSED;
+	if (ahead_max > FCGI_AHEAD_MAX)
+		ahead_max = FCGI_AHEAD_MAX;
+	/* bounded: at most 8 reads, then the others get their turn */
+	for (;;) {
+		bool before = c->started;
+
+		if (!c->started && c->in_pos < c->in_len)
+			c->started = true;
+		rc = fcgi_pump_step(c, ahead_max);
+		if (rc == -1)
+			return FCGI_P_CLOSED;
+		if (!before && c->started)
+			fcgi_request_begins(c, now);
+		if (rc == 1)
+			return FCGI_P_READY;
+		if (c->aborted && !c->head_ready) {
+			/* aborted before its head ended: done with it */
+			if (fcgi_reply_end(c, c->id, FCGI_REQUEST_COMPLETE) ==
+			    -1)
+				return FCGI_P_CLOSED;
+			fcgi_request_reset(c);
+			continue;
+		}
+		if (++reads > 8)
+			return FCGI_P_WAIT;
+		rc = fcgi_fill(c);
+		if (rc == 1) {
+			c->last_ms = now;
+			continue;
+		}
+		if (rc == -2)
+			break;
+		if (rc == 0 && !c->started) {
+			c->why = FCGI_W_EOF; /* the web server closed it */
+			fcgi_conn_close(c);
+			return FCGI_P_CLOSED;
+		}
+		/* hits on a head or body that stops half way, the peer gone */
+		(void)fcgi_drop(c, rc == 0 ? FCGI_W_CUT : FCGI_W_IO, NULL);
+		return FCGI_P_CLOSED;
+	}
+	if (now >= fcgi_wait_end(c))
+		return fcgi_expire(c);
+	return FCGI_P_WAIT;
+}
+
+/*
+ * Wait in poll() for c to be readable until fcgi_wait_end: 1 readable (or
+ * the wait ended: the next fcgi_pump says which), 0 a stop signal while
+ * no request is begun, -1 poll failed (c->err).
+ */
+static int
+fcgi_wait_input(struct fcgi_conn *c)
+{
+	struct pollfd pf = {c->fd, POLLIN, 0};
+	uint64_t now = gpt_now_ms(), until = fcgi_wait_end(c);
+	int rc;
+
+	if (now >= until)
+		return 1;
+	rc = poll(&pf, 1, (int)(until - now));
+	if (rc == -1 && errno == EINTR && !c->started && c->stop != NULL &&
+	    *c->stop)
+		return 0;
+	if (rc == -1 && errno != EINTR) {
+		c->err = errno;
+		return -1;
+	}
+	return 1;
 }
 
 int
 fcgi_read_head(struct fcgi_conn *c)
 {
-	uint64_t head_end = 0;
-	size_t got = 0;
-	bool kept = c->served;
-	int rc;
-
-	if (c->fd < 0)
-		return -1;
-	fcgi_request_reset(c);
-	c->started = c->in_pos < c->in_len;
 	/* bounded: each pass consumes bytes or waits, and every wait ends at
-	 * the idle time or the head's deadline */
+	 * fcgi_wait_end, after which fcgi_pump drops the connection */
 	for (;;) {
-		if ((rc = fcgi_step(c, FCGI_G_HEAD, NULL, 0, &got)) == -1)
-			return -1;
-		if (rc == 1) {
-			if (head_end == 0)
-				c->deadline_ms = gpt_now_ms() + c->request_ms;
-			return 0;
-		}
-		if (c->aborted) {
-			/* aborted before its head ended: done with it */
-			if (fcgi_reply_end(c, c->id, FCGI_REQUEST_COMPLETE) ==
-			    -1)
-				return -1;
-			fcgi_request_reset(c);
-		}
-		if (!c->started && kept) {
-			/* between requests on a kept connection: the idle
-			 * time for the next request's first byte */
-			rc = fcgi_fill(c, gpt_now_ms() + c->idle_ms);
-		} else {
-			if (head_end == 0) {
-				/* a web server writes the head at once: not
-				 * having it within min(idle, request) of its
-				 * first byte (or of the accept) is stalling */
-				uint64_t now = gpt_now_ms();
+		int rc;
 
-				head_end = now + (c->idle_ms < c->request_ms
-				                         ? c->idle_ms
-				                         : c->request_ms);
-				c->deadline_ms = now + c->request_ms;
-			}
-			rc = fcgi_fill(c, head_end);
+		switch (fcgi_pump(c, 0)) {
+		case FCGI_P_READY:
+			return 0;
+		case FCGI_P_CLOSED:
+			return -1;
+		case FCGI_P_WAIT:
+			break;
 		}
-		if (rc == 1)
+		if ((rc = fcgi_wait_input(c)) == 1)
 			continue;
-		if (rc == -3) {
+		if (rc == 0) {
 			c->why = FCGI_W_STOP;
 			fcgi_conn_close(c);
 			return -1;
 		}
-		if (rc == 0 && !c->started) {
-			c->why = FCGI_W_EOF; /* the web server closed it */
-			fcgi_conn_close(c);
-			return -1;
-		}
-		if (rc == -2 && !c->started && kept)
-			return fcgi_drop(c, FCGI_W_KEPT_IDLE, NULL);
-		if (rc == -2)
-			/* hits on half a record header, then silence */
-			return fcgi_drop(c, FCGI_W_HEAD_TIME, NULL);
-		return fcgi_drop(c, rc == 0 ? FCGI_W_CUT : FCGI_W_IO, NULL);
+		return fcgi_drop(c, FCGI_W_IO, NULL);
 	}
 }
 
@@ -724,6 +850,20 @@ fcgi_read_body(struct fcgi_conn *c, void *p, size_t n)
 		return -1;
 	if (n > LONG_MAX)
 		n = LONG_MAX;
+	if (c->aborted) {
+		/* hits on ABORT_REQUEST while the body is read */
+		c->why = FCGI_W_ABORTED;
+		return -1;
+	}
+	/* what fcgi_pump read ahead comes first */
+	if (c->ahead_pos < buf_len(&c->ahead)) {
+		got = buf_len(&c->ahead) - c->ahead_pos;
+		if (got > n)
+			got = n;
+		memcpy(p, buf_ptr(&c->ahead) + c->ahead_pos, got);
+		c->ahead_pos += got;
+		return (long)got;
+	}
 	/* bounded: each pass consumes bytes, or waits until the idle time
 	 * or the deadline */
 	for (;;) {
@@ -743,15 +883,34 @@ fcgi_read_body(struct fcgi_conn *c, void *p, size_t n)
 		if (gpt_now_ms() >= c->deadline_ms)
 			/* hits on a body trickled a byte a second */
 			return fcgi_drop(c, FCGI_W_REQUEST, NULL);
-		until = fcgi_wait_until(c, c->deadline_ms);
-		rc = fcgi_fill(c, until);
-		if (rc == 1)
+		rc = fcgi_fill(c);
+		if (rc == 1) {
+			c->last_ms = gpt_now_ms();
 			continue;
-		if (rc == -2)
+		}
+		if (rc == -2) {
+			/* nothing now: wait the idle time, within the
+			 * deadline */
+			uint64_t now = gpt_now_ms();
+			struct pollfd pf = {c->fd, POLLIN, 0};
+			int prc;
+
+			until = now + c->idle_ms;
+			if (until > c->deadline_ms)
+				until = c->deadline_ms;
+			prc =
+			    now < until ? poll(&pf, 1, (int)(until - now)) : 0;
+			if (prc > 0 || (prc == -1 && errno == EINTR))
+				continue;
+			if (prc == -1) {
+				c->err = errno;
+				return fcgi_drop(c, FCGI_W_IO, NULL);
+			}
 			return fcgi_drop(c,
 			    until >= c->deadline_ms ? FCGI_W_REQUEST
 			                            : FCGI_W_IDLE,
 			    NULL);
+		}
 		/* hits on a body that stops half way, the peer gone */
 		return fcgi_drop(c, rc == 0 ? FCGI_W_CUT : FCGI_W_IO, NULL);
 	}
@@ -766,7 +925,8 @@ fcgi_finish(struct fcgi_conn *c)
 		return 0;
 	if (c->failed) {
 		fcgi_conn_close(c);
-		return 0;
+		/* cut at the deadline: the operator's to see */
+		return c->why == FCGI_W_ANSWER ? -1 : 0;
 	}
 	/* bounded by FCGI_DRAIN_MAX and the request's deadline */
 	while (!c->stdin_done && !c->aborted) {
@@ -785,8 +945,9 @@ fcgi_finish(struct fcgi_conn *c)
 		fcgi_conn_close(c);
 		return 0;
 	}
-	/* kept: the next fcgi_read_head waits the idle time for it */
+	/* kept: the next request has the idle time from now to begin */
 	fcgi_request_reset(c);
 	c->served = true;
+	c->opened_ms = c->last_ms = gpt_now_ms();
 	return 0;
 }

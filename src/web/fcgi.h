@@ -29,6 +29,15 @@
  * bounds or with a pair that overruns the stream, EOF in the middle of a
  * request, and the two timeouts.
  *
+ * Many connections at once: fcgi_pump moves one on with what its socket
+ * has, never waiting, up to a request whose head and body (the body up to
+ * a bound: FCGI_AHEAD_MAX) are read; fcgi_wait_end says until when its
+ * wait may last, so one poll(2) can watch many connections and a peer
+ * that stalls holds none of the others.  Writing an answer waits for room
+ * at most the idle time each time, and never past the request's deadline
+ * (its first byte + the request time), so a reader that takes the answer
+ * slowly is cut there (FCGI_W_ANSWER).
+ *
  * No libfcgi here: its fastcgi.h gives the record layout's constants.
  */
 #ifndef GPT_FCGI_H
@@ -47,6 +56,9 @@
 #define FCGI_REC_CHUNK 65528 /* content per record: <= 0xffff, 8-aligned */
 #define FCGI_WIRE_DIRECT ((size_t)16 * 1024) /* written where it lies */
 #define FCGI_WIRE_MAX ((size_t)64 * 1024)    /* the answer buffer, at most */
+/* fcgi_pump reads this much of a body before the request is served; the
+ * rest is read while it is served. */
+#define FCGI_AHEAD_MAX ((size_t)256 * 1024)
 
 /* Why a connection was dropped or closed. */
 enum fcgi_why {
@@ -61,8 +73,16 @@ enum fcgi_why {
 	FCGI_W_ABORTED,   /* ABORT_REQUEST: the web server gave up */
 	FCGI_W_IO,        /* read or write failed (errno in fcgi_conn.err) */
 	FCGI_W_NOMEM,
-	FCGI_W_DRAIN,     /* the unread body was over FCGI_DRAIN_MAX */
-	FCGI_W_STOP,      /* *stop was set while waiting between requests */
+	FCGI_W_DRAIN,  /* the unread body was over FCGI_DRAIN_MAX */
+	FCGI_W_STOP,   /* *stop was set while waiting between requests */
+	FCGI_W_ANSWER, /* the answer not taken by the request's deadline */
+};
+
+/* What fcgi_pump found. */
+enum fcgi_pump {
+	FCGI_P_WAIT,   /* more bytes are needed: poll for them */
+	FCGI_P_READY,  /* a request to serve: envp set, its body read ahead */
+	FCGI_P_CLOSED, /* the connection ended (fcgi_conn.why) */
 };
 
 /* One connection and the request on it; see fcgi_conn_init. */
@@ -93,6 +113,11 @@ struct fcgi_conn {
 	bool served;          /* a request was answered on this kept
 	                         connection */
 	uint64_t deadline_ms; /* the request's time ends here */
+	uint64_t opened_ms;   /* accepted, or the last request ended (kept) */
+	uint64_t head_end_ms; /* the request's head must be whole by then */
+	uint64_t last_ms;     /* the last bytes came */
+	struct buf ahead;     /* owned: the body read before it is served */
+	size_t ahead_pos;     /* what fcgi_read_body gave of it */
 	size_t drained;
 	struct buf params;    /* owned: the PARAMS stream */
 	struct buf env;       /* owned: "NAME=value" strings, NUL-separated */
@@ -132,6 +157,21 @@ void fcgi_conn_close(struct fcgi_conn *c);
 int fcgi_read_head(struct fcgi_conn *c) GPT_MUSTCHECK;
 
 /*
+ * Move c on with what its socket has, without waiting: read and consume
+ * bytes toward a request whose head is whole and whose body is read up to
+ * its end or up to ahead_max bytes (0: the head alone).  FCGI_P_READY:
+ * c->envp is the request's (as after fcgi_read_head); FCGI_P_WAIT: wait
+ * for the socket to be readable, at most until fcgi_wait_end (calling
+ * again after it drops the connection for the stall); FCGI_P_CLOSED: the
+ * connection is closed and c->why says why.
+ */
+enum fcgi_pump fcgi_pump(struct fcgi_conn *c, size_t ahead_max);
+
+/* When the wait of a connection that fcgi_pump left waiting ends, in
+ * gpt_now_ms() time. */
+uint64_t fcgi_wait_end(const struct fcgi_conn *c);
+
+/*
  * Up to n bytes of the request's STDIN into p: the count, 0 at its end,
  * -1 when the connection is to be dropped (c->why; the answer is then not
  * written, and fcgi_finish closes).
@@ -157,7 +197,8 @@ void fcgi_end(struct fcgi_conn *c);
  * that a kept connection is at the next request and a closed one loses
  * no answer to a reset; then close unless the web server keeps the
  * connection and it is still sound.  0, or -1 when the connection was
- * dropped while draining (c->why says why: a stall, FCGI_W_DRAIN).
+ * dropped while draining (c->why says why: a stall, FCGI_W_DRAIN) or the
+ * answer was cut at the request's deadline (FCGI_W_ANSWER).
  */
 int fcgi_finish(struct fcgi_conn *c);
 
