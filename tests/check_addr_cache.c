@@ -363,6 +363,11 @@ START_TEST(addr_cache_lookup_reloads_when_a_referenced_file_changes)
 	a = lookup("x", &why);
 	ck_assert(!a->ok);
 	ck_assert_ptr_nonnull(strstr(a->err, "form refused"));
+	/* and a refused address reloads when the file is fixed */
+	put("root/x/defs/money.json", "{\"type\": \"string\"}");
+	usleep(ADDR_RECHECK_SEC * 1000000 + 100000);
+	a = lookup("x", &why);
+	ck_assert_msg(a->ok, "%s", a->err);
 	rm_tmp();
 }
 END_TEST

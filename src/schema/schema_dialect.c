@@ -309,7 +309,8 @@ schema_vocab_by_uri(
 	/* 2020-12's format-assertion vocabulary (validation section 7.2.2),
 	 * declared true or false, is the format keyword asserted, as
 	 * gpt.fcgi always asserts it */
-	if (d == SCHEMA_D_2020_12 && eq(uri + plen, len - plen, "format-assertion")) {
+	if (d == SCHEMA_D_2020_12 &&
+	    eq(uri + plen, len - plen, "format-assertion")) {
 		*out = SCHEMA_V_FORMAT;
 		return 0;
 	}

@@ -72,8 +72,8 @@ int schema_refs_add_beneath(struct schema_refs *r, const char *prefix,
  * the files beside a form, in its address directory.  The one mapping
  * besides the SCHEMA_REFS_MAX of schema_refs_add2.  0, or -1 when it is
  * taken. */
-int schema_refs_local(struct schema_refs *r, const char *prefix,
-    const char *dir) GPT_MUSTCHECK;
+int schema_refs_local(
+    struct schema_refs *r, const char *prefix, const char *dir) GPT_MUSTCHECK;
 
 /* Map "file:///" to "/": a schema file the operator names on the command
  * line has its file: URI (its real path) as base, and its relative

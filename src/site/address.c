@@ -255,8 +255,9 @@ addr_file_seen(void *ctx, const char *path)
 	char *copy;
 
 	if (a->nfiles >= ADDR_FILES_MAX ||
-	    (f = arena_alloc(&a->arena, sizeof(*f))) == NULL ||
-	    (copy = arena_strndup(&a->arena, path, strlen(path))) == NULL) {
+	    (f = arena_alloc(&a->files_arena, sizeof(*f))) == NULL ||
+	    (copy = arena_strndup(&a->files_arena, path, strlen(path))) ==
+	        NULL) {
 		a->files_lost = true;
 		return;
 	}
@@ -474,8 +475,8 @@ addr_modes_of_files(struct addr *a)
 	for (f = a->files; f != NULL; f = f->next) {
 		char *slash;
 
-		if (strncmp(f->path, a->dir, dlen) != 0 || f->path[dlen] != '/' ||
-		    strlen(f->path) >= sizeof(path))
+		if (strncmp(f->path, a->dir, dlen) != 0 ||
+		    f->path[dlen] != '/' || strlen(f->path) >= sizeof(path))
 			continue;
 		if (addr_mode_ok(a, f->path) == -1)
 			return -1;
@@ -511,6 +512,7 @@ addr_load_once(const char *dir, struct addr *a, schema_warn_fn warn,
 	if (problems != NULL)
 		schema_problems_init(problems);
 	arena_init(&a->arena, ADDR_ARENA_MAX);
+	arena_init(&a->files_arena, ADDR_FILES_ARENA_MAX);
 	arena_init(&scratch, ADDR_ARENA_MAX);
 	conf_init(&a->conf);
 	if (snprintf(a->dir, sizeof(a->dir), "%s", dir) >=
@@ -656,6 +658,9 @@ void
 addr_free(struct addr *a)
 {
 	arena_free(&a->arena);
+	arena_free(&a->files_arena);
+	a->files = NULL;
+	a->nfiles = 0;
 	a->ok = false;
 	a->doc = NULL;
 	a->schema = NULL;

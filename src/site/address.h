@@ -62,6 +62,7 @@
  * check; past it (no form gets there: every reference reads a document
  * once) the address is reloaded at every check */
 #define ADDR_FILES_MAX 1024
+#define ADDR_FILES_ARENA_MAX ((size_t)8 << 20) /* their paths and stamps */
 /* The mode bits that refuse an address's file (addr_load). */
 #define ADDR_WRITABLE (S_IWGRP | S_IWOTH)
 /* How much of the refs directories addr_load checks for those bits: past
@@ -103,7 +104,7 @@ struct addr_stamp {
 
 struct addr_file {
 	struct addr_file *next;
-	const char *path; /* borrowed from the addr's arena */
+	const char *path; /* borrowed from the addr's files_arena */
 	struct addr_stamp st;
 };
 
@@ -125,7 +126,10 @@ struct addr {
 	/* every other file the form's references read (refs directories,
 	 * files beside the form), stamped before reading: a change to one
 	 * reloads the address as one to form.json does */
-	struct addr_file *files; /* borrowed from arena: a list */
+	/* owned: the list below, kept when a refused load frees arena, so
+	 * that fixing a file it read reloads it too */
+	struct arena files_arena;
+	struct addr_file *files; /* borrowed from files_arena: a list */
 	size_t nfiles;
 	bool files_lost; /* one was not remembered: reload at every check */
 	bool racy; /* a file changed within ADDR_RACY_SEC of its reading:
