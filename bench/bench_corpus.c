@@ -149,7 +149,8 @@ main(int argc, char **argv)
 	double round_s = argc > 4 ? atof(argv[4]) : 0.2;
 	unsigned rounds = argc > 5 ? (unsigned)atoi(argv[5]) : 5;
 	if (rounds == 0 || rounds > ROUNDS_MAX || !(round_s > 0)) {
-		fprintf(stderr, "bench_corpus: ROUND_S > 0, 1 <= ROUNDS <= %d\n",
+		fprintf(stderr,
+		    "bench_corpus: ROUND_S > 0, 1 <= ROUNDS <= %d\n",
 		    ROUNDS_MAX);
 		return 2;
 	}
@@ -208,16 +209,16 @@ main(int argc, char **argv)
 			in->len = (size_t)(e - p);
 			in->value = NULL;
 			bytes += in->len;
-			if (json_parse(p, in->len, &trees, 0, &in->value, &jerr) !=
-			    JSON_OK) {
+			if (json_parse(p, in->len, &trees, 0, &in->value,
+			        &jerr) != JSON_OK) {
 				in->value = NULL;
 				nfail++;
-				fprintf(out, "%zu\tparse-error\t-\t-\t%s\n", ninst,
-				    jerr.msg);
+				fprintf(out, "%zu\tparse-error\t-\t-\t%s\n",
+				    ninst, jerr.msg);
 			} else {
 				struct schema_err err;
-				enum schema_result r =
-				    schema_validate(form, in->value, &scratch, &err);
+				enum schema_result r = schema_validate(
+				    form, in->value, &scratch, &err);
 				arena_reset(&scratch);
 				nparsed++;
 				nvalid += r == SCHEMA_OK;
@@ -235,8 +236,9 @@ main(int argc, char **argv)
 	fclose(out);
 	double mem = bytes ? (double)arena_peak(&trees) / (double)bytes : 0;
 	if (nparsed == 0) {
-		printf("refused=0 n=%zu parse_fail=%zu valid=0 invalid=0 limit=0 "
-		       "load_ns=%.0f\n",
+		printf(
+		    "refused=0 n=%zu parse_fail=%zu valid=0 invalid=0 limit=0 "
+		    "load_ns=%.0f\n",
 		    ninst, nfail, median(loads, LOADS));
 		return 0;
 	}

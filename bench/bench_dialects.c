@@ -42,8 +42,7 @@
 
 /* ----- generated text --------------------------------------------------- */
 
-static void
-putf(struct buf *b, const char *fmt, ...)
+static void putf(struct buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
 static void
@@ -78,11 +77,11 @@ put_alnum(struct buf *b, unsigned n)
 static const char *const names[] = {"Ana Lima", "Jonas Berg",
     "Chlo\xC3\xA9 Martin", "\xE7\x94\xB0\xE4\xB8\xAD \xE5\xA4\xAA\xE9\x83\x8E",
     "Priya Natarajan", "Ole Hansen", "Maria \\\"Mia\\\" Rossi"};
-static const char *const cities[] = {"Paris", "Berlin", "Osaka", "Oslo",
-    "S\xC3\xA3o Paulo", "Chennai"};
+static const char *const cities[] = {
+    "Paris", "Berlin", "Osaka", "Oslo", "S\xC3\xA3o Paulo", "Chennai"};
 static const char *const currencies[] = {"EUR", "USD", "GBP", "JPY", "CHF"};
-static const char *const statuses[] = {"pending", "paid", "shipped",
-    "cancelled"};
+static const char *const statuses[] = {
+    "pending", "paid", "shipped", "cancelled"};
 
 /* Set for the small body: one order as lean as the form allows, about
  * 300 B (one line item, no labels, no contact details). */
@@ -96,7 +95,8 @@ resource(struct buf *b, const char *prefix)
 	put_alnum(b, 8 + next_rand() % 8);
 	putf(b, "\",\"created\":%u", 1700000000u + next_rand() % 50000000u);
 	if (!lean && next_rand() % 4 == 0)
-		putf(b, ",\"labels\":{\"channel\":\"web\",\"campaign\":\"c%u\"}",
+		putf(b,
+		    ",\"labels\":{\"channel\":\"web\",\"campaign\":\"c%u\"}",
 		    next_rand() % 100);
 }
 
@@ -118,11 +118,13 @@ order(struct buf *b)
 	resource(b, "cus");
 	putf(b, ",\"name\":\"%s\"", PICK(names));
 	if (!lean && next_rand() % 2 == 0)
-		putf(b, ",\"email\":\"user%u@example.com\"", next_rand() % 1000);
+		putf(
+		    b, ",\"email\":\"user%u@example.com\"", next_rand() % 1000);
 	if (!lean && next_rand() % 2 == 0)
-		putf(b, ",\"address\":{\"line1\":\"%u Main Street\","
-		        "\"city\":\"%s\",\"postcode\":\"%05u\","
-		        "\"country\":\"FR\"}",
+		putf(b,
+		    ",\"address\":{\"line1\":\"%u Main Street\","
+		    "\"city\":\"%s\",\"postcode\":\"%05u\","
+		    "\"country\":\"FR\"}",
 		    1 + next_rand() % 200, PICK(cities), next_rand() % 100000);
 	put(b, "},\"items\":[");
 	for (i = 0; i < n; i++) {
@@ -141,8 +143,8 @@ order(struct buf *b)
 
 static const char *const kinds[] = {"view", "click", "search", "purchase"};
 static const char *const roles[] = {"guest", "member", "admin"};
-static const char *const tags[] = {"mobile", "beta", "eu-west", "a/b:7",
-    "returning", "caf\xC3\xA9"};
+static const char *const tags[] = {
+    "mobile", "beta", "eu-west", "a/b:7", "returning", "caf\xC3\xA9"};
 
 /* draft07: one event. */
 static void
@@ -150,11 +152,12 @@ event(struct buf *b)
 {
 	unsigned i, n;
 
-	putf(b, "{\"id\":\"%08x-%04x\",\"at\":%u%03u,\"kind\":\"%s\","
-	        "\"user\":{\"id\":\"%08x-%04x\",\"name\":\"%s\"",
-	    next_rand(), next_rand() & 0xffff, 1700000000u + next_rand() % 5000000,
-	    next_rand() % 1000, PICK(kinds), next_rand(), next_rand() & 0xffff,
-	    PICK(names));
+	putf(b,
+	    "{\"id\":\"%08x-%04x\",\"at\":%u%03u,\"kind\":\"%s\","
+	    "\"user\":{\"id\":\"%08x-%04x\",\"name\":\"%s\"",
+	    next_rand(), next_rand() & 0xffff,
+	    1700000000u + next_rand() % 5000000, next_rand() % 1000,
+	    PICK(kinds), next_rand(), next_rand() & 0xffff, PICK(names));
 	if (next_rand() % 2 == 0)
 		putf(b, ",\"role\":\"%s\"", PICK(roles));
 	put(b, "}");
@@ -185,12 +188,18 @@ static const struct {
 	const char *name;
 	struct bench_form bf;
 } forms[] = {
-    {"openapi", {.prog = "bench_dialects", .form = "openapi form",
-        .head = "{\"next\":null,\"orders\":[", .margin = 200,
-        .item = order, .sized = sized}},
-    {"draft07", {.prog = "bench_dialects", .form = "draft07 form",
-        .head = "{\"source\":\"web-frontend\",\"events\":[",
-        .margin = 60, .item = event, .sized = sized}},
+    {"openapi", {.prog = "bench_dialects",
+                    .form = "openapi form",
+                    .head = "{\"next\":null,\"orders\":[",
+                    .margin = 200,
+                    .item = order,
+                    .sized = sized}},
+    {"draft07", {.prog = "bench_dialects",
+                    .form = "draft07 form",
+                    .head = "{\"source\":\"web-frontend\",\"events\":[",
+                    .margin = 60,
+                    .item = event,
+                    .sized = sized}},
 };
 
 /* ----- the compile benchmark ------------------------------------------- */
@@ -229,8 +238,8 @@ load_json(const char *path, struct arena *a, char **bytes, size_t *len)
 }
 
 static int
-compile_or_say(const char *path, const struct json_value *root,
-    struct arena *a, const struct schema **out)
+compile_or_say(const char *path, const struct json_value *root, struct arena *a,
+    const struct schema **out)
 {
 	struct schema_err serr;
 
@@ -242,11 +251,11 @@ compile_or_say(const char *path, const struct json_value *root,
 	return 0;
 }
 
-static const char *const nouns[] = {"Account", "Address", "Invoice",
-    "Shipment", "Product", "Price", "Tax", "Discount", "Warehouse", "Carrier",
-    "Payment", "Refund", "Customer", "Contact", "Policy", "Quota", "Region",
-    "Volume", "Snapshot", "Listener", "Route", "Certificate", "Secret",
-    "Job", "Trigger", "Queue", "Topic", "Subscription", "Endpoint", "Role"};
+static const char *const nouns[] = {"Account", "Address", "Invoice", "Shipment",
+    "Product", "Price", "Tax", "Discount", "Warehouse", "Carrier", "Payment",
+    "Refund", "Customer", "Contact", "Policy", "Quota", "Region", "Volume",
+    "Snapshot", "Listener", "Route", "Certificate", "Secret", "Job", "Trigger",
+    "Queue", "Topic", "Subscription", "Endpoint", "Role"};
 static const char *const parts[] = {"Spec", "Status", "Ref", "Config",
     "Summary", "Detail", "Rule", "Limit", "Option", "Entry"};
 static const char *const fields[] = {"name", "displayName", "description",
@@ -258,19 +267,20 @@ static const char *const fields[] = {"name", "displayName", "description",
 static const char *const patterns[] = {"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",
     "^[A-Z]{2}$", "^\\\\+?[0-9 ()-]{7,20}$", "^[0-9]+(\\\\.[0-9]+){2}$",
     "^arn:[a-z-]+:[a-z0-9-]+:[a-z0-9-]*:[0-9]{12}:.+$",
-    "^[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\\\\.[A-Za-z]{2,}$",
-    "^(/[^/]+)+/?$", "^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-"
-    "[0-9a-f]{12}$", "^[A-Z][A-Za-z0-9_]{0,63}$", "^[0-9]{4}-[0-9]{2}$",
+    "^[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\\\\.[A-Za-z]{2,}$", "^(/[^/]+)+/?$",
+    "^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-"
+    "[0-9a-f]{12}$",
+    "^[A-Z][A-Za-z0-9_]{0,63}$", "^[0-9]{4}-[0-9]{2}$",
     "^([01][0-9]|2[0-3]):[0-5][0-9]$", "^[a-z]{2}(-[A-Z]{2})?$"};
-static const char *const words[] = {"the", "resource", "value", "used",
-    "when", "set", "by", "the server", "of this", "object", "must be",
-    "unique", "within", "its", "namespace", "and", "is", "read-only",
-    "defaults to", "the region", "in seconds", "see the guide"};
+static const char *const words[] = {"the", "resource", "value", "used", "when",
+    "set", "by", "the server", "of this", "object", "must be", "unique",
+    "within", "its", "namespace", "and", "is", "read-only", "defaults to",
+    "the region", "in seconds", "see the guide"};
 static const char *const enum_words[] = {"ACTIVE", "INACTIVE", "PENDING",
     "FAILED", "DELETING", "CREATING", "UPDATING", "UNKNOWN", "tcp", "udp",
     "http", "https", "grpc", "small", "medium", "large", "xlarge", "daily",
-    "weekly", "monthly", "low", "normal", "high", "critical", "alpha",
-    "beta", "ga", "deprecated", "retired", "none"};
+    "weekly", "monthly", "low", "normal", "high", "critical", "alpha", "beta",
+    "ga", "deprecated", "retired", "none"};
 
 static void
 description(struct buf *b)
@@ -341,8 +351,8 @@ property(struct buf *b, unsigned from)
 		put(b, "{\"type\":\"string\",\"enum\":[");
 		n = 2 + next_rand() % 12;
 		for (i = 0; i < n; i++)
-			putf(b, "%s\"%s%u\"", i > 0 ? "," : "", PICK(enum_words),
-			    i);
+			putf(b, "%s\"%s%u\"", i > 0 ? "," : "",
+			    PICK(enum_words), i);
 		put(b, "],");
 		description(b);
 		put(b, "}");
@@ -389,10 +399,11 @@ bigform(const char *path)
 		buf_init(&b, (size_t)16 << 20);
 		rng = BENCH_RAND_SEED;
 		ndefs = ndefs == 0 ? 300 : ndefs + 10;
-		put(&b, "{\"$schema\":\"http://json-schema.org/draft-07/schema#\","
-		        "\"$id\":\"https://api.example/schemas/bundle.json\","
-		        "\"title\":\"Generated API bundle\",\"type\":\"object\","
-		        "\"properties\":{");
+		put(&b,
+		    "{\"$schema\":\"http://json-schema.org/draft-07/schema#\","
+		    "\"$id\":\"https://api.example/schemas/bundle.json\","
+		    "\"title\":\"Generated API bundle\",\"type\":\"object\","
+		    "\"properties\":{");
 		for (i = 0; i < 20; i++) {
 			putf(&b, "%s\"%s%u\":", i > 0 ? "," : "", PICK(fields),
 			    i);
@@ -415,8 +426,9 @@ bigform(const char *path)
 			putf(&b, "\"%s\":{\"type\":\"string\"}", fields[0]);
 			for (j = 1; j < n; j++) {
 				putf(&b, ",\"%s\":",
-				    fields[1 + (j * 7 + i) %
-				                   (GPT_ARRAY_LEN(fields) - 1)]);
+				    fields[1 +
+				           (j * 7 + i) %
+				               (GPT_ARRAY_LEN(fields) - 1)]);
 				property(&b, i);
 			}
 			putf(&b, "},\"additionalProperties\":%s}",
@@ -489,7 +501,8 @@ main(int argc, char **argv)
 	/* FORM, then the driver's own arguments (SCHEMA and the rest). */
 	for (i = 0; argc >= 3 && i < GPT_ARRAY_LEN(forms); i++)
 		if (strcmp(argv[1], forms[i].name) == 0)
-			return bench_form_main(argc - 1, argv + 1, &forms[i].bf);
+			return bench_form_main(
+			    argc - 1, argv + 1, &forms[i].bf);
 	fprintf(stderr, "usage: bench_dialects openapi|draft07 SCHEMA "
 	                "[mbps SIZE | dump DIR]\n"
 	                "       bench_dialects bigform FILE\n"

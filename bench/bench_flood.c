@@ -41,8 +41,8 @@ make_body(bool object, bool crafted, size_t *len)
 	size_t count = (BODY_TARGET - 2) / per, o = 0, i;
 	uint64_t (*h)(const char *, size_t) =
 	    object ? flood_old_member_hash : flood_old_string_hash;
-	char *names = flood_names(h, crafted ? 10 : 0, crafted ? 18 : 0,
-	    count, NAME_LEN);
+	char *names =
+	    flood_names(h, crafted ? 10 : 0, crafted ? 18 : 0, count, NAME_LEN);
 	char *s = malloc(count * per + 3);
 
 	if (names == NULL || s == NULL)
@@ -126,9 +126,9 @@ main(int argc, char **argv)
 	arena_init(&arena, (size_t)1 << 30);
 	arena_init(&form_arena, (size_t)1 << 20);
 	if (json_parse(unique, sizeof(unique) - 1, &form_arena, 0, &form,
-		&err) != JSON_OK ||
+	        &err) != JSON_OK ||
 	    schema_compile(form, &form_arena, NULL, NULL, &s, &serr) !=
-		SCHEMA_OK)
+	        SCHEMA_OK)
 		return 1;
 	printf("hash flooding: crafted against random names, same size "
 	       "(CPU time, median of %d alternated runs)\n",

@@ -94,8 +94,8 @@ run(const char *body, size_t len, unsigned iters, bool validate)
 			    err.offset);
 			exit(1);
 		}
-		if (validate && schema_validate(form, v, &req, &serr) !=
-		    SCHEMA_OK) {
+		if (validate &&
+		    schema_validate(form, v, &req, &serr) != SCHEMA_OK) {
 			fprintf(stderr, "the body fails the form at %s: %s\n",
 			    serr.pointer.buf, serr.reason);
 			exit(1);
@@ -214,8 +214,8 @@ load_form(const char *path, struct arena *a, char **bytes)
 	if (cli_slurp(path, &text) == -1)
 		return -1;
 	*bytes = buf_take(&text, &len);
-	if (*bytes == NULL || json_parse(*bytes, len, a, 0, &root, &err) !=
-	    JSON_OK) {
+	if (*bytes == NULL ||
+	    json_parse(*bytes, len, a, 0, &root, &err) != JSON_OK) {
 		fprintf(stderr, "%s: not strict JSON\n", path);
 		return -1;
 	}

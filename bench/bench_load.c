@@ -260,9 +260,8 @@ main(int argc, char **argv)
 		fprintf(stderr, "usage: bench_load [SCALE > 0]\n");
 		return 2;
 	}
-	printf("%-26s %8s %9s %10s %10s %9s %10s %11s\n", "form", "n",
-	    "bytes", "parse ms", "load ms", "load/parse", "audit ms",
-	    "audit/load");
+	printf("%-26s %8s %9s %10s %10s %9s %10s %11s\n", "form", "n", "bytes",
+	    "parse ms", "load ms", "load/parse", "audit ms", "audit/load");
 	for (i = 0; i < GPT_ARRAY_LEN(cases) && rc == 0; i++) {
 		struct buf b;
 		size_t rounds = ROUNDS;

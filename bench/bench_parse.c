@@ -39,8 +39,9 @@
 #define BATCH_SECONDS 0.01
 
 static const char *names[] = {"Ada Lovelace", "Zo\xC3\xAB \\\"Z\\\" Martin",
-    "\xE5\xB1\xB1\xE7\x94\xB0 \xE5\xA4\xAA\xE9\x83\x8E", "Jos\\u00e9 Garc\xC3\xAD\x61",
-    "Bj\xC3\xB6rk Gu\xC3\xB0mundsd\xC3\xB3ttir", "Grace Hopper"};
+    "\xE5\xB1\xB1\xE7\x94\xB0 \xE5\xA4\xAA\xE9\x83\x8E",
+    "Jos\\u00e9 Garc\xC3\xAD\x61", "Bj\xC3\xB6rk Gu\xC3\xB0mundsd\xC3\xB3ttir",
+    "Grace Hopper"};
 static const char *cities[] = {"Z\xC3\xBCrich", "S\xC3\xA3o Paulo",
     "\xD0\x9C\xD0\xBE\xD1\x81\xD0\xBA\xD0\xB2\xD0\xB0", "Paris", "Lagos"};
 
@@ -64,9 +65,10 @@ record(struct buf *b, unsigned id)
 	put(b, "\"tags\":[\"alpha\",\"b\xC3\xA9ta\",\"line\\nbreak\"],"
 	       "\"history\":[");
 	for (k = 0; k < n; k++) {
-		snprintf(tmp, sizeof(tmp), "%s{\"t\":%u,\"v\":-%u.%u,\"ok\":null}",
-		    k ? "," : "", 1700000000u + next_rand() % 100000,
-		    next_rand() % 100, next_rand() % 1000);
+		snprintf(tmp, sizeof(tmp),
+		    "%s{\"t\":%u,\"v\":-%u.%u,\"ok\":null}", k ? "," : "",
+		    1700000000u + next_rand() % 100000, next_rand() % 100,
+		    next_rand() % 1000);
 		put(b, tmp);
 	}
 	put(b, "]}");
@@ -182,8 +184,9 @@ worker_exec(struct worker *w, const char *prog, const char *body, size_t len)
 	char path[] = "/tmp/bench_parse.XXXXXX";
 	int c[2], r[2], fd = mkstemp(path);
 
-	if (fd == -1 || write(fd, body, len) != (ssize_t)len || close(fd) == -1 ||
-	    pipe(c) == -1 || pipe(r) == -1 || (w->pid = fork()) == -1) {
+	if (fd == -1 || write(fd, body, len) != (ssize_t)len ||
+	    close(fd) == -1 || pipe(c) == -1 || pipe(r) == -1 ||
+	    (w->pid = fork()) == -1) {
 		perror("bench_parse");
 		exit(1);
 	}

@@ -19,12 +19,25 @@
 #include "bench_form.h"
 
 static const char *const words[] = {
-    "Hello, ", "world", " and ", "caf\xC3\xA9 ", "\\\"quoted\\\" ",
-    "line\\nbreak ", "\xE6\x97\xA5\xE6\x9C\xAC\xE8\xAA\x9E ", "na\\u00efve ",
-    "the quick brown fox jumps over the lazy dog. ", "\xF0\x9F\x98\x80 ",
+    "Hello, ",
+    "world",
+    " and ",
+    "caf\xC3\xA9 ",
+    "\\\"quoted\\\" ",
+    "line\\nbreak ",
+    "\xE6\x97\xA5\xE6\x9C\xAC\xE8\xAA\x9E ",
+    "na\\u00efve ",
+    "the quick brown fox jumps over the lazy dog. ",
+    "\xF0\x9F\x98\x80 ",
 };
 static const char *const styles[] = {
-    "plain", "bold", "italic", "underline", "strike", "code", "quote",
+    "plain",
+    "bold",
+    "italic",
+    "underline",
+    "strike",
+    "code",
+    "quote",
     "heading",
 };
 
@@ -46,7 +59,8 @@ node(struct buf *b, unsigned depth)
 		char url[96];
 
 		snprintf(url, sizeof(url),
-		    "{\"style\":\"link\",\"href\":\"https://example.org/p/%u?q=%u\","
+		    "{\"style\":\"link\",\"href\":\"https://example.org/p/"
+		    "%u?q=%u\","
 		    "\"children\":[",
 		    next_rand() % 100000, next_rand() % 1000);
 		put(b, url);

@@ -6,7 +6,9 @@
 # Forms from bench/cgi_form.sh: 1 property (small) and 400 described
 # properties with a pattern each (large, about 59 KB served).  Cases:
 #   floor       bench/cgi_floor printing the same GET answer's body
-#   GET cached  gpt.fcgi as CGI, GET, the cache warm
+#   GET compiled gpt.fcgi as CGI, GET, answered from the operator's
+#               form.compiled (gpt.fcgi --compile), the run-time cache off
+#   GET cached  gpt.fcgi as CGI, GET, the run-time cache warm
 #   GET off     the same with GPT_FORM_CACHE=off
 #   act cached  a valid act (hook: exec cat), the cache vouching for the
 #               form (patterns compiled at their first search, no JIT)
@@ -51,6 +53,10 @@ done
 printf '{"field_0001": "AAA-11"}' >"$T/act.json"
 # The cache stores only files older than two seconds (formcache.h).
 sleep 3
+for name in small large; do
+	cp -Rp "$T/$name" "$T/$name-c"
+	"$GPT_FCGI" --compile "$T/$name-c" >/dev/null
+done
 export GATEWAY_INTERFACE=CGI/1.1 GPT_FORM_CACHE="$T/cache" \
     GPT_LOG_TIMESTAMP=no
 for name in small large; do
@@ -80,14 +86,18 @@ one() {
 	hook) set -- "$T/$_n/hook <$T/act.json" ;;
 	esac
 	case $_c in
-	*-off) cache=off ;;
+	*-off | *-compiled) cache=off ;;
 	*) cache=$T/cache ;;
+	esac
+	case $_c in
+	*-compiled) dir=$T/$_n-c ;;
+	*) dir=$T/$_n ;;
 	esac
 	case $_c in
 	act-*) method=POST ;;
 	*) method=GET ;;
 	esac
-	GPT_FORM_CACHE=$cache REQUEST_METHOD=$method GPT_ADDRESS="$T/$_n" \
+	GPT_FORM_CACHE=$cache REQUEST_METHOD=$method GPT_ADDRESS="$dir" \
 	    CONTENT_TYPE=application/json \
 	    CONTENT_LENGTH=$(wc -c <"$T/act.json" | tr -d ' ') \
 	    hyperfine --warmup 5 --runs "$RUNS" --export-json "$T/h.json" \
@@ -98,8 +108,8 @@ one() {
 }
 
 : >"$T/results"
-cases="floor get-cached get-off act-cached act-off hook"
-rev="hook act-off act-cached get-off get-cached floor"
+cases="floor get-compiled get-cached get-off act-cached act-off hook"
+rev="hook act-off act-cached get-off get-cached get-compiled floor"
 if [ -n "${GPT_FCGI_BEFORE:-}" ]; then
 	cases="$cases get-before act-before"
 	rev="act-before get-before $rev"
@@ -133,7 +143,7 @@ function ratio(a, b, col,   r, x, n, s) {
 }
 END {
 	printf "  %-22s %9s %9s\n", "case", "wall us", "CPU us"
-	nc = split("floor get-cached get-off get-before act-cached act-off act-before hook", cs, " ")
+	nc = split("floor get-compiled get-cached get-off get-before act-cached act-off act-before hook", cs, " ")
 	split("small large", ns, " ")
 	for (i = 1; i <= 2; i++) for (j = 1; j <= nc; j++) {
 		k = ns[i] "/" cs[j]
@@ -143,8 +153,12 @@ END {
 	print "  ratios (median of the rounds; wall unless CPU)      target"
 	for (i = 1; i <= 2; i++) {
 		n = ns[i]
+		v = ratio(n "/get-compiled", n "/floor", "w")
+		printf "  %-5s GET, compiled  %5.2fx (rounds:%s)  <= 2x\n", n, v, rs
+		v = ratio(n "/get-compiled", n "/floor", "c")
+		printf "  %-5s GET, compiled, CPU %4.2fx (rounds:%s)\n", n, v, rs
 		v = ratio(n "/get-cached", n "/floor", "w")
-		printf "  %-5s GET, cache     %5.2fx (rounds:%s)  <= 2x\n", n, v, rs
+		printf "  %-5s GET, cache     %5.2fx (rounds:%s)  (run-time cache)\n", n, v, rs
 		v = ratio(n "/get-cached", n "/floor", "c")
 		printf "  %-5s GET, cache, CPU %5.2fx (rounds:%s)  (less swayed by load)\n", n, v, rs
 		v = ratio(n "/get-off", n "/floor", "w")

@@ -469,9 +469,9 @@ START_TEST(addr_load_reads_relative_references_beside_the_form)
 	ck_assert_ptr_nonnull(s);
 	defs = json_object_get(s, "$defs", 5);
 	ck_assert_ptr_nonnull(defs);
-	ck_assert_ptr_nonnull(json_object_get(defs,
-	    SCHEMA_ADDRESS_PREFIX "common.json",
-	    strlen(SCHEMA_ADDRESS_PREFIX "common.json")));
+	ck_assert_ptr_nonnull(
+	    json_object_get(defs, SCHEMA_ADDRESS_PREFIX "common.json",
+	        strlen(SCHEMA_ADDRESS_PREFIX "common.json")));
 	ck_assert_ptr_nonnull(json_object_get(s, "$id", 3));
 	addr_free(&a);
 	rm_tmp();
@@ -488,9 +488,8 @@ START_TEST(addr_load_reads_nothing_above_the_address)
 	make_tmp();
 	put("outside/money.json", "{}");
 	put("outside/common.json", "{}");
-	put("addr/form.json",
-	    "{\"p\": \"x\", \"m\": [], \"s\": {\"$ref\": "
-	    "\"../outside/money.json\"}}");
+	put("addr/form.json", "{\"p\": \"x\", \"m\": [], \"s\": {\"$ref\": "
+	                      "\"../outside/money.json\"}}");
 	snprintf(dir, sizeof(dir), "%s/addr", tmp);
 	ck_assert_int_eq(addr_load(dir, &a, NULL, NULL), -1);
 	ck_assert_ptr_nonnull(strstr(a.err, "names nothing"));

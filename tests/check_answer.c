@@ -98,8 +98,8 @@ START_TEST(answer_build_explains_the_412_when_the_address_explains)
 
 	load(&a, good_form, "failures = explain\n");
 	set = answer_of(&a);
-	ck_assert_ptr_nonnull(strstr(set->precondition.bytes,
-	    "Content-Type: application/json\r\n"));
+	ck_assert_ptr_nonnull(strstr(
+	    set->precondition.bytes, "Content-Type: application/json\r\n"));
 	ck_assert_ptr_nonnull(strstr(set->precondition.bytes, "\"etag\""));
 	unload(&a);
 }
@@ -123,9 +123,9 @@ START_TEST(answer_build_known_builds_only_the_etag_and_the_412)
 		ck_assert_str_eq(set->etag, full.etag);
 		/* the 412 is the one a whole build gives, byte for byte */
 		ck_assert_uint_eq(set->precondition.len, full.precondition.len);
-		ck_assert(memcmp(set->precondition.bytes,
-		              full.precondition.bytes,
-		              full.precondition.len) == 0);
+		ck_assert(
+		    memcmp(set->precondition.bytes, full.precondition.bytes,
+		        full.precondition.len) == 0);
 		/* nothing a GET writes */
 		ck_assert_ptr_null(set->json.bytes);
 		ck_assert_ptr_null(set->json_304.bytes);
@@ -143,8 +143,8 @@ suite_answer(void)
 	TCase *tc = tcase_create("Core");
 
 	tcase_add_test(tc, answer_build_precomputes_every_answer);
-	tcase_add_test(tc,
-	    answer_build_explains_the_412_when_the_address_explains);
+	tcase_add_test(
+	    tc, answer_build_explains_the_412_when_the_address_explains);
 	tcase_add_test(tc, answer_build_known_builds_only_the_etag_and_the_412);
 	suite_add_tcase(s, tc);
 	return s;

@@ -159,10 +159,12 @@ suite_arena(void)
 	tcase_add_test(tc, arena_alloc_returns_aligned_distinct_memory);
 	tcase_add_test(tc, arena_alloc_refuses_past_cap_and_stays_usable);
 	tcase_add_test(tc, arena_grows_across_blocks);
-	tcase_add_test(tc, arena_rewind_gives_back_later_memory_and_runs_cleanups);
+	tcase_add_test(
+	    tc, arena_rewind_gives_back_later_memory_and_runs_cleanups);
 	tcase_add_test(tc, arena_reset_settles_on_one_block_and_runs_cleanups);
 	tcase_add_test(tc, arena_strndup_copies_and_terminates);
-	tcase_add_test(tc, arena_set_cap_applies_to_the_allocations_that_follow);
+	tcase_add_test(
+	    tc, arena_set_cap_applies_to_the_allocations_that_follow);
 	suite_add_tcase(s, tc);
 	return s;
 }

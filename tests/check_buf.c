@@ -42,8 +42,12 @@ static const struct {
 	const char *name;
 	int which;
 } over_max[] = {
-	{"buf_append", 0}, {"buf_putc", 1}, {"buf_puts", 2},
-	{"buf_printf short", 3}, {"buf_printf long", 4}, {"buf_reserve", 5},
+    {"buf_append", 0},
+    {"buf_putc", 1},
+    {"buf_puts", 2},
+    {"buf_printf short", 3},
+    {"buf_printf long", 4},
+    {"buf_reserve", 5},
 };
 
 START_TEST(every_appender_stops_exactly_at_the_max)
@@ -115,8 +119,7 @@ START_TEST(buf_printf_formats_long_output)
 }
 END_TEST
 
-static int GPT_PRINTF(2, 3)
-vprintf_via(struct buf *b, const char *fmt, ...)
+static int GPT_PRINTF(2, 3) vprintf_via(struct buf *b, const char *fmt, ...)
 {
 	va_list ap;
 	int rc;
@@ -311,7 +314,8 @@ suite_buf(void)
 	tcase_add_test(tc, buf_reserve_and_commit_append_what_was_written);
 	tcase_add_test(tc, buf_trunc_gives_back_a_tail_and_refuses_to_grow);
 	tcase_add_test(tc, buf_tail_keeps_the_last_bytes_at_the_front);
-	tcase_add_test(tc, buf_reset_keeps_memory_and_reset_max_changes_the_limit);
+	tcase_add_test(
+	    tc, buf_reset_keeps_memory_and_reset_max_changes_the_limit);
 	tcase_add_test(tc, buf_free_leaves_a_reusable_buffer_with_its_max);
 	tcase_add_test(tc, buf_take_hands_over_ownership);
 	tcase_add_test(lim, buf_append_refuses_past_max_and_keeps_contents);

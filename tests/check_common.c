@@ -10,8 +10,8 @@ START_TEST(gpt_is_control_is_true_for_c0_and_del_only)
 	unsigned c;
 
 	for (c = 0; c < 256; c++)
-		ck_assert_msg(gpt_is_control((unsigned char)c) ==
-		        (c < 0x20 || c == 0x7f),
+		ck_assert_msg(
+		    gpt_is_control((unsigned char)c) == (c < 0x20 || c == 0x7f),
 		    "byte 0x%02x", c);
 }
 END_TEST
@@ -20,13 +20,13 @@ static const struct {
 	const char *in, *want;
 	size_t n;
 } masked[] = {
-	{"plain", "plain", 5},
-	{"a\nb\rc\td", "a?b?c?d", 7},
-	{"\x1b[31mred", "?[31mred", 8},
-	{"nul\0here", "nul?here", 8},
-	{"del\x7f", "del?", 4},
-	{"caf\xc3\xa9 \xc2\x85", "caf\xc3\xa9 \xc2\x85", 8}, /* UTF-8 kept */
-	{"", "", 0},
+    {"plain", "plain", 5},
+    {"a\nb\rc\td", "a?b?c?d", 7},
+    {"\x1b[31mred", "?[31mred", 8},
+    {"nul\0here", "nul?here", 8},
+    {"del\x7f", "del?", 4},
+    {"caf\xc3\xa9 \xc2\x85", "caf\xc3\xa9 \xc2\x85", 8}, /* UTF-8 kept */
+    {"", "", 0},
 };
 
 START_TEST(gpt_mask_controls_replaces_each_control_byte_with_a_question_mark)
@@ -48,11 +48,12 @@ START_TEST(gpt_is_tchar_admits_exactly_the_rfc_9110_token_bytes)
 
 	for (c = 0; c < 256; c++) {
 		bool want = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		    (c >= '0' && c <= '9') ||
-		    (c != 0 && memchr(extra, (int)c, sizeof(extra) - 1) != NULL);
+		            (c >= '0' && c <= '9') ||
+		            (c != 0 && memchr(extra, (int)c,
+		                           sizeof(extra) - 1) != NULL);
 
-		ck_assert_msg(gpt_is_tchar((unsigned char)c) == want,
-		    "byte 0x%02x", c);
+		ck_assert_msg(
+		    gpt_is_tchar((unsigned char)c) == want, "byte 0x%02x", c);
 	}
 }
 END_TEST
@@ -101,7 +102,8 @@ suite_common(void)
 	tcase_add_loop_test(tc,
 	    gpt_mask_controls_replaces_each_control_byte_with_a_question_mark,
 	    0, (int)GPT_ARRAY_LEN(masked));
-	tcase_add_test(tc, gpt_is_tchar_admits_exactly_the_rfc_9110_token_bytes);
+	tcase_add_test(
+	    tc, gpt_is_tchar_admits_exactly_the_rfc_9110_token_bytes);
 	tcase_add_test(tc, gpt_add_and_mul_size_refuse_to_wrap);
 	tcase_add_test(tc, gpt_now_ms_never_goes_back_and_counts_a_sleep);
 	suite_add_tcase(s, tc);

@@ -146,8 +146,8 @@ START_TEST(conf_parse_reads_the_schema_keys)
 	struct conf c;
 	char err[CONF_ERR_MAX] = "";
 
-	ck_assert_int_eq(conf_parse(text, strlen(text), &c, err, sizeof(err)),
-	    0);
+	ck_assert_int_eq(
+	    conf_parse(text, strlen(text), &c, err, sizeof(err)), 0);
 	ck_assert_int_eq(c.dialect, 2); /* draft-04, draft-06, draft-07 */
 	ck_assert_uint_eq(c.nannotations, 3);
 	ck_assert_str_eq(c.annotation[0], "markdownDescription");
@@ -237,12 +237,12 @@ START_TEST(conf_parse_reads_hook_env_in_order)
 	    {"hook_env = DB=/srv/db.sqlite\n", "DB=/srv/db.sqlite;"},
 	    {"hook_env=A=1\nhook_env = b_2 = x\n", NULL},
 	    {"hook_env = A=1\nmax_body = 9\nhook_env = _B=two words \n",
-		"A=1;_B=two words;"},
+	        "A=1;_B=two words;"},
 	    {"hook_env = EMPTY=\n", "EMPTY=;"},
 	    {"hook_env = URL=postgres://u@h/db?x=1\n",
-		"URL=postgres://u@h/db?x=1;"},
+	        "URL=postgres://u@h/db?x=1;"},
 	    {"hook_env = PATH=/opt/venv/bin:/usr/bin:/bin\n",
-		"PATH=/opt/venv/bin:/usr/bin:/bin;"},
+	        "PATH=/opt/venv/bin:/usr/bin:/bin;"},
 	    {"max_body = 9\n", ""},
 	};
 	char got[CONF_HOOK_ENV_BYTES * 2];
@@ -283,7 +283,7 @@ START_TEST(conf_parse_refuses_bad_hook_env)
 	    {"hook_env = REMOTE_ADDR=10.0.0.1\n", "set by gpt.fcgi"},
 	    {"hook_env = DB=a\nhook_env = DB=b\n", "DB given twice"},
 	    {"hook_env = D=a\nhook_env = DB=b\nhook_env = D=c\n",
-		"D given twice"},
+	        "D given twice"},
 	};
 	char text[8192], why[64];
 	size_t i, used = 0;
@@ -298,24 +298,22 @@ START_TEST(conf_parse_refuses_bad_hook_env)
 	expect_conf_fail(text, "NAME=value");
 	/* One variable more than CONF_HOOK_ENV_MAX. */
 	for (i = 0; i <= CONF_HOOK_ENV_MAX; i++) {
-		n = snprintf(text + used, sizeof(text) - used,
-		    "hook_env = V%zu=x\n", i);
+		n = snprintf(
+		    text + used, sizeof(text) - used, "hook_env = V%zu=x\n", i);
 		ck_assert(n > 0);
 		used += (size_t)n;
 	}
-	snprintf(why, sizeof(why), "more than %d variables",
-	    CONF_HOOK_ENV_MAX);
+	snprintf(why, sizeof(why), "more than %d variables", CONF_HOOK_ENV_MAX);
 	expect_conf_fail(text, why);
 	/* Exactly CONF_HOOK_ENV_MAX is fine. */
 	text[used - strlen("hook_env = V16=x\n")] = '\0';
-	ck_assert_uint_eq(expect_conf(text).hook_env_count,
-	    CONF_HOOK_ENV_MAX);
+	ck_assert_uint_eq(expect_conf(text).hook_env_count, CONF_HOOK_ENV_MAX);
 	/* Past CONF_HOOK_ENV_BYTES with few variables. */
 	used = (size_t)snprintf(text, sizeof(text), "hook_env = A=");
 	memset(text + used, 'a', 3000);
 	used += 3000;
-	used += (size_t)snprintf(text + used, sizeof(text) - used,
-	    "\nhook_env = B=");
+	used += (size_t)snprintf(
+	    text + used, sizeof(text) - used, "\nhook_env = B=");
 	memset(text + used, 'b', 3000);
 	used += 3000;
 	text[used++] = '\n';
@@ -340,8 +338,8 @@ START_TEST(conf_parse_reads_each_log_level)
 	for (i = 0; i < GPT_ARRAY_LEN(cases); i++) {
 		struct conf c = expect_conf(cases[i].text);
 
-		ck_assert_msg(c.log == cases[i].level,
-		    "\"%s\" gave level %d", cases[i].text, (int)c.log);
+		ck_assert_msg(c.log == cases[i].level, "\"%s\" gave level %d",
+		    cases[i].text, (int)c.log);
 	}
 }
 END_TEST

@@ -69,8 +69,8 @@ START_TEST(dec_parse_normalizes_digits_and_exponent)
 	size_t i;
 
 	for (i = 0; i < GPT_ARRAY_LEN(cases); i++)
-		expect_parse(cases[i].text, cases[i].neg, cases[i].digits,
-		    cases[i].exp);
+		expect_parse(
+		    cases[i].text, cases[i].neg, cases[i].digits, cases[i].exp);
 }
 END_TEST
 
@@ -98,10 +98,10 @@ expect_cmp(const char *a, const char *b, int want)
 {
 	struct dec da = parse_ok(a), db = parse_ok(b);
 
-	ck_assert_msg(dec_cmp(&da, &db) == want, "cmp(%s, %s) = %d, not %d",
-	    a, b, dec_cmp(&da, &db), want);
-	ck_assert_msg(dec_cmp(&db, &da) == -want, "cmp(%s, %s) not %d", b, a,
-	    -want);
+	ck_assert_msg(dec_cmp(&da, &db) == want, "cmp(%s, %s) = %d, not %d", a,
+	    b, dec_cmp(&da, &db), want);
+	ck_assert_msg(
+	    dec_cmp(&db, &da) == -want, "cmp(%s, %s) not %d", b, a, -want);
 }
 
 START_TEST(dec_cmp_orders_exactly)
@@ -128,10 +128,10 @@ START_TEST(dec_cmp_orders_exactly)
 	    {"-1.25", "-1.2", -1},
 	    /* 30-digit decimals that doubles cannot tell apart */
 	    {"1.00000000000000000000000000001", "1", 1},
-	    {"1.00000000000000000000000000001", "1.00000000000000000000000000002",
-		-1},
+	    {"1.00000000000000000000000000001",
+	        "1.00000000000000000000000000002", -1},
 	    {"123456789012345678901234567890", "123456789012345678901234567891",
-		-1},
+	        -1},
 	    /* integers past 2^64 */
 	    {"18446744073709551616", "18446744073709551615", 1},
 	    {"18446744073709551617", "1.8446744073709551617e19", 0},
@@ -152,8 +152,8 @@ expect_integer(const char *text, bool want)
 {
 	struct dec d = parse_ok(text);
 
-	ck_assert_msg(dec_is_integer(&d) == want, "dec_is_integer(%s) != %d",
-	    text, want);
+	ck_assert_msg(
+	    dec_is_integer(&d) == want, "dec_is_integer(%s) != %d", text, want);
 }
 
 START_TEST(dec_is_integer_ignores_how_the_number_is_written)
@@ -174,7 +174,8 @@ END_TEST
 
 START_TEST(dec_is_zero_sees_every_zero)
 {
-	static const char *const zeros[] = {"0", "-0", "0.0", "0e10", "-0.0E-3"};
+	static const char *const zeros[] = {
+	    "0", "-0", "0.0", "0e10", "-0.0E-3"};
 	static const char *const others[] = {"1", "1e-400", "-0.001"};
 	size_t i;
 
@@ -235,7 +236,7 @@ START_TEST(dec_is_multiple_is_exact)
 	    {"1e300", "18446744073709551617", 0},
 	    {"2e64", "2e32", 1},
 	    {"340282366920938463463374607431768211456", "18446744073709551616",
-		1},
+	        1},
 	    /* a ten-digit divisor takes the long way */
 	    {"24691357802", "1234567890.1", 1},
 	    {"24691357803", "1234567890.1", 0},
@@ -250,8 +251,8 @@ START_TEST(dec_is_multiple_is_exact)
 	size_t i;
 
 	for (i = 0; i < GPT_ARRAY_LEN(cases); i++)
-		expect_multiple(cases[i].value, cases[i].divisor,
-		    cases[i].want);
+		expect_multiple(
+		    cases[i].value, cases[i].divisor, cases[i].want);
 }
 END_TEST
 
@@ -290,23 +291,23 @@ static const struct {
 	uint64_t mant;
 	int64_t exp;
 } shorts[] = {
-	{"0", true, 0, 0},
-	{"-0", true, 0, 0},
-	{"7", true, 7, 0},
-	{"-12.50", true, 1250, -2}, /* sign ignored, not normalized */
-	{"1E+2", true, 1, 2},
-	{"-0.5e-3", true, 5, -4},
-	{"0.000", true, 0, -3},
-	{"000000000000000000000001", true, 1, 0}, /* leading zeros are free */
-	{"123456789012345678", true, 123456789012345678u, 0}, /* 18 digits */
-	{"1234567890123456789", false, 0, 0},		  /* 19 */
-	{"1.000000000000000000", false, 0, 0}, /* 19 with the zeros */
-	{"1e400", true, 1, 400},
-	{"1e401", false, 0, 0},
-	{"1.5e-399", true, 15, -400},
-	{"1.5e-400", false, 0, 0},
-	{"1e99999999999999999999999", false, 0, 0}, /* no overflow */
-	{"0e-401", false, 0, 0},
+    {"0", true, 0, 0},
+    {"-0", true, 0, 0},
+    {"7", true, 7, 0},
+    {"-12.50", true, 1250, -2}, /* sign ignored, not normalized */
+    {"1E+2", true, 1, 2},
+    {"-0.5e-3", true, 5, -4},
+    {"0.000", true, 0, -3},
+    {"000000000000000000000001", true, 1, 0}, /* leading zeros are free */
+    {"123456789012345678", true, 123456789012345678u, 0}, /* 18 digits */
+    {"1234567890123456789", false, 0, 0},                 /* 19 */
+    {"1.000000000000000000", false, 0, 0}, /* 19 with the zeros */
+    {"1e400", true, 1, 400},
+    {"1e401", false, 0, 0},
+    {"1.5e-399", true, 15, -400},
+    {"1.5e-400", false, 0, 0},
+    {"1e99999999999999999999999", false, 0, 0}, /* no overflow */
+    {"0e-401", false, 0, 0},
 };
 
 START_TEST(dec_short_reads_small_numbers_and_refuses_the_rest)
@@ -315,10 +316,9 @@ START_TEST(dec_short_reads_small_numbers_and_refuses_the_rest)
 	int64_t exp = 99;
 	bool fits;
 
-	fits = dec_short(shorts[_i].text, strlen(shorts[_i].text), &mant,
-	    &exp);
-	ck_assert_msg(fits == shorts[_i].fits, "%s: fits %d", shorts[_i].text,
-	    (int)fits);
+	fits = dec_short(shorts[_i].text, strlen(shorts[_i].text), &mant, &exp);
+	ck_assert_msg(
+	    fits == shorts[_i].fits, "%s: fits %d", shorts[_i].text, (int)fits);
 	if (fits) {
 		ck_assert_msg(mant == shorts[_i].mant && exp == shorts[_i].exp,
 		    "%s: %llue%lld", shorts[_i].text, (unsigned long long)mant,
@@ -344,8 +344,9 @@ suite_dec(void)
 	tcase_add_test(tc, dec_is_multiple_is_exact);
 	tcase_add_test(tc, dec_is_multiple_refuses_huge_divisors);
 	tcase_add_test(tc, dec_digit_skips_the_decimal_point);
-	tcase_add_loop_test(tc, dec_short_reads_small_numbers_and_refuses_the_rest,
-	    0, (int)GPT_ARRAY_LEN(shorts));
+	tcase_add_loop_test(tc,
+	    dec_short_reads_small_numbers_and_refuses_the_rest, 0,
+	    (int)GPT_ARRAY_LEN(shorts));
 	suite_add_tcase(s, tc);
 	return s;
 }

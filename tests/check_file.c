@@ -86,16 +86,16 @@ static const struct {
 	int err; /* 0: read, 10 bytes ("ten") or none ("empty") */
 	size_t len;
 } by_path[] = {
-	{"ten", 10, 0, 10},
-	{"ten", 1000, 0, 10},
-	{"empty", 0, 0, 0},
-	{"ten", 9, EFBIG, 0},	 /* one byte over the cap */
-	{"link", 1000, ELOOP, 0}, /* a symbolic link to "ten" */
-	{"fifo", 1000, EINVAL, 0}, /* and the open does not wait */
-	{"sub", 1000, EINVAL, 0},
-	{"missing", 1000, ENOENT, 0},
-	/* Size 0 by fstat, but content: what a growing file looks like. */
-	{"/proc/self/status", 1 << 20, EAGAIN, 0},
+    {"ten", 10, 0, 10},
+    {"ten", 1000, 0, 10},
+    {"empty", 0, 0, 0},
+    {"ten", 9, EFBIG, 0},      /* one byte over the cap */
+    {"link", 1000, ELOOP, 0},  /* a symbolic link to "ten" */
+    {"fifo", 1000, EINVAL, 0}, /* and the open does not wait */
+    {"sub", 1000, EINVAL, 0},
+    {"missing", 1000, ENOENT, 0},
+    /* Size 0 by fstat, but content: what a growing file looks like. */
+    {"/proc/self/status", 1 << 20, EAGAIN, 0},
 };
 
 static void
@@ -129,8 +129,8 @@ START_TEST(file_read_buf_takes_only_a_whole_regular_file_under_the_cap)
 	} else {
 		ck_assert_msg(rc == 0, "%s: %s", by_path[_i].name, why);
 		ck_assert_uint_eq(buf_len(&b), 2 + by_path[_i].len);
-		ck_assert_mem_eq(buf_ptr(&b), "<>abcdefghij",
-		    2 + by_path[_i].len);
+		ck_assert_mem_eq(
+		    buf_ptr(&b), "<>abcdefghij", 2 + by_path[_i].len);
 		ck_assert_int_eq(buf_ptr(&b)[buf_len(&b)], '\0');
 	}
 	buf_free(&b);
@@ -148,8 +148,8 @@ START_TEST(file_read_arena_takes_only_a_whole_regular_file_under_the_cap)
 	path_of(path, sizeof(path), by_path[_i].name);
 	arena_init(&a, 1 << 22);
 	errno = 0;
-	rc = file_read_arena(path, by_path[_i].max, &a, &text, &len, why,
-	    sizeof(why));
+	rc = file_read_arena(
+	    path, by_path[_i].max, &a, &text, &len, why, sizeof(why));
 	if (by_path[_i].err != 0) {
 		ck_assert_msg(rc == -1, "%s was read", by_path[_i].name);
 		ck_assert_int_eq(errno, by_path[_i].err);
@@ -211,12 +211,12 @@ static const struct {
 	size_t n, max;
 	int err;
 } by_fd[] = {
-	{0, 0, 0},
-	{0, 10, 0},
-	{10, 10, 0},	/* exactly the cap */
-	{50000, 50000, 0},
-	{11, 10, EFBIG}, /* one byte over */
-	{50000, 100, EFBIG},
+    {0, 0, 0},
+    {0, 10, 0},
+    {10, 10, 0}, /* exactly the cap */
+    {50000, 50000, 0},
+    {11, 10, EFBIG}, /* one byte over */
+    {50000, 100, EFBIG},
 };
 
 START_TEST(file_read_fd_reads_a_pipe_to_its_end_under_the_cap)

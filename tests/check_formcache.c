@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "site/address.h"
@@ -24,8 +25,8 @@
 
 static char tmp[64];
 static struct addr_ref ref;
-static char *live;
-static size_t live_len;
+static char *live, *compiled; /* the run-time file, form.compiled */
+static size_t live_len, compiled_len;
 static pid_t owner; /* the runner, not a test's fork, removes tmp */
 
 static uint64_t
@@ -60,10 +61,12 @@ put_file(const char *rel, const char *text)
 static void
 make_live(void)
 {
-	char path[PATH_MAX], why[FILE_WHY_MAX];
+	char path[PATH_MAX + 32], why[FILE_WHY_MAX], err[ADDR_ERR_MAX];
 	const char *reason;
 	const struct addr *a;
+	struct timespec start;
 	struct buf b;
+	bool again;
 
 	log_set_level(LOG_LEVEL_ERRORS);
 	snprintf(tmp, sizeof(tmp), "/tmp/check_formcache.XXXXXX");
@@ -89,7 +92,20 @@ make_live(void)
 	if (file_read_buf(path, &b, why, sizeof(why)) == -1)
 		abort();
 	live = buf_take(&b, &live_len);
+	/* the operator's file, from the same load */
+	clock_gettime(CLOCK_REALTIME, &start);
+	if (formcache_compile(a, &start, &again, err, sizeof(err)) == -1)
+		abort();
+	snprintf(path, sizeof(path), "%s/%s", ref.dir, FORMCACHE_COMPILED_NAME);
+	buf_reset(&b);
+	if (file_read_buf(path, &b, why, sizeof(why)) == -1)
+		abort();
+	compiled = buf_take(&b, &compiled_len);
 	buf_free(&b);
+	/* another name of the address directory */
+	snprintf(path, sizeof(path), "%s/alias", tmp);
+	if (symlink("a", path) == -1)
+		abort();
 }
 
 static void
@@ -120,8 +136,8 @@ START_TEST(the_writers_file_is_read_as_written_for_both_representations)
 	for (html = false;; html = true) {
 		const struct answer *ans[4];
 
-		ck_assert(
-		    formcache_verify(live, live_len, ref.dir, html, &hit));
+		ck_assert(formcache_verify(FORMCACHE_KIND_RUNTIME, live,
+		    live_len, ref.dir, html, &hit));
 		ans[0] = &hit.json;
 		ans[1] = &hit.json_304;
 		ans[2] = &hit.html;
@@ -147,7 +163,8 @@ START_TEST(the_writers_file_is_refused_for_another_directory)
 	char other[PATH_MAX];
 
 	snprintf(other, sizeof(other), "%s/b", tmp);
-	ck_assert(!formcache_verify(live, live_len, other, false, &hit));
+	ck_assert(!formcache_verify(
+	    FORMCACHE_KIND_RUNTIME, live, live_len, other, false, &hit));
 }
 END_TEST
 
@@ -247,11 +264,76 @@ START_TEST(a_forged_file_is_refused_for_both_representations)
 	n = t->edit(f, live_len);
 	if (!t->raw)
 		formcache_seal(f, n);
-	ck_assert_msg(!formcache_verify(f, n, ref.dir, false, &hit),
+	ck_assert_msg(!formcache_verify(
+	                  FORMCACHE_KIND_RUNTIME, f, n, ref.dir, false, &hit),
 	    "%s: accepted for JSON", t->what);
-	ck_assert_msg(!formcache_verify(f, n, ref.dir, true, &hit),
+	ck_assert_msg(!formcache_verify(
+	                  FORMCACHE_KIND_RUNTIME, f, n, ref.dir, true, &hit),
 	    "%s: accepted for the page", t->what);
 	free(f);
+}
+END_TEST
+
+/* form.compiled is keyed by the files, not by the directory's name: it
+ * holds for any name of the address, and never as the other kind. */
+START_TEST(
+    the_compiled_file_holds_for_any_name_of_its_directory_only_as_its_kind)
+{
+	struct answer_set hit;
+	char alias[PATH_MAX];
+	bool html;
+
+	snprintf(alias, sizeof(alias), "%s/alias", tmp);
+	for (html = false;; html = true) {
+		ck_assert(formcache_verify(FORMCACHE_KIND_COMPILED, compiled,
+		    compiled_len, ref.dir, html, &hit));
+		ck_assert_ptr_nonnull(
+		    strstr(html ? hit.html.bytes : hit.json.bytes, "A form."));
+		ck_assert(formcache_verify(FORMCACHE_KIND_COMPILED, compiled,
+		    compiled_len, alias, html, &hit));
+		ck_assert(!formcache_verify(FORMCACHE_KIND_RUNTIME, compiled,
+		    compiled_len, ref.dir, html, &hit));
+		ck_assert(!formcache_verify(FORMCACHE_KIND_COMPILED, live,
+		    live_len, ref.dir, html, &hit));
+		if (html)
+			break;
+	}
+}
+END_TEST
+
+/* What --check says of form.compiled is what a CGI request would do with
+ * it: used when owned like form.json, with nobody else allowed to write
+ * it or the directory, and its key holding. */
+START_TEST(the_compiled_state_is_what_a_request_would_do_with_the_file)
+{
+	char path[PATH_MAX + 32], moved[PATH_MAX + 64], conf[PATH_MAX + 32];
+
+	snprintf(path, sizeof(path), "%s/%s", ref.dir, FORMCACHE_COMPILED_NAME);
+	snprintf(moved, sizeof(moved), "%s.away", path);
+	snprintf(conf, sizeof(conf), "%s/address.conf", ref.dir);
+	ck_assert_int_eq(formcache_compiled_state(ref.dir), FORMCACHE_CURRENT);
+	ck_assert_int_eq(chmod(path, 0666), 0);
+	ck_assert_int_eq(
+	    formcache_compiled_state(ref.dir), FORMCACHE_UNTRUSTED);
+	ck_assert_int_eq(chmod(path, 0664), 0);
+	ck_assert_int_eq(
+	    formcache_compiled_state(ref.dir), FORMCACHE_UNTRUSTED);
+	ck_assert_int_eq(chmod(path, 0644), 0);
+	ck_assert_int_eq(chmod(ref.dir, 0770), 0);
+	ck_assert_int_eq(
+	    formcache_compiled_state(ref.dir), FORMCACHE_UNTRUSTED);
+	ck_assert_int_eq(chmod(ref.dir, 0700), 0);
+	ck_assert_int_eq(rename(path, moved), 0);
+	ck_assert_int_eq(formcache_compiled_state(ref.dir), FORMCACHE_MISSING);
+	ck_assert_int_eq(symlink(moved, path), 0);
+	ck_assert_int_eq(
+	    formcache_compiled_state(ref.dir), FORMCACHE_UNTRUSTED);
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(rename(moved, path), 0);
+	put_file("a/address.conf", "max_body = 10\n");
+	ck_assert_int_eq(formcache_compiled_state(ref.dir), FORMCACHE_STALE);
+	ck_assert_int_eq(unlink(conf), 0);
+	ck_assert_int_eq(formcache_compiled_state(ref.dir), FORMCACHE_CURRENT);
 }
 END_TEST
 
@@ -267,6 +349,10 @@ suite_formcache(void)
 	tcase_add_test(
 	    tc, the_writers_file_is_read_as_written_for_both_representations);
 	tcase_add_test(tc, the_writers_file_is_refused_for_another_directory);
+	tcase_add_test(tc,
+	    the_compiled_file_holds_for_any_name_of_its_directory_only_as_its_kind);
+	tcase_add_test(
+	    tc, the_compiled_state_is_what_a_request_would_do_with_the_file);
 	tcase_add_loop_test(tc,
 	    a_forged_file_is_refused_for_both_representations, 0,
 	    (int)(sizeof(forgeries) / sizeof(forgeries[0])));

@@ -22,27 +22,69 @@
  * in OCaml's test suite for its SipHash-1-3 string hash.
  */
 static const uint64_t sip13_zero_key[64] = {
-    0xd1fba762150c532c, 0x68a914128e01e473, 0x010bac45c41e3669,
-    0x4d4c9a4a8ef6e0ad, 0x7cc43f98813e4dbd, 0x5abe2169dff36275,
-    0xe3c25f87624f1cdb, 0x2f098ab0c751325a, 0xead411e67ebe2eea,
-    0x75927f9d95124362, 0xaf9f77a65ab51a1d, 0xfe64ce8b6617fcff,
-    0xa6baf4fb0f9fe1c2, 0xa0cf3211850f8e0d, 0x7f86049379fbfe67,
-    0xf30eb725bb91c9ea, 0x8972188433a5c5b7, 0x4883c49a2c009c1d,
-    0xadc2c0b63044067d, 0x091f4a3329f87d19, 0x639e355ae68c0100,
-    0xb17bef2cb5213239, 0xf8aeb1066236ccfe, 0x37332b1389daa4ff,
-    0x31185a47af932f3a, 0xebf352e82ae23e2f, 0xed36ff242fe478b2,
-    0x2454d97d299299df, 0x8cd57fe8130d0ac7, 0xbe98eb2faf0a0e85,
-    0xd427c34ee09470c6, 0x169739443111d49b, 0x31ef8061c910629b,
-    0x7fb71d24dfa4c9f6, 0x92771f49e836d389, 0x3c393cf6f0853bc3,
-    0xac77921fcc642bd3, 0x422a9751192ff266, 0xc680ae8a8c584ddf,
-    0x6c76b6d34bb6d26b, 0x95bc321ab41d8206, 0x908a3a97a6d37669,
-    0xfcaf3c64874dd0b4, 0xf689479b32b84a44, 0xd857641079efd1fd,
-    0x8b581578722633f7, 0x83cb09d35ea7bcd4, 0x8485f7f5ae725a0d,
-    0xfe1f2445ba50237f, 0x23cece041d7866b0, 0x416687480b336c09,
-    0xf15960da7e7f3892, 0xded6177b9826835a, 0xf80dae51668be6be,
-    0x17ecc6ee6647df18, 0x5220d642b4a52110, 0xa4f0cf4ba4adc016,
-    0xe5125bb26d1f2976, 0x851b0e75f580d256, 0x12605250a37e39ac,
-    0xd95a713568daebf1, 0xcdcf4a42ec0dd605, 0xa5c708712b617164,
+    0xd1fba762150c532c,
+    0x68a914128e01e473,
+    0x010bac45c41e3669,
+    0x4d4c9a4a8ef6e0ad,
+    0x7cc43f98813e4dbd,
+    0x5abe2169dff36275,
+    0xe3c25f87624f1cdb,
+    0x2f098ab0c751325a,
+    0xead411e67ebe2eea,
+    0x75927f9d95124362,
+    0xaf9f77a65ab51a1d,
+    0xfe64ce8b6617fcff,
+    0xa6baf4fb0f9fe1c2,
+    0xa0cf3211850f8e0d,
+    0x7f86049379fbfe67,
+    0xf30eb725bb91c9ea,
+    0x8972188433a5c5b7,
+    0x4883c49a2c009c1d,
+    0xadc2c0b63044067d,
+    0x091f4a3329f87d19,
+    0x639e355ae68c0100,
+    0xb17bef2cb5213239,
+    0xf8aeb1066236ccfe,
+    0x37332b1389daa4ff,
+    0x31185a47af932f3a,
+    0xebf352e82ae23e2f,
+    0xed36ff242fe478b2,
+    0x2454d97d299299df,
+    0x8cd57fe8130d0ac7,
+    0xbe98eb2faf0a0e85,
+    0xd427c34ee09470c6,
+    0x169739443111d49b,
+    0x31ef8061c910629b,
+    0x7fb71d24dfa4c9f6,
+    0x92771f49e836d389,
+    0x3c393cf6f0853bc3,
+    0xac77921fcc642bd3,
+    0x422a9751192ff266,
+    0xc680ae8a8c584ddf,
+    0x6c76b6d34bb6d26b,
+    0x95bc321ab41d8206,
+    0x908a3a97a6d37669,
+    0xfcaf3c64874dd0b4,
+    0xf689479b32b84a44,
+    0xd857641079efd1fd,
+    0x8b581578722633f7,
+    0x83cb09d35ea7bcd4,
+    0x8485f7f5ae725a0d,
+    0xfe1f2445ba50237f,
+    0x23cece041d7866b0,
+    0x416687480b336c09,
+    0xf15960da7e7f3892,
+    0xded6177b9826835a,
+    0xf80dae51668be6be,
+    0x17ecc6ee6647df18,
+    0x5220d642b4a52110,
+    0xa4f0cf4ba4adc016,
+    0xe5125bb26d1f2976,
+    0x851b0e75f580d256,
+    0x12605250a37e39ac,
+    0xd95a713568daebf1,
+    0xcdcf4a42ec0dd605,
+    0xa5c708712b617164,
     0x385d3e39e5f37359,
 };
 
@@ -85,8 +127,8 @@ ref_word(const unsigned char *b)
 }
 
 static uint64_t
-ref_siphash(int c, int d, const unsigned char key[16],
-    const unsigned char *m, size_t n)
+ref_siphash(
+    int c, int d, const unsigned char key[16], const unsigned char *m, size_t n)
 {
 	uint64_t k0 = ref_word(key), k1 = ref_word(key + 8), v[4], w;
 	unsigned char last[8];
@@ -138,8 +180,8 @@ START_TEST(hash_sip13_matches_the_published_vectors)
 	for (n = 0; n < 64; n++) {
 		ck_assert_msg(hash_sip13(&key, msg, n) == sip13_zero_key[n],
 		    "length %zu", n);
-		ck_assert_msg(ref_siphash(1, 3, zero, msg, n) ==
-			sip13_zero_key[n],
+		ck_assert_msg(
+		    ref_siphash(1, 3, zero, msg, n) == sip13_zero_key[n],
 		    "reference, length %zu", n);
 	}
 }
@@ -178,8 +220,8 @@ START_TEST(hash_sip13_agrees_with_the_reference_on_random_keys)
 		}
 		k = key_of(key);
 		n = (size_t)trial % 40 + (trial >= 100 ? 250 : 0);
-		ck_assert_msg(hash_sip13(&k, msg, n) ==
-			ref_siphash(1, 3, key, msg, n),
+		ck_assert_msg(
+		    hash_sip13(&k, msg, n) == ref_siphash(1, 3, key, msg, n),
 		    "trial %d, length %zu", trial, n);
 	}
 }
@@ -320,9 +362,8 @@ START_TEST(getrandom_is_retried_after_eintr_and_short_reads)
 	struct hash_key k;
 
 	rnd_calls = 0;
-	ck_assert_int_eq(hash_key_from(&k, rnd_interrupted_and_short,
-			     "/nonexistent"),
-	    0);
+	ck_assert_int_eq(
+	    hash_key_from(&k, rnd_interrupted_and_short, "/nonexistent"), 0);
 	/* 1 EINTR + ceil(16 / 3) reads */
 	ck_assert_uint_eq(rnd_calls, 7);
 	ck_assert(k.k0 == 0x1716151413121110ull);
@@ -373,17 +414,18 @@ suite_hash(void)
 	TCase *key = tcase_create("Key");
 
 	tcase_add_test(sip, hash_sip13_matches_the_published_vectors);
-	tcase_add_test(sip,
-	    the_reference_implementation_gives_the_papers_2_4_example);
-	tcase_add_test(sip, hash_sip13_agrees_with_the_reference_on_random_keys);
+	tcase_add_test(
+	    sip, the_reference_implementation_gives_the_papers_2_4_example);
+	tcase_add_test(
+	    sip, hash_sip13_agrees_with_the_reference_on_random_keys);
 	tcase_add_test(sip, hash_update_in_pieces_equals_hash_bytes);
 	tcase_add_test(sip, hash_update_u64_is_the_little_endian_bytes);
 	tcase_add_test(sip, domains_give_unrelated_hashes);
 	tcase_add_test(key, the_process_key_is_stable_and_not_the_zero_key);
 	tcase_add_test(key, getrandom_is_retried_after_eintr_and_short_reads);
 	tcase_add_test(key, without_getrandom_the_key_comes_from_urandom);
-	tcase_add_test(key,
-	    without_any_source_the_key_is_still_fresh_and_logged);
+	tcase_add_test(
+	    key, without_any_source_the_key_is_still_fresh_and_logged);
 	suite_add_tcase(s, sip);
 	suite_add_tcase(s, key);
 	return s;

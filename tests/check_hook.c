@@ -155,8 +155,8 @@ run_script(const char *script, const char *body, size_t len,
 
 /* The script succeeds and writes exactly want (want_len bytes). */
 static void
-expect_run(const char *script, const char *body, size_t len,
-    const char *want, size_t want_len)
+expect_run(const char *script, const char *body, size_t len, const char *want,
+    size_t want_len)
 {
 	enum hook_status st = run_script(script, body, len, 20, 16 * MB);
 
@@ -183,8 +183,8 @@ expect_run_fail(const char *script, const char *body, size_t len,
 
 	ck_assert_msg(st == want, "hook `%s`: %s (%s), want %s", script,
 	    hook_strstatus(st), res.reason, hook_strstatus(want));
-	ck_assert_msg(res.status == st, "hook `%s`: res.status differs",
-	    script);
+	ck_assert_msg(
+	    res.status == st, "hook `%s`: res.status differs", script);
 	ck_assert_msg(res.reason[0] != '\0', "hook `%s`: no reason", script);
 }
 
@@ -292,8 +292,8 @@ START_TEST(hook_run_returns_ok_and_exact_output_on_exit_0)
 	size_t i;
 
 	for (i = 0; i < GPT_ARRAY_LEN(cases); i++)
-		expect_run(cases[i].script, "{}", 2, cases[i].want,
-		    cases[i].len);
+		expect_run(
+		    cases[i].script, "{}", 2, cases[i].want, cases[i].len);
 }
 END_TEST
 
@@ -335,7 +335,7 @@ START_TEST(hook_run_moves_5mb_each_way_without_deadlock)
 	 * together (its 5 MB fill our pipe while we still write the body). */
 	n = snprintf(want, sizeof(want), "%zu\n", len);
 	ck_assert_int_eq(run_script("head -c 5242880 /dev/zero; wc -c", body,
-			     len, 20, 16 * MB),
+	                     len, 20, 16 * MB),
 	    HOOK_OK);
 	ck_assert_uint_eq(buf_len(&out), len + (size_t)n);
 	ck_assert_mem_eq(buf_ptr(&out) + len, want, (size_t)n);
@@ -372,8 +372,8 @@ START_TEST(hook_run_reports_non_zero_exit)
 	size_t i;
 
 	for (i = 0; i < GPT_ARRAY_LEN(codes); i++) {
-		snprintf(script, sizeof(script), "echo '{}'; exit %d",
-		    codes[i]);
+		snprintf(
+		    script, sizeof(script), "echo '{}'; exit %d", codes[i]);
 		expect_run_fail(script, "{}", 2, 20, MB, HOOK_E_EXIT);
 		ck_assert_int_eq(res.exit_code, codes[i]);
 		ck_assert_int_eq(res.signal, 0);
@@ -397,8 +397,8 @@ START_TEST(hook_run_reports_death_by_signal)
 	size_t i;
 
 	for (i = 0; i < GPT_ARRAY_LEN(cases); i++) {
-		expect_run_fail(cases[i].script, "{}", 2, 20, MB,
-		    HOOK_E_SIGNAL);
+		expect_run_fail(
+		    cases[i].script, "{}", 2, 20, MB, HOOK_E_SIGNAL);
 		ck_assert_int_eq(res.signal, cases[i].sig);
 		ck_assert_int_eq(res.exit_code, -1);
 	}
@@ -407,18 +407,17 @@ END_TEST
 
 START_TEST(hook_run_refuses_output_over_max)
 {
-	expect_run_fail("head -c 1001 /dev/zero", "{}", 2, 20, 1000,
-	    HOOK_E_OUTPUT);
-	expect_run_fail("head -c 1000 /dev/zero; echo", "{}", 2, 20, 1000,
-	    HOOK_E_OUTPUT);
+	expect_run_fail(
+	    "head -c 1001 /dev/zero", "{}", 2, 20, 1000, HOOK_E_OUTPUT);
+	expect_run_fail(
+	    "head -c 1000 /dev/zero; echo", "{}", 2, 20, 1000, HOOK_E_OUTPUT);
 	expect_run_fail("echo x", "{}", 2, 20, 0, HOOK_E_OUTPUT);
 	/* An endless writer is killed, not waited for. */
 	expect_run_fail("exec yes", "{}", 2, 20, MB, HOOK_E_OUTPUT);
 	ck_assert_uint_eq(buf_len(&out), MB);
 	/* Exactly max is fine. */
-	ck_assert_int_eq(run_script("head -c 1000 /dev/zero", "{}", 2, 20,
-			     1000),
-	    HOOK_OK);
+	ck_assert_int_eq(
+	    run_script("head -c 1000 /dev/zero", "{}", 2, 20, 1000), HOOK_OK);
 	ck_assert_uint_eq(buf_len(&out), 1000);
 }
 END_TEST
@@ -476,26 +475,26 @@ START_TEST(hook_run_kills_a_slow_hook_and_its_grandchild_at_timeout)
 	} cases[] = {
 	    /* A child in the background, the hook asleep. */
 	    {"sleep 60 & echo $! > gc.pid; sleep 60",
-		"timed out after 1 s: ended by SIGTERM"},
+	        "timed out after 1 s: ended by SIGTERM"},
 	    /* Both ignore SIGTERM: SIGKILL follows the grace. */
 	    {"trap '' TERM; sleep 60 & echo $! > gc.pid; sleep 60",
-		"timed out after 1 s: ignored SIGTERM for 200 ms, ended by "
-		"SIGKILL"},
+	        "timed out after 1 s: ignored SIGTERM for 200 ms, ended by "
+	        "SIGKILL"},
 	    /* Busy, never sleeping. */
 	    {"sleep 60 & echo $! > gc.pid; while :; do :; done",
-		"timed out after 1 s: ended by SIGTERM"},
+	        "timed out after 1 s: ended by SIGTERM"},
 	    /* It cleans up on SIGTERM and exits 0: still a timeout. */
 	    {"trap 'exit 0' TERM; sleep 60 & echo $! > gc.pid; "
 	     "while :; do :; done",
-		"timed out after 1 s: exited with status 0 on SIGTERM"},
+	        "timed out after 1 s: exited with status 0 on SIGTERM"},
 	};
 	size_t i;
 
 	for (i = 0; i < GPT_ARRAY_LEN(cases); i++) {
 		pid_t gc;
 
-		expect_run_fail(cases[i].script, "{}", 2, 1, MB,
-		    HOOK_E_TIMEOUT);
+		expect_run_fail(
+		    cases[i].script, "{}", 2, 1, MB, HOOK_E_TIMEOUT);
 		ck_assert_uint_ge(res.elapsed_ms, 1000);
 		ck_assert_msg(strcmp(res.reason, cases[i].reason) == 0,
 		    "hook `%s`: reason \"%s\", want \"%s\"", cases[i].script,
@@ -549,8 +548,7 @@ expect_no_marker(const char *what)
 	if (res.elapsed_ms < 3000)
 		usleep((3000 - res.elapsed_ms) * 1000);
 	in_dir(path, sizeof(path), "marker");
-	ck_assert_msg(access(path, F_OK) != 0, "%s: the marker appeared",
-	    what);
+	ck_assert_msg(access(path, F_OK) != 0, "%s: the marker appeared", what);
 }
 
 /*
@@ -559,8 +557,8 @@ expect_no_marker(const char *what)
  * it.  It writes its pid, sleeps 2 s (a child of its own), then would
  * write the marker.
  */
-#define ESCAPE(redirect)                                                     \
-	"setsid sh -c 'sh -c \"echo \\$\\$ > gc.pid; sleep 2; "              \
+#define ESCAPE(redirect)                                                       \
+	"setsid sh -c 'sh -c \"echo \\$\\$ > gc.pid; sleep 2; "                \
 	"echo late > marker\" " redirect " &'; "                               \
 	"while [ ! -s gc.pid ]; do sleep 0.05; done; "
 
@@ -571,8 +569,8 @@ expect_escape_gone(const char *script)
 {
 	pid_t gc = read_pid("gc.pid");
 
-	ck_assert_msg(pid_dead(gc), "hook `%s`: escaped %ld lives", script,
-	    (long)gc);
+	ck_assert_msg(
+	    pid_dead(gc), "hook `%s`: escaped %ld lives", script, (long)gc);
 	expect_no_children(script);
 	expect_no_marker(script);
 }
@@ -604,8 +602,8 @@ START_TEST(hook_run_kills_what_escaped_the_group_at_timeout)
 
 	for (i = 0; i < GPT_ARRAY_LEN(scripts); i++) {
 		expect_run_fail(scripts[i], "{}", 2, 1, MB, HOOK_E_TIMEOUT);
-		ck_assert_str_eq(res.reason,
-		    "timed out after 1 s: ended by SIGTERM");
+		ck_assert_str_eq(
+		    res.reason, "timed out after 1 s: ended by SIGTERM");
 		expect_escape_gone(scripts[i]);
 	}
 }
@@ -619,11 +617,11 @@ START_TEST(hook_run_times_out_on_an_escaped_child_when_not_a_subreaper)
 	 * kill it, but we do not wait past the timeout for its pipe. */
 	ck_assert_int_eq(prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0), 0);
 	expect_run_fail("setsid sh -c 'echo $$ > gc.pid; exec sleep 5' & "
-			"while [ ! -s gc.pid ]; do sleep 0.05; done; echo '{}'",
+	                "while [ ! -s gc.pid ]; do sleep 0.05; done; echo '{}'",
 	    "{}", 2, 1, MB, HOOK_E_TIMEOUT);
 	ck_assert_int_eq(res.exit_code, 0);
-	ck_assert_str_eq(res.reason,
-	    "exited, but its stdout was still open after 1 s");
+	ck_assert_str_eq(
+	    res.reason, "exited, but its stdout was still open after 1 s");
 	gc = read_pid("gc.pid");
 	ck_assert_int_eq(kill(gc, SIGKILL), 0);
 }
@@ -636,14 +634,12 @@ START_TEST(hook_run_starts_the_hook_in_its_own_process_group)
 	char *p;
 
 	/* exec keeps the hook's pid: /proc/self/stat is the hook's own. */
-	ck_assert_int_eq(run_script("exec cat /proc/self/stat", NULL, 0, 20,
-			     MB),
-	    HOOK_OK);
+	ck_assert_int_eq(
+	    run_script("exec cat /proc/self/stat", NULL, 0, 20, MB), HOOK_OK);
 	pid = strtol(buf_ptr(&out), NULL, 10);
 	p = strrchr(buf_ptr(&out), ')');
 	ck_assert_ptr_nonnull(p);
-	ck_assert_int_eq(sscanf(p + 1, " %c %ld %ld", &state, &ppid, &pgrp),
-	    3);
+	ck_assert_int_eq(sscanf(p + 1, " %c %ld %ld", &state, &ppid, &pgrp), 3);
 	ck_assert_int_eq(ppid, (long)getpid());
 	ck_assert_int_eq(pgrp, pid);
 	ck_assert_int_ne(pgrp, (long)getpgrp());
@@ -654,7 +650,7 @@ END_TEST
 
 struct env_case {
 	const char *actor, *remote;
-	const char *want; /* sorted "NAME=value\n" lines */
+	const char *want;  /* sorted "NAME=value\n" lines */
 	const char *extra; /* hook_env strings, NUL-separated, or NULL */
 	unsigned extra_count;
 };
@@ -699,14 +695,17 @@ START_TEST(hook_run_gives_only_the_whitelisted_environment)
 {
 	static const struct env_case cases[] = {
 	    {NULL, NULL,
-		"CONTENT_LENGTH=7\nGPT_ADDRESS=" ADDRESS
-		"\nPATH=" HOOK_PATH_ENV "\n", NULL, 0},
+	        "CONTENT_LENGTH=7\nGPT_ADDRESS=" ADDRESS "\nPATH=" HOOK_PATH_ENV
+	        "\n",
+	        NULL, 0},
 	    {"alice", "127.0.0.1",
-		"CONTENT_LENGTH=7\nGPT_ACTOR=alice\nGPT_ADDRESS=" ADDRESS
-		"\nPATH=" HOOK_PATH_ENV "\nREMOTE_ADDR=127.0.0.1\n", NULL, 0},
+	        "CONTENT_LENGTH=7\nGPT_ACTOR=alice\nGPT_ADDRESS=" ADDRESS
+	        "\nPATH=" HOOK_PATH_ENV "\nREMOTE_ADDR=127.0.0.1\n",
+	        NULL, 0},
 	    {"", "::1",
-		"CONTENT_LENGTH=7\nGPT_ACTOR=\nGPT_ADDRESS=" ADDRESS
-		"\nPATH=" HOOK_PATH_ENV "\nREMOTE_ADDR=::1\n", NULL, 0},
+	        "CONTENT_LENGTH=7\nGPT_ACTOR=\nGPT_ADDRESS=" ADDRESS
+	        "\nPATH=" HOOK_PATH_ENV "\nREMOTE_ADDR=::1\n",
+	        NULL, 0},
 	};
 	size_t i;
 
@@ -723,19 +722,20 @@ START_TEST(hook_run_adds_the_operators_variables)
 {
 	static const struct env_case cases[] = {
 	    {NULL, NULL,
-		"CONTENT_LENGTH=7\nDB=/srv/db.sqlite\nEMPTY=\nGPT_ADDRESS="
-		ADDRESS "\nPATH=" HOOK_PATH_ENV "\n",
-		"DB=/srv/db.sqlite\0EMPTY=", 2},
+	        "CONTENT_LENGTH=7\nDB=/srv/"
+	        "db.sqlite\nEMPTY=\nGPT_ADDRESS=" ADDRESS
+	        "\nPATH=" HOOK_PATH_ENV "\n",
+	        "DB=/srv/db.sqlite\0EMPTY=", 2},
 	    /* PATH given by the operator replaces the fixed one */
 	    {"alice", NULL,
-		"CONTENT_LENGTH=7\nGPT_ACTOR=alice\nGPT_ADDRESS=" ADDRESS
-		"\nPATH=/opt/venv/bin:/usr/bin:/bin\nVENV=/opt/venv\n",
-		"PATH=/opt/venv/bin:/usr/bin:/bin\0VENV=/opt/venv", 2},
+	        "CONTENT_LENGTH=7\nGPT_ACTOR=alice\nGPT_ADDRESS=" ADDRESS
+	        "\nPATH=/opt/venv/bin:/usr/bin:/bin\nVENV=/opt/venv\n",
+	        "PATH=/opt/venv/bin:/usr/bin:/bin\0VENV=/opt/venv", 2},
 	    /* a name that merely starts with PATH is not PATH */
 	    {NULL, NULL,
-		"CONTENT_LENGTH=7\nGPT_ADDRESS=" ADDRESS "\nPATH=" HOOK_PATH_ENV
-		"\nPATHS=x\n",
-		"PATHS=x", 1},
+	        "CONTENT_LENGTH=7\nGPT_ADDRESS=" ADDRESS "\nPATH=" HOOK_PATH_ENV
+	        "\nPATHS=x\n",
+	        "PATHS=x", 1},
 	};
 	size_t i;
 
@@ -779,7 +779,7 @@ START_TEST(hook_run_gives_default_signals_empty_mask_and_only_fds_0_to_2)
 	ck_assert_int_eq(dup2(fd, 57), 57);
 	close(fd);
 	expect_run("cd /proc/self/fd && for f in *; do [ $f -ne 57 ] || "
-		   "echo leaked; done; echo done",
+	           "echo leaked; done; echo done",
 	    NULL, 0, "done\n", 5);
 	close(57);
 }
@@ -801,14 +801,14 @@ START_TEST(hook_run_forwards_stderr_to_the_log_line_by_line)
 	/* Control bytes cannot forge log lines; NUL does not cut a line. */
 	buf_reset(&logged);
 	expect_run("printf 'a\\033b\\000c\\n' >&2", NULL, 0, "", 0);
-	ck_assert_str_eq(buf_ptr(&logged),
-	    "gpt.fcgi: warning: hook " ADDRESS ": a?b?c\n");
+	ck_assert_str_eq(
+	    buf_ptr(&logged), "gpt.fcgi: warning: hook " ADDRESS ": a?b?c\n");
 
 	/* stderr is also forwarded when the hook fails. */
 	buf_reset(&logged);
 	expect_run_fail("echo why >&2; exit 1", NULL, 0, 20, MB, HOOK_E_EXIT);
-	ck_assert_str_eq(buf_ptr(&logged),
-	    "gpt.fcgi: warning: hook " ADDRESS ": why\n");
+	ck_assert_str_eq(
+	    buf_ptr(&logged), "gpt.fcgi: warning: hook " ADDRESS ": why\n");
 
 	/* Beyond HOOK_STDERR_MAX it is counted and dropped, not logged. */
 	buf_reset(&logged);
@@ -819,8 +819,7 @@ START_TEST(hook_run_forwards_stderr_to_the_log_line_by_line)
 	ck_assert_uint_eq(res.stderr_bytes, (size_t)1 << 20);
 	big = strstr(buf_ptr(&logged), "more bytes of stderr dropped");
 	ck_assert_ptr_nonnull(big);
-	ck_assert_uint_lt(
-	    buf_len(&logged), HOOK_STDERR_MAX + 2 * LOG_LINE_MAX);
+	ck_assert_uint_lt(buf_len(&logged), HOOK_STDERR_MAX + 2 * LOG_LINE_MAX);
 }
 END_TEST
 
@@ -838,10 +837,10 @@ START_TEST(hook_run_leaks_no_fd_and_no_zombie_over_many_runs)
 	(void)run_script("exit 0", NULL, 0, 20, MB); /* warm up */
 	before = count_fds();
 	for (i = 0; i < 200; i++) {
-		static const char *const progs[] = {"./ok", "./fail", "./big",
-		    "./bg", "./missing"};
-		static const enum hook_status want[] = {HOOK_OK, HOOK_E_EXIT,
-		    HOOK_E_OUTPUT, HOOK_OK, HOOK_E_START};
+		static const char *const progs[] = {
+		    "./ok", "./fail", "./big", "./bg", "./missing"};
+		static const enum hook_status want[] = {
+		    HOOK_OK, HOOK_E_EXIT, HOOK_E_OUTPUT, HOOK_OK, HOOK_E_START};
 		size_t k = (size_t)i % GPT_ARRAY_LEN(progs);
 		struct hook_req req = request(progs[k], "{\"n\":1}", 7);
 
@@ -881,8 +880,8 @@ START_TEST(hook_strstatus_names_every_status_distinctly)
 	for (i = 0; i < GPT_ARRAY_LEN(all); i++) {
 		ck_assert_ptr_nonnull(hook_strstatus(all[i]));
 		for (j = 0; j < i; j++)
-			ck_assert_str_ne(hook_strstatus(all[i]),
-			    hook_strstatus(all[j]));
+			ck_assert_str_ne(
+			    hook_strstatus(all[i]), hook_strstatus(all[j]));
 	}
 }
 END_TEST
@@ -906,20 +905,20 @@ suite_hook(void)
 	tcase_add_test(run, hook_run_reports_death_by_signal);
 	tcase_add_test(run, hook_run_refuses_output_over_max);
 	tcase_add_test(run, hook_run_reports_hooks_that_cannot_start);
-	tcase_add_test(run,
-	    hook_run_kills_a_slow_hook_and_its_grandchild_at_timeout);
+	tcase_add_test(
+	    run, hook_run_kills_a_slow_hook_and_its_grandchild_at_timeout);
 	tcase_add_test(run, hook_run_kills_what_a_finished_hook_left_running);
-	tcase_add_test(run,
-	    hook_run_kills_what_escaped_the_group_when_the_hook_exits);
+	tcase_add_test(
+	    run, hook_run_kills_what_escaped_the_group_when_the_hook_exits);
 	tcase_add_test(run, hook_run_kills_what_escaped_the_group_at_timeout);
-	tcase_add_test(run,
-	    hook_run_times_out_on_an_escaped_child_when_not_a_subreaper);
+	tcase_add_test(
+	    run, hook_run_times_out_on_an_escaped_child_when_not_a_subreaper);
 	tcase_add_test(run, hook_run_starts_the_hook_in_its_own_process_group);
 	tcase_add_test(run, hook_run_gives_only_the_whitelisted_environment);
 	tcase_add_test(run, hook_run_adds_the_operators_variables);
 	tcase_add_test(run, hook_run_works_in_the_address_directory);
-	tcase_add_test(run,
-	    hook_run_gives_default_signals_empty_mask_and_only_fds_0_to_2);
+	tcase_add_test(
+	    run, hook_run_gives_default_signals_empty_mask_and_only_fds_0_to_2);
 	tcase_add_test(run, hook_run_forwards_stderr_to_the_log_line_by_line);
 	tcase_add_test(run, hook_run_leaks_no_fd_and_no_zombie_over_many_runs);
 	tcase_add_test(run, hook_run_fails_safely_when_sigchld_is_ignored);

@@ -25,8 +25,8 @@ setup(void)
 	struct json_err err;
 
 	arena_init(&test_arena, 1 << 20);
-	ck_assert_int_eq(json_parse(doc_text, strlen(doc_text), &test_arena, 0,
-			     &doc, &err),
+	ck_assert_int_eq(
+	    json_parse(doc_text, strlen(doc_text), &test_arena, 0, &doc, &err),
 	    JSON_OK);
 }
 
@@ -44,8 +44,8 @@ expect_resolve(const char *ref, const char *want)
 
 	ck_assert_msg(v != NULL, "%s names nothing", ref);
 	ck_assert_msg(v->type == JSON_T_NUMBER &&
-		v->u.num.len == strlen(want) &&
-		memcmp(v->u.num.text, want, v->u.num.len) == 0,
+	                  v->u.num.len == strlen(want) &&
+	                  memcmp(v->u.num.text, want, v->u.num.len) == 0,
 	    "%s does not name %s", ref, want);
 }
 
@@ -108,25 +108,24 @@ START_TEST(jptr_resolve_decodes_the_fragment_before_splitting_it)
 	    {"#/x%2Fnot", "30"},   /* /x/not: member "not" of "x" */
 	    {"#/x%2fnot", "30"},   /* hex digits in either case */
 	    {"#%2Fx%2Fnot", "30"}, /* the first '/' encoded too */
-	    {"#/x~1not", "31"},	   /* "x/not", one member */
+	    {"#/x~1not", "31"},    /* "x/not", one member */
 	    {"#/x%7E1not", "31"},  /* %7E1 is ~1, then "/" */
-	    {"#/x%7e1not", "31"},
-	    {"#/x~%31not", "31"},  /* ~ then %31 ("1") */
-	    {"#/%25", "32"},	   /* "%", not decoded twice */
-	    {"#/%2525", "10"},	   /* "%25" */
-	    {"/x~1not", "31"},	   /* the plain form has no %XX */
+	    {"#/x%7e1not", "31"}, {"#/x~%31not", "31"}, /* ~ then %31 ("1") */
+	    {"#/%25", "32"},   /* "%", not decoded twice */
+	    {"#/%2525", "10"}, /* "%25" */
+	    {"/x~1not", "31"}, /* the plain form has no %XX */
 	};
 	static const char *const bad[] = {
-	    "#/x%2",	  /* truncated */
-	    "#/x%",	  /* truncated */
+	    "#/x%2",      /* truncated */
+	    "#/x%",       /* truncated */
 	    "#/x%G0not",  /* not hex */
 	    "#/x%2Fnot%", /* truncated at the end */
-	    "#/%%41",	  /* "%%" is no escape */
+	    "#/%%41",     /* "%%" is no escape */
 	    "#/x%7E2not", /* ~2 after decoding */
 	    "#/x~%2Fnot", /* ~/ after decoding */
-	    "#/x%7E",	  /* ~ at the end after decoding */
-	    "/x%2Fnot",	  /* the plain form: member "x%2Fnot" */
-	    "#%41",	  /* "A": a name, not a pointer */
+	    "#/x%7E",     /* ~ at the end after decoding */
+	    "/x%2Fnot",   /* the plain form: member "x%2Fnot" */
+	    "#%41",       /* "A": a name, not a pointer */
 	};
 	size_t i;
 
@@ -142,8 +141,8 @@ expect_fragment(const char *ref, const char *want)
 {
 	struct jptr p;
 
-	ck_assert_msg(jptr_from_fragment(&p, ref, strlen(ref)) == 0,
-	    "%s refused", ref);
+	ck_assert_msg(
+	    jptr_from_fragment(&p, ref, strlen(ref)) == 0, "%s refused", ref);
 	ck_assert_msg(strcmp(p.buf, want) == 0 && p.len == strlen(want),
 	    "%s gave \"%s\", expected \"%s\"", ref, p.buf, want);
 }
@@ -151,7 +150,14 @@ expect_fragment(const char *ref, const char *want)
 START_TEST(jptr_from_fragment_gives_the_decoded_pointer)
 {
 	static const char *const bad[] = {
-	    "", "/a", "a#/b", "#/a%zz", "#/a%2", "#/a~2", "#/a~", "#/a%7E",
+	    "",
+	    "/a",
+	    "a#/b",
+	    "#/a%zz",
+	    "#/a%2",
+	    "#/a~2",
+	    "#/a~",
+	    "#/a%7E",
 	};
 	struct jptr p;
 	char longref[3 * JPTR_MAX];
@@ -166,8 +172,8 @@ START_TEST(jptr_from_fragment_gives_the_decoded_pointer)
 	jptr_init(&p);
 	(void)jptr_push(&p, "kept", 4);
 	for (i = 0; i < GPT_ARRAY_LEN(bad); i++) {
-		ck_assert_msg(jptr_from_fragment(&p, bad[i], strlen(bad[i])) ==
-			-1,
+		ck_assert_msg(
+		    jptr_from_fragment(&p, bad[i], strlen(bad[i])) == -1,
 		    "%s accepted", bad[i]);
 		ck_assert_str_eq(p.buf, "/kept");
 	}
@@ -209,14 +215,14 @@ END_TEST
 START_TEST(jptr_resolve_refuses_malformed_references)
 {
 	static const char *const bad[] = {
-	    "foo",	  /* neither "#" nor "/" */
-	    "#foo",	  /* an anchor, not a pointer */
-	    "#/m~2n",	  /* ~ followed by neither 0 nor 1 */
-	    "#/m~",	  /* ~ at the end */
-	    "#/c%2",	  /* truncated percent-encoding */
-	    "#/c%zzd",	  /* not hex */
-	    "#/nope",	  /* names nothing */
-	    "/foo/0/x",	  /* a string has no members */
+	    "foo",      /* neither "#" nor "/" */
+	    "#foo",     /* an anchor, not a pointer */
+	    "#/m~2n",   /* ~ followed by neither 0 nor 1 */
+	    "#/m~",     /* ~ at the end */
+	    "#/c%2",    /* truncated percent-encoding */
+	    "#/c%zzd",  /* not hex */
+	    "#/nope",   /* names nothing */
+	    "/foo/0/x", /* a string has no members */
 	    "#/$defs/node/items/0/0",
 	    "/m~0n/x",
 	};

@@ -36,8 +36,8 @@ show(const char *s, size_t n)
 		if (c >= 0x20 && c < 0x7F)
 			out[o++] = (char)c;
 		else
-			o += (size_t)snprintf(out + o, sizeof(out) - o,
-			    "\\x%02X", c);
+			o += (size_t)snprintf(
+			    out + o, sizeof(out) - o, "\\x%02X", c);
 	}
 	if (i < n)
 		o += (size_t)snprintf(out + o, sizeof(out) - o, "...");
@@ -110,14 +110,13 @@ expect_reject_depth(const char *in, size_t len, unsigned depth,
 	    p.err.offset, offset);
 	ck_assert_msg(p.err.offset <= len, "json_parse(%s): offset past end",
 	    show(in, len));
-	ck_assert_msg(p.v == NULL, "json_parse(%s) set *out on failure",
-	    show(in, len));
+	ck_assert_msg(
+	    p.v == NULL, "json_parse(%s) set *out on failure", show(in, len));
 	parsed_free(&p);
 }
 
 static void
-expect_reject(const char *in, size_t len, enum json_errcode code,
-    size_t offset)
+expect_reject(const char *in, size_t len, enum json_errcode code, size_t offset)
 {
 	expect_reject_depth(in, len, 0, code, offset);
 }
@@ -128,26 +127,25 @@ static const struct {
 	const char *in;
 	size_t len;
 } accepted[] = {
-	{S("0")}, {S("-0")}, {S("1")}, {S("-1")}, {S("1.5")}, {S("-1.5e10")},
-	{S("1E400")}, {S("1e-400")}, {S("1E+2")}, {S("0.0")}, {S("0e0")},
-	{S("-0.0e-0")}, {S("123456789012345678901234567890")},
-	{S("true")}, {S("false")}, {S("null")}, {S("\"\"")}, {S("\"abc\"")},
-	{S("[]")}, {S("{}")}, {S("[[]]")}, {S("{\"a\":{}}")},
-	{S(" [ 1 , 2 ] ")}, {S("\t\n\r {\"a\" : [ ] }\n")},
-	{S("[1,[2,[3]]]")}, {S("{\"\":0}")}, {S("[\"a\",{\"b\":[null]}]")},
-	{S("\"\\\"\\\\\\/\\b\\f\\n\\r\\t\"")},
-	{S("\"\\u0041\\u00e9\\u20AC\\ud83d\\ude00\"")},
-	{S("\"\\uFFFE\\uFDD0\\uffff\"")}, /* noncharacters are scalars */
-	{S("\"\xEF\xBF\xBE\xEF\xB7\x90\"")},
-	{S("\"\\u0000\"")}, {S("\"\x7F\"")}, /* DEL is not a control here */
-	{S("\"/ \xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80\"")},
-	{S("{\"a\":1,\"b\":2,\"A\":3}")},	   /* names are case-sensitive */
-	{S("{\"a\":{\"a\":{\"a\":1}}}")},	   /* same name, other objects */
-	{S("[{\"a\":1},{\"a\":1}]")},		   /* sibling objects */
-	{S("{\"\\u0000\":1,\"\":2}")},	   /* NUL name is not the empty name */
-	{S("{\"a\\u0000\":1,\"a\":2}")},	   /* nor a prefix of another */
-	{S("{\"\\u00e9\":1,\"e\\u0301\":2}")}, /* no normalization */
-	{S("{\"axb\":1,\"ayb\":2,\"a\":3,\"b\":4}")}, /* alike, not equal */
+    {S("0")}, {S("-0")}, {S("1")}, {S("-1")}, {S("1.5")}, {S("-1.5e10")},
+    {S("1E400")}, {S("1e-400")}, {S("1E+2")}, {S("0.0")}, {S("0e0")},
+    {S("-0.0e-0")}, {S("123456789012345678901234567890")}, {S("true")},
+    {S("false")}, {S("null")}, {S("\"\"")}, {S("\"abc\"")}, {S("[]")},
+    {S("{}")}, {S("[[]]")}, {S("{\"a\":{}}")}, {S(" [ 1 , 2 ] ")},
+    {S("\t\n\r {\"a\" : [ ] }\n")}, {S("[1,[2,[3]]]")}, {S("{\"\":0}")},
+    {S("[\"a\",{\"b\":[null]}]")}, {S("\"\\\"\\\\\\/\\b\\f\\n\\r\\t\"")},
+    {S("\"\\u0041\\u00e9\\u20AC\\ud83d\\ude00\"")},
+    {S("\"\\uFFFE\\uFDD0\\uffff\"")}, /* noncharacters are scalars */
+    {S("\"\xEF\xBF\xBE\xEF\xB7\x90\"")}, {S("\"\\u0000\"")},
+    {S("\"\x7F\"")}, /* DEL is not a control here */
+    {S("\"/ \xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80\"")},
+    {S("{\"a\":1,\"b\":2,\"A\":3}")},      /* names are case-sensitive */
+    {S("{\"a\":{\"a\":{\"a\":1}}}")},      /* same name, other objects */
+    {S("[{\"a\":1},{\"a\":1}]")},          /* sibling objects */
+    {S("{\"\\u0000\":1,\"\":2}")},         /* NUL name is not the empty name */
+    {S("{\"a\\u0000\":1,\"a\":2}")},       /* nor a prefix of another */
+    {S("{\"\\u00e9\":1,\"e\\u0301\":2}")}, /* no normalization */
+    {S("{\"axb\":1,\"ayb\":2,\"a\":3,\"b\":4}")}, /* alike, not equal */
 };
 
 START_TEST(json_parse_accepts_every_rfc8259_value)
@@ -165,134 +163,133 @@ static const struct {
 	enum json_errcode code;
 	size_t offset;
 } rejected[] = {
-	/* empty */
-	{S(""), JSON_E_EMPTY, 0},
-	{S(" \t\r\n"), JSON_E_EMPTY, 4},
-	/* structure */
-	{S("[1,]"), JSON_E_SYNTAX, 3},
-	{S("[,1]"), JSON_E_SYNTAX, 1},
-	{S("[1,,2]"), JSON_E_SYNTAX, 3},
-	{S("{\"a\":1,}"), JSON_E_SYNTAX, 7},
-	{S("{,}"), JSON_E_SYNTAX, 1},
-	{S("{a:1}"), JSON_E_SYNTAX, 1},
-	{S("{'a':1}"), JSON_E_SYNTAX, 1},
-	{S("{1:1}"), JSON_E_SYNTAX, 1},
-	{S("['a']"), JSON_E_SYNTAX, 1},
-	{S("[1 2]"), JSON_E_SYNTAX, 3},
-	{S("[1}"), JSON_E_SYNTAX, 2},
-	{S("{\"a\":1]"), JSON_E_SYNTAX, 6},
-	{S("{\"a\" 1}"), JSON_E_SYNTAX, 5},
-	{S("{\"a\",1}"), JSON_E_SYNTAX, 4},
-	{S("{\"a\":1 \"b\":2}"), JSON_E_SYNTAX, 7},
-	{S("]"), JSON_E_SYNTAX, 0},
-	{S("}"), JSON_E_SYNTAX, 0},
-	/* comments, NaN, Infinity, '+', hex: not JSON */
-	{S("/* c */ 1"), JSON_E_SYNTAX, 0},
-	{S("[1 /* c */]"), JSON_E_SYNTAX, 3},
-	{S("1 // c"), JSON_E_TRAILING, 2},
-	{S("# c\n1"), JSON_E_SYNTAX, 0},
-	{S("NaN"), JSON_E_SYNTAX, 0},
-	{S("Infinity"), JSON_E_SYNTAX, 0},
-	{S("-Infinity"), JSON_E_NUMBER, 1},
-	{S("+1"), JSON_E_SYNTAX, 0},
-	{S("[+1]"), JSON_E_SYNTAX, 1},
-	{S(".5"), JSON_E_SYNTAX, 0},
-	{S("0x10"), JSON_E_TRAILING, 1},
-	{S("[0x10]"), JSON_E_SYNTAX, 2},
-	/* numbers */
-	{S("01"), JSON_E_NUMBER, 1},
-	{S("-01"), JSON_E_NUMBER, 2},
-	{S("00"), JSON_E_NUMBER, 1},
-	{S("[007]"), JSON_E_NUMBER, 2},
-	{S("-"), JSON_E_TRUNCATED, 1},
-	{S("-a"), JSON_E_NUMBER, 1},
-	{S("1."), JSON_E_TRUNCATED, 2},
-	{S("1.e5"), JSON_E_NUMBER, 2},
-	{S("[1.]"), JSON_E_NUMBER, 3},
-	{S("1e"), JSON_E_TRUNCATED, 2},
-	{S("1e+"), JSON_E_TRUNCATED, 3},
-	{S("[1e]"), JSON_E_NUMBER, 3},
-	{S("[1E+x]"), JSON_E_NUMBER, 4},
-	{S("1.5.5"), JSON_E_TRAILING, 3},
-	/* literals */
-	{S("tru"), JSON_E_TRUNCATED, 3},
-	{S("nul"), JSON_E_TRUNCATED, 3},
-	{S("True"), JSON_E_SYNTAX, 0},
-	{S("nulL"), JSON_E_SYNTAX, 3},
-	{S("fals3"), JSON_E_SYNTAX, 4},
-	{S("truex"), JSON_E_TRAILING, 4},
-	{S("[truex]"), JSON_E_SYNTAX, 5},
-	/* trailing bytes */
-	{S("1 2"), JSON_E_TRAILING, 2},
-	{S("{}{}"), JSON_E_TRAILING, 2},
-	{S("{} x"), JSON_E_TRAILING, 3},
-	{S("[] ]"), JSON_E_TRAILING, 3},
-	{S("\"a\"\""), JSON_E_TRAILING, 3},
-	{S("{}\0"), JSON_E_TRAILING, 2},
-	/* whitespace is space, tab, LF, CR only */
-	{S("\f1"), JSON_E_SYNTAX, 0},
-	{S("[1,\v2]"), JSON_E_SYNTAX, 3},
-	{S("[\0]"), JSON_E_SYNTAX, 1},
-	{S("[1]\xC2\xA0"), JSON_E_TRAILING, 3},
-	{S("\xEF\xBB\xBF{}"), JSON_E_SYNTAX, 0}, /* a UTF-8 BOM */
-	{S("\xC3\xA9"), JSON_E_SYNTAX, 0},	/* non-ASCII outside a string */
-	/* truncated */
-	{S("["), JSON_E_TRUNCATED, 1},
-	{S("[1"), JSON_E_TRUNCATED, 2},
-	{S("[1,"), JSON_E_TRUNCATED, 3},
-	{S("{"), JSON_E_TRUNCATED, 1},
-	{S("{\"a\""), JSON_E_TRUNCATED, 4},
-	{S("{\"a\":"), JSON_E_TRUNCATED, 5},
-	{S("{\"a\":1,"), JSON_E_TRUNCATED, 7},
-	{S("\"abc"), JSON_E_TRUNCATED, 4},
-	{S("\""), JSON_E_TRUNCATED, 1},
-	{S("\"\\"), JSON_E_TRUNCATED, 2},
-	{S("\"\\u12"), JSON_E_TRUNCATED, 5},
-	{S("\"\\ud800"), JSON_E_TRUNCATED, 7},
-	{S("\"\\ud800\\u"), JSON_E_TRUNCATED, 9},
-	/* control characters */
-	{S("\"a\x01\""), JSON_E_CONTROL, 2},
-	{S("\"a\tb\""), JSON_E_CONTROL, 2},
-	{S("\"\n\""), JSON_E_CONTROL, 1},
-	{S("\"\x1F\""), JSON_E_CONTROL, 1},
-	{S("\"\0\""), JSON_E_CONTROL, 1},
-	{S("{\"a\nb\":1}"), JSON_E_CONTROL, 3},
-	/* escapes */
-	{S("\"\\x41\""), JSON_E_ESCAPE, 2},
-	{S("\"\\'\""), JSON_E_ESCAPE, 2},
-	{S("\"\\a\""), JSON_E_ESCAPE, 2},
-	{S("\"\\U0041\""), JSON_E_ESCAPE, 2},
-	{S("\"\\0\""), JSON_E_ESCAPE, 2},
-	{S("\"\\\xC3\xA9\""), JSON_E_ESCAPE, 2},
-	{S("\"\\u12G4\""), JSON_E_ESCAPE, 5},
-	{S("\"\\u00\""), JSON_E_ESCAPE, 5},
-	{S("\"\\u-123\""), JSON_E_ESCAPE, 3},
-	{S("\"\\ud800\\uZZZZ\""), JSON_E_ESCAPE, 9},
-	/* surrogates */
-	{S("\"\\ud800\""), JSON_E_SURROGATE, 1},
-	{S("\"\\uDBFF\""), JSON_E_SURROGATE, 1},
-	{S("\"\\udc00\""), JSON_E_SURROGATE, 1},
-	{S("\"\\uDFFF\""), JSON_E_SURROGATE, 1},
-	{S("\"\\ud800\\u0041\""), JSON_E_SURROGATE, 1},
-	{S("\"\\ud800x\""), JSON_E_SURROGATE, 1},
-	{S("\"\\ud800\\n\""), JSON_E_SURROGATE, 1},
-	{S("\"\\ud800\\ud800\""), JSON_E_SURROGATE, 1},
-	{S("\"\\udc00\\ud800\""), JSON_E_SURROGATE, 1},
-	{S("\"ab\\ude00\""), JSON_E_SURROGATE, 3},
-	{S("{\"\\ud800\":1}"), JSON_E_SURROGATE, 2},
-	/* duplicates */
-	{S("{\"a\":1,\"a\":2}"), JSON_E_DUPLICATE, 7},
-	{S("{\"a\":1,\"a\":1}"), JSON_E_DUPLICATE, 7},
-	{S("{\"a\":1,\"\\u0061\":2}"), JSON_E_DUPLICATE, 7},
-	{S("{\"\\/\":1,\"/\":2}"), JSON_E_DUPLICATE, 8},
-	{S("{\"\":1,\"\":2}"), JSON_E_DUPLICATE, 6},
-	{S("{\"\\u0000\":1,\"\\u0000\":2}"), JSON_E_DUPLICATE, 12},
-	{S("{\"\xC3\xA9\":1,\"\\u00e9\":2}"), JSON_E_DUPLICATE, 8},
-	{S("{\"\\ud83d\\ude00\":1,\"\xF0\x9F\x98\x80\":2}"),
-	    JSON_E_DUPLICATE, 18},
-	{S("{\"a\":1,\"b\":2,\"c\":3,\"b\":4}"), JSON_E_DUPLICATE, 19},
-	{S("[{\"x\":{\"y\":1,\"y\":2}}]"), JSON_E_DUPLICATE, 13},
-	{S("{\"axb\":1,\"ayb\":2,\"axb\":3}"), JSON_E_DUPLICATE, 17},
+    /* empty */
+    {S(""), JSON_E_EMPTY, 0},
+    {S(" \t\r\n"), JSON_E_EMPTY, 4},
+    /* structure */
+    {S("[1,]"), JSON_E_SYNTAX, 3},
+    {S("[,1]"), JSON_E_SYNTAX, 1},
+    {S("[1,,2]"), JSON_E_SYNTAX, 3},
+    {S("{\"a\":1,}"), JSON_E_SYNTAX, 7},
+    {S("{,}"), JSON_E_SYNTAX, 1},
+    {S("{a:1}"), JSON_E_SYNTAX, 1},
+    {S("{'a':1}"), JSON_E_SYNTAX, 1},
+    {S("{1:1}"), JSON_E_SYNTAX, 1},
+    {S("['a']"), JSON_E_SYNTAX, 1},
+    {S("[1 2]"), JSON_E_SYNTAX, 3},
+    {S("[1}"), JSON_E_SYNTAX, 2},
+    {S("{\"a\":1]"), JSON_E_SYNTAX, 6},
+    {S("{\"a\" 1}"), JSON_E_SYNTAX, 5},
+    {S("{\"a\",1}"), JSON_E_SYNTAX, 4},
+    {S("{\"a\":1 \"b\":2}"), JSON_E_SYNTAX, 7},
+    {S("]"), JSON_E_SYNTAX, 0},
+    {S("}"), JSON_E_SYNTAX, 0},
+    /* comments, NaN, Infinity, '+', hex: not JSON */
+    {S("/* c */ 1"), JSON_E_SYNTAX, 0},
+    {S("[1 /* c */]"), JSON_E_SYNTAX, 3},
+    {S("1 // c"), JSON_E_TRAILING, 2},
+    {S("# c\n1"), JSON_E_SYNTAX, 0},
+    {S("NaN"), JSON_E_SYNTAX, 0},
+    {S("Infinity"), JSON_E_SYNTAX, 0},
+    {S("-Infinity"), JSON_E_NUMBER, 1},
+    {S("+1"), JSON_E_SYNTAX, 0},
+    {S("[+1]"), JSON_E_SYNTAX, 1},
+    {S(".5"), JSON_E_SYNTAX, 0},
+    {S("0x10"), JSON_E_TRAILING, 1},
+    {S("[0x10]"), JSON_E_SYNTAX, 2},
+    /* numbers */
+    {S("01"), JSON_E_NUMBER, 1},
+    {S("-01"), JSON_E_NUMBER, 2},
+    {S("00"), JSON_E_NUMBER, 1},
+    {S("[007]"), JSON_E_NUMBER, 2},
+    {S("-"), JSON_E_TRUNCATED, 1},
+    {S("-a"), JSON_E_NUMBER, 1},
+    {S("1."), JSON_E_TRUNCATED, 2},
+    {S("1.e5"), JSON_E_NUMBER, 2},
+    {S("[1.]"), JSON_E_NUMBER, 3},
+    {S("1e"), JSON_E_TRUNCATED, 2},
+    {S("1e+"), JSON_E_TRUNCATED, 3},
+    {S("[1e]"), JSON_E_NUMBER, 3},
+    {S("[1E+x]"), JSON_E_NUMBER, 4},
+    {S("1.5.5"), JSON_E_TRAILING, 3},
+    /* literals */
+    {S("tru"), JSON_E_TRUNCATED, 3},
+    {S("nul"), JSON_E_TRUNCATED, 3},
+    {S("True"), JSON_E_SYNTAX, 0},
+    {S("nulL"), JSON_E_SYNTAX, 3},
+    {S("fals3"), JSON_E_SYNTAX, 4},
+    {S("truex"), JSON_E_TRAILING, 4},
+    {S("[truex]"), JSON_E_SYNTAX, 5},
+    /* trailing bytes */
+    {S("1 2"), JSON_E_TRAILING, 2},
+    {S("{}{}"), JSON_E_TRAILING, 2},
+    {S("{} x"), JSON_E_TRAILING, 3},
+    {S("[] ]"), JSON_E_TRAILING, 3},
+    {S("\"a\"\""), JSON_E_TRAILING, 3},
+    {S("{}\0"), JSON_E_TRAILING, 2},
+    /* whitespace is space, tab, LF, CR only */
+    {S("\f1"), JSON_E_SYNTAX, 0},
+    {S("[1,\v2]"), JSON_E_SYNTAX, 3},
+    {S("[\0]"), JSON_E_SYNTAX, 1},
+    {S("[1]\xC2\xA0"), JSON_E_TRAILING, 3},
+    {S("\xEF\xBB\xBF{}"), JSON_E_SYNTAX, 0}, /* a UTF-8 BOM */
+    {S("\xC3\xA9"), JSON_E_SYNTAX, 0},       /* non-ASCII outside a string */
+    /* truncated */
+    {S("["), JSON_E_TRUNCATED, 1},
+    {S("[1"), JSON_E_TRUNCATED, 2},
+    {S("[1,"), JSON_E_TRUNCATED, 3},
+    {S("{"), JSON_E_TRUNCATED, 1},
+    {S("{\"a\""), JSON_E_TRUNCATED, 4},
+    {S("{\"a\":"), JSON_E_TRUNCATED, 5},
+    {S("{\"a\":1,"), JSON_E_TRUNCATED, 7},
+    {S("\"abc"), JSON_E_TRUNCATED, 4},
+    {S("\""), JSON_E_TRUNCATED, 1},
+    {S("\"\\"), JSON_E_TRUNCATED, 2},
+    {S("\"\\u12"), JSON_E_TRUNCATED, 5},
+    {S("\"\\ud800"), JSON_E_TRUNCATED, 7},
+    {S("\"\\ud800\\u"), JSON_E_TRUNCATED, 9},
+    /* control characters */
+    {S("\"a\x01\""), JSON_E_CONTROL, 2},
+    {S("\"a\tb\""), JSON_E_CONTROL, 2},
+    {S("\"\n\""), JSON_E_CONTROL, 1},
+    {S("\"\x1F\""), JSON_E_CONTROL, 1},
+    {S("\"\0\""), JSON_E_CONTROL, 1},
+    {S("{\"a\nb\":1}"), JSON_E_CONTROL, 3},
+    /* escapes */
+    {S("\"\\x41\""), JSON_E_ESCAPE, 2},
+    {S("\"\\'\""), JSON_E_ESCAPE, 2},
+    {S("\"\\a\""), JSON_E_ESCAPE, 2},
+    {S("\"\\U0041\""), JSON_E_ESCAPE, 2},
+    {S("\"\\0\""), JSON_E_ESCAPE, 2},
+    {S("\"\\\xC3\xA9\""), JSON_E_ESCAPE, 2},
+    {S("\"\\u12G4\""), JSON_E_ESCAPE, 5},
+    {S("\"\\u00\""), JSON_E_ESCAPE, 5},
+    {S("\"\\u-123\""), JSON_E_ESCAPE, 3},
+    {S("\"\\ud800\\uZZZZ\""), JSON_E_ESCAPE, 9},
+    /* surrogates */
+    {S("\"\\ud800\""), JSON_E_SURROGATE, 1},
+    {S("\"\\uDBFF\""), JSON_E_SURROGATE, 1},
+    {S("\"\\udc00\""), JSON_E_SURROGATE, 1},
+    {S("\"\\uDFFF\""), JSON_E_SURROGATE, 1},
+    {S("\"\\ud800\\u0041\""), JSON_E_SURROGATE, 1},
+    {S("\"\\ud800x\""), JSON_E_SURROGATE, 1},
+    {S("\"\\ud800\\n\""), JSON_E_SURROGATE, 1},
+    {S("\"\\ud800\\ud800\""), JSON_E_SURROGATE, 1},
+    {S("\"\\udc00\\ud800\""), JSON_E_SURROGATE, 1},
+    {S("\"ab\\ude00\""), JSON_E_SURROGATE, 3},
+    {S("{\"\\ud800\":1}"), JSON_E_SURROGATE, 2},
+    /* duplicates */
+    {S("{\"a\":1,\"a\":2}"), JSON_E_DUPLICATE, 7},
+    {S("{\"a\":1,\"a\":1}"), JSON_E_DUPLICATE, 7},
+    {S("{\"a\":1,\"\\u0061\":2}"), JSON_E_DUPLICATE, 7},
+    {S("{\"\\/\":1,\"/\":2}"), JSON_E_DUPLICATE, 8},
+    {S("{\"\":1,\"\":2}"), JSON_E_DUPLICATE, 6},
+    {S("{\"\\u0000\":1,\"\\u0000\":2}"), JSON_E_DUPLICATE, 12},
+    {S("{\"\xC3\xA9\":1,\"\\u00e9\":2}"), JSON_E_DUPLICATE, 8},
+    {S("{\"\\ud83d\\ude00\":1,\"\xF0\x9F\x98\x80\":2}"), JSON_E_DUPLICATE, 18},
+    {S("{\"a\":1,\"b\":2,\"c\":3,\"b\":4}"), JSON_E_DUPLICATE, 19},
+    {S("[{\"x\":{\"y\":1,\"y\":2}}]"), JSON_E_DUPLICATE, 13},
+    {S("{\"axb\":1,\"ayb\":2,\"axb\":3}"), JSON_E_DUPLICATE, 17},
 };
 
 START_TEST(json_parse_rejects_what_rfc8259_forbids_with_code_and_offset)
@@ -320,8 +317,8 @@ START_TEST(json_parse_never_reads_past_len)
 		struct json_err err;
 
 		arena_init(&a, TEST_ARENA_CAP);
-		ck_assert_int_eq(json_parse(NULL, 0, &a, 0, &v, &err),
-		    JSON_E_EMPTY);
+		ck_assert_int_eq(
+		    json_parse(NULL, 0, &a, 0, &v, &err), JSON_E_EMPTY);
 		ck_assert_ptr_null(v);
 		arena_free(&a);
 	}
@@ -334,22 +331,43 @@ static const struct {
 	const char *in;
 	size_t len;
 } utf8_ok[] = {
-	{S("\x7F")}, {S("\xC2\x80")}, {S("\xDF\xBF")}, {S("\xE0\xA0\x80")},
-	{S("\xED\x9F\xBF")}, {S("\xEE\x80\x80")}, {S("\xEF\xBF\xBF")},
-	{S("\xEF\xBF\xBE")}, {S("\xEF\xB7\x90")}, {S("\xF0\x90\x80\x80")},
-	{S("\xF4\x8F\xBF\xBF")},
+    {S("\x7F")},
+    {S("\xC2\x80")},
+    {S("\xDF\xBF")},
+    {S("\xE0\xA0\x80")},
+    {S("\xED\x9F\xBF")},
+    {S("\xEE\x80\x80")},
+    {S("\xEF\xBF\xBF")},
+    {S("\xEF\xBF\xBE")},
+    {S("\xEF\xB7\x90")},
+    {S("\xF0\x90\x80\x80")},
+    {S("\xF4\x8F\xBF\xBF")},
 };
 
 static const struct {
 	const char *in;
 	size_t len;
 } utf8_bad[] = {
-	{S("\x80")}, {S("\xBF")}, {S("\xC0\x80")}, {S("\xC1\xBF")},
-	{S("\xE0\x80\x80")}, {S("\xE0\x9F\xBF")}, {S("\xF0\x80\x80\x80")},
-	{S("\xF0\x8F\xBF\xBF")}, {S("\xED\xA0\x80")}, {S("\xED\xBF\xBF")},
-	{S("\xF4\x90\x80\x80")}, {S("\xF5\x80\x80\x80")}, {S("\xF8\x88\x80\x80\x80")},
-	{S("\xFE")}, {S("\xFF")}, {S("\xC2")}, {S("\xE2\x82")},
-	{S("\xF0\x9F\x98")}, {S("\xC2\x41")}, {S("\xE2\x82\x41")},
+    {S("\x80")},
+    {S("\xBF")},
+    {S("\xC0\x80")},
+    {S("\xC1\xBF")},
+    {S("\xE0\x80\x80")},
+    {S("\xE0\x9F\xBF")},
+    {S("\xF0\x80\x80\x80")},
+    {S("\xF0\x8F\xBF\xBF")},
+    {S("\xED\xA0\x80")},
+    {S("\xED\xBF\xBF")},
+    {S("\xF4\x90\x80\x80")},
+    {S("\xF5\x80\x80\x80")},
+    {S("\xF8\x88\x80\x80\x80")},
+    {S("\xFE")},
+    {S("\xFF")},
+    {S("\xC2")},
+    {S("\xE2\x82")},
+    {S("\xF0\x9F\x98")},
+    {S("\xC2\x41")},
+    {S("\xE2\x82\x41")},
 };
 
 /* `s` as a string value, then as a member name. */
@@ -437,15 +455,16 @@ START_TEST(json_parse_classifies_every_byte_at_every_word_offset)
 }
 END_TEST
 
-/* --- json_parse: the tree -------------------------------------------------- */
+/* --- json_parse: the tree --------------------------------------------------
+ */
 
 START_TEST(json_parse_builds_the_tree_in_document_order)
 {
 	struct parsed p;
 	const struct json_value *v, *a;
 
-	parse_into(&p, S("{\"z\":[1,\"two\",true,false,null,{}],\"a\":{\"b\":[]}}"),
-	    0);
+	parse_into(&p,
+	    S("{\"z\":[1,\"two\",true,false,null,{}],\"a\":{\"b\":[]}}"), 0);
 	ck_assert_int_eq(p.rc, JSON_OK);
 	v = p.v;
 	ck_assert_int_eq(v->type, JSON_T_OBJECT);
@@ -481,21 +500,21 @@ static const struct {
 	bool small;
 	int64_t i;
 } numbers[] = {
-	{"0", true, 0},
-	{"-0", true, 0},
-	{"42", true, 42},
-	{"-42", true, -42},
-	{"9223372036854775807", true, INT64_MAX},
-	{"-9223372036854775808", true, INT64_MIN},
-	{"9223372036854775808", false, 0},
-	{"-9223372036854775809", false, 0},
-	{"18446744073709551616", false, 0},
-	{"99999999999999999999", false, 0},
-	{"1.0", false, 0},
-	{"1e2", false, 0},
-	{"1E400", false, 0},
-	{"1e-400", false, 0},
-	{"-0.0", false, 0},
+    {"0", true, 0},
+    {"-0", true, 0},
+    {"42", true, 42},
+    {"-42", true, -42},
+    {"9223372036854775807", true, INT64_MAX},
+    {"-9223372036854775808", true, INT64_MIN},
+    {"9223372036854775808", false, 0},
+    {"-9223372036854775809", false, 0},
+    {"18446744073709551616", false, 0},
+    {"99999999999999999999", false, 0},
+    {"1.0", false, 0},
+    {"1e2", false, 0},
+    {"1E400", false, 0},
+    {"1e-400", false, 0},
+    {"-0.0", false, 0},
 };
 
 START_TEST(json_parse_keeps_number_text_and_sets_small_ints)
@@ -548,22 +567,22 @@ static const struct {
 	size_t want_len;
 	size_t cps;
 } strings[] = {
-	{S("\"\""), S(""), 0},
-	{S("\"abc\""), S("abc"), 3},
-	{S("\"a\\nb\""), S("a\nb"), 3},
-	{S("\"\\\"\\\\\\/\\b\\f\\n\\r\\t\""), S("\"\\/\b\f\n\r\t"), 8},
-	{S("\"\\u0000\""), S("\0"), 1},
-	{S("\"a\\u0000b\""), S("a\0b"), 3},
-	{S("\"\\u0041\""), S("A"), 1},
-	{S("\"\\u00e9\""), S("\xC3\xA9"), 1},
-	{S("\"\\u07FF\\u0800\""), S("\xDF\xBF\xE0\xA0\x80"), 2},
-	{S("\"\\u20ac\""), S("\xE2\x82\xAC"), 1},
-	{S("\"\\uFFFF\""), S("\xEF\xBF\xBF"), 1},
-	{S("\"\\ud800\\udc00\""), S("\xF0\x90\x80\x80"), 1},
-	{S("\"\\ud83d\\ude00\""), S("\xF0\x9F\x98\x80"), 1},
-	{S("\"\\uDBFF\\uDFFF\""), S("\xF4\x8F\xBF\xBF"), 1},
-	{S("\"\xC3\xA9\\u00e9\xF0\x9F\x98\x80\""),
-	    S("\xC3\xA9\xC3\xA9\xF0\x9F\x98\x80"), 3},
+    {S("\"\""), S(""), 0},
+    {S("\"abc\""), S("abc"), 3},
+    {S("\"a\\nb\""), S("a\nb"), 3},
+    {S("\"\\\"\\\\\\/\\b\\f\\n\\r\\t\""), S("\"\\/\b\f\n\r\t"), 8},
+    {S("\"\\u0000\""), S("\0"), 1},
+    {S("\"a\\u0000b\""), S("a\0b"), 3},
+    {S("\"\\u0041\""), S("A"), 1},
+    {S("\"\\u00e9\""), S("\xC3\xA9"), 1},
+    {S("\"\\u07FF\\u0800\""), S("\xDF\xBF\xE0\xA0\x80"), 2},
+    {S("\"\\u20ac\""), S("\xE2\x82\xAC"), 1},
+    {S("\"\\uFFFF\""), S("\xEF\xBF\xBF"), 1},
+    {S("\"\\ud800\\udc00\""), S("\xF0\x90\x80\x80"), 1},
+    {S("\"\\ud83d\\ude00\""), S("\xF0\x9F\x98\x80"), 1},
+    {S("\"\\uDBFF\\uDFFF\""), S("\xF4\x8F\xBF\xBF"), 1},
+    {S("\"\xC3\xA9\\u00e9\xF0\x9F\x98\x80\""),
+        S("\xC3\xA9\xC3\xA9\xF0\x9F\x98\x80"), 3},
 };
 
 START_TEST(json_parse_unescapes_strings_and_counts_code_points)
@@ -577,8 +596,8 @@ START_TEST(json_parse_unescapes_strings_and_counts_code_points)
 		    show(strings[i].in, strings[i].len));
 		ck_assert_int_eq(p.v->type, JSON_T_STRING);
 		ck_assert_msg(p.v->u.str.len == strings[i].want_len &&
-			memcmp(p.v->u.str.ptr, strings[i].want,
-			    strings[i].want_len) == 0,
+		                  memcmp(p.v->u.str.ptr, strings[i].want,
+		                      strings[i].want_len) == 0,
 		    "%s unescaped to %s", show(strings[i].in, strings[i].len),
 		    show(p.v->u.str.ptr, p.v->u.str.len));
 		ck_assert_msg(p.v->u.str.cps == strings[i].cps,
@@ -598,7 +617,7 @@ START_TEST(json_parse_borrows_strings_without_escapes_from_the_input)
 	ck_assert_int_eq(p.rc, JSON_OK);
 	ck_assert_ptr_eq(p.v->u.arr.items[0].u.str.ptr, p.copy + 2);
 	ck_assert(p.v->u.arr.items[1].u.str.ptr < p.copy ||
-	    p.v->u.arr.items[1].u.str.ptr >= p.copy + 20);
+	          p.v->u.arr.items[1].u.str.ptr >= p.copy + 20);
 	parsed_free(&p);
 }
 END_TEST
@@ -647,7 +666,8 @@ START_TEST(json_parse_accepts_a_ten_megabyte_string)
 }
 END_TEST
 
-/* --- json_parse: duplicates ------------------------------------------------- */
+/* --- json_parse: duplicates -------------------------------------------------
+ */
 
 /* depth-1 arrays around {"a":1,"a":2} (or {"a":1,"b":2}) */
 static char *
@@ -675,8 +695,8 @@ START_TEST(json_parse_rejects_duplicates_at_depth_1_3_and_100)
 
 	for (i = 0; i < GPT_ARRAY_LEN(depths); i++) {
 		s = nested_object(depths[i], true, &n);
-		expect_reject_depth(s, n, 200, JSON_E_DUPLICATE,
-		    depths[i] - 1 + 7);
+		expect_reject_depth(
+		    s, n, 200, JSON_E_DUPLICATE, depths[i] - 1 + 7);
 		free(s);
 		s = nested_object(depths[i], false, &n);
 		expect_parse_depth(s, n, 200);
@@ -700,10 +720,12 @@ big_object(size_t n, const char *last, size_t *len)
 	for (i = 0; i < n; i++) {
 		if (i + 1 == n && last != NULL)
 			ck_assert_int_eq(buf_printf(&b, "%s\"%s\":%zu",
-			    i ? "," : "", last, i), 0);
+			                     i ? "," : "", last, i),
+			    0);
 		else
 			ck_assert_int_eq(buf_printf(&b, "%s\"k%zu\":%zu",
-			    i ? "," : "", i, i), 0);
+			                     i ? "," : "", i, i),
+			    0);
 	}
 	ck_assert_int_eq(buf_putc(&b, '}'), 0);
 	return buf_take(&b, len);
@@ -753,7 +775,8 @@ START_TEST(json_parse_handles_a_hundred_thousand_members)
 }
 END_TEST
 
-/* --- json_parse: the member index under floods ----------------------------- */
+/* --- json_parse: the member index under floods -----------------------------
+ */
 
 #define FLOOD_NAMES 4096
 #define FLOOD_LEN 8
@@ -779,8 +802,8 @@ object_of(const char *names, size_t count, size_t len, bool dup, size_t *n)
 
 /* Every name of the object found by json_object_get, with its value. */
 static void
-expect_all_found(const struct json_value *v, const char *names,
-    size_t count, size_t len)
+expect_all_found(
+    const struct json_value *v, const char *names, size_t count, size_t len)
 {
 	size_t i;
 
@@ -798,8 +821,8 @@ START_TEST(names_colliding_under_the_old_hash_cost_linear_probes)
 {
 	/* 4096 names in the first 16 slots of every table up to 2^14 under
 	 * the old unkeyed FNV-1a: about 8 million probes before */
-	char *names = flood_names(
-	    flood_old_member_hash, 4, 14, FLOOD_NAMES, FLOOD_LEN);
+	char *names =
+	    flood_names(flood_old_member_hash, 4, 14, FLOOD_NAMES, FLOOD_LEN);
 	size_t n;
 	char *s;
 	struct parsed p;
@@ -810,13 +833,13 @@ START_TEST(names_colliding_under_the_old_hash_cost_linear_probes)
 	parse_into(&p, s, n, 0);
 	ck_assert_int_eq(p.rc, JSON_OK);
 	ck_assert_msg(json_index_probes <= 4 * FLOOD_NAMES,
-	    "%llu probes for %d names",
-	    (unsigned long long)json_index_probes, FLOOD_NAMES);
+	    "%llu probes for %d names", (unsigned long long)json_index_probes,
+	    FLOOD_NAMES);
 	json_index_probes = 0;
 	expect_all_found(p.v, names, FLOOD_NAMES, FLOOD_LEN);
 	ck_assert_msg(json_index_probes <= 4 * FLOOD_NAMES,
-	    "%llu probes for %d lookups",
-	    (unsigned long long)json_index_probes, FLOOD_NAMES);
+	    "%llu probes for %d lookups", (unsigned long long)json_index_probes,
+	    FLOOD_NAMES);
 	parsed_free(&p);
 	free(s);
 	free(names);
@@ -951,7 +974,8 @@ START_TEST(names_colliding_under_the_keyed_hash_move_the_object_to_a_tree)
 }
 END_TEST
 
-/* --- json_parse: depth ------------------------------------------------------ */
+/* --- json_parse: depth ------------------------------------------------------
+ */
 
 /* n '[' then (balanced) n ']' */
 static char *
@@ -1003,7 +1027,8 @@ START_TEST(json_parse_rejects_a_hundred_thousand_brackets_cleanly)
 }
 END_TEST
 
-/* --- json_parse: memory ------------------------------------------------------ */
+/* --- json_parse: memory ------------------------------------------------------
+ */
 
 START_TEST(json_parse_reports_nomem_when_the_arena_refuses)
 {
@@ -1034,7 +1059,8 @@ START_TEST(json_parse_reports_nomem_when_the_arena_refuses)
 }
 END_TEST
 
-/* --- json_object_get ------------------------------------------------------------ */
+/* --- json_object_get
+ * ------------------------------------------------------------ */
 
 START_TEST(json_object_get_finds_members_of_small_and_large_objects)
 {
@@ -1085,7 +1111,8 @@ START_TEST(json_object_get_returns_null_for_non_objects)
 }
 END_TEST
 
-/* --- json_write ------------------------------------------------------------------ */
+/* --- json_write
+ * ------------------------------------------------------------------ */
 
 static void
 expect_write(const char *in, size_t len, unsigned indent, const char *want)
@@ -1100,8 +1127,9 @@ expect_write(const char *in, size_t len, unsigned indent, const char *want)
 	rc = indent ? json_write_pretty(p.v, indent, &b) : json_write(p.v, &b);
 	ck_assert_int_eq(rc, 0);
 	ck_assert_msg(buf_len(&b) == strlen(want) &&
-	        memcmp(buf_ptr(&b), want, buf_len(&b)) == 0,
-	    "%s serialized as %s", show(in, len), show(buf_ptr(&b), buf_len(&b)));
+	                  memcmp(buf_ptr(&b), want, buf_len(&b)) == 0,
+	    "%s serialized as %s", show(in, len),
+	    show(buf_ptr(&b), buf_len(&b)));
 	buf_free(&b);
 	parsed_free(&p);
 }
@@ -1149,13 +1177,14 @@ same_tree(const struct json_value *a, const struct json_value *b)
 	switch (a->type) {
 	case JSON_T_NUMBER:
 		return a->u.num.len == b->u.num.len &&
-		    memcmp(a->u.num.text, b->u.num.text, a->u.num.len) == 0 &&
-		    a->u.num.is_small_int == b->u.num.is_small_int &&
-		    a->u.num.i == b->u.num.i;
+		       memcmp(a->u.num.text, b->u.num.text, a->u.num.len) ==
+		           0 &&
+		       a->u.num.is_small_int == b->u.num.is_small_int &&
+		       a->u.num.i == b->u.num.i;
 	case JSON_T_STRING:
 		return a->u.str.len == b->u.str.len &&
-		    a->u.str.cps == b->u.str.cps &&
-		    memcmp(a->u.str.ptr, b->u.str.ptr, a->u.str.len) == 0;
+		       a->u.str.cps == b->u.str.cps &&
+		       memcmp(a->u.str.ptr, b->u.str.ptr, a->u.str.len) == 0;
 	case JSON_T_ARRAY:
 		if (a->u.arr.count != b->u.arr.count)
 			return false;
@@ -1194,7 +1223,7 @@ expect_round_trip(const char *in, size_t len)
 	for (indent = 0; indent <= 3; indent += 3) {
 		buf_init(&b, 1 << 24);
 		ck_assert_int_eq(indent ? json_write_pretty(p.v, indent, &b)
-					: json_write(p.v, &b),
+		                        : json_write(p.v, &b),
 		    0);
 		parse_into(&q, buf_ptr(&b), buf_len(&b), 0);
 		ck_assert_msg(q.rc == JSON_OK, "%s wrote %s, which is rejected",
@@ -1245,7 +1274,31 @@ START_TEST(json_write_fails_past_the_buffer_max_and_leaves_it_unchanged)
 }
 END_TEST
 
-/* --- names ------------------------------------------------------------------------- */
+START_TEST(json_write_string_escapes_drops_broken_bytes_and_undoes_failures)
+{
+	struct buf b;
+
+	buf_init(&b, 64);
+	ck_assert_int_eq(json_write_string(&b, "a\"\\\n\x01\x7f", 6), 0);
+	ck_assert_uint_eq(buf_len(&b), 16);
+	ck_assert_mem_eq(buf_ptr(&b), "\"a\\\"\\\\\\n\\u0001\x7f\"", 16);
+	buf_reset(&b);
+	/* U+20AC cut after two of its three bytes, then a stray byte */
+	ck_assert_int_eq(json_write_string(&b, "x\xe2\x82", 3), 0);
+	ck_assert_int_eq(json_write_string(&b, "\xff\xc3\xa9", 3), 0);
+	ck_assert_uint_eq(buf_len(&b), 7);
+	ck_assert_mem_eq(buf_ptr(&b), "\"x\"\"\xc3\xa9\"", 7);
+	buf_free(&b);
+	buf_init(&b, 8);
+	ck_assert_int_eq(buf_append(&b, "pre", 3), 0);
+	ck_assert_int_eq(json_write_string(&b, "too long here", 13), -1);
+	ck_assert_uint_eq(buf_len(&b), 3);
+	buf_free(&b);
+}
+END_TEST
+
+/* --- names
+ * ------------------------------------------------------------------------- */
 
 START_TEST(json_type_name_and_errstr_name_every_value)
 {
@@ -1281,43 +1334,49 @@ suite_json(void)
 	tcase_add_test(parse, json_parse_never_reads_past_len);
 	tcase_add_test(parse,
 	    json_parse_accepts_utf8_at_every_boundary_in_values_and_names);
-	tcase_add_test(parse, json_parse_rejects_invalid_utf8_in_values_and_names);
-	tcase_add_test(parse,
-	    json_parse_classifies_every_byte_at_every_word_offset);
+	tcase_add_test(
+	    parse, json_parse_rejects_invalid_utf8_in_values_and_names);
+	tcase_add_test(
+	    parse, json_parse_classifies_every_byte_at_every_word_offset);
 	tcase_add_test(parse, json_parse_builds_the_tree_in_document_order);
 	tcase_add_test(parse, json_parse_keeps_number_text_and_sets_small_ints);
-	tcase_add_test(parse, json_parse_unescapes_strings_and_counts_code_points);
-	tcase_add_test(parse,
-	    json_parse_borrows_strings_without_escapes_from_the_input);
+	tcase_add_test(
+	    parse, json_parse_unescapes_strings_and_counts_code_points);
+	tcase_add_test(
+	    parse, json_parse_borrows_strings_without_escapes_from_the_input);
 	tcase_add_test(parse, json_parse_accepts_a_key_holding_nul);
-	tcase_add_test(parse, json_parse_rejects_duplicates_at_depth_1_3_and_100);
+	tcase_add_test(
+	    parse, json_parse_rejects_duplicates_at_depth_1_3_and_100);
 
 	tcase_set_timeout(limits, 60);
 	tcase_add_test(limits, json_parse_accepts_a_ten_thousand_digit_number);
 	tcase_add_test(limits, json_parse_accepts_a_ten_megabyte_string);
-	tcase_add_test(limits,
-	    json_parse_rejects_a_duplicate_among_ten_thousand_members);
+	tcase_add_test(
+	    limits, json_parse_rejects_a_duplicate_among_ten_thousand_members);
 	tcase_add_test(limits, json_parse_handles_a_hundred_thousand_members);
-	tcase_add_test(limits,
-	    names_colliding_under_the_old_hash_cost_linear_probes);
+	tcase_add_test(
+	    limits, names_colliding_under_the_old_hash_cost_linear_probes);
 	tcase_add_test(limits,
 	    names_colliding_under_the_keyed_hash_move_the_object_to_a_tree);
-	tcase_add_test(limits,
-	    json_parse_accepts_depth_at_the_limit_and_rejects_one_past);
-	tcase_add_test(limits,
-	    json_parse_rejects_a_hundred_thousand_brackets_cleanly);
+	tcase_add_test(
+	    limits, json_parse_accepts_depth_at_the_limit_and_rejects_one_past);
+	tcase_add_test(
+	    limits, json_parse_rejects_a_hundred_thousand_brackets_cleanly);
 	tcase_add_test(limits, json_parse_reports_nomem_when_the_arena_refuses);
 
-	tcase_add_test(get,
-	    json_object_get_finds_members_of_small_and_large_objects);
+	tcase_add_test(
+	    get, json_object_get_finds_members_of_small_and_large_objects);
 	tcase_add_test(get, objects_of_up_to_32_distinct_names_take_no_hash);
 	tcase_add_test(
 	    get, names_sharing_a_signature_spend_the_compares_then_hash);
 	tcase_add_test(get, json_object_get_returns_null_for_non_objects);
 
 	tcase_set_timeout(write, 60);
-	tcase_add_test(write, json_write_escapes_quote_backslash_and_controls_only);
+	tcase_add_test(
+	    write, json_write_escapes_quote_backslash_and_controls_only);
 	tcase_add_test(write, json_write_pretty_indents_each_level);
+	tcase_add_test(write,
+	    json_write_string_escapes_drops_broken_bytes_and_undoes_failures);
 	tcase_add_test(write, json_write_round_trips_every_accepted_input);
 	tcase_add_test(write,
 	    json_write_fails_past_the_buffer_max_and_leaves_it_unchanged);

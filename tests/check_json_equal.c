@@ -50,8 +50,8 @@ expect_equal(const char *a, const char *b)
 	ck_assert_msg(json_equal(vb, va), "%s should equal %s", b, a);
 	ck_assert_msg(json_hash(va) == json_hash(vb),
 	    "%s and %s are equal but hash apart", a, b);
-	ck_assert_msg(canon_same(va, vb),
-	    "%s and %s are equal but encode apart", a, b);
+	ck_assert_msg(
+	    canon_same(va, vb), "%s and %s are equal but encode apart", a, b);
 }
 
 static void
@@ -131,9 +131,10 @@ END_TEST
 START_TEST(json_equal_ignores_member_order)
 {
 	expect_equal("{}", "{}");
-	expect_equal("{\"a\": 1, \"b\": [true]}", "{\"b\": [true], \"a\": 1.0}");
-	expect_equal("{\"x\": {\"p\": 1, \"q\": 2}}",
-	    "{\"x\": {\"q\": 2, \"p\": 1}}");
+	expect_equal(
+	    "{\"a\": 1, \"b\": [true]}", "{\"b\": [true], \"a\": 1.0}");
+	expect_equal(
+	    "{\"x\": {\"p\": 1, \"q\": 2}}", "{\"x\": {\"q\": 2, \"p\": 1}}");
 	expect_unequal("{\"a\": 1}", "{\"a\": 1, \"b\": 1}");
 	expect_unequal("{\"a\": 1}", "{\"b\": 1}");
 	expect_unequal("{\"a\": 1}", "{\"a\": 2}");
@@ -202,9 +203,28 @@ END_TEST
 START_TEST(json_hash_separates_common_values)
 {
 	static const char *const values[] = {
-	    "null", "true", "false", "0", "1", "-1", "10", "0.1", "\"\"",
-	    "\"1\"", "[]", "{}", "[1]", "[[1]]", "{\"a\":1}", "{\"a\":2}",
-	    "{\"b\":1}", "[1,2]", "[2,1]", "\"null\"", "1e400", "-1e400",
+	    "null",
+	    "true",
+	    "false",
+	    "0",
+	    "1",
+	    "-1",
+	    "10",
+	    "0.1",
+	    "\"\"",
+	    "\"1\"",
+	    "[]",
+	    "{}",
+	    "[1]",
+	    "[[1]]",
+	    "{\"a\":1}",
+	    "{\"a\":2}",
+	    "{\"b\":1}",
+	    "[1,2]",
+	    "[2,1]",
+	    "\"null\"",
+	    "1e400",
+	    "-1e400",
 	};
 	uint64_t h[GPT_ARRAY_LEN(values)];
 	size_t i, j;
@@ -222,8 +242,7 @@ START_TEST(json_hash_is_keyed_and_hashes_strings_as_member_names)
 {
 	/* the unkeyed hash of "a" before: FNV-1a 64 then splitmix64 */
 	ck_assert(json_hash(parse("\"a\"")) != 0x0b0eebdd1dac6ee9ull);
-	ck_assert(json_hash(parse("\"a\\u0000b\"")) ==
-	    hash_bytes("a\0b", 3));
+	ck_assert(json_hash(parse("\"a\\u0000b\"")) == hash_bytes("a\0b", 3));
 	ck_assert(json_hash(parse("\"\"")) == hash_bytes("", 0));
 	/* a number is not the string of its digits */
 	ck_assert(json_hash(parse("1")) != hash_bytes("1", 1));
@@ -234,12 +253,39 @@ START_TEST(json_canon_is_a_total_order_consistent_with_json_equal)
 {
 	/* every pair of these: equal exactly when the encodings are */
 	static const char *const values[] = {
-	    "null", "true", "false", "0", "-0.0", "0e7", "1", "1.0", "10e-1",
-	    "-1", "100", "1e2", "0.5", "5e-1", "1e400", "1e99999999999999",
-	    "\"\"", "\"1\"", "\"a\\u0000\"", "[]", "[1]", "[1.0]",
-	    "[1,2]", "[2,1]", "{}", "{\"a\":1}", "{\"a\":1.0}",
-	    "{\"a\":1,\"b\":[2]}", "{\"b\":[2e0],\"a\":1}",
-	    "{\"b\":1,\"a\":1}", "{\"aa\":1}", "[{}]", "[[]]",
+	    "null",
+	    "true",
+	    "false",
+	    "0",
+	    "-0.0",
+	    "0e7",
+	    "1",
+	    "1.0",
+	    "10e-1",
+	    "-1",
+	    "100",
+	    "1e2",
+	    "0.5",
+	    "5e-1",
+	    "1e400",
+	    "1e99999999999999",
+	    "\"\"",
+	    "\"1\"",
+	    "\"a\\u0000\"",
+	    "[]",
+	    "[1]",
+	    "[1.0]",
+	    "[1,2]",
+	    "[2,1]",
+	    "{}",
+	    "{\"a\":1}",
+	    "{\"a\":1.0}",
+	    "{\"a\":1,\"b\":[2]}",
+	    "{\"b\":[2e0],\"a\":1}",
+	    "{\"b\":1,\"a\":1}",
+	    "{\"aa\":1}",
+	    "[{}]",
+	    "[[]]",
 	};
 	const struct json_value *v[GPT_ARRAY_LEN(values)];
 	size_t i, j;
@@ -261,9 +307,8 @@ START_TEST(json_canon_fails_cleanly_when_the_arena_refuses)
 	size_t n = 0;
 
 	arena_init(&small, 16);
-	ck_assert_int_eq(json_canon(parse("[\"0123456789abcdef\"]"), &small,
-			     &e, &n),
-	    -1);
+	ck_assert_int_eq(
+	    json_canon(parse("[\"0123456789abcdef\"]"), &small, &e, &n), -1);
 	ck_assert_ptr_null(e);
 	arena_free(&small);
 }

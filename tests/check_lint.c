@@ -99,8 +99,8 @@ static const struct lint_case lint_cases[] = {
         "string-unbounded", false, NULL, NULL},
     {"{\"type\": \"string\", \"pattern\": \"^(?=.*x)[a-z]{1,8}$\"}",
         "string-unbounded", false, NULL, NULL},
-    {"{\"type\": \"string\", \"pattern\": \"^a{2,}$\"}",
-        "string-unbounded", true, "", NULL},
+    {"{\"type\": \"string\", \"pattern\": \"^a{2,}$\"}", "string-unbounded",
+        true, "", NULL},
     {"{\"type\": \"string\", \"enum\": [\"a\", \"b\"]}", "string-unbounded",
         false, NULL, NULL},
     {"{\"type\": \"string\", \"format\": \"date\"}", "string-unbounded", false,
@@ -176,6 +176,10 @@ static const struct lint_case lint_cases[] = {
     /* pattern-unanchored */
     {"{\"type\": \"string\", \"maxLength\": 9, \"pattern\": \"abc\"}",
         "pattern-unanchored", true, "", "\"abc\""},
+    /* a control byte of the form, DEL too, is masked in the message */
+    {"{\"type\": \"string\", \"maxLength\": 9, \"pattern\": "
+     "\"a\\u007fb\\u0001\"}",
+        "pattern-unanchored", true, "", "\"a?b?\""},
     {"{\"type\": \"string\", \"maxLength\": 9, \"pattern\": \"^a|b$\"}",
         "pattern-unanchored", true, "", NULL},
     {"{\"type\": \"string\", \"maxLength\": 9, \"pattern\": \"^a\\\\$\"}",

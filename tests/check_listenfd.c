@@ -12,14 +12,14 @@ static const struct {
     {"4242", "3", 3},
     {"4242", "0", 0},
     {"4242", "64", 64},
-    {NULL, "1", 0},       /* no LISTEN_PID: nothing is ours */
-    {"4243", "1", 0},     /* another process's sockets */
-    {"04242", "1", 0},    /* not our pid in plain digits */
+    {NULL, "1", 0},    /* no LISTEN_PID: nothing is ours */
+    {"4243", "1", 0},  /* another process's sockets */
+    {"04242", "1", 0}, /* not our pid in plain digits */
     {"4242x", "1", 0},
     {"", "1", 0},
     {"99999999999999999999", "1", 0},
     {"4242", NULL, 0},
-    {"4242", "65", -1},   /* past LISTENFD_MAX */
+    {"4242", "65", -1}, /* past LISTENFD_MAX */
     {"4242", "-1", -1},
     {"4242", "two", -1},
     {"4242", "", -1},
@@ -29,8 +29,8 @@ static const struct {
 
 START_TEST(listenfd_count_takes_only_what_names_this_process)
 {
-	int got = listenfd_count(count_cases[_i].pid, count_cases[_i].fds,
-	    4242);
+	int got =
+	    listenfd_count(count_cases[_i].pid, count_cases[_i].fds, 4242);
 
 	ck_assert_msg(got == count_cases[_i].want,
 	    "LISTEN_PID=%s LISTEN_FDS=%s for pid 4242: %d, expected %d",

@@ -30,8 +30,7 @@ static const struct bucket_case bucket_cases[] = {
         {{0, LOG_REJECT_BURST, LOG_REJECT_BURST}, {0, 5, 0}}, 5},
     {"one token comes back every 1000 / rate ms",
         {{0, LOG_REJECT_BURST, LOG_REJECT_BURST},
-            {1000 / LOG_REJECT_RATE - 1, 1, 0},
-            {1000 / LOG_REJECT_RATE, 2, 1}},
+            {1000 / LOG_REJECT_RATE - 1, 1, 0}, {1000 / LOG_REJECT_RATE, 2, 1}},
         2},
     {"a long quiet refills the burst and no more",
         {{0, LOG_REJECT_BURST, LOG_REJECT_BURST},
@@ -42,8 +41,8 @@ static const struct bucket_case bucket_cases[] = {
             {600, 1, 1}, {800, 1, 1}, {1000, 1, 1}},
         0},
     {"a clock going back earns nothing",
-        {{5000, LOG_REJECT_BURST, LOG_REJECT_BURST}, {100, 1, 0},
-            {5199, 1, 0}, {5200, 1, 1}},
+        {{5000, LOG_REJECT_BURST, LOG_REJECT_BURST}, {100, 1, 0}, {5199, 1, 0},
+            {5200, 1, 1}},
         2},
     {"a flood of 100 in one second passes burst + rate",
         {{0, 50, LOG_REJECT_BURST}, {999, 50, LOG_REJECT_RATE - 1}},
@@ -137,13 +136,13 @@ START_TEST(log_reject_writes_the_burst_then_one_summary_when_it_resumes)
 
 	for (i = 0; i < 100; i++)
 		log_reject("act rejected at /a: #%u", i);
-	ck_assert_uint_eq(count("gpt.fcgi: notice: act rejected"),
-	    LOG_REJECT_BURST);
+	ck_assert_uint_eq(
+	    count("gpt.fcgi: notice: act rejected"), LOG_REJECT_BURST);
 	ck_assert_uint_eq(count("suppressed"), 0);
 	fake_now += 1000 / LOG_REJECT_RATE;
 	log_reject("act rejected at /a: after");
-	ck_assert_uint_eq(count("gpt.fcgi: notice: act rejected"),
-	    LOG_REJECT_BURST + 1);
+	ck_assert_uint_eq(
+	    count("gpt.fcgi: notice: act rejected"), LOG_REJECT_BURST + 1);
 	ck_assert_msg(strstr(text(), "gpt.fcgi: notice: 90 rejection lines "
 	                             "suppressed in the last 1 s\n"
 	                             "gpt.fcgi: notice: act rejected at /a: "
@@ -163,10 +162,10 @@ START_TEST(log_reject_summary_goes_before_another_line_a_second_later)
 	ck_assert_uint_eq(count("suppressed"), 0);
 	fake_now += 2001;
 	log_error("a hook failed");
-	ck_assert_msg(strstr(text(), "gpt.fcgi: notice: 7 rejection lines "
-	                             "suppressed in the last 3 s\n"
-	                             "gpt.fcgi: error: a hook failed\n") !=
-	                  NULL,
+	ck_assert_msg(
+	    strstr(text(), "gpt.fcgi: notice: 7 rejection lines "
+	                   "suppressed in the last 3 s\n"
+	                   "gpt.fcgi: error: a hook failed\n") != NULL,
 	    "no summary before the next line: %s", text());
 	/* counted once */
 	fake_now += 5000;
@@ -196,7 +195,7 @@ START_TEST(log_set_level_filters_by_class)
 		log_reject("r");
 		log_info("i");
 		ck_assert_msg(count("error: e\n") + count("warning: w\n") ==
-		                  cases[i].errors &&
+		                      cases[i].errors &&
 		                  count("notice: r\n") == cases[i].notices &&
 		                  count("info: i\n") == cases[i].infos,
 		    "level %d wrote: %s", (int)cases[i].level, text());

@@ -16,8 +16,8 @@
 	{                                                                      \
 		SRunner *sr = srunner_create(suite_fn());                      \
 		int failed;                                                    \
-		/* the files a test makes are an operator's: an address     \
-		 * others may write is refused (address.h) */                 \
+		/* the files a test makes are an operator's: an address        \
+		 * others may write is refused (address.h) */                  \
 		umask(022);                                                    \
 		srunner_run_all(sr, CK_NORMAL);                                \
 		failed = srunner_ntests_failed(sr);                            \

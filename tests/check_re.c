@@ -24,8 +24,8 @@ static const struct re *
 compile_ok(const char *pattern)
 {
 	char err[256];
-	const struct re *re = re_compile(pattern, strlen(pattern), &test_arena,
-	    err, sizeof(err));
+	const struct re *re =
+	    re_compile(pattern, strlen(pattern), &test_arena, err, sizeof(err));
 
 	ck_assert_msg(re != NULL, "/%s/ refused: %s", pattern, err);
 	return re;
@@ -55,10 +55,10 @@ expect_refused(const char *pattern)
 	char err[256] = "untouched";
 
 	ck_assert_msg(re_compile(pattern, strlen(pattern), &test_arena, err,
-			  sizeof(err)) == NULL,
+	                  sizeof(err)) == NULL,
 	    "/%s/ should be refused", pattern);
 	ck_assert_msg(strncmp(err, "invalid pattern", 15) == 0 ||
-		strncmp(err, "unsupported pattern", 19) == 0,
+	                  strncmp(err, "unsupported pattern", 19) == 0,
 	    "/%s/ refused without a message: \"%s\"", pattern, err);
 }
 
@@ -69,10 +69,10 @@ expect_unsupported(const char *pattern, const char *why)
 	char err[256] = "untouched";
 
 	ck_assert_msg(re_compile(pattern, strlen(pattern), &test_arena, err,
-			  sizeof(err)) == NULL,
+	                  sizeof(err)) == NULL,
 	    "/%s/ should be refused", pattern);
 	ck_assert_msg(strncmp(err, "unsupported pattern", 19) == 0 &&
-		strstr(err, why) != NULL,
+	                  strstr(err, why) != NULL,
 	    "/%s/ refused for another reason: \"%s\"", pattern, err);
 }
 
@@ -102,7 +102,7 @@ START_TEST(re_dollar_and_dot_respect_ecma262_line_ends)
 	expect_nomatch("^a.c$", "a\rc");
 	expect_nomatch("^.$", "\xe2\x80\xa8"); /* U+2028 LINE SEPARATOR */
 	expect_nomatch("^.$", "\xe2\x80\xa9"); /* U+2029 */
-	expect_match("^.$", "\xc2\x85");	    /* U+0085 is no line end */
+	expect_match("^.$", "\xc2\x85");       /* U+0085 is no line end */
 	expect_match("^.$", "\v");
 	expect_match("^[.]$", ".");
 	expect_nomatch("^[.]$", "x");
@@ -156,7 +156,9 @@ START_TEST(re_white_space_is_ecma262_white_space)
 	    "\xef\xbb\xbf", /* U+FEFF BYTE ORDER MARK */
 	};
 	static const char *const others[] = {
-	    "a", "\xe2\x80\x8b" /* U+200B ZERO WIDTH SPACE */, "\xc2\x85",
+	    "a",
+	    "\xe2\x80\x8b" /* U+200B ZERO WIDTH SPACE */,
+	    "\xc2\x85",
 	};
 	size_t i;
 
@@ -215,7 +217,12 @@ END_TEST
 START_TEST(re_v_escape_is_u000b_only)
 {
 	static const char *const not_vt[] = {
-	    "\n", "\r", "\f", "\xc2\x85", "\xe2\x80\xa8", "\xe2\x80\xa9",
+	    "\n",
+	    "\r",
+	    "\f",
+	    "\xc2\x85",
+	    "\xe2\x80\xa8",
+	    "\xe2\x80\xa9",
 	};
 	size_t i;
 
@@ -256,8 +263,8 @@ START_TEST(re_references_to_unset_groups_match_empty_under_quantifiers)
 	expect_match("^\\1*(a)$", "a");
 	expect_match("^(?:\\1){2,3}(a)$", "a");
 	expect_match("^\\1+?(a)$", "a");
-	expect_match("^\\1(a)$", "a");     /* forward */
-	expect_match("^(a\\1)$", "a");     /* inside its own group */
+	expect_match("^\\1(a)$", "a"); /* forward */
+	expect_match("^(a\\1)$", "a"); /* inside its own group */
 	expect_nomatch("^(a\\1)$", "aa");
 	expect_match("^(?:(a)|b\\1)$", "b"); /* other alternative */
 	expect_match("^(?:(a)|\\1+b)$", "b");
@@ -337,7 +344,8 @@ START_TEST(re_escapes_and_classes_follow_unicode_mode)
 	expect_nomatch("^\\p{Assigned}$", "\xcd\xb8"); /* U+0378 */
 	expect_match("^\\P{Assigned}$", "\xcd\xb8");
 	expect_match("^\\p{Script_Extensions=Greek}$", "\xce\xb1");
-	expect_match("^\\p{sc=Grek}\\p{scx=Latn}$", "\xce\xb1" "a");
+	expect_match("^\\p{sc=Grek}\\p{scx=Latn}$", "\xce\xb1"
+	                                            "a");
 	expect_match("^\\p{LC}\\p{Lowercase}\\p{White_Space}$", "Aa ");
 	expect_match("^\\p{Emoji_Presentation}$", "\xf0\x9f\x98\x80");
 	expect_match("^[\\P{L}]$", "1");
@@ -350,9 +358,9 @@ END_TEST
 /* PCRE2 10.42 defects the differential test found, worked around. */
 START_TEST(re_answers_where_pcre2_optimizations_would_not)
 {
-	expect_match("\\P{M}?\\P{P}", "a");	   /* auto-possessification */
-	expect_match("(?:a|)x*?a", "a");	   /* the JIT's start optimization */
-	expect_match("(?:Z|^a){0}$", " ");	   /* {0} taken for anchored */
+	expect_match("\\P{M}?\\P{P}", "a"); /* auto-possessification */
+	expect_match("(?:a|)x*?a", "a");    /* the JIT's start optimization */
+	expect_match("(?:Z|^a){0}$", " ");  /* {0} taken for anchored */
 	expect_match("(Z|^a){0}?b", "xb");
 	expect_nomatch("^(?:a){0}a$", "");
 	expect_match("^(?:a){0}a$", "a");
@@ -381,18 +389,82 @@ START_TEST(re_compile_refuses_invalid_patterns_with_a_message)
 {
 	/* ECMA-262 "u" mode syntax errors (no Annex B), PCRE2-only syntax */
 	static const char *const bad[] = {
-	    "(", "a{2,1}", "[z-a]", "\\", "(?<=a+)b", "\\C", "*a", "\xff",
-	    "(?P<n>a)(?P<n>b)", "{", "}", "]", "a{", "a{1", "a{,2}", "^[^]]$",
-	    "a**", "a*+", "a{1}{2}", "^*", "\\b+", "(?=a)*", "(?<!a)?", "(?i)a",
-	    "(?>a)", "(?#c)", "(?|a)", "\\Qa\\E", "\\A", "\\z", "\\Z", "\\a",
-	    "\\e", "\\h", "\\R", "\\X", "\\K", "\\N", "\\G", "\\-", "\\g1",
-	    "\\01", "\\8", "(a)\\2", "\\c", "\\c1", "[\\c_]", "\\x4", "\\u12",
-	    "\\u{}", "\\u{110000}", "[\\d-z]", "[a-\\w]", "[\\1]", "[\\B]",
-	    "(?<1a>x)", "(?<>x)", "(?<a>x)(?<a>y)", "(?<a>x)|(?<a>y)", "\\k",
-	    "\\k<a>", "(?<a>x)\\k<b>", "\\p{Greek}", "\\p{L&}", "\\p{letter}",
-	    "\\p{Digit}", "\\pL", "\\p{L", "\\p{Block=Basic_Latin}",
-	    "\\p{gc=Greek}", "\\p{sc=L}", "\\p{sc=Nope}", "\\p{Xan}",
-	    "[[:alpha:]]", "(*ACCEPT)", "a)",
+	    "(",
+	    "a{2,1}",
+	    "[z-a]",
+	    "\\",
+	    "(?<=a+)b",
+	    "\\C",
+	    "*a",
+	    "\xff",
+	    "(?P<n>a)(?P<n>b)",
+	    "{",
+	    "}",
+	    "]",
+	    "a{",
+	    "a{1",
+	    "a{,2}",
+	    "^[^]]$",
+	    "a**",
+	    "a*+",
+	    "a{1}{2}",
+	    "^*",
+	    "\\b+",
+	    "(?=a)*",
+	    "(?<!a)?",
+	    "(?i)a",
+	    "(?>a)",
+	    "(?#c)",
+	    "(?|a)",
+	    "\\Qa\\E",
+	    "\\A",
+	    "\\z",
+	    "\\Z",
+	    "\\a",
+	    "\\e",
+	    "\\h",
+	    "\\R",
+	    "\\X",
+	    "\\K",
+	    "\\N",
+	    "\\G",
+	    "\\-",
+	    "\\g1",
+	    "\\01",
+	    "\\8",
+	    "(a)\\2",
+	    "\\c",
+	    "\\c1",
+	    "[\\c_]",
+	    "\\x4",
+	    "\\u12",
+	    "\\u{}",
+	    "\\u{110000}",
+	    "[\\d-z]",
+	    "[a-\\w]",
+	    "[\\1]",
+	    "[\\B]",
+	    "(?<1a>x)",
+	    "(?<>x)",
+	    "(?<a>x)(?<a>y)",
+	    "(?<a>x)|(?<a>y)",
+	    "\\k",
+	    "\\k<a>",
+	    "(?<a>x)\\k<b>",
+	    "\\p{Greek}",
+	    "\\p{L&}",
+	    "\\p{letter}",
+	    "\\p{Digit}",
+	    "\\pL",
+	    "\\p{L",
+	    "\\p{Block=Basic_Latin}",
+	    "\\p{gc=Greek}",
+	    "\\p{sc=L}",
+	    "\\p{sc=Nope}",
+	    "\\p{Xan}",
+	    "[[:alpha:]]",
+	    "(*ACCEPT)",
+	    "a)",
 	};
 	size_t i;
 
@@ -464,8 +536,8 @@ START_TEST(re_budget_stops_an_act_of_many_slow_matches)
 	 * RE_ACT_MS of such searches, however many that is */
 	for (i = 0; i < 1000000 && r == RE_NOMATCH; i++)
 		r = re_search_budget(re, s, len, &b);
-	ck_assert_msg(r == RE_BUDGET, "\"%.*s\" x %u: got %d", (int)len, s,
-	    i, (int)r);
+	ck_assert_msg(
+	    r == RE_BUDGET, "\"%.*s\" x %u: got %d", (int)len, s, i, (int)r);
 	/* spent stays spent; a new act starts afresh */
 	ck_assert_int_eq(re_search_budget(re, "aaa", 3, &b), RE_BUDGET);
 	re_budget_init(&b);
@@ -477,8 +549,8 @@ END_TEST
 START_TEST(re_patterns_may_contain_nul_and_subjects_may_be_empty)
 {
 	char err[128];
-	const struct re *re = re_compile("a\0b", 3, &test_arena, err,
-	    sizeof(err));
+	const struct re *re =
+	    re_compile("a\0b", 3, &test_arena, err, sizeof(err));
 
 	ck_assert_ptr_nonnull(re);
 	ck_assert_int_eq(re_search(re, "xa\0by", 5), RE_MATCH);
@@ -530,16 +602,18 @@ START_TEST(re_every_mode_gives_the_same_answers)
 
 	for (m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
 		re_set_mode(modes[m]);
-		for (i = 0; i < sizeof(re_mode_cases) / sizeof(re_mode_cases[0]);
+		for (i = 0;
+		     i < sizeof(re_mode_cases) / sizeof(re_mode_cases[0]);
 		     i++) {
-			const struct re *re = compile_ok(re_mode_cases[i].pattern);
+			const struct re *re =
+			    compile_ok(re_mode_cases[i].pattern);
 			size_t n = strlen(re_mode_cases[i].subject);
 
 			/* past RE_JIT_AFTER, so the JIT takes over mid-way */
 			for (k = 0; k < RE_JIT_AFTER + 4; k++)
-				ck_assert_msg(re_search(re,
-				                  re_mode_cases[i].subject, n) ==
-				        re_mode_cases[i].want,
+				ck_assert_msg(
+				    re_search(re, re_mode_cases[i].subject,
+				        n) == re_mode_cases[i].want,
 				    "mode %zu, search %u: /%s/ on \"%s\"", m, k,
 				    re_mode_cases[i].pattern,
 				    re_mode_cases[i].subject);
@@ -554,10 +628,10 @@ START_TEST(re_vouched_mode_still_refuses_invalid_syntax)
 	char err[256];
 
 	re_set_mode(RE_CGI_VOUCHED);
-	ck_assert_ptr_null(re_compile("a{2,1}", 6, &test_arena, err,
-	    sizeof(err)));
-	ck_assert_ptr_null(re_compile("(?i)a", 5, &test_arena, err,
-	    sizeof(err)));
+	ck_assert_ptr_null(
+	    re_compile("a{2,1}", 6, &test_arena, err, sizeof(err)));
+	ck_assert_ptr_null(
+	    re_compile("(?i)a", 5, &test_arena, err, sizeof(err)));
 }
 END_TEST
 
@@ -569,8 +643,8 @@ START_TEST(re_vouched_pattern_pcre2_refuses_fails_closed)
 	/* valid ECMA-262 that PCRE2 cannot compile: refused at load in the
 	 * other modes; vouched for wrongly, every search errs */
 	re_set_mode(RE_CGI);
-	ck_assert_ptr_null(re_compile("(?<=a+)b", 8, &test_arena, err,
-	    sizeof(err)));
+	ck_assert_ptr_null(
+	    re_compile("(?<=a+)b", 8, &test_arena, err, sizeof(err)));
 	re_set_mode(RE_CGI_VOUCHED);
 	re = re_compile("(?<=a+)b", 8, &test_arena, err, sizeof(err));
 	ck_assert_ptr_nonnull(re);
@@ -595,8 +669,8 @@ suite_re(void)
 	tcase_add_test(tc, re_empty_classes_and_unset_groups_follow_ecma262);
 	tcase_add_test(tc, re_v_escape_is_u000b_only);
 	tcase_add_test(tc, re_refuses_references_into_quantified_groups);
-	tcase_add_test(tc,
-	    re_references_to_unset_groups_match_empty_under_quantifiers);
+	tcase_add_test(
+	    tc, re_references_to_unset_groups_match_empty_under_quantifiers);
 	tcase_add_test(tc, re_empty_classes_may_be_quantified);
 	tcase_add_test(tc, re_surrogate_escapes_follow_unicode_mode);
 	tcase_add_test(tc, re_escapes_and_classes_follow_unicode_mode);
@@ -605,7 +679,8 @@ suite_re(void)
 	tcase_add_test(tc, re_compile_refuses_invalid_patterns_with_a_message);
 	tcase_add_test(tc, re_search_stops_catastrophic_backtracking);
 	tcase_add_test(tc, re_budget_stops_an_act_of_many_slow_matches);
-	tcase_add_test(tc, re_patterns_may_contain_nul_and_subjects_may_be_empty);
+	tcase_add_test(
+	    tc, re_patterns_may_contain_nul_and_subjects_may_be_empty);
 	tcase_add_test(tc, re_compiled_code_lives_until_the_arena_resets);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("Modes");

@@ -278,7 +278,7 @@ END_TEST
  */
 START_TEST(compile_resolves_refs_by_the_percent_decoded_pointer)
 {
-static const char defs[] =
+	static const char defs[] =
 	    "{\"$defs\":{\"x\":{\"not\":{\"type\":\"string\"}},"
 	    "\"x/not\":{\"type\":\"integer\"},\"%\":{\"type\":\"boolean\"},"
 	    "\"~1\":{\"type\":\"null\"}},\"properties\":{"
@@ -675,8 +675,7 @@ START_TEST(compile_plans_what_each_node_accepts_without_work)
 	    {"{\"type\":\"string\"}", T(JSON_T_STRING), 0, SIZE_MAX},
 	    {"{\"minimum\":0}", ALL_BUT(JSON_T_NUMBER), 0, SIZE_MAX},
 	    {"{\"type\":\"integer\"}", 0, 1, 0},
-	    {"{\"type\":\"string\",\"minLength\":2,\"maxLength\":5}", 0,
-	        2, 5},
+	    {"{\"type\":\"string\",\"minLength\":2,\"maxLength\":5}", 0, 2, 5},
 	    {"{\"maxLength\":5}", ALL_BUT(JSON_T_STRING), 0, 5},
 	    {"{\"type\":\"string\",\"pattern\":\"^a\"}", 0, 1, 0},
 	    {"{\"enum\":[\"a\"]}", 0, 1, 0},
@@ -690,8 +689,7 @@ START_TEST(compile_plans_what_each_node_accepts_without_work)
 	    {"{\"anyOf\":[{\"type\":\"string\",\"pattern\":\"^a\"},"
 	     "{\"type\":\"string\"}]}",
 	        0, 1, 0},
-	    {"{\"anyOf\":[false,{\"type\":\"null\"}]}", T(JSON_T_NULL), 1,
-	        0},
+	    {"{\"anyOf\":[false,{\"type\":\"null\"}]}", T(JSON_T_NULL), 1, 0},
 	    /* allOf and $ref narrow, own lengths too */
 	    {"{\"allOf\":[{\"maxLength\":4},{\"minLength\":2}]}",
 	        ALL_BUT(JSON_T_STRING), 2, 4},
@@ -713,7 +711,7 @@ END_TEST
 
 struct probcase {
 	const char *schema;
-	size_t count;		/* problems expected */
+	size_t count;           /* problems expected */
 	const char *pointer[4]; /* the first ones, in document order; NULL:
 	                           any place */
 	const char *reason[4];  /* a phrase each one's reason contains */
@@ -787,16 +785,18 @@ START_TEST(compile_reports_every_problem_in_document_order)
 	    /* past a bad item or member, the next one is compiled */
 	    {"{\"anyOf\":[{\"type\":\"strnig\"},true,{\"maxItems\":\"1\"}],"
 	     "\"$defs\":{\"a\":{\"foo\":1},\"b\":{\"$ref\":\"#/nope\"}}}",
-	        4, {"/anyOf/0/type", "/anyOf/2/maxItems", "/$defs/a/foo",
-	               "/$defs/b/$ref"},
+	        4,
+	        {"/anyOf/0/type", "/anyOf/2/maxItems", "/$defs/a/foo",
+	            "/$defs/b/$ref"},
 	        {"unknown type", "non-negative", "unknown keyword \"foo\"",
 	            "names nothing"}},
 	    /* two problems in one keyword group, and a bad pattern beside
 	     * a bad subschema of patternProperties */
 	    {"{\"minimum\":\"0\",\"maxLength\":1.5,\"patternProperties\":"
 	     "{\"(\":{\"nullable\":true}}}",
-	        4, {"/minimum", "/maxLength", "/patternProperties/(",
-	               "/patternProperties/(/nullable"},
+	        4,
+	        {"/minimum", "/maxLength", "/patternProperties/(",
+	            "/patternProperties/(/nullable"},
 	        {"must be a number", "non-negative", "invalid pattern",
 	            "[T, \"null\"]"}},
 	    /* a no-progress cycle is found beside another problem */
@@ -855,8 +855,8 @@ START_TEST(compile_keeps_the_first_problems_and_counts_the_rest)
 	}
 	ck_assert_int_eq(buf_append(&b, "},\"zzz\":1}", 11), 0);
 	arena_init(&a, 64 << 20);
-	ck_assert_int_eq(compile_collecting(&a, buf_ptr(&b), ps, &err),
-	    SCHEMA_REFUSED);
+	ck_assert_int_eq(
+	    compile_collecting(&a, buf_ptr(&b), ps, &err), SCHEMA_REFUSED);
 	ck_assert_uint_eq(ps->count, SCHEMA_PROBLEMS_MAX);
 	ck_assert_uint_eq(ps->more, 151 - SCHEMA_PROBLEMS_MAX);
 	for (i = 0; i < SCHEMA_PROBLEMS_MAX; i++) {
@@ -890,28 +890,28 @@ START_TEST(compile_takes_a_declared_format_name_as_an_annotation)
 	o.notes = true;
 	arena_init(&a, 1 << 20);
 	arena_init(&req, 1 << 20);
-	ck_assert_int_eq(schema_compile_opts(parse_text(&a,
-	                                         "{\"format\":\"color-hex\"}"),
-	                     &o, &a, &s, &err),
+	ck_assert_int_eq(
+	    schema_compile_opts(
+	        parse_text(&a, "{\"format\":\"color-hex\"}"), &o, &a, &s, &err),
 	    SCHEMA_OK);
 	ck_assert_int_eq(w.count, 1);
 	ck_assert_str_eq(w.last,
 	    "/format: format \"color-hex\" is an annotation (not enforced)");
-	ck_assert_int_eq(schema_validate(s, parse_text(&req, "\"not a colour\""),
-	                     &req, &err),
+	ck_assert_int_eq(schema_validate(s,
+	                     parse_text(&req, "\"not a colour\""), &req, &err),
 	    SCHEMA_OK);
 	/* a known name is asserted, declared or not */
-	ck_assert_int_eq(schema_compile_opts(
-	                     parse_text(&a, "{\"format\":\"email\"}"), &o, &a,
-	                     &s, &err),
+	ck_assert_int_eq(
+	    schema_compile_opts(
+	        parse_text(&a, "{\"format\":\"email\"}"), &o, &a, &s, &err),
 	    SCHEMA_OK);
-	ck_assert_int_eq(schema_validate(s, parse_text(&req, "\"x\""), &req,
-	                     &err),
+	ck_assert_int_eq(
+	    schema_validate(s, parse_text(&req, "\"x\""), &req, &err),
 	    SCHEMA_INVALID);
 	arena_free(&req);
 	arena_free(&a);
-	expect_refused("{\"format\":\"color-hex\"}", "/format",
-	    "annotations = NAME");
+	expect_refused(
+	    "{\"format\":\"color-hex\"}", "/format", "annotations = NAME");
 }
 END_TEST
 

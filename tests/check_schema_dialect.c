@@ -9,7 +9,7 @@
 #include "schema/schema_dialect.h"
 #include "schema/schema_load.h"
 
-#define R_OK 0	   /* accepted */
+#define R_OK 0      /* accepted */
 #define R_INVALID 1 /* rejected */
 #define R_REFUSED 2 /* the form refused */
 
@@ -36,8 +36,8 @@ run_dialect(const struct dcase *t)
 	memset(&err, 0, sizeof(err));
 	r = schema_compile_opts(parse_text(&a, t->schema), &o, &a, &s, &err);
 	if (r != SCHEMA_OK) {
-		ck_assert_msg(r == SCHEMA_REFUSED, "%s: result %d", t->schema,
-		    (int)r);
+		ck_assert_msg(
+		    r == SCHEMA_REFUSED, "%s: result %d", t->schema, (int)r);
 		arena_free(&a);
 		return R_REFUSED;
 	}
@@ -124,33 +124,40 @@ START_TEST(ids_follow_each_dialect)
 {
 	static const struct dcase t[] = {
 	    /* draft-04 spells it id, later dialects $id */
-	    {"draft-04", "{\"id\":\"http://x/r\",\"definitions\":{\"a\":"
-	                 "{\"type\":\"string\"}},\"allOf\":[{\"$ref\":"
-	                 "\"http://x/r#/definitions/a\"}]}", "\"s\"", R_OK},
+	    {"draft-04",
+	        "{\"id\":\"http://x/r\",\"definitions\":{\"a\":"
+	        "{\"type\":\"string\"}},\"allOf\":[{\"$ref\":"
+	        "\"http://x/r#/definitions/a\"}]}",
+	        "\"s\"", R_OK},
 	    /* beside $ref (through draft-07), id is ignored like the rest */
-	    {"draft-04", "{\"id\":\"http://x/r\",\"definitions\":{\"a\":"
-	                 "{}},\"$ref\":\"http://x/r#/definitions/a\"}", "1",
-	        R_REFUSED},
+	    {"draft-04",
+	        "{\"id\":\"http://x/r\",\"definitions\":{\"a\":"
+	        "{}},\"$ref\":\"http://x/r#/definitions/a\"}",
+	        "1", R_REFUSED},
 	    {"draft-06", "{\"id\":\"http://x/r\"}", "1", R_REFUSED},
 	    /* draft-07: "$id": "#name" names a location */
-	    {"draft-07", "{\"definitions\":{\"a\":{\"$id\":\"#n\",\"type\":"
-	                 "\"integer\"}},\"allOf\":[{\"$ref\":\"#n\"}]}",
+	    {"draft-07",
+	        "{\"definitions\":{\"a\":{\"$id\":\"#n\",\"type\":"
+	        "\"integer\"}},\"allOf\":[{\"$ref\":\"#n\"}]}",
 	        "1.5", R_INVALID},
-	    {"2020-12", "{\"$defs\":{\"a\":{\"$id\":\"#n\"}}}", "1",
-	        R_REFUSED},
+	    {"2020-12", "{\"$defs\":{\"a\":{\"$id\":\"#n\"}}}", "1", R_REFUSED},
 	    /* 2019-09 on: $anchor */
-	    {"2019-09", "{\"$defs\":{\"a\":{\"$anchor\":\"n\",\"type\":"
-	                "\"integer\"}},\"$ref\":\"#n\"}", "\"s\"", R_INVALID},
+	    {"2019-09",
+	        "{\"$defs\":{\"a\":{\"$anchor\":\"n\",\"type\":"
+	        "\"integer\"}},\"$ref\":\"#n\"}",
+	        "\"s\"", R_INVALID},
 	    {"draft-07", "{\"$anchor\":\"n\"}", "1", R_REFUSED},
 	    /* an embedded resource changes the base of a relative $ref */
-	    {NULL, "{\"$id\":\"http://x/root\",\"properties\":{\"a\":{"
-	           "\"$id\":\"sub/\",\"$ref\":\"leaf\"}},\"$defs\":{\"l\":{"
-	           "\"$id\":\"http://x/sub/leaf\",\"type\":\"string\"}}}",
+	    {NULL,
+	        "{\"$id\":\"http://x/root\",\"properties\":{\"a\":{"
+	        "\"$id\":\"sub/\",\"$ref\":\"leaf\"}},\"$defs\":{\"l\":{"
+	        "\"$id\":\"http://x/sub/leaf\",\"type\":\"string\"}}}",
 	        "{\"a\":1}", R_INVALID},
 	    /* a URN id */
-	    {NULL, "{\"$id\":\"urn:uuid:deadbeef-1234-ffff-ffff-4321feebdaed\","
-	           "\"$defs\":{\"s\":{\"type\":\"string\"}},\"$ref\":"
-	           "\"urn:uuid:deadbeef-1234-ffff-ffff-4321feebdaed#/$defs/s\"}",
+	    {NULL,
+	        "{\"$id\":\"urn:uuid:deadbeef-1234-ffff-ffff-4321feebdaed\","
+	        "\"$defs\":{\"s\":{\"type\":\"string\"}},\"$ref\":"
+	        "\"urn:uuid:deadbeef-1234-ffff-ffff-4321feebdaed#/$defs/s\"}",
 	        "1", R_INVALID},
 	};
 
@@ -205,18 +212,24 @@ END_TEST
 START_TEST(items_arrays_and_prefix_items_per_dialect)
 {
 	static const struct dcase t[] = {
-	    {"2019-09", "{\"items\":[{\"type\":\"string\"}],"
-	                "\"additionalItems\":false}", "[\"a\"]", R_OK},
-	    {"2019-09", "{\"items\":[{\"type\":\"string\"}],"
-	                "\"additionalItems\":false}", "[\"a\",1]", R_INVALID},
+	    {"2019-09",
+	        "{\"items\":[{\"type\":\"string\"}],"
+	        "\"additionalItems\":false}",
+	        "[\"a\"]", R_OK},
+	    {"2019-09",
+	        "{\"items\":[{\"type\":\"string\"}],"
+	        "\"additionalItems\":false}",
+	        "[\"a\",1]", R_INVALID},
 	    {"2019-09", "{\"items\":[{\"type\":\"string\"}]}", "[1]",
 	        R_INVALID},
 	    /* additionalItems without an items array constrains nothing */
 	    {"draft-07", "{\"additionalItems\":false}", "[1]", R_OK},
 	    {"2020-12", "{\"items\":[{\"type\":\"string\"}]}", "[1]",
 	        R_REFUSED},
-	    {"2020-12", "{\"prefixItems\":[{\"type\":\"string\"}],"
-	                "\"items\":false}", "[\"a\",1]", R_INVALID},
+	    {"2020-12",
+	        "{\"prefixItems\":[{\"type\":\"string\"}],"
+	        "\"items\":false}",
+	        "[\"a\",1]", R_INVALID},
 	    {"2019-09", "{\"prefixItems\":[]}", "[1]", R_REFUSED},
 	};
 
@@ -421,18 +434,24 @@ START_TEST(builtin_meta_schemas_resolve_without_files)
 #define BAD "{\"type\":12}"
 #define NESTED_BAD "{\"properties\":{\"a\":{\"minLength\":-1}}}"
 	static const struct dcase t[] = {
-	    {"draft-04", "{\"$ref\":\"http://json-schema.org/draft-04/schema#\"}",
-	        GOOD, R_OK},
-	    {"draft-04", "{\"$ref\":\"http://json-schema.org/draft-04/schema#\"}",
-	        BAD, R_INVALID},
-	    {"draft-06", "{\"$ref\":\"http://json-schema.org/draft-06/schema#\"}",
-	        GOOD, R_OK},
-	    {"draft-06", "{\"$ref\":\"http://json-schema.org/draft-06/schema#\"}",
-	        BAD, R_INVALID},
-	    {"draft-07", "{\"$ref\":\"http://json-schema.org/draft-07/schema#\"}",
-	        GOOD, R_OK},
-	    {"draft-07", "{\"$ref\":\"http://json-schema.org/draft-07/schema#\"}",
-	        BAD, R_INVALID},
+	    {"draft-04",
+	        "{\"$ref\":\"http://json-schema.org/draft-04/schema#\"}", GOOD,
+	        R_OK},
+	    {"draft-04",
+	        "{\"$ref\":\"http://json-schema.org/draft-04/schema#\"}", BAD,
+	        R_INVALID},
+	    {"draft-06",
+	        "{\"$ref\":\"http://json-schema.org/draft-06/schema#\"}", GOOD,
+	        R_OK},
+	    {"draft-06",
+	        "{\"$ref\":\"http://json-schema.org/draft-06/schema#\"}", BAD,
+	        R_INVALID},
+	    {"draft-07",
+	        "{\"$ref\":\"http://json-schema.org/draft-07/schema#\"}", GOOD,
+	        R_OK},
+	    {"draft-07",
+	        "{\"$ref\":\"http://json-schema.org/draft-07/schema#\"}", BAD,
+	        R_INVALID},
 	    {"2019-09",
 	        "{\"$ref\":\"https://json-schema.org/draft/2019-09/schema\"}",
 	        GOOD, R_OK},
@@ -449,8 +468,7 @@ START_TEST(builtin_meta_schemas_resolve_without_files)
 	        "{\"$ref\":\"https://json-schema.org/draft/2020-12/schema\"}",
 	        NESTED_BAD, R_INVALID},
 	    {"v1", "{\"$ref\":\"https://json-schema.org/v1\"}", GOOD, R_OK},
-	    {"v1", "{\"$ref\":\"https://json-schema.org/v1\"}", BAD,
-	        R_INVALID},
+	    {"v1", "{\"$ref\":\"https://json-schema.org/v1\"}", BAD, R_INVALID},
 	    {"v1", "{\"$ref\":\"https://json-schema.org/v1\"}", NESTED_BAD,
 	        R_INVALID},
 	    {"v1", "{\"$ref\":\"https://json-schema.org/v1/meta/validation\"}",
@@ -479,12 +497,11 @@ START_TEST(refs_load_local_copies_only_under_their_prefix)
 	ck_assert_int_eq(schema_refs_add(&r, "http://h/=/nonexistent"), 0);
 	ck_assert_int_eq(schema_refs_add(&r, "no-equals-sign"), -1);
 	arena_init(&a, 1 << 20);
-	ck_assert_int_eq(
-	    schema_refs_load(&r, "http://other/a.json", 19, &a, &doc, msg,
-	        sizeof(msg)),
+	ck_assert_int_eq(schema_refs_load(&r, "http://other/a.json", 19, &a,
+	                     &doc, msg, sizeof(msg)),
 	    1);
-	ck_assert_int_eq(schema_refs_load(&r, "http://h/../etc/passwd", 22,
-	                     &a, &doc, msg, sizeof(msg)),
+	ck_assert_int_eq(schema_refs_load(&r, "http://h/../etc/passwd", 22, &a,
+	                     &doc, msg, sizeof(msg)),
 	    -1);
 	ck_assert_int_eq(schema_refs_load(&r, "http://h/a.json", 15, &a, &doc,
 	                     msg, sizeof(msg)),

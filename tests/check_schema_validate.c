@@ -380,7 +380,10 @@ START_TEST(dynamic_ref_looks_up_its_anchor_in_constant_work)
 	schema_test_anchor_probes = 0;
 	ck_assert_int_eq(
 	    schema_validate(s, parse_text(&req, items), &req, &err), SCHEMA_OK);
-	ck_assert_msg(schema_test_anchor_probes <= 4 * DYN_ITEMS,
+	/* a keyed table with an unaimable key: a lookup's probes vary
+	 * with the process's key, but stay a small constant, never a
+	 * function of the 20,000 anchors */
+	ck_assert_msg(schema_test_anchor_probes <= 32 * DYN_ITEMS,
 	    "%d $dynamicRef evaluations looked at %llu slots", DYN_ITEMS,
 	    (unsigned long long)schema_test_anchor_probes);
 	arena_free(&req);
@@ -417,8 +420,8 @@ START_TEST(strings_colliding_under_the_old_hash_cost_linear_unique_probes)
 {
 	/* 4096 strings in the first 16 slots of uniqueItems' 2^13-slot
 	 * table under the old unkeyed json_hash: 8 million probes before */
-	char *names = flood_names(
-	    flood_old_string_hash, 4, 13, FLOOD_ITEMS, FLOOD_LEN);
+	char *names =
+	    flood_names(flood_old_string_hash, 4, 13, FLOOD_ITEMS, FLOOD_LEN);
 	char *ok, *bad, dup[32];
 	struct schema_err err;
 
@@ -429,10 +432,10 @@ START_TEST(strings_colliding_under_the_old_hash_cost_linear_unique_probes)
 	schema_test_probes = 0;
 	expect_valid("{\"uniqueItems\":true}", ok);
 	ck_assert_msg(schema_test_probes <= 4 * FLOOD_ITEMS,
-	    "%llu probes for %d items",
-	    (unsigned long long)schema_test_probes, FLOOD_ITEMS);
-	ck_assert_int_eq(run_validate("{\"uniqueItems\":true}", bad, &err),
-	    SCHEMA_INVALID);
+	    "%llu probes for %d items", (unsigned long long)schema_test_probes,
+	    FLOOD_ITEMS);
+	ck_assert_int_eq(
+	    run_validate("{\"uniqueItems\":true}", bad, &err), SCHEMA_INVALID);
 	ck_assert_str_eq(err.reason, "items 0 and 4096 are equal");
 	free(ok);
 	free(bad);
@@ -482,13 +485,14 @@ START_TEST(unique_items_sorts_when_every_item_takes_one_slot)
 	big = string_array(names, FLOOD_ITEMS, FLOOD_LEN, ",\"00000000\"");
 	schema_test_item_hash = one_slot;
 	schema_test_probes = 0;
-	ck_assert_int_eq(run_validate("{\"uniqueItems\":true}", big, &err),
-	    SCHEMA_INVALID);
+	ck_assert_int_eq(
+	    run_validate("{\"uniqueItems\":true}", big, &err), SCHEMA_INVALID);
 	schema_test_item_hash = NULL;
 	ck_assert_str_eq(err.reason, "items 0 and 4096 are equal");
 	/* 128 probes, then a sort: n log2 n comparisons and one pass */
-	ck_assert_msg(schema_test_probes <= 128 * 129 + (uint64_t)FLOOD_ITEMS *
-	    (13 + 3), "%llu probes", (unsigned long long)schema_test_probes);
+	ck_assert_msg(
+	    schema_test_probes <= 128 * 129 + (uint64_t)FLOOD_ITEMS * (13 + 3),
+	    "%llu probes", (unsigned long long)schema_test_probes);
 	free(big);
 	free(names);
 }
@@ -696,19 +700,17 @@ START_TEST(shortcuts_give_the_answers_and_reports_of_the_full_walk)
 	    {"{\"anyOf\":[{\"type\":\"string\",\"pattern\":\"^a\"},"
 	     "{\"maxLength\":2}]}",
 	        "\"bcd\"", "anyOf", ""},
-	    {"{\"anyOf\":[false,{\"type\":\"string\"}]}", "\"x\"", NULL,
-	        NULL},
+	    {"{\"anyOf\":[false,{\"type\":\"string\"}]}", "\"x\"", NULL, NULL},
 	    {"{\"anyOf\":[false,{\"type\":\"string\"}]}", "1", "anyOf", ""},
-	    {"{\"oneOf\":[{\"type\":\"string\"},{\"maxLength\":3}]}",
-	        "\"ab\"", "oneOf", ""},
-	    {"{\"oneOf\":[{\"type\":\"string\"},{\"maxLength\":3}]}", "1",
-	        NULL, NULL},
+	    {"{\"oneOf\":[{\"type\":\"string\"},{\"maxLength\":3}]}", "\"ab\"",
+	        "oneOf", ""},
+	    {"{\"oneOf\":[{\"type\":\"string\"},{\"maxLength\":3}]}", "1", NULL,
+	        NULL},
 	    {"{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"string\"}]}",
 	        "2.0", NULL, NULL},
 	    {"{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"string\"}]}",
 	        "2.5", "anyOf", ""},
-	    {"{\"propertyNames\":{\"maxLength\":2}}", "{\"ab\":1}", NULL,
-	        NULL},
+	    {"{\"propertyNames\":{\"maxLength\":2}}", "{\"ab\":1}", NULL, NULL},
 	    {"{\"propertyNames\":{\"maxLength\":2}}", "{\"ab\":1,\"abc\":2}",
 	        "maxLength", "/abc"},
 	    {"{\"items\":{\"maxLength\":1}}", "[1,\"\\u00e9\",\"ab\"]",
@@ -734,8 +736,8 @@ START_TEST(shortcuts_give_the_answers_and_reports_of_the_full_walk)
 	        "[3]", "exclusiveMaximum", "/0"},
 	    {"{\"items\":{\"type\":\"integer\",\"minimum\":0.5}}", "[0]",
 	        "minimum", "/0"},
-	    {"{\"items\":{\"type\":\"string\",\"minimum\":0}}", "[1]",
-	        "type", "/0"},
+	    {"{\"items\":{\"type\":\"string\",\"minimum\":0}}", "[1]", "type",
+	        "/0"},
 	    {"{\"items\":{\"type\":\"integer\"}}",
 	        "[-9223372036854775808,9223372036854775807]", NULL, NULL},
 	    {"{\"items\":{\"maximum\":9223372036854775807}}",
@@ -799,8 +801,9 @@ START_TEST(unevaluated_properties_decided_at_load_report_as_collected)
 	    {composed, "{\"x\":2,\"id\":1,\"n\":1}", "type", "/id"},
 	    {composed, "{\"x\":2,\"id\":\"a\"}", "required", ""},
 	    {composed, "[]", "type", ""},
-	    {composed, "{\"id\":\"a\",\"n\":1,\"kid\":{\"id\":\"b\","
-	               "\"n\":2,\"tags\":{\"any\":1},\"y\":0}}",
+	    {composed,
+	        "{\"id\":\"a\",\"n\":1,\"kid\":{\"id\":\"b\","
+	        "\"n\":2,\"tags\":{\"any\":1},\"y\":0}}",
 	        "unevaluatedProperties", "/kid/y"},
 	    /* required names no property: they evaluate nothing */
 	    {"{\"allOf\":[{\"required\":[\"a\"]}],"
@@ -826,14 +829,14 @@ END_TEST
 
 START_TEST(composed_objects_are_not_collected)
 {
-	static const char any[] =
-	    "{\"anyOf\":[{\"properties\":{\"a\":true}}],"
-	    "\"unevaluatedProperties\":false}";
+	static const char any[] = "{\"anyOf\":[{\"properties\":{\"a\":true}}],"
+	                          "\"unevaluatedProperties\":false}";
 	struct schema_err err;
 
 	schema_test_collects = 0;
-	ck_assert_int_eq(run_validate(composed,
-	    "{\"id\":\"a\",\"n\":1,\"kid\":{\"id\":\"b\",\"n\":2}}", &err),
+	ck_assert_int_eq(
+	    run_validate(composed,
+	        "{\"id\":\"a\",\"n\":1,\"kid\":{\"id\":\"b\",\"n\":2}}", &err),
 	    SCHEMA_OK);
 	ck_assert_uint_eq(schema_test_collects, 0);
 	/* anyOf's evaluation depends on the instance: collected */
@@ -1047,8 +1050,8 @@ START_TEST(many_slow_patterns_stop_at_the_act_budget)
 	ck_assert_msg(r == SCHEMA_LIMIT, "%zu x \"a{%zu}!\": result %d (%s)",
 	    count, run, (int)r, err.reason);
 	ck_assert_str_eq(err.keyword, "pattern");
-	ck_assert_msg(strstr(err.reason, "time") != NULL, "reason: %s",
-	    err.reason);
+	ck_assert_msg(
+	    strstr(err.reason, "time") != NULL, "reason: %s", err.reason);
 	/* stopped part way, after more than one search */
 	ck_assert_str_ne(err.pointer.buf, "/0");
 	ck_assert_str_ne(err.pointer.buf, "");
@@ -1154,7 +1157,8 @@ suite_schema_validate(void)
 	tcase_add_test(k, object_keywords_follow_2020_12);
 	tcase_add_test(k, required_works_past_the_stack_bitmap);
 	tcase_add_test(k, applicators_combine_per_2020_12);
-	tcase_add_test(k, shortcuts_give_the_answers_and_reports_of_the_full_walk);
+	tcase_add_test(
+	    k, shortcuts_give_the_answers_and_reports_of_the_full_walk);
 	tcase_add_test(
 	    k, unevaluated_properties_decided_at_load_report_as_collected);
 	tcase_add_test(k, composed_objects_are_not_collected);

@@ -251,8 +251,8 @@ START_TEST(validate_judges_a_value_against_one_node)
 	schema_view_prop(schema_view_root(s), 0, &p);
 	/* "x" is too short for /properties/a, though the root accepts it
 	 * as a whole value (it is not an object there) */
-	ck_assert_int_eq(schema_view_validate(s, p.sub,
-	                     parse_text(&a, "\"x\""), &scratch, &err),
+	ck_assert_int_eq(schema_view_validate(
+	                     s, p.sub, parse_text(&a, "\"x\""), &scratch, &err),
 	    SCHEMA_INVALID);
 	ck_assert_str_eq(err.keyword, "minLength");
 	ck_assert_int_eq(schema_view_validate(s, p.sub,

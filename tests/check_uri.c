@@ -39,7 +39,7 @@ expect_part(struct uri_part part, const char *want, const char *what)
 		return;
 	}
 	ck_assert_msg(part.ptr != NULL && part.len == strlen(want) &&
-		memcmp(part.ptr, want, part.len) == 0,
+	                  memcmp(part.ptr, want, part.len) == 0,
 	    "%s is \"%.*s\", want \"%s\"", what, (int)part.len,
 	    part.ptr ? part.ptr : "", want);
 }
@@ -47,7 +47,7 @@ expect_part(struct uri_part part, const char *want, const char *what)
 START_TEST(uri_parse_splits_the_components)
 {
 	struct uri u = parse_ok("foo://user:pw@example.com:8042/over/there"
-				"?name=ferret#nose",
+	                        "?name=ferret#nose",
 	    URI_ABSOLUTE);
 
 	expect_part(u.scheme, "foo", "scheme");
@@ -59,7 +59,7 @@ START_TEST(uri_parse_splits_the_components)
 	expect_part(u.query, "name=ferret", "query");
 	expect_part(u.fragment, "nose", "fragment");
 	ck_assert(u.has_scheme && u.has_authority && u.has_userinfo &&
-	    u.has_port && u.has_query && u.has_fragment);
+	          u.has_port && u.has_query && u.has_fragment);
 	ck_assert_int_eq(u.host_type, URI_HOST_REGNAME);
 
 	u = parse_ok("urn:example:animal:ferret:nose", URI_ABSOLUTE);
@@ -140,38 +140,38 @@ static const char *const valid_refs[] = {
 
 /* Refused: each breaks one rule of appendix A. */
 static const char *const invalid_refs[] = {
-    "http://exa mple.com/",      /* space */
-    "http://h/a b",              /* space in the path */
-    "http://h/%",                /* bare percent */
-    "http://h/%4",               /* short triplet */
-    "http://h/%zz",              /* not hex */
-    "http://h/a[b]",             /* gen-delims outside a literal */
-    "http://[::1/",              /* unclosed literal */
-    "http://[::1]x/",            /* junk after the literal */
-    "http://[fe80::1%25eth0]/",  /* zone id (RFC 6874) */
-    "http://[fe80::1%eth0]/",    /* zone id, raw */
-    "http://[::1::2]/",          /* two "::" */
+    "http://exa mple.com/",        /* space */
+    "http://h/a b",                /* space in the path */
+    "http://h/%",                  /* bare percent */
+    "http://h/%4",                 /* short triplet */
+    "http://h/%zz",                /* not hex */
+    "http://h/a[b]",               /* gen-delims outside a literal */
+    "http://[::1/",                /* unclosed literal */
+    "http://[::1]x/",              /* junk after the literal */
+    "http://[fe80::1%25eth0]/",    /* zone id (RFC 6874) */
+    "http://[fe80::1%eth0]/",      /* zone id, raw */
+    "http://[::1::2]/",            /* two "::" */
     "http://[1:2:3:4:5:6:7:8:9]/", /* nine groups */
-    "http://[1:2:3:4:5:6:7]/",   /* seven groups, no "::" */
-    "http://[12345::]/",         /* five hex digits */
-    "http://[::1.2.3]/",         /* short IPv4 tail */
-    "http://[::1.2.3.4.5]/",     /* long IPv4 tail */
-    "http://[1.2.3.4]/",         /* IPv4 inside brackets */
-    "http://[v.x]/",             /* IPvFuture without a version */
-    "http://[v1.]/",             /* IPvFuture without a body */
-    "http://[]/",                /* empty literal */
-    "http://h:8o/",              /* port not digits */
-    "http://h:1:2/",             /* two ports */
-    "http://a@b@c/",             /* "@" in the host */
-    "ht_tp://h/",                /* "_" in the scheme */
-    "1http://h/",                /* scheme starting with a digit */
-    ":x",                        /* empty scheme */
-    "1a:b",                      /* ":" in the first relative segment */
-    "a\\b",                      /* backslash */
-    "http://h/#a#b",             /* "#" in the fragment */
-    "http://h/\x7f",             /* DEL */
-    "http://h/\xc3\xa9",         /* non-ASCII in URI mode */
-    "http://h/^",                /* "^" is no URI character */
+    "http://[1:2:3:4:5:6:7]/",     /* seven groups, no "::" */
+    "http://[12345::]/",           /* five hex digits */
+    "http://[::1.2.3]/",           /* short IPv4 tail */
+    "http://[::1.2.3.4.5]/",       /* long IPv4 tail */
+    "http://[1.2.3.4]/",           /* IPv4 inside brackets */
+    "http://[v.x]/",               /* IPvFuture without a version */
+    "http://[v1.]/",               /* IPvFuture without a body */
+    "http://[]/",                  /* empty literal */
+    "http://h:8o/",                /* port not digits */
+    "http://h:1:2/",               /* two ports */
+    "http://a@b@c/",               /* "@" in the host */
+    "ht_tp://h/",                  /* "_" in the scheme */
+    "1http://h/",                  /* scheme starting with a digit */
+    ":x",                          /* empty scheme */
+    "1a:b",                        /* ":" in the first relative segment */
+    "a\\b",                        /* backslash */
+    "http://h/#a#b",               /* "#" in the fragment */
+    "http://h/\x7f",               /* DEL */
+    "http://h/\xc3\xa9",           /* non-ASCII in URI mode */
+    "http://h/^",                  /* "^" is no URI character */
     "http://h/`",
     "http://h/{x}",
     "http://h/\"",
@@ -214,15 +214,15 @@ START_TEST(uri_parse_iri_mode_allows_ucschar_only)
 	expect_valid("http://\xc3\xa9x.example/caf\xc3\xa9", URI_IRI);
 	expect_valid("http://h/\xe6\x97\xa5\xe6\x9c\xac", URI_IRI);
 	expect_valid("http://h/\xf0\x90\x80\x80", URI_IRI); /* U+10000 */
-	expect_valid("http://h/?\xee\x80\x80", URI_IRI); /* iprivate query */
-	expect_invalid("http://h/\xee\x80\x80", URI_IRI); /* not in path */
-	expect_invalid("http://h/#\xee\x80\x80", URI_IRI); /* not in frag */
-	expect_invalid("http://h/\xc2\x80", URI_IRI);     /* U+0080 (C1) */
-	expect_invalid("http://h/\xef\xbf\xbe", URI_IRI); /* U+FFFE */
+	expect_valid("http://h/?\xee\x80\x80", URI_IRI);    /* iprivate query */
+	expect_invalid("http://h/\xee\x80\x80", URI_IRI);   /* not in path */
+	expect_invalid("http://h/#\xee\x80\x80", URI_IRI);  /* not in frag */
+	expect_invalid("http://h/\xc2\x80", URI_IRI);       /* U+0080 (C1) */
+	expect_invalid("http://h/\xef\xbf\xbe", URI_IRI);   /* U+FFFE */
 	expect_invalid("http://h/\xf0\x9f\xbf\xbf", URI_IRI); /* U+1FFFF */
-	expect_invalid("http://h/\xef\xb7\x90", URI_IRI); /* U+FDD0 */
-	expect_invalid("http://h/\xc3", URI_IRI);         /* truncated */
-	expect_invalid("http://h/\xed\xa0\x80", URI_IRI); /* surrogate */
+	expect_invalid("http://h/\xef\xb7\x90", URI_IRI);     /* U+FDD0 */
+	expect_invalid("http://h/\xc3", URI_IRI);             /* truncated */
+	expect_invalid("http://h/\xed\xa0\x80", URI_IRI);     /* surrogate */
 	expect_invalid("http://h/a b", URI_IRI);
 	expect_invalid("http://[\xc3\xa9]/", URI_IRI); /* literals stay ASCII */
 	expect_valid("\xc3\xa9t\xc3\xa9", URI_IRI);
@@ -252,14 +252,14 @@ START_TEST(uri_is_ipv6_follows_rfc4291_text_forms)
 	    "ABCD:ef01::", "::1.2.3.4"};
 	static const char *const bad[] = {"", ":", ":::", "1:", ":1", "1::2::3",
 	    "12345::", "1:2:3:4:5:6:7:8:9", "1:2:3:4:5:6:7", "::1.2.3",
-	    "1:2:3:4:5:6:7:1.2.3.4", "::ffff:1.2.3.04", "fe80::1%eth0",
-	    "[::1]", "::g", "1:2:3:4:5:6:7:8::", "::1:2:3:4:5:6:7:8",
+	    "1:2:3:4:5:6:7:1.2.3.4", "::ffff:1.2.3.04", "fe80::1%eth0", "[::1]",
+	    "::g", "1:2:3:4:5:6:7:8::", "::1:2:3:4:5:6:7:8",
 	    "1.2.3.4::", "::1.2.3.4:1"};
 	size_t i;
 
 	for (i = 0; i < GPT_ARRAY_LEN(ok); i++)
-		ck_assert_msg(uri_is_ipv6(ok[i], strlen(ok[i])),
-		    "\"%s\" is IPv6", ok[i]);
+		ck_assert_msg(
+		    uri_is_ipv6(ok[i], strlen(ok[i])), "\"%s\" is IPv6", ok[i]);
 	for (i = 0; i < GPT_ARRAY_LEN(bad); i++)
 		ck_assert_msg(!uri_is_ipv6(bad[i], strlen(bad[i])),
 		    "\"%s\" is not IPv6", bad[i]);
@@ -270,47 +270,24 @@ END_TEST
 static const char rfc_base[] = "http://a/b/c/d;p?q";
 static const char *const rfc_examples[][2] = {
     /* 5.4.1 normal */
-    {"g:h", "g:h"},
-    {"g", "http://a/b/c/g"},
-    {"./g", "http://a/b/c/g"},
-    {"g/", "http://a/b/c/g/"},
-    {"/g", "http://a/g"},
-    {"//g", "http://g"},
-    {"?y", "http://a/b/c/d;p?y"},
-    {"g?y", "http://a/b/c/g?y"},
-    {"#s", "http://a/b/c/d;p?q#s"},
-    {"g#s", "http://a/b/c/g#s"},
-    {"g?y#s", "http://a/b/c/g?y#s"},
-    {";x", "http://a/b/c/;x"},
-    {"g;x", "http://a/b/c/g;x"},
-    {"g;x?y#s", "http://a/b/c/g;x?y#s"},
-    {"", "http://a/b/c/d;p?q"},
-    {".", "http://a/b/c/"},
-    {"./", "http://a/b/c/"},
-    {"..", "http://a/b/"},
-    {"../", "http://a/b/"},
-    {"../g", "http://a/b/g"},
-    {"../..", "http://a/"},
-    {"../../", "http://a/"},
-    {"../../g", "http://a/g"},
+    {"g:h", "g:h"}, {"g", "http://a/b/c/g"}, {"./g", "http://a/b/c/g"},
+    {"g/", "http://a/b/c/g/"}, {"/g", "http://a/g"}, {"//g", "http://g"},
+    {"?y", "http://a/b/c/d;p?y"}, {"g?y", "http://a/b/c/g?y"},
+    {"#s", "http://a/b/c/d;p?q#s"}, {"g#s", "http://a/b/c/g#s"},
+    {"g?y#s", "http://a/b/c/g?y#s"}, {";x", "http://a/b/c/;x"},
+    {"g;x", "http://a/b/c/g;x"}, {"g;x?y#s", "http://a/b/c/g;x?y#s"},
+    {"", "http://a/b/c/d;p?q"}, {".", "http://a/b/c/"}, {"./", "http://a/b/c/"},
+    {"..", "http://a/b/"}, {"../", "http://a/b/"}, {"../g", "http://a/b/g"},
+    {"../..", "http://a/"}, {"../../", "http://a/"}, {"../../g", "http://a/g"},
     /* 5.4.2 abnormal */
-    {"../../../g", "http://a/g"},
-    {"../../../../g", "http://a/g"},
-    {"/./g", "http://a/g"},
-    {"/../g", "http://a/g"},
-    {"g.", "http://a/b/c/g."},
-    {".g", "http://a/b/c/.g"},
-    {"g..", "http://a/b/c/g.."},
-    {"..g", "http://a/b/c/..g"},
-    {"./../g", "http://a/b/g"},
-    {"./g/.", "http://a/b/c/g/"},
-    {"g/./h", "http://a/b/c/g/h"},
-    {"g/../h", "http://a/b/c/h"},
-    {"g;x=1/./y", "http://a/b/c/g;x=1/y"},
-    {"g;x=1/../y", "http://a/b/c/y"},
-    {"g?y/./x", "http://a/b/c/g?y/./x"},
-    {"g?y/../x", "http://a/b/c/g?y/../x"},
-    {"g#s/./x", "http://a/b/c/g#s/./x"},
+    {"../../../g", "http://a/g"}, {"../../../../g", "http://a/g"},
+    {"/./g", "http://a/g"}, {"/../g", "http://a/g"}, {"g.", "http://a/b/c/g."},
+    {".g", "http://a/b/c/.g"}, {"g..", "http://a/b/c/g.."},
+    {"..g", "http://a/b/c/..g"}, {"./../g", "http://a/b/g"},
+    {"./g/.", "http://a/b/c/g/"}, {"g/./h", "http://a/b/c/g/h"},
+    {"g/../h", "http://a/b/c/h"}, {"g;x=1/./y", "http://a/b/c/g;x=1/y"},
+    {"g;x=1/../y", "http://a/b/c/y"}, {"g?y/./x", "http://a/b/c/g?y/./x"},
+    {"g?y/../x", "http://a/b/c/g?y/../x"}, {"g#s/./x", "http://a/b/c/g#s/./x"},
     {"g#s/../x", "http://a/b/c/g#s/../x"},
     {"http:g", "http:g"}, /* strict parser */
 };
@@ -335,8 +312,8 @@ START_TEST(uri_resolve_gives_every_rfc3986_example)
 	size_t i;
 
 	for (i = 0; i < GPT_ARRAY_LEN(rfc_examples); i++)
-		expect_resolve(rfc_base, rfc_examples[i][0],
-		    rfc_examples[i][1]);
+		expect_resolve(
+		    rfc_base, rfc_examples[i][0], rfc_examples[i][1]);
 }
 END_TEST
 
@@ -346,7 +323,8 @@ START_TEST(uri_resolve_handles_ids_of_real_schemas)
 	    "http://example.com/root.json#foo");
 	expect_resolve("http://example.com/root.json", "nested.json",
 	    "http://example.com/nested.json");
-	expect_resolve("http://example.com", "a.json", "http://example.com/a.json");
+	expect_resolve(
+	    "http://example.com", "a.json", "http://example.com/a.json");
 	expect_resolve("https://example.com/schemas/a/b.json", "../c.json",
 	    "https://example.com/schemas/c.json");
 	expect_resolve("urn:uuid:deadbeef-1234-ffff-ffff-4321feebdaed", "#/x",
@@ -390,8 +368,8 @@ expect_normal(const char *in, const char *want)
 	char buf[256];
 	size_t n = 0;
 
-	ck_assert_msg(uri_normalize(in, strlen(in), URI_IRI, buf, sizeof(buf),
-			  &n) == 0,
+	ck_assert_msg(
+	    uri_normalize(in, strlen(in), URI_IRI, buf, sizeof(buf), &n) == 0,
 	    "\"%s\" does not normalize", in);
 	ck_assert_msg(n == strlen(want) && memcmp(buf, want, n) == 0,
 	    "\"%s\" normalizes to \"%.*s\", want \"%s\"", in, (int)n, buf,
@@ -404,12 +382,13 @@ START_TEST(uri_normalize_makes_equal_ids_byte_equal)
 	expect_normal("HTTP://Example.COM/a", "http://example.com/a");
 	expect_normal("http://example.com/a%2fb", "http://example.com/a%2Fb");
 	expect_normal("http://example.com/%7Euser", "http://example.com/~user");
-	expect_normal("http://example.com/a/./b/../c", "http://example.com/a/c");
+	expect_normal(
+	    "http://example.com/a/./b/../c", "http://example.com/a/c");
 	expect_normal("http://example.com/x#", "http://example.com/x");
 	expect_normal("http://example.com/x#Frag", "http://example.com/x#Frag");
 	expect_normal("http://[::A]:/", "http://[::a]/");
 	expect_normal("http://U%73er@H/", "http://User@h/");
-	expect_normal("../a/./b", "../a/./b"); /* relative: path kept */
+	expect_normal("../a/./b", "../a/./b");         /* relative: path kept */
 	expect_normal("urn:UUID:ABC", "urn:UUID:ABC"); /* path case kept */
 	expect_normal("#", "");
 	expect_normal("httpM:/.//P0//a/./b/.", "httpm:/.//P0//a/b/");
@@ -450,11 +429,13 @@ suite_uri(void)
 	tc = tcase_create("resolve");
 	tcase_add_test(tc, uri_resolve_gives_every_rfc3986_example);
 	tcase_add_test(tc, uri_resolve_handles_ids_of_real_schemas);
-	tcase_add_test(tc, uri_resolve_refuses_a_relative_base_and_a_small_buffer);
+	tcase_add_test(
+	    tc, uri_resolve_refuses_a_relative_base_and_a_small_buffer);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("normalize");
 	tcase_add_test(tc, uri_normalize_makes_equal_ids_byte_equal);
-	tcase_add_test(tc, uri_normalize_refuses_invalid_text_and_small_buffers);
+	tcase_add_test(
+	    tc, uri_normalize_refuses_invalid_text_and_small_buffers);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -33,8 +33,8 @@ ROOT=$TEST_TMP/root
 PUB=$TEST_TMP/pub # the CGI user's TMPDIR, shared like /tmp
 mkdir -p "$ROOT/site/defs" "$PUB"
 chmod 1777 "$PUB"
-# A form with a warning: a load logs it, an answer from a precomputed
-# representation does not, which tells the two apart.
+# An address with a warning (it has no hook): a load logs it, an answer
+# from a precomputed representation does not, which tells the two apart.
 cat >"$ROOT/site/form.json" <<'EOF'
 {"p": "MARKER-REAL the operator's form.", "m": [], "s": {"type": "object",
  "properties": {"name": {"$ref": "https://example.com/defs/name.json"}},
@@ -56,7 +56,7 @@ cgi() {
 	    >"$TEST_TMP/resp" 2>"$TEST_TMP/err"
 	code=$(sed -n '1s/^Status: \([0-9]*\).*/\1/p' "$TEST_TMP/resp")
 }
-loaded() { grep -q 'string-unbounded' "$TEST_TMP/err"; }
+loaded() { grep -q 'hook-missing' "$TEST_TMP/err"; }
 not_loaded() { ! loaded; }
 real() { grep -q MARKER-REAL "$TEST_TMP/resp" && ! grep -q MARKER-EVIL "$TEST_TMP/resp"; }
 cgi GPT_FORM_CACHE=off
@@ -139,6 +139,21 @@ if [ "$rooted" = yes ]; then
 fi
 cgi
 expect_true "the operator's own file is used again" not_loaded
+
+# A rewrite in place, seen in its middle: the previous version, the one
+# form.compiled holds, is served until the file settles.
+cp -p "$ROOT/site/form.json" "$TEST_TMP/f.orig"
+head -c 40 "$TEST_TMP/f.orig" >"$ROOT/site/form.json"
+cgi
+expect_true "during an in-place rewrite GET serves the previous version (got $code)" \
+    real
+expect_true "from form.compiled, not the half-written form" not_loaded
+expect_true "and says so" grep -q 'being rewritten in place' "$TEST_TMP/err"
+sleep 1.2
+cgi
+expect_true "once it has settled, the form on disk is loaded (got $code)" \
+    test "$code" = 500
+cat "$TEST_TMP/f.orig" >"$ROOT/site/form.json"
 
 # stale: an edit, a refs file, another binary
 sed 's/MARKER-REAL/MARKER-NEW1/' "$ROOT/site/form.json" >"$TEST_TMP/f.new"

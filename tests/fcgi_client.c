@@ -59,10 +59,10 @@
 
 struct fc_template {
 	int line;
-	char expect[4];		/* "204" or "5xx" */
-	char *match;		/* owned, or NULL */
+	char expect[4]; /* "204" or "5xx" */
+	char *match;    /* owned, or NULL */
 	size_t match_len;
-	struct buf records;	/* BEGIN_REQUEST .. empty STDIN: ready bytes */
+	struct buf records; /* BEGIN_REQUEST .. empty STDIN: ready bytes */
 	unsigned weight;
 };
 
@@ -233,8 +233,8 @@ fc_template_parse(char *line, int lineno, struct fc_template *t)
 		} else if (strcmp(word, "weight") == 0) {
 			t->weight = (unsigned)strtoul(eq, NULL, 10);
 			if (t->weight == 0 || t->weight > 10000) {
-				fprintf(stderr, "plan line %d: weight 1..10000\n",
-				    lineno);
+				fprintf(stderr,
+				    "plan line %d: weight 1..10000\n", lineno);
 				goto done;
 			}
 		} else {
@@ -340,8 +340,7 @@ fc_connect(const char *path)
  * number of bytes consumed; sets a->ended at FCGI_END_REQUEST.
  */
 static size_t
-fc_records(const unsigned char *in, size_t len, struct fc_answer *a,
-    bool *bad)
+fc_records(const unsigned char *in, size_t len, struct fc_answer *a, bool *bad)
 {
 	size_t used = 0;
 
@@ -363,8 +362,8 @@ fc_records(const unsigned char *in, size_t len, struct fc_answer *a,
 			a->err_bytes += clen;
 		} else if (h[1] == FC_END_REQUEST && clen >= 8) {
 			a->app_status = (int)(((unsigned)h[8] << 24) |
-			    ((unsigned)h[9] << 16) | ((unsigned)h[10] << 8) |
-			    h[11]);
+			                      ((unsigned)h[9] << 16) |
+			                      ((unsigned)h[10] << 8) | h[11]);
 			a->protocol_status = h[12];
 			a->ended = true;
 		}
@@ -381,8 +380,7 @@ fc_records(const unsigned char *in, size_t len, struct fc_answer *a,
  * CONTENT_LENGTH) cannot deadlock us.  0 when an END_REQUEST arrived.
  */
 static int
-fc_exchange(int fd, const struct buf *req, struct fc_answer *a,
-    struct buf *in)
+fc_exchange(int fd, const struct buf *req, struct fc_answer *a, struct buf *in)
 {
 	size_t sent = 0;
 	bool writing = true, bad = false;
@@ -409,7 +407,8 @@ fc_exchange(int fd, const struct buf *req, struct fc_answer *a,
 			if (n > 0)
 				sent += (size_t)n;
 			else if (n == -1 && errno != EAGAIN && errno != EINTR)
-				writing = false; /* the server stopped reading */
+				writing =
+				    false; /* the server stopped reading */
 			if (sent == buf_len(req))
 				writing = false;
 		}
@@ -489,8 +488,8 @@ fc_status_ok(const char expect[4], int status)
 	if (strlen(got) != 3)
 		return false;
 	return got[0] == expect[0] &&
-	    (expect[1] == 'x' || got[1] == expect[1]) &&
-	    (expect[2] == 'x' || got[2] == expect[2]);
+	       (expect[1] == 'x' || got[1] == expect[1]) &&
+	       (expect[2] == 'x' || got[2] == expect[2]);
 }
 
 static double
@@ -584,7 +583,7 @@ main(int argc, char **argv)
 		/* The keep-connection flag sits in BEGIN_REQUEST's body. */
 		buf_data(&tp->records)[10] = keep ? FC_KEEP_CONN : 0;
 		ok = fc_exchange(fd, &tp->records, &a, &in) == 0 &&
-		    a.protocol_status == FC_REQUEST_COMPLETE;
+		     a.protocol_status == FC_REQUEST_COMPLETE;
 		status = fc_status(&a.out);
 		body = fc_body(&a.out, &blen);
 		if (ok && !fc_status_ok(tp->expect, status))
@@ -602,7 +601,8 @@ main(int argc, char **argv)
 				    "%d, expected %s%s%s%s\n",
 				    i, tp->line, status, tp->expect,
 				    a.ended ? "" : ", no END_REQUEST",
-				    tp->match != NULL ? ", body must hold " : "",
+				    tp->match != NULL ? ", body must hold "
+				                      : "",
 				    tp->match != NULL ? tp->match : "");
 			failed++;
 		}

@@ -81,8 +81,8 @@ flood_name_of(uint64_t c, char *out, size_t len)
  * fails or the counter runs out.
  */
 static inline char *
-flood_names(uint64_t (*hash)(const char *, size_t), unsigned lo,
-    unsigned hi, size_t count, size_t len)
+flood_names(uint64_t (*hash)(const char *, size_t), unsigned lo, unsigned hi,
+    size_t count, size_t len)
 {
 	uint64_t mask = hi > lo ? ((((uint64_t)1) << (hi - lo)) - 1) << lo : 0;
 	uint64_t c = 0, end = 1;

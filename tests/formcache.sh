@@ -1,12 +1,14 @@
 #!/bin/sh
-# formcache.sh: the CGI form cache (src/responder/formcache.c) through the binary
-# as a CGI program.  A GET after the first is answered from the cache
-# with the very bytes a load gives; an edit (even one that keeps the size
-# and puts the mtime back), a changed refs file, another binary, a damaged
-# or cut cache file, or a directory others may write each make it load
-# again; a form that does not load is never cached and never answered
-# from an older entry; acts are judged alike with the cache vouching; the
-# form's warnings are logged once per version of the form.
+# formcache.sh: the CGI run-time form cache (src/responder/formcache.c,
+# on with GPT_FORM_CACHE) through the binary as a CGI program
+# (tests/compiled.sh: the operator's form.compiled, and the default).  A
+# GET after the first is answered from the cache with the very bytes a
+# load gives; an edit (even one that keeps the size and puts the mtime
+# back), a changed refs file, another binary, a damaged or cut cache file
+# make it load again; a directory others may write is passed over for the
+# next name; a form that does not load is never cached and never
+# answered from an older entry; acts are judged alike with the cache
+# vouching; the form's warnings are logged once per version of the form.
 . "${GPT_SRCDIR:-.}/tests/lib.sh"
 
 ROOT=$TEST_TMP/root
@@ -124,6 +126,11 @@ sed 's/MARKER-P/MARKER-Q/' "$TEST_TMP/plain.orig" >"$TEST_TMP/plain.new"
 cat "$TEST_TMP/plain.new" >"$ROOT/plain/form.json"
 touch -r "$TEST_TMP/plain.orig" "$ROOT/plain/form.json"
 cgi GET plain
+expect_true "right after an in-place edit, GET serves the previous version" \
+    grep -q MARKER-P "$TEST_TMP/resp"
+# the rewrite settles (formcache.h)
+sleep 1.2
+cgi GET plain
 expect_true "after an in-place edit with the mtime put back, GET serves the new form" \
     grep -q MARKER-Q "$TEST_TMP/resp"
 expect_true "and not the old one" no_marker_p
@@ -154,6 +161,7 @@ cgi GET breaks
 expect_true "the address that breaks later is cached while it loads" stored
 printf '{"p": "now broken", "m": [], "s": {"type": 1}}\n' \
     >"$ROOT/breaks/form.json"
+sleep 1.2
 cgi GET breaks
 expect_true "once its form no longer loads, GET answers 500 (got $code)" \
     test "$code" = 500
@@ -214,18 +222,30 @@ rm -f "$CACHE/0123456789abcdee" "$CACHE/not-an-entry"
 # --- where the cache lives ---------------------------------------------------
 chmod 777 "$CACHE"
 cgi GET plain
-expect_true "a cache directory others may write turns the cache off" \
-    grep -q 'the form cache is off' "$TEST_TMP/err"
+expect_true "a cache directory others may write is not used" \
+    grep -q "others may write it: using $CACHE-1" "$TEST_TMP/err"
+expect_true "the next name is, made private to the user" \
+    test "$(stat -c %a "$CACHE-1")" = 700
 expect_true "and the request is answered all the same" same_as_uncached
+cgi GET plain
+expect_true "the next request uses it without a word" \
+    sh -c "! grep -q 'form cache' '$TEST_TMP/err'"
+expect_true "and is answered from it" same_as_uncached
 chmod 700 "$CACHE"
+rm -rf "$CACHE-1"
 cgi GET plain GPT_FORM_CACHE=relative/dir
 expect_true "a relative GPT_FORM_CACHE is refused with a warning" \
-    grep -q 'not an absolute path' "$TEST_TMP/err"
+    grep -q 'not off, tmp or an absolute path' "$TEST_TMP/err"
 expect_true "and the request is answered" test "$code" = 200
 env -i GATEWAY_INTERFACE=CGI/1.1 REQUEST_METHOD=GET GPT_ROOT="$ROOT" \
     PATH_INFO=/plain TMPDIR="$TEST_TMP" "$GPT_FCGI" </dev/null \
     >/dev/null 2>&1
-expect_true "the default directory is gpt.fcgi-cache-UID under TMPDIR" \
+expect_true "without GPT_FORM_CACHE the run-time cache is off" \
+    test ! -e "$TEST_TMP/gpt.fcgi-cache-$(id -u)"
+env -i GATEWAY_INTERFACE=CGI/1.1 REQUEST_METHOD=GET GPT_ROOT="$ROOT" \
+    PATH_INFO=/plain TMPDIR="$TEST_TMP" GPT_FORM_CACHE=tmp "$GPT_FCGI" \
+    </dev/null >/dev/null 2>&1
+expect_true "GPT_FORM_CACHE=tmp is gpt.fcgi-cache-UID under TMPDIR" \
     test -d "$TEST_TMP/gpt.fcgi-cache-$(id -u)"
 
 # --- acts with the cache vouching for the form -------------------------------

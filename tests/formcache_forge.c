@@ -27,7 +27,8 @@ main(int argc, char **argv)
 
 	if (argc != 4 || strlen(argv[2]) != strlen(argv[3]) ||
 	    (n = strlen(argv[2])) == 0) {
-		fputs("usage: formcache_forge FILE OLD NEW (as long)\n", stderr);
+		fputs(
+		    "usage: formcache_forge FILE OLD NEW (as long)\n", stderr);
 		return 1;
 	}
 	buf_init(&b, FORMCACHE_FILE_MAX);
@@ -37,14 +38,18 @@ main(int argc, char **argv)
 	}
 	bytes = buf_take(&b, &len);
 	buf_free(&b);
-	/* bounded by len: each step moves past one occurrence */
-	for (p = bytes; bytes != NULL && len >= n &&
-	                (p = memmem(p, len - (size_t)(p - bytes), argv[2], n)) !=
-	                    NULL;
-	     p += n, replaced++)
-		memcpy(p, argv[3], n);
+	/* bounded by len: each step moves one byte or past an occurrence */
+	for (p = bytes; bytes != NULL && (size_t)(p - bytes) + n <= len;) {
+		if (memcmp(p, argv[2], n) == 0) {
+			memcpy(p, argv[3], n);
+			replaced++;
+			p += n;
+		} else
+			p++;
+	}
 	if (replaced == 0) {
-		fprintf(stderr, "formcache_forge: %s: no %s\n", argv[1], argv[2]);
+		fprintf(
+		    stderr, "formcache_forge: %s: no %s\n", argv[1], argv[2]);
 		free(bytes);
 		return 1;
 	}

@@ -75,14 +75,13 @@ check_uri_layer(const char *p, size_t len)
 		return;
 	arena_init(&a, (size_t)1 << 20);
 	norm = uri_normalize_arena(p, len, URI_IRI, &a, &n);
-	if (norm == NULL || n > len ||
-	    uri_parse(norm, n, URI_IRI, &again) != 0)
+	if (norm == NULL || n > len || uri_parse(norm, n, URI_IRI, &again) != 0)
 		abort();
 	norm2 = uri_normalize_arena(norm, n, URI_IRI, &a, &n2);
 	if (norm2 == NULL || n2 != n || memcmp(norm, norm2, n) != 0)
 		abort();
-	if (uri_parse(base_text, sizeof(base_text) - 1, URI_ABSOLUTE,
-	        &base) != 0)
+	if (uri_parse(base_text, sizeof(base_text) - 1, URI_ABSOLUTE, &base) !=
+	    0)
 		abort();
 	res = uri_resolve_arena(&base, &ref, &a, &rn);
 	if (res == NULL || uri_parse(res, rn, URI_IRI, &again) != 0 ||

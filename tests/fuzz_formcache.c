@@ -3,11 +3,14 @@
  *
  * At start the target makes an address in a temporary directory (a form,
  * an address.conf with a refs directory), waits out ADDR_RACY_SEC, and
- * lets formcache_lookup load it and write its cache file: the live file,
- * whose key holds.  Each input is then a cache file handed to
- * formcache_verify for that address, both representations, in an exactly
- * sized copy (a read past its end is an ASan report).  The first byte
- * picks how the rest becomes the file (modulo 3):
+ * lets formcache_lookup load it and write its run-time cache file, and
+ * formcache_compile its form.compiled (what `gpt.fcgi --compile` writes):
+ * the live files, whose keys hold.  Each input is then a file of one kind
+ * handed to formcache_verify for that address, both representations, in
+ * an exactly sized copy (a read past its end is an ASan report).  The
+ * first byte picks the kind (its value / 3, even: the run-time cache,
+ * odd: form.compiled, the compile step's reader) and how the rest
+ * becomes the file (modulo 3):
  *   0  the bytes as they are (the checks before the checksums);
  *   1  the bytes with their length, answer checksums and header checksum
  *      set right where the bytes place them (the checks behind them);
@@ -19,7 +22,7 @@
  * asked for, which the reader leaves unread; the answers it hands out
  * lie within the file.  Any violation aborts.
  *
- * GPT_FUZZ_SEEDS=DIR writes the seeds made of the live file into DIR
+ * GPT_FUZZ_SEEDS=DIR writes the seeds made of the live files into DIR
  * (tests/data/fuzz-formcache/ holds them; their key is stale elsewhere,
  * mode 2 replaces it).
  *
@@ -58,8 +61,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static struct addr_ref ref;
 static const struct addr *loaded;
-static char *live;
-static size_t live_len, key_len;
+/* by kind (enum formcache_kind): the live file, its length, its key's */
+static char *live[2];
+static size_t live_len[2], key_len[2];
 
 static void
 put_file(const char *path, const char *text)
@@ -103,13 +107,20 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	char root[] = "/tmp/gpt-fuzz-formcache-XXXXXX";
 	char path[PATH_MAX + 64], why[FILE_WHY_MAX];
+	char err[ADDR_ERR_MAX];
 	const char *reason, *seeds = getenv("GPT_FUZZ_SEEDS");
+	struct timespec start;
 	struct buf b;
 	uint64_t hlen;
+	bool again;
+	int k;
 
 	(void)argc;
 	(void)argv;
 	log_set_sink(quiet, NULL);
+	/* the files an operator makes: an address others may write is
+	 * refused */
+	umask(022);
 	if (mkdtemp(root) == NULL)
 		abort();
 	snprintf(path, sizeof(path), "%s/cache", root);
@@ -138,28 +149,49 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	buf_init(&b, FORMCACHE_FILE_MAX);
 	if (file_read_buf(path, &b, why, sizeof(why)) == -1)
 		abort();
-	live = buf_take(&b, &live_len);
-	if (live == NULL || live_len < FC_HEAD)
+	live[FORMCACHE_KIND_RUNTIME] =
+	    buf_take(&b, &live_len[FORMCACHE_KIND_RUNTIME]);
+	clock_gettime(CLOCK_REALTIME, &start);
+	if (formcache_compile(loaded, &start, &again, err, sizeof(err)) == -1)
 		abort();
-	hlen = get64(live + 16);
-	key_len = (size_t)hlen - FC_HEAD - 2 * HTTP_ETAG_MAX - FC_TABLE;
-	if (seeds != NULL) {
-		write_seed(seeds, "live-raw", 0, live, live_len);
-		write_seed(seeds, "live-fixed", 1, live, live_len);
+	snprintf(path, sizeof(path), "%s/%s", ref.dir, FORMCACHE_COMPILED_NAME);
+	buf_reset(&b);
+	if (file_read_buf(path, &b, why, sizeof(why)) == -1)
+		abort();
+	live[FORMCACHE_KIND_COMPILED] =
+	    buf_take(&b, &live_len[FORMCACHE_KIND_COMPILED]);
+	for (k = 0; k < 2; k++) {
+		static const char *const names[2][3] = {
+		    {"live-raw", "live-fixed", "live-spliced"},
+		    {"compiled-raw", "compiled-fixed", "compiled-spliced"}};
+
+		if (live[k] == NULL || live_len[k] < FC_HEAD)
+			abort();
+		hlen = get64(live[k] + 16);
+		key_len[k] =
+		    (size_t)hlen - FC_HEAD - 2 * HTTP_ETAG_MAX - FC_TABLE;
+		if (seeds == NULL)
+			continue;
+		write_seed(
+		    seeds, names[k][0], (char)(k * 3), live[k], live_len[k]);
+		write_seed(seeds, names[k][1], (char)(k * 3 + 1), live[k],
+		    live_len[k]);
 		/* mode 2: the file without its key */
 		buf_reset(&b);
-		if (buf_append(&b, live, FC_HEAD) == -1 ||
-		    buf_append(&b, live + FC_HEAD + key_len,
-		        live_len - FC_HEAD - key_len) == -1)
+		if (buf_append(&b, live[k], FC_HEAD) == -1 ||
+		    buf_append(&b, live[k] + FC_HEAD + key_len[k],
+		        live_len[k] - FC_HEAD - key_len[k]) == -1)
 			abort();
-		write_seed(seeds, "live-spliced", 2, buf_ptr(&b), buf_len(&b));
+		write_seed(seeds, names[k][2], (char)(k * 3 + 2), buf_ptr(&b),
+		    buf_len(&b));
 	}
 	buf_free(&b);
 	return 0;
 }
 
 static void
-check_accepted(const char *f, size_t n, const struct answer_set *hit, bool html)
+check_accepted(enum formcache_kind kind, const char *f, size_t n,
+    const struct answer_set *hit, bool html)
 {
 	const struct answer *ans[4] = {
 	    &hit->json, &hit->json_304, &hit->html, &hit->html_304};
@@ -184,7 +216,7 @@ check_accepted(const char *f, size_t n, const struct answer_set *hit, bool html)
 	again.derived = &set;
 	clock_gettime(CLOCK_REALTIME, &now);
 	buf_init(&b, FORMCACHE_FILE_MAX);
-	if (formcache_build(&again, &now, &b) == -1 || buf_len(&b) != n ||
+	if (formcache_build(kind, &again, &now, &b) == -1 || buf_len(&b) != n ||
 	    hlen < FC_HEAD + FC_TABLE || hlen > n)
 		abort();
 	/* the checksums the reader does not read are taken as they are */
@@ -207,30 +239,34 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct answer_set hit;
 	size_t n;
 	char *f;
+	enum formcache_kind kind;
 	int mode;
 	bool html;
 
 	if (size == 0)
 		return 0;
 	mode = data[0] % 3;
+	kind = (data[0] / 3) % 2 == 0 ? FORMCACHE_KIND_RUNTIME
+	                              : FORMCACHE_KIND_COMPILED;
 	data++;
 	size--;
 	n = size;
 	if (mode == 2 && size >= FC_HEAD)
-		n = size + key_len;
+		n = size + key_len[kind];
 	if ((f = malloc(n > 0 ? n : 1)) == NULL)
 		return 0;
 	if (mode == 2 && size >= FC_HEAD) {
 		memcpy(f, data, FC_HEAD);
-		memcpy(f + FC_HEAD, live + FC_HEAD, key_len);
-		memcpy(f + FC_HEAD + key_len, data + FC_HEAD, size - FC_HEAD);
+		memcpy(f + FC_HEAD, live[kind] + FC_HEAD, key_len[kind]);
+		memcpy(f + FC_HEAD + key_len[kind], data + FC_HEAD,
+		    size - FC_HEAD);
 	} else if (size > 0)
 		memcpy(f, data, size);
 	if (mode != 0)
 		formcache_seal(f, n);
 	for (html = false;; html = true) {
-		if (formcache_verify(f, n, ref.dir, html, &hit))
-			check_accepted(f, n, &hit, html);
+		if (formcache_verify(kind, f, n, ref.dir, html, &hit))
+			check_accepted(kind, f, n, &hit, html);
 		if (html)
 			break;
 	}

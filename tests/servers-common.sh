@@ -282,7 +282,8 @@ check_guestbook_parallel() {
 	_url=$2
 	_dir=$3
 	_n=$4
-	rm -rf "$_dir/data"
+	# an empty book; data/ stays, the one place its hook may write
+	rm -rf "$_dir/data"/*
 	_pids=
 	_i=1
 	while [ "$_i" -le "$_n" ]; do

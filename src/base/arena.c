@@ -13,7 +13,7 @@
 
 struct arena_block {
 	struct arena_block *next; /* owned: the older block */
-	size_t size;		  /* bytes of data[] */
+	size_t size;              /* bytes of data[] */
 	size_t used;
 	_Alignas(ARENA_ALIGN) unsigned char data[];
 };

@@ -36,17 +36,17 @@ struct arena_block;
 struct arena_cleanup;
 
 struct arena {
-	struct arena_block *head;	/* owned: newest block first */
+	struct arena_block *head;       /* owned: newest block first */
 	struct arena_cleanup *cleanups; /* owned: run newest first */
-	size_t cap;			/* most bytes of blocks held at once */
-	size_t held;			/* bytes of blocks held now */
-	size_t peak;			/* most bytes ever held (for benchmarks) */
-	size_t hint;			/* size of the first block after a reset */
+	size_t cap;                     /* most bytes of blocks held at once */
+	size_t held;                    /* bytes of blocks held now */
+	size_t peak; /* most bytes ever held (for benchmarks) */
+	size_t hint; /* size of the first block after a reset */
 };
 
 /* A position in an arena, to give back everything allocated after it. */
 struct arena_mark {
-	struct arena_block *block;	/* borrowed */
+	struct arena_block *block; /* borrowed */
 	size_t used;
 	struct arena_cleanup *cleanups; /* borrowed */
 };

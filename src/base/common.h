@@ -105,9 +105,21 @@ gpt_is_tchar(unsigned char c)
 	    (c >= '0' && c <= '9'))
 		return true;
 	switch (c) {
-	case '!': case '#': case '$': case '%': case '&': case '\'':
-	case '*': case '+': case '-': case '.': case '^': case '_':
-	case '`': case '|': case '~':
+	case '!':
+	case '#':
+	case '$':
+	case '%':
+	case '&':
+	case '\'':
+	case '*':
+	case '+':
+	case '-':
+	case '.':
+	case '^':
+	case '_':
+	case '`':
+	case '|':
+	case '~':
 		return true;
 	default:
 		return false;

@@ -47,7 +47,8 @@ dec_parse(const char *text, size_t len, struct dec *d)
 	bool neg = false, eneg = false, any = false;
 
 	if (len >= ((size_t)1 << 40))
-		return -1; /* no body is that large; keeps the sums below exact */
+		return -1; /* no body is that large; keeps the sums below exact
+		            */
 	if (i < len && text[i] == '-') {
 		neg = true;
 		i++;
@@ -126,7 +127,7 @@ dec_parse(const char *text, size_t len, struct dec *d)
 	d->digits = text + first;
 	d->ndigits = n;
 	d->dot = (dot != SIZE_MAX && dot > first && dot < last) ? dot - first
-								 : SIZE_MAX;
+	                                                        : SIZE_MAX;
 	d->exp = exp;
 	return 0;
 }
@@ -231,8 +232,8 @@ struct big {
 
 struct modctx {
 	const struct big *m; /* the divisor */
-	uint64_t work;	     /* limb operations so far */
-	bool over;	     /* work passed DEC_WORK_MAX */
+	uint64_t work;       /* limb operations so far */
+	bool over;           /* work passed DEC_WORK_MAX */
 };
 
 static void
@@ -264,7 +265,7 @@ big_sub(struct big *x, const struct big *y)
 
 	for (i = 0; i < x->n; i++) {
 		int64_t t = (int64_t)x->limb[i] - borrow -
-		    (i < y->n ? (int64_t)y->limb[i] : 0);
+		            (i < y->n ? (int64_t)y->limb[i] : 0);
 
 		borrow = t < 0;
 		if (t < 0)
@@ -305,8 +306,8 @@ mod_push_digit(struct big *r, unsigned digit, struct modctx *c)
 /* r = x * y mod m, by Horner over y's decimal digits, most significant
  * first: r = r * 10 + x * digit, reduced each step. */
 static void
-mod_mul(struct big *r, const struct big *x, const struct big *y,
-    struct modctx *c)
+mod_mul(
+    struct big *r, const struct big *x, const struct big *y, struct modctx *c)
 {
 	struct big acc = {.n = 0};
 	size_t i;
@@ -329,12 +330,13 @@ mod_mul(struct big *r, const struct big *x, const struct big *y,
 
 				c->work += n + 1;
 				for (l = 0; l < n; l++) {
-					uint64_t t = carry +
+					uint64_t t =
+					    carry +
 					    (l < acc.n ? acc.limb[l] : 0) +
 					    (l < x->n ? x->limb[l] : 0);
 
-					acc.limb[l] = (uint32_t)(t %
-					    DEC_LIMB_BASE);
+					acc.limb[l] =
+					    (uint32_t)(t % DEC_LIMB_BASE);
 					carry = t / DEC_LIMB_BASE;
 				}
 				acc.n = n;
@@ -357,8 +359,8 @@ big_from_dec(struct big *x, const struct dec *d)
 	memset(x->limb, 0, sizeof(x->limb));
 	for (i = 0; i < d->ndigits; i++) {
 		/* digit i from the right is at position ndigits-1-i */
-		unsigned digit = (unsigned)(dec_digit(d, d->ndigits - 1 - i) -
-		    '0');
+		unsigned digit =
+		    (unsigned)(dec_digit(d, d->ndigits - 1 - i) - '0');
 		uint32_t mul = 1;
 		unsigned k;
 

@@ -19,11 +19,11 @@
 #define DEC_EXP_MAX ((int64_t)1 << 40)
 
 struct dec {
-	bool neg;	    /* never true for zero */
+	bool neg;           /* never true for zero */
 	const char *digits; /* borrowed: the number's text; may skip a '.' */
-	size_t ndigits;	    /* significant digits; 0 for zero */
-	size_t dot;	    /* position of '.' to skip in digits, or SIZE_MAX */
-	int64_t exp;	    /* value = digits * 10^exp */
+	size_t ndigits;     /* significant digits; 0 for zero */
+	size_t dot;         /* position of '.' to skip in digits, or SIZE_MAX */
+	int64_t exp;        /* value = digits * 10^exp */
 };
 
 /*

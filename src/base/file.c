@@ -197,8 +197,8 @@ file_read_exact(int fd, char *p, size_t size, char *why, size_t whylen)
 		return file_fail_sys(why, whylen);
 	/* hits on a file truncated or appended to between fstat and EOF */
 	if (got != size || n != 0)
-		return file_fail(EAGAIN, why, whylen,
-		    "changed while being read");
+		return file_fail(
+		    EAGAIN, why, whylen, "changed while being read");
 	return 0;
 }
 
@@ -314,8 +314,8 @@ file_read_fd(int fd, struct buf *out, char *why, size_t whylen)
 			return 0;
 		if (dst == &probe) {
 			/* hits on more input than the cap */
-			snprintf(why, whylen, "larger than %zu bytes",
-			    buf_max(out));
+			snprintf(
+			    why, whylen, "larger than %zu bytes", buf_max(out));
 			errno = EFBIG;
 			goto fail;
 		}

@@ -44,8 +44,8 @@ struct buf;
  * Append the regular file at path to out; the cap is buf_max(out) minus what
  * out holds already.  why: FILE_WHY_MAX bytes, filled on failure.
  */
-int file_read_buf(const char *path, struct buf *out, char *why, size_t whylen)
-    GPT_MUSTCHECK;
+int file_read_buf(
+    const char *path, struct buf *out, char *why, size_t whylen) GPT_MUSTCHECK;
 
 /*
  * Read the regular file at path, at most max bytes, into a copy in a (NUL
@@ -75,7 +75,7 @@ int file_read_beneath(const char *base, const char *rel, size_t rel_len,
     size_t whylen) GPT_MUSTCHECK;
 
 /* Append what fd gives until EOF (any kind of file) to out, under its max. */
-int file_read_fd(int fd, struct buf *out, char *why, size_t whylen)
-    GPT_MUSTCHECK;
+int file_read_fd(
+    int fd, struct buf *out, char *why, size_t whylen) GPT_MUSTCHECK;
 
 #endif /* GPT_FILE_H */

@@ -96,7 +96,7 @@ load_tail(const unsigned char *p, size_t n)
 	if (n == 0)
 		return 0;
 	return (uint64_t)p[0] | (uint64_t)p[n / 2] << (8 * (n / 2)) |
-	    (uint64_t)p[n - 1] << (8 * (n - 1));
+	       (uint64_t)p[n - 1] << (8 * (n - 1));
 }
 
 /* Absorb the last word m (the length byte and the tail), then finalize:
@@ -198,8 +198,8 @@ static void
 key_from_clocks(struct hash_key *out)
 {
 	static unsigned long counter;
-	static const struct hash_key mixer = {0x0123456789abcdefull,
-	    0xfedcba9876543210ull};
+	static const struct hash_key mixer = {
+	    0x0123456789abcdefull, 0xfedcba9876543210ull};
 	struct {
 		struct timespec rt, mono;
 		pid_t pid;
@@ -240,7 +240,7 @@ hash_key_from(struct hash_key *out, hash_rnd_fn rnd, const char *urandom_path)
 	}
 	if (source == 2) {
 		log_warn("no random source (getrandom, %s): the hash key is "
-			 "taken from the clocks and the pid",
+		         "taken from the clocks and the pid",
 		    urandom_path);
 		key_from_clocks(out);
 		return 2;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "base/log.h"
+#include "base/utf8.h"
 
 static log_sink_fn log_sink;
 static void *log_sink_ctx;
@@ -20,6 +21,15 @@ static bool log_stamp;
 static bool log_unlimited;
 static struct log_bucket log_rejects;
 static bool log_rejects_ready; /* log_rejects was initialized */
+static enum log_format log_format;
+
+/* The request the lines are about (log_context_*); all borrowed. */
+static struct {
+	bool active;
+	const char *address, *actor, *event, *reason;
+	uint64_t start_ms;
+	long hook_ms; /* -1: the hook did not run (yet) */
+} log_ctx = {.hook_ms = -1};
 
 void
 log_set_sink(log_sink_fn fn, void *ctx)
@@ -83,6 +93,65 @@ log_cgi_timestamps(const char *setting, const char *server_software, bool *on)
 	return -1;
 }
 
+int
+log_format_parse(const char *setting, enum log_format *out)
+{
+	if (setting == NULL || *setting == '\0' || strcmp(setting, "text") == 0)
+		*out = LOG_FORMAT_TEXT;
+	else if (strcmp(setting, "json") == 0)
+		*out = LOG_FORMAT_JSON;
+	else
+		/* hits on GPT_LOG_FORMAT=JSON, on GPT_LOG_FORMAT=logfmt */
+		return -1;
+	return 0;
+}
+
+void
+log_set_format(enum log_format f)
+{
+	log_format = f;
+}
+
+void
+log_context_begin(const char *address, const char *actor)
+{
+	log_ctx.active = true;
+	log_ctx.address = address;
+	log_ctx.actor = actor;
+	log_ctx.event = NULL;
+	log_ctx.reason = NULL;
+	log_ctx.hook_ms = -1;
+	if (log_format == LOG_FORMAT_JSON)
+		log_ctx.start_ms = gpt_now_ms();
+}
+
+void
+log_context_address(const char *address)
+{
+	log_ctx.address = address;
+}
+
+void
+log_context_event(const char *event, const char *reason)
+{
+	log_ctx.event = event;
+	log_ctx.reason = reason;
+}
+
+void
+log_context_hook_ms(unsigned ms)
+{
+	log_ctx.hook_ms = (long)ms;
+}
+
+void
+log_context_end(void)
+{
+	log_ctx.active = false;
+	log_ctx.address = log_ctx.actor = log_ctx.event = log_ctx.reason = NULL;
+	log_ctx.hook_ms = -1;
+}
+
 /* --- the rejection bucket --------------------------------------------- */
 
 #define LOG_BUCKET_FULL ((uint32_t)LOG_REJECT_BURST * 1000)
@@ -144,6 +213,131 @@ log_bucket(uint64_t now_ms)
 
 /* --- lines ------------------------------------------------------------ */
 
+/*
+ * s[0..n) as a JSON string at out, in at most room bytes (room >= 2):
+ * UTF-8 passes, each invalid byte becomes '?', '"' and '\\' are escaped
+ * and controls written \u00XX; what does not fit is cut at a character.
+ * The bytes written.
+ */
+static size_t
+log_json_string(char *out, size_t room, const char *s, size_t n)
+{
+	size_t o = 0, i = 0;
+
+	out[o++] = '"';
+	/* bounded by n: each pass consumes at least one byte */
+	while (i < n) {
+		unsigned char c = (unsigned char)s[i];
+		char tmp[8];
+		size_t k = 1, tn = 1;
+		uint32_t cp;
+
+		if (c == '"' || c == '\\') {
+			tmp[0] = '\\';
+			tmp[1] = (char)c;
+			tn = 2;
+		} else if (gpt_is_control(c)) {
+			(void)snprintf(tmp, sizeof(tmp), "\\u%04x", c);
+			tn = 6;
+		} else if (c < 0x80) {
+			tmp[0] = (char)c;
+		} else if ((k = utf8_decode((const unsigned char *)s + i, n - i,
+		                &cp)) > 0) {
+			memcpy(tmp, s + i, k);
+			tn = k;
+		} else {
+			tmp[0] = '?';
+			k = 1;
+		}
+		if (o + tn + 1 > room)
+			break;
+		memcpy(out + o, tmp, tn);
+		o += tn;
+		i += k;
+	}
+	out[o++] = '"';
+	return o;
+}
+
+/* A member "name":value into line at *len (room permitting). */
+static void
+log_json_member(char *line, size_t size, size_t *len, const char *name,
+    const char *value, size_t max)
+{
+	int n = snprintf(line + *len, size - *len, ",\"%s\":", name);
+
+	if (n < 0 || (size_t)n >= size - *len)
+		return;
+	*len += (size_t)n;
+	if (value == NULL) {
+		if (size - *len > 4) {
+			memcpy(line + *len, "null", 4);
+			*len += 4;
+		}
+		return;
+	}
+	if (size - *len < max + 2)
+		max = size - *len - 2;
+	*len += log_json_string(line + *len, max, value, strlen(value));
+}
+
+static void
+log_json_number(
+    char *line, size_t size, size_t *len, const char *name, long long v)
+{
+	int n =
+	    v < 0 ? snprintf(line + *len, size - *len, ",\"%s\":null", name)
+	          : snprintf(line + *len, size - *len, ",\"%s\":%lld", name, v);
+
+	if (n > 0 && (size_t)n < size - *len)
+		*len += (size_t)n;
+}
+
+/* The JSON object of one line (log.h), to stderr in one write(2). */
+static void
+log_emit_json(const char *level, const char *msg, size_t msg_len)
+{
+	char line[2 * LOG_LINE_MAX + 1024];
+	size_t len = 0;
+	struct timespec ts;
+	struct tm tm;
+	bool ctx = log_ctx.active;
+	int n;
+
+	if (clock_gettime(CLOCK_REALTIME, &ts) == -1 ||
+	    gmtime_r(&ts.tv_sec, &tm) == NULL)
+		memset(&tm, 0, sizeof(tm));
+	len =
+	    strftime(line, sizeof(line), "{\"time\":\"%Y-%m-%dT%H:%M:%S", &tm);
+	n = snprintf(line + len, sizeof(line) - len, ".%03ldZ\"",
+	    (long)(ts.tv_nsec / 1000000));
+	len += n > 0 ? (size_t)n : 0;
+	log_json_member(line, sizeof(line), &len, "level", level, 16);
+	log_json_member(line, sizeof(line), &len, "event",
+	    ctx && log_ctx.event != NULL ? log_ctx.event : "message", 32);
+	log_json_member(line, sizeof(line), &len, "reason",
+	    ctx ? log_ctx.reason : NULL, 32);
+	log_json_member(line, sizeof(line), &len, "address",
+	    ctx ? log_ctx.address : NULL, 512);
+	log_json_member(
+	    line, sizeof(line), &len, "actor", ctx ? log_ctx.actor : NULL, 256);
+	log_json_number(line, sizeof(line), &len, "elapsed_ms",
+	    ctx ? (long long)(gpt_now_ms() - log_ctx.start_ms) : -1);
+	log_json_number(
+	    line, sizeof(line), &len, "hook_ms", ctx ? log_ctx.hook_ms : -1);
+	/* the message last, cut to what is left: the line always closes */
+	if (sizeof(line) - len > 16) {
+		memcpy(line + len, ",\"message\":", 11);
+		len += 11;
+		len += log_json_string(
+		    line + len, sizeof(line) - len - 3, msg, msg_len);
+	}
+	line[len++] = '}';
+	line[len++] = '\n';
+	if (write(STDERR_FILENO, line, len) < 0)
+		return;
+}
+
 static void log_emit(const char *level, const char *fmt, va_list ap)
     GPT_PRINTF(2, 0);
 
@@ -154,17 +348,25 @@ log_emit(const char *level, const char *fmt, va_list ap)
 	size_t len, start = 0;
 	int n;
 
+	if (log_format == LOG_FORMAT_JSON) {
+		n = vsnprintf(line, sizeof(line), fmt, ap);
+		len = n < 0 ? 0 : (size_t)n;
+		if (len > sizeof(line) - 1)
+			len = sizeof(line) - 1;
+		log_emit_json(level, line, len);
+		return;
+	}
 	if (log_stamp) {
 		/* RFC 3339 section 5.6, UTC: 2025-01-31T23:59:59Z */
 		struct tm tm;
 		time_t t = time(NULL);
 
 		if (gmtime_r(&t, &tm) != NULL)
-			start = strftime(line, sizeof(line),
-			    "%Y-%m-%dT%H:%M:%SZ ", &tm);
+			start = strftime(
+			    line, sizeof(line), "%Y-%m-%dT%H:%M:%SZ ", &tm);
 	}
-	n = snprintf(line + start, sizeof(line) - start, "gpt.fcgi: %s: ",
-	    level);
+	n = snprintf(
+	    line + start, sizeof(line) - start, "gpt.fcgi: %s: ", level);
 	start += n > 0 ? (size_t)n : 0;
 	n = vsnprintf(line + start, sizeof(line) - start - 1, fmt, ap);
 	if (n < 0)
@@ -179,13 +381,13 @@ log_emit(const char *level, const char *fmt, va_list ap)
 		log_sink(log_sink_ctx, line, len);
 		return;
 	}
-	/* One write(2) per line keeps lines whole when processes share stderr. */
+	/* One write(2) per line keeps lines whole when processes share stderr.
+	 */
 	if (write(STDERR_FILENO, line, len) < 0)
 		return;
 }
 
-static void log_line(const char *level, const char *fmt, ...)
-    GPT_PRINTF(2, 3);
+static void log_line(const char *level, const char *fmt, ...) GPT_PRINTF(2, 3);
 
 static void
 log_line(const char *level, const char *fmt, ...)

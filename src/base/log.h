@@ -25,6 +25,20 @@
  * Under CGI the web server may not stamp the lines it takes from stderr;
  * log_set_timestamps(true) prefixes each line with its RFC 3339 UTC time.
  *
+ * GPT_LOG_FORMAT=json (log_set_format) writes each line instead as one
+ * JSON object, always with the same members in the same order:
+ *   {"time":"2026-01-31T23:59:59.123Z","level":"notice",
+ *    "event":"act_rejected","reason":"form","address":"/srv/gpt/a",
+ *    "actor":"bot","elapsed_ms":1,"hook_ms":null,"message":"..."}
+ * event and reason come from what the request counted (responder/metrics.h:
+ * arrival, act_accepted, act_rejected with its class, hook with its
+ * outcome), "message" for any other line; address, actor and elapsed_ms
+ * (since the request began) are the request's, null between requests;
+ * hook_ms once the hook ran.  JSON lines go to the process's stderr
+ * always, never into a FastCGI stream, where the web server would wrap
+ * them in its own text.  Strings are valid UTF-8 (other bytes become
+ * '?') with controls escaped.  The rejection limit applies the same.
+ *
  * Lines are truncated at LOG_LINE_MAX bytes, and control bytes in the
  * message are written as '?' so that text taken from a request (an actor
  * name, a body) cannot forge log lines.  Not thread-safe: one process
@@ -56,8 +70,8 @@ enum log_level {
  * limit (and counts it in suppressed, since_ms marking the first).
  */
 struct log_bucket {
-	uint64_t last_ms;    /* when milli was last brought up to date */
-	uint32_t milli;      /* tokens x 1000, at most LOG_REJECT_BURST x 1000 */
+	uint64_t last_ms; /* when milli was last brought up to date */
+	uint32_t milli;   /* tokens x 1000, at most LOG_REJECT_BURST x 1000 */
 	unsigned suppressed; /* lines refused since the last summary */
 	uint64_t since_ms;   /* when the first of them was refused */
 };
@@ -76,6 +90,29 @@ void log_set_level(enum log_level level);
  * GPT_LOG_REJECT_LIMIT=no of gpt.fcgi(8) turns it off. */
 void log_set_reject_limit(bool on);
 void log_set_timestamps(bool on);
+
+enum log_format {
+	LOG_FORMAT_TEXT,
+	LOG_FORMAT_JSON,
+};
+
+/* GPT_LOG_FORMAT: NULL, "" or "text", or "json".  0, or -1 for anything
+ * else (the caller refuses to start). */
+int log_format_parse(const char *setting, enum log_format *out);
+void log_set_format(enum log_format f);
+
+/*
+ * The request the lines are about (JSON lines carry it): address and
+ * actor are borrowed until log_context_end (either may be NULL).  The
+ * event and reason (static strings) and the hook's duration are set as
+ * the request goes (responder/metrics.c does, as it counts).
+ */
+void log_context_begin(const char *address, const char *actor);
+/* The address, once the request names one (borrowed, as above). */
+void log_context_address(const char *address);
+void log_context_event(const char *event, const char *reason);
+void log_context_hook_ms(unsigned ms);
+void log_context_end(void);
 
 /*
  * Whether CGI lines get a timestamp: setting is the GPT_LOG_TIMESTAMP

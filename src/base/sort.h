@@ -32,8 +32,8 @@ sort_positions(uint32_t *x, uint32_t *tmp, size_t n,
 			mid = lo + w < n ? lo + w : n;
 			hi = lo + 2 * w < n ? lo + 2 * w : n;
 			for (i = lo, j = mid, k = lo; k < hi; k++)
-				if (i < mid &&
-				    (j >= hi || cmp(ctx, from[i], from[j]) <= 0))
+				if (i < mid && (j >= hi || cmp(ctx, from[i],
+				                               from[j]) <= 0))
 					to[k] = from[i++];
 				else
 					to[k] = from[j++];

@@ -52,8 +52,8 @@ utf8_decode(const unsigned char *s, size_t len, uint32_t *cp)
 			hi = 0x9F;
 		if (len < 3 || s[1] < lo || s[1] > hi || !is_cont(s[2]))
 			return 0;
-		*cp = (uint32_t)(c & 0x0F) << 12 | (uint32_t)(s[1] & 0x3F) << 6 |
-		    (uint32_t)(s[2] & 0x3F);
+		*cp = (uint32_t)(c & 0x0F) << 12 |
+		      (uint32_t)(s[1] & 0x3F) << 6 | (uint32_t)(s[2] & 0x3F);
 		return 3;
 	}
 	if (c < 0xF5) {
@@ -66,11 +66,13 @@ utf8_decode(const unsigned char *s, size_t len, uint32_t *cp)
 		if (len < 4 || s[1] < lo || s[1] > hi || !is_cont(s[2]) ||
 		    !is_cont(s[3]))
 			return 0;
-		*cp = (uint32_t)(c & 0x07) << 18 | (uint32_t)(s[1] & 0x3F) << 12 |
-		    (uint32_t)(s[2] & 0x3F) << 6 | (uint32_t)(s[3] & 0x3F);
+		*cp = (uint32_t)(c & 0x07) << 18 |
+		      (uint32_t)(s[1] & 0x3F) << 12 |
+		      (uint32_t)(s[2] & 0x3F) << 6 | (uint32_t)(s[3] & 0x3F);
 		return 4;
 	}
-	/* F5..FF would start a code point past U+10FFFF (hits on F5 80 80 80). */
+	/* F5..FF would start a code point past U+10FFFF (hits on F5 80 80 80).
+	 */
 	return 0;
 }
 
@@ -110,8 +112,8 @@ ascii8(const unsigned char *s)
 }
 
 bool
-utf8_validate(const unsigned char *s, size_t len, size_t *count,
-    size_t *bad_offset)
+utf8_validate(
+    const unsigned char *s, size_t len, size_t *count, size_t *bad_offset)
 {
 	size_t i = 0, n = 0, k;
 	uint32_t cp;

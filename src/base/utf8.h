@@ -26,8 +26,8 @@ size_t utf8_encode(uint32_t cp, unsigned char out[4]);
  * holds the number of code points.  On false, *bad_offset (when not NULL)
  * holds the offset of the first invalid byte.
  */
-bool utf8_validate(const unsigned char *s, size_t len, size_t *count,
-    size_t *bad_offset);
+bool utf8_validate(
+    const unsigned char *s, size_t len, size_t *count, size_t *bad_offset);
 
 /* Code points in s, which must already be valid UTF-8. */
 size_t utf8_count(const unsigned char *s, size_t len);

@@ -20,6 +20,9 @@ static const char cli_usage[] =
     " automatically)\n"
     "       gpt.fcgi --check [--json] DIR report on an address; 0 it loads,"
     " 1 refused\n"
+    "       gpt.fcgi --compile DIR        write DIR/form.compiled, the "
+    "answers CGI serves\n"
+    "                                     without loading the form\n"
     "       gpt.fcgi --validate DIR-or-SCHEMA.json [BODY-FILE]\n"
     "                                     0 accepted, 1 rejected, 2 schema "
     "refused\n"
@@ -65,15 +68,16 @@ struct cli_cmd {
 };
 
 static const struct cli_cmd cli_cmds[] = {
-	{"--version", cli_version},
-	{"--help", cli_help},
-	{"--parse", cli_parse},
-	{"--validate", cli_validate},
-	{"--check", cli_check},
-	{"--bundle", cli_bundle},
-	{"--unroll", cli_unroll},
-	{"--sample", cli_sample},
-	{"--strict-openai", cli_strict_openai},
+    {"--version", cli_version},
+    {"--help", cli_help},
+    {"--parse", cli_parse},
+    {"--validate", cli_validate},
+    {"--check", cli_check},
+    {"--compile", cli_compile},
+    {"--bundle", cli_bundle},
+    {"--unroll", cli_unroll},
+    {"--sample", cli_sample},
+    {"--strict-openai", cli_strict_openai},
 };
 
 int
@@ -138,9 +142,10 @@ cli_parse(int argc, char **argv)
 	arena_init(&a, SIZE_MAX);
 	if (cli_slurp(argc == 2 ? argv[1] : NULL, &in) == -1)
 		goto done;
-	if (json_parse(buf_ptr(&in), buf_len(&in), &a, 0, &v, &err) != JSON_OK) {
-		fprintf(stderr, "gpt.fcgi: offset %zu: %s\n", err.offset,
-		    err.msg);
+	if (json_parse(buf_ptr(&in), buf_len(&in), &a, 0, &v, &err) !=
+	    JSON_OK) {
+		fprintf(
+		    stderr, "gpt.fcgi: offset %zu: %s\n", err.offset, err.msg);
 		rc = 1;
 		goto done;
 	}

@@ -7,6 +7,8 @@
 #ifndef GPT_CLI_H
 #define GPT_CLI_H
 
+#include <stdio.h>
+
 #include "base/common.h"
 
 struct buf;
@@ -27,9 +29,13 @@ int cli_slurp(const char *path, struct buf *out) GPT_MUSTCHECK;
 int cli_parse(int argc, char **argv);
 int cli_validate(int argc, char **argv);
 int cli_check(int argc, char **argv);
+int cli_compile(int argc, char **argv); /* cli_compile.c */
+/* What --check says of dir's precomputed representation, one line to f
+ * (cli_compile.c). */
+void cli_compile_report(const char *dir, FILE *f);
 int cli_bundle(int argc, char **argv);
-int cli_unroll(int argc, char **argv); /* cli_unroll.c */
-int cli_sample(int argc, char **argv); /* cli_sample.c */
+int cli_unroll(int argc, char **argv);        /* cli_unroll.c */
+int cli_sample(int argc, char **argv);        /* cli_sample.c */
 int cli_strict_openai(int argc, char **argv); /* cli_strict.c */
 
 #endif /* GPT_CLI_H */

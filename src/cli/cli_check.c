@@ -62,8 +62,8 @@ cli_check_warn(void *ctx, const char *schema_pointer, const char *message)
 		    "wrap them in allOf with the $ref to apply them");
 		return;
 	}
-	report_add(r, REPORT_WARNING, "compiler", schema_pointer, message,
-	    NULL);
+	report_add(
+	    r, REPORT_WARNING, "compiler", schema_pointer, message, NULL);
 }
 
 /*
@@ -150,7 +150,8 @@ cli_check(int argc, char **argv)
 	/* what the responder builds from it: its answers (the ETag, and the
 	 * published bytes the report measures) */
 	if (answer_build(&a, err, sizeof(err)) == -1) {
-		report_add(&r, REPORT_REFUSAL, "address-refused", "", err, NULL);
+		report_add(
+		    &r, REPORT_REFUSAL, "address-refused", "", err, NULL);
 		goto out;
 	}
 	set = answer_of(&a);
@@ -177,6 +178,9 @@ out:
 		buf_free(&out);
 	} else {
 		report_text(&r, stdout);
+		/* what CGI would answer GET from, and how to make it */
+		if (rc == 0)
+			cli_compile_report(dir, stdout);
 	}
 	addr_free(&a);
 	free(problems);

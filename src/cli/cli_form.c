@@ -182,9 +182,7 @@ cli_form_compile(struct cli_form *f, const struct json_value *v,
 		/* the pointer may hold any byte: keep it printable */
 		snprintf(reason, reasonlen, "refused at %.*s: %s",
 		    (int)err.pointer.len, err.pointer.buf, err.reason);
-		for (char *p = reason; *p != '\0'; p++)
-			if ((unsigned char)*p < 0x20 || *p == 0x7f)
-				*p = '?';
+		gpt_mask_controls(reason, strlen(reason));
 		return -1;
 	}
 }

@@ -28,7 +28,7 @@ struct json_value;
 #define CLI_FORM_ANNOTATIONS_MAX 64
 
 /* The usage words of the options cli_form_opt reads. */
-#define CLI_FORM_OPTS_USAGE \
+#define CLI_FORM_OPTS_USAGE                                                    \
 	"[--dialect NAME] [--refs URI-PREFIX=DIR]... [--annotations NAME,...]"
 
 struct cli_form {

@@ -12,23 +12,24 @@
 #include <string.h>
 
 #include "base/buf.h"
+#include "base/num.h"
 #include "cli/cli.h"
 #include "cli/cli_form.h"
 #include "tools/sample.h"
 
 #define CLI_SAMPLE_COUNT_MAX 100000
 
-/* An unsigned decimal in [lo, hi] (--count 0x10, --seed -1). */
+/* An unsigned decimal in [lo, hi] (refused: --count 0x10, --seed -1). */
 static int
 read_num(const char *s, unsigned long long lo, unsigned long long hi,
     unsigned long long *out)
 {
-	char *end;
+	uint64_t v;
 
-	if (s[0] < '0' || s[0] > '9')
+	if (num_read_str(s, lo, hi, 0, &v) != NULL)
 		return -1;
-	*out = strtoull(s, &end, 10);
-	return *end == '\0' && *out >= lo && *out <= hi ? 0 : -1;
+	*out = v;
+	return 0;
 }
 
 int

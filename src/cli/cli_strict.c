@@ -110,7 +110,8 @@ problem_kw(struct strict *s, const char *keyword, size_t len, const char *why)
 	cli_form_put_where(&s->ptr);
 	fputs(": ", stderr);
 	for (i = 0; i < len && i < 64; i++)
-		fputc((unsigned char)keyword[i] < 0x20 ? '?' : keyword[i],
+		fputc(gpt_is_control((unsigned char)keyword[i]) ? '?'
+		                                                : keyword[i],
 		    stderr);
 	fprintf(stderr, ": %s\n", why);
 }
@@ -130,9 +131,10 @@ note(struct strict *s, const char *what)
 	if (buf_puts(&s->notes, "gpt.fcgi: strict rewrite at ") == -1)
 		return;
 	for (i = 0; i < s->ptr.len; i++)
-		if (buf_putc(&s->notes, (unsigned char)s->ptr.buf[i] < 0x20
-		                            ? '?'
-		                            : s->ptr.buf[i]) == -1)
+		if (buf_putc(
+		        &s->notes, gpt_is_control((unsigned char)s->ptr.buf[i])
+		                       ? '?'
+		                       : s->ptr.buf[i]) == -1)
 			return;
 	if (buf_printf(&s->notes, "%s: %s\n",
 	        s->ptr.len == 0 ? "(the root)" : "", what) == -1)

@@ -37,6 +37,7 @@
 #include <string.h>
 
 #include "base/buf.h"
+#include "base/num.h"
 #include "cli/cli.h"
 #include "cli/cli_form.h"
 #include "parser/jptr.h"
@@ -852,8 +853,7 @@ cli_unroll(int argc, char **argv)
 	struct json_err jerr;
 	struct unroll_warned w;
 	char reason[SCHEMA_REASON_MAX + JPTR_MAX + 32];
-	char *end;
-	unsigned long n;
+	uint64_t n;
 	size_t k;
 	int i = 1, status = 2;
 	bool any = false;
@@ -863,9 +863,8 @@ cli_unroll(int argc, char **argv)
 		goto done;
 	if (argc - i != 2)
 		goto usage;
-	n = strtoul(argv[i], &end, 10);
-	if (argv[i][0] < '1' || argv[i][0] > '9' || *end != '\0' || n == 0 ||
-	    n > UNROLL_LEVELS_MAX)
+	if (num_read_str(argv[i], 1, UNROLL_LEVELS_MAX, NUM_CANONICAL, &n) !=
+	    NULL)
 		goto usage; /* --unroll 0 form.json */
 	if (cli_form_load(&f, argv[i + 1]) == -1)
 		goto done;

@@ -77,8 +77,8 @@ run_validate(int argc, char **argv, bool bundle)
 	if (bundle) {
 		/* an address's s is bundled already (what it serves) */
 		const struct json_value *b = f.addr.schema != NULL
-		    ? f.schema
-		    : schema_bundle(f.form, &f.a);
+		                                 ? f.schema
+		                                 : schema_bundle(f.form, &f.a);
 
 		if (b == NULL) {
 			fprintf(stderr, "gpt.fcgi: out of memory\n");

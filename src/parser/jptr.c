@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/num.h"
 #include "parser/jptr.h"
 #include "parser/json.h"
 
@@ -112,18 +113,12 @@ token_decode(struct jptr_src *s, char tok[JPTR_TOKEN_MAX], size_t *tlen)
 static bool
 index_parse(const char *tok, size_t n, size_t count, size_t *out)
 {
-	size_t v = 0, k;
+	uint64_t v;
 
-	if (n == 0 || (n > 1 && tok[0] == '0'))
+	if (count == 0 ||
+	    num_read(tok, n, 0, count - 1, NUM_CANONICAL, &v) != NULL)
 		return false;
-	for (k = 0; k < n; k++) {
-		if (tok[k] < '0' || tok[k] > '9')
-			return false;
-		v = v * 10 + (size_t)(tok[k] - '0');
-		if (v >= count)
-			return false; /* also stops before any overflow */
-	}
-	*out = v;
+	*out = (size_t)v;
 	return true;
 }
 

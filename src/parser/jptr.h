@@ -14,21 +14,22 @@
 
 struct json_value;
 
-#define JPTR_MAX 512 /* bytes of a reported pointer, NUL included */
+#define JPTR_MAX 512        /* bytes of a reported pointer, NUL included */
 #define JPTR_TOKEN_MAX 1024 /* bytes of one decoded token in jptr_resolve */
 
 /*
  * The value that ref (len bytes) points to inside root, or NULL when it is
  * malformed (bad escape, bad percent-encoding, array index with a leading
- * zero or '-', a token over JPTR_TOKEN_MAX bytes) or names nothing.  ref is "#..." or "/...", or "" for root.
+ * zero or '-', a token over JPTR_TOKEN_MAX bytes) or names nothing.  ref is
+ * "#..." or "/...", or "" for root.
  */
-const struct json_value *jptr_resolve(const struct json_value *root,
-    const char *ref, size_t len);
+const struct json_value *jptr_resolve(
+    const struct json_value *root, const char *ref, size_t len);
 
 /* A bounded pointer under construction. */
 struct jptr {
 	char buf[JPTR_MAX];
-	size_t len;	/* bytes in buf, NUL excluded */
+	size_t len;     /* bytes in buf, NUL excluded */
 	bool truncated; /* some token did not fit */
 };
 
@@ -41,8 +42,8 @@ struct jptr {
  * 1.  A pointer is then empty ("#") or starts with '/'; anything else
  * ("#anchor", "#%41") is a name, not a pointer.
  */
-int jptr_from_fragment(struct jptr *p, const char *ref, size_t len)
-    GPT_MUSTCHECK;
+int jptr_from_fragment(
+    struct jptr *p, const char *ref, size_t len) GPT_MUSTCHECK;
 
 void jptr_init(struct jptr *p);
 

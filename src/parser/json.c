@@ -87,7 +87,7 @@ struct json_index {
 	uint32_t mask;
 	uint32_t maxprobe;
 	struct json_tnode *tree; /* arena; tcap nodes */
-	uint32_t root;		 /* position + 1, 0 = empty */
+	uint32_t root;           /* position + 1, 0 = empty */
 	uint32_t tcap;
 	uint32_t *hash; /* arena; key_hash by position, hcap entries */
 	uint32_t hcap;
@@ -96,8 +96,8 @@ struct json_index {
 /* One open container. */
 struct json_frame {
 	struct json_index *ix; /* arena; NULL for arrays and small objects */
-	size_t start;	       /* its first entry on the scratch stack */
-	uint64_t seen;	       /* small objects: key_sig bits of the names */
+	size_t start;          /* its first entry on the scratch stack */
+	uint64_t seen;         /* small objects: key_sig bits of the names */
 	uint32_t compares;     /* small objects: name comparisons left */
 	bool is_object;
 };
@@ -106,9 +106,9 @@ struct json_frame {
 struct json_parser {
 	const unsigned char *in; /* borrowed: the caller's bytes */
 	size_t len;
-	size_t pos;		 /* the slow string path's cursor */
-	struct arena *a;	 /* borrowed */
-	struct json_err *err;	 /* borrowed */
+	size_t pos;              /* the slow string path's cursor */
+	struct arena *a;         /* borrowed */
+	struct json_err *err;    /* borrowed */
 	struct json_value *vals; /* arena scratch: items of open arrays */
 	size_t nvals, capvals;
 	struct json_member *mems; /* arena scratch: members of open objects */
@@ -130,16 +130,16 @@ static struct json_member json_no_members[1];
  * continuation byte, checked by utf8_decode).
  */
 static const unsigned char json_plain[256] = {
-	/*       0 1 2 3 4 5 6 7 8 9 A B C D E F */
-	/* 0x */ 0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
-	/* 1x */ 0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
-	/* 2x */ 1,1,0,1,1,1,1,1,1,1,1,1,1,1,1,1, /* 0x22 '"' */
-	/* 3x */ 1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,
-	/* 4x */ 1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,
-	/* 5x */ 1,1,1,1,1,1,1,1,1,1,1,1,0,1,1,1, /* 0x5C '\\' */
-	/* 6x */ 1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,
-	/* 7x */ 1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,
-	/* 8x..Fx: 0 (UTF-8) */
+    /*       0 1 2 3 4 5 6 7 8 9 A B C D E F */
+    /* 0x */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 1x */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 2x */ 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x22 '"' */
+    /* 3x */ 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    /* 4x */ 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    /* 5x */ 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, /* 0x5C '\\' */
+    /* 6x */ 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    /* 7x */ 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    /* 8x..Fx: 0 (UTF-8) */
 };
 
 /*
@@ -152,7 +152,7 @@ static const unsigned char json_plain[256] = {
  * upward), so the lowest flagged byte is exact.  Little-endian only;
  * elsewhere the table does the work byte by byte.
  */
-#if defined(__GNUC__) && defined(__BYTE_ORDER__) && \
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) &&                            \
     __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define JSON_SWAR 1
 static inline unsigned
@@ -202,7 +202,8 @@ ws(const unsigned char *in, size_t len, size_t pos)
 		unsigned char c = in[pos];
 
 		/* Most tokens follow another at once: one compare. */
-		if (c > ' ' || (c != ' ' && c != '\n' && c != '\r' && c != '\t'))
+		if (c > ' ' ||
+		    (c != ' ' && c != '\n' && c != '\r' && c != '\t'))
 			break;
 		pos++;
 	}
@@ -253,10 +254,11 @@ key_eq(const struct json_string *k, const char *s, size_t n)
 {
 	/* Names in one object mostly differ in length or first byte. */
 	return k->len == n &&
-	    (n == 0 || (k->ptr[0] == s[0] && memcmp(k->ptr, s, n) == 0));
+	       (n == 0 || (k->ptr[0] == s[0] && memcmp(k->ptr, s, n) == 0));
 }
 
-/* --- scratch stacks ----------------------------------------------------------- */
+/* --- scratch stacks
+ * ----------------------------------------------------------- */
 
 /*
  * A copy of the arena array old (*cap elements of `size` bytes, `used` of
@@ -299,7 +301,7 @@ array_slot(struct json_parser *p, size_t pos)
 
 	if (p->nvals == p->capvals) {
 		if ((n = grow(p->a, p->vals, &p->capvals, p->nvals, sizeof(*n),
-			 JSON_SCRATCH_MIN)) == NULL) {
+		         JSON_SCRATCH_MIN)) == NULL) {
 			fail(p, JSON_E_NOMEM, pos, NULL);
 			return NULL;
 		}
@@ -308,7 +310,8 @@ array_slot(struct json_parser *p, size_t pos)
 	return &p->vals[p->nvals++];
 }
 
-/* --- objects: member names and their index ---------------------------------- */
+/* --- objects: member names and their index ----------------------------------
+ */
 
 /* The order of the tree: by length, then bytes. */
 static inline int
@@ -420,8 +423,7 @@ tree_reserve(struct arena *a, struct json_index *ix, size_t need)
 /* A tree index of the n members at m (distinct names), with room for
  * `need`.  NULL when the arena refuses. */
 static struct json_index *
-tree_build(struct arena *a, const struct json_member *m, size_t n,
-    size_t need)
+tree_build(struct arena *a, const struct json_member *m, size_t n, size_t need)
 {
 	struct json_index *ix;
 	size_t i;
@@ -485,8 +487,8 @@ table_put(struct json_index *ix, const struct json_member *m, uint32_t idx)
 {
 	uint32_t at, probes = 0;
 
-	(void)table_probe(ix, m, m[idx].key.ptr, m[idx].key.len,
-	    ix->hash[idx], JSON_PROBE_MAX, &at, &probes);
+	(void)table_probe(ix, m, m[idx].key.ptr, m[idx].key.len, ix->hash[idx],
+	    JSON_PROBE_MAX, &at, &probes);
 	if (at == UINT32_MAX)
 		return false;
 	table_place(ix, at, probes, idx);
@@ -501,8 +503,8 @@ table_put(struct json_index *ix, const struct json_member *m, uint32_t idx)
  * refuses.
  */
 static struct json_index *
-index_build(struct arena *a, const struct json_member *m, size_t n,
-    size_t need, const struct json_index *old)
+index_build(struct arena *a, const struct json_member *m, size_t n, size_t need,
+    const struct json_index *old)
 {
 	struct json_index *ix;
 	struct arena_mark mark = arena_mark(a);
@@ -553,7 +555,7 @@ index_add(struct arena *a, struct json_index **ixp, const struct json_member *m,
 		/* idx < hcap: the caller rebuilt a table at half load */
 		ix->hash[idx] = key_hash(k->ptr, k->len);
 		if (table_probe(ix, m, k->ptr, k->len, ix->hash[idx],
-			JSON_PROBE_MAX, &at, &probes))
+		        JSON_PROBE_MAX, &at, &probes))
 			return 1;
 		if (at != UINT32_MAX) {
 			table_place(ix, at, probes, idx);
@@ -580,8 +582,8 @@ index_find(const struct json_index *ix, const struct json_member *m,
 	if (ix->tree == NULL)
 		return table_probe(ix, m, s, n, key_hash(s, n), ix->maxprobe,
 		           &at, &probes)
-		    ? (long long)ix->slot[at] - 1
-		    : -1;
+		           ? (long long)ix->slot[at] - 1
+		           : -1;
 	for (cur = ix->root; cur != 0;) {
 		PROBED();
 		if ((c = key_cmp(s, n, &m[cur - 1].key)) == 0)
@@ -602,7 +604,7 @@ member_slot(struct json_parser *p, size_t pos)
 
 	if (p->nmems == p->capmems) {
 		if ((m = grow(p->a, p->mems, &p->capmems, p->nmems, sizeof(*m),
-			 JSON_SCRATCH_MIN)) == NULL) {
+		         JSON_SCRATCH_MIN)) == NULL) {
 			fail(p, JSON_E_NOMEM, pos, NULL);
 			return NULL;
 		}
@@ -658,8 +660,8 @@ check_member(struct json_parser *p, size_t key_off)
 				/* hits on {"a":1,"a":2} and
 				 * {"a":1,"\u0061":2} */
 				if (key_eq(&m[i].key, k->ptr, k->len))
-					return fail(p, JSON_E_DUPLICATE,
-					    key_off, NULL);
+					return fail(
+					    p, JSON_E_DUPLICATE, key_off, NULL);
 			}
 			return JSON_OK;
 		}
@@ -690,7 +692,8 @@ member_indexed(struct json_parser *p, struct json_frame *f,
 	}
 }
 
-/* --- strings ------------------------------------------------------------------ */
+/* --- strings
+ * ------------------------------------------------------------------ */
 
 /*
  * The four hex digits at in[i..i+3] as *u.  0; -1 with *bad at the first
@@ -729,7 +732,8 @@ check_escape(struct json_parser *p, size_t i, size_t *next, uint32_t *cp)
 	int r;
 
 	if (i + 1 >= len)
-		return fail(p, JSON_E_TRUNCATED, len, "input ends inside a string");
+		return fail(
+		    p, JSON_E_TRUNCATED, len, "input ends inside a string");
 	switch (in[i + 1]) {
 	case '"':
 	case '\\':
@@ -749,7 +753,8 @@ check_escape(struct json_parser *p, size_t i, size_t *next, uint32_t *cp)
 		return fail(p, JSON_E_ESCAPE, i + 1, "unknown escape");
 	}
 	if ((r = hex4(in, len, i + 2, &u, &bad)) == -2)
-		return fail(p, JSON_E_TRUNCATED, len, "input ends inside a string");
+		return fail(
+		    p, JSON_E_TRUNCATED, len, "input ends inside a string");
 	if (r == -1) /* hits on "\u12G4" and "\u00" followed by '"' */
 		return fail(p, JSON_E_ESCAPE, bad, "\\u needs four hex digits");
 	if (u >= 0xDC00 && u <= 0xDFFF) /* hits on "\udc00" */
@@ -761,16 +766,19 @@ check_escape(struct json_parser *p, size_t i, size_t *next, uint32_t *cp)
 	}
 	/* A high surrogate must be followed at once by an escaped low one. */
 	if (i + 6 >= len)
-		return fail(p, JSON_E_TRUNCATED, len, "input ends inside a string");
+		return fail(
+		    p, JSON_E_TRUNCATED, len, "input ends inside a string");
 	if (in[i + 6] != '\\' || i + 7 >= len || in[i + 7] != 'u')
 		/* hits on "\ud800" and "\ud800x" */
 		return fail(p, JSON_E_SURROGATE, i, "lone high surrogate");
 	if ((r = hex4(in, len, i + 8, &lo, &bad)) == -2)
-		return fail(p, JSON_E_TRUNCATED, len, "input ends inside a string");
+		return fail(
+		    p, JSON_E_TRUNCATED, len, "input ends inside a string");
 	if (r == -1)
 		return fail(p, JSON_E_ESCAPE, bad, "\\u needs four hex digits");
 	if (lo < 0xDC00 || lo > 0xDFFF) /* hits on "\ud800\u0041" */
-		return fail(p, JSON_E_SURROGATE, i, "high surrogate without low");
+		return fail(
+		    p, JSON_E_SURROGATE, i, "high surrogate without low");
 	*next = i + 12;
 	*cp = 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00);
 	return JSON_OK;
@@ -812,14 +820,14 @@ unescape(const unsigned char *in, size_t from, size_t to, char *out)
 			break;
 		case 'u':
 			u = (uint32_t)(gpt_hex_value(in[i + 2]) << 12 |
-			    gpt_hex_value(in[i + 3]) << 8 |
-			    gpt_hex_value(in[i + 4]) << 4 |
-			    gpt_hex_value(in[i + 5]));
+			               gpt_hex_value(in[i + 3]) << 8 |
+			               gpt_hex_value(in[i + 4]) << 4 |
+			               gpt_hex_value(in[i + 5]));
 			if (u >= 0xD800 && u <= 0xDBFF) {
 				lo = (uint32_t)(gpt_hex_value(in[i + 8]) << 12 |
-				    gpt_hex_value(in[i + 9]) << 8 |
-				    gpt_hex_value(in[i + 10]) << 4 |
-				    gpt_hex_value(in[i + 11]));
+				                gpt_hex_value(in[i + 9]) << 8 |
+				                gpt_hex_value(in[i + 10]) << 4 |
+				                gpt_hex_value(in[i + 11]));
 				u = 0x10000 + ((u - 0xD800) << 10) +
 				    (lo - 0xDC00);
 				i += 6;
@@ -887,14 +895,14 @@ parse_string_slow(struct json_parser *p, struct json_string *s, size_t start,
 			return fail(p, JSON_E_CONTROL, i,
 			    "raw control character in string");
 		} else if (in[i] >= 0xC2 && in[i] <= 0xDF && i + 1 < len &&
-		    (in[i + 1] & 0xC0) == 0x80) {
+		           (in[i + 1] & 0xC0) == 0x80) {
 			/* a 2-byte sequence (U+0080..U+07FF), the commonest
 			 * outside ASCII: no call needed */
 			i += 2;
 			cps++;
 		} else if (in[i] >= 0xE1 && in[i] <= 0xEF && in[i] != 0xED &&
-		    i + 2 < len && (in[i + 1] & 0xC0) == 0x80 &&
-		    (in[i + 2] & 0xC0) == 0x80) {
+		           i + 2 < len && (in[i + 1] & 0xC0) == 0x80 &&
+		           (in[i + 2] & 0xC0) == 0x80) {
 			/* a 3-byte sequence whose lead admits any continuation
 			 * (E0 may be overlong, ED a surrogate: utf8_decode) */
 			i += 3;
@@ -952,7 +960,8 @@ parse_string(struct json_parser *p, const unsigned char *in, size_t len,
 	return JSON_OK;
 }
 
-/* --- numbers and literals ------------------------------------------------------ */
+/* --- numbers and literals
+ * ------------------------------------------------------ */
 
 /*
  * RFC 8259 section 6: -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?
@@ -971,7 +980,8 @@ parse_number(struct json_parser *p, const unsigned char *in, size_t len,
 		i++;
 	}
 	if (i >= len) /* hits on "-" */
-		return fail(p, JSON_E_TRUNCATED, len, "input ends inside a number");
+		return fail(
+		    p, JSON_E_TRUNCATED, len, "input ends inside a number");
 	if (in[i] == '0') {
 		i++;
 		if (i < len && is_digit(in[i])) /* hits on 01 and -00 */
@@ -991,8 +1001,8 @@ parse_number(struct json_parser *p, const unsigned char *in, size_t len,
 			return fail(p, JSON_E_TRUNCATED, len,
 			    "input ends inside a number");
 		if (!is_digit(in[i])) /* hits on 1.e5 and 1.] */
-			return fail(p, JSON_E_NUMBER, i,
-			    "digit expected after '.'");
+			return fail(
+			    p, JSON_E_NUMBER, i, "digit expected after '.'");
 		while (i < len && is_digit(in[i]))
 			i++;
 	}
@@ -1004,8 +1014,8 @@ parse_number(struct json_parser *p, const unsigned char *in, size_t len,
 			return fail(p, JSON_E_TRUNCATED, len,
 			    "input ends inside a number");
 		if (!is_digit(in[i])) /* hits on 1e] and 1E+x */
-			return fail(p, JSON_E_NUMBER, i,
-			    "digit expected in exponent");
+			return fail(
+			    p, JSON_E_NUMBER, i, "digit expected in exponent");
 		while (i < len && is_digit(in[i]))
 			i++;
 	}
@@ -1021,9 +1031,8 @@ parse_number(struct json_parser *p, const unsigned char *in, size_t len,
 			v->u.num.i = (int64_t)u;
 		} else if (neg && u <= (uint64_t)INT64_MAX + 1) {
 			v->u.num.is_small_int = true;
-			v->u.num.i = u == (uint64_t)INT64_MAX + 1
-			    ? INT64_MIN
-			    : -(int64_t)u;
+			v->u.num.i = u == (uint64_t)INT64_MAX + 1 ? INT64_MIN
+			                                          : -(int64_t)u;
 		}
 	}
 	*pos = i;
@@ -1035,9 +1044,9 @@ static inline enum json_errcode
 parse_literal(struct json_parser *p, const unsigned char *in, size_t len,
     size_t *pos, enum json_type t, struct json_value *v)
 {
-	static const char *const words[] = {
-		[JSON_T_NULL] = "null", [JSON_T_FALSE] = "false",
-		[JSON_T_TRUE] = "true"};
+	static const char *const words[] = {[JSON_T_NULL] = "null",
+	    [JSON_T_FALSE] = "false",
+	    [JSON_T_TRUE] = "true"};
 	const char *word = words[t];
 	size_t n = t == JSON_T_FALSE ? 5 : 4, k;
 
@@ -1050,12 +1059,14 @@ parse_literal(struct json_parser *p, const unsigned char *in, size_t len,
 	for (k = 0; *pos + k < len; k++)
 		if (in[*pos + k] != (unsigned char)word[k])
 			/* hits on nul, True, fals3 */
-			return fail(p, JSON_E_SYNTAX, *pos + k, "invalid literal");
+			return fail(
+			    p, JSON_E_SYNTAX, *pos + k, "invalid literal");
 	/* hits on tru */
 	return fail(p, JSON_E_TRUNCATED, len, "input ends inside a literal");
 }
 
-/* --- containers ------------------------------------------------------------------ */
+/* --- containers
+ * ------------------------------------------------------------------ */
 
 /* Open an array or object whose bracket is at pos. */
 static inline enum json_errcode
@@ -1067,7 +1078,7 @@ open_container(struct json_parser *p, bool is_object, size_t pos)
 		return fail(p, JSON_E_DEPTH, pos, NULL);
 	if (p->depth == p->capframes) {
 		if ((f = grow(p->a, p->frames, &p->capframes, p->depth,
-			 sizeof(*f), JSON_FRAMES_MIN)) == NULL)
+		         sizeof(*f), JSON_FRAMES_MIN)) == NULL)
 			return fail(p, JSON_E_NOMEM, pos, NULL);
 		p->frames = f;
 	}
@@ -1103,7 +1114,7 @@ close_container(struct json_parser *p, struct json_value *root, size_t pos)
 		/* Only now: the stack of the other kind may still be NULL, and
 		 * NULL + 0 is undefined. */
 		from = is_object ? (const void *)(p->mems + f->start)
-				 : (const void *)(p->vals + f->start);
+		                 : (const void *)(p->vals + f->start);
 		if (!gpt_mul_size(n, size, &bytes))
 			return fail(p, JSON_E_TOO_BIG, pos, NULL);
 		if ((dst = arena_alloc(p->a, bytes)) == NULL)
@@ -1134,7 +1145,8 @@ close_container(struct json_parser *p, struct json_value *root, size_t pos)
 	return JSON_OK;
 }
 
-/* --- the loop --------------------------------------------------------------------- */
+/* --- the loop
+ * --------------------------------------------------------------------- */
 
 /*
  * The grammar as a state machine over explicit stacks.  Labels:
@@ -1226,8 +1238,8 @@ done:
 	}
 	in_object = p->frames[p->depth - 1].is_object;
 	if (pos >= len) /* hits on [1 and {"a":1 */
-		return fail(p, JSON_E_TRUNCATED, pos,
-		    "input ends inside a container");
+		return fail(
+		    p, JSON_E_TRUNCATED, pos, "input ends inside a container");
 	c = in[pos];
 	if (c == ',') {
 		pos++;
@@ -1264,11 +1276,11 @@ key:
 		return rc;
 	pos = ws(in, len, pos);
 	if (pos >= len) /* hits on {"a" */
-		return fail(p, JSON_E_TRUNCATED, pos,
-		    "input ends after a member name");
+		return fail(
+		    p, JSON_E_TRUNCATED, pos, "input ends after a member name");
 	if (in[pos] != ':') /* hits on {"a" 1} and {"a",1} */
-		return fail(p, JSON_E_SYNTAX, pos,
-		    "expected ':' after member name");
+		return fail(
+		    p, JSON_E_SYNTAX, pos, "expected ':' after member name");
 	pos++;
 	v = &m->value;
 	goto value;
@@ -1300,7 +1312,8 @@ json_parse(const char *in, size_t len, struct arena *a, unsigned max_depth,
 	return JSON_OK;
 }
 
-/* --- lookup and names ------------------------------------------------------------ */
+/* --- lookup and names
+ * ------------------------------------------------------------ */
 
 const struct json_value *
 json_object_get(const struct json_value *obj, const char *key, size_t key_len)

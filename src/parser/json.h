@@ -71,8 +71,8 @@ enum json_type {
 /* Unescaped UTF-8; may contain NUL bytes; not NUL-terminated. */
 struct json_string {
 	const char *ptr; /* borrowed: the input or the arena */
-	size_t len;	 /* bytes */
-	size_t cps;	 /* code points (for minLength/maxLength) */
+	size_t len;      /* bytes */
+	size_t cps;      /* code points (for minLength/maxLength) */
 };
 
 struct json_member;
@@ -113,19 +113,19 @@ struct json_member {
 /* The closed list of reasons a parse fails. */
 enum json_errcode {
 	JSON_OK = 0,
-	JSON_E_EMPTY,	  /* no value: empty or whitespace only */
-	JSON_E_SYNTAX,	  /* a byte the grammar does not allow here */
+	JSON_E_EMPTY,     /* no value: empty or whitespace only */
+	JSON_E_SYNTAX,    /* a byte the grammar does not allow here */
 	JSON_E_TRAILING,  /* bytes after the value */
-	JSON_E_DEPTH,	  /* nesting deeper than max_depth */
+	JSON_E_DEPTH,     /* nesting deeper than max_depth */
 	JSON_E_DUPLICATE, /* a member name repeated in one object */
-	JSON_E_UTF8,	  /* invalid UTF-8 */
-	JSON_E_ESCAPE,	  /* bad escape sequence */
+	JSON_E_UTF8,      /* invalid UTF-8 */
+	JSON_E_ESCAPE,    /* bad escape sequence */
 	JSON_E_SURROGATE, /* unpaired \u surrogate */
-	JSON_E_CONTROL,	  /* raw control character in a string */
-	JSON_E_NUMBER,	  /* malformed number */
+	JSON_E_CONTROL,   /* raw control character in a string */
+	JSON_E_NUMBER,    /* malformed number */
 	JSON_E_TRUNCATED, /* input ended inside a value */
-	JSON_E_TOO_BIG,	  /* a size would overflow */
-	JSON_E_NOMEM,	  /* the arena refused */
+	JSON_E_TOO_BIG,   /* a size would overflow */
+	JSON_E_NOMEM,     /* the arena refused */
 };
 
 /* What went wrong and where.  msg is static; offset counts bytes. */
@@ -143,14 +143,14 @@ struct json_err {
  * (rewind or reset it).  Reentrant; no global state.
  */
 enum json_errcode json_parse(const char *in, size_t len, struct arena *a,
-    unsigned max_depth, const struct json_value **out, struct json_err *err)
-    GPT_MUSTCHECK;
+    unsigned max_depth, const struct json_value **out,
+    struct json_err *err) GPT_MUSTCHECK;
 
 /* Member named key (len bytes) of obj, or NULL (also when obj is not an
  * object).  A short scan for small objects; for large ones at most
  * 128 probes of the keyed table, or O(log n) comparisons (json.c). */
-const struct json_value *json_object_get(const struct json_value *obj,
-    const char *key, size_t key_len);
+const struct json_value *json_object_get(
+    const struct json_value *obj, const char *key, size_t key_len);
 
 /*
  * JSON equality as JSON Schema 2020-12 defines it: same type (integers and
@@ -195,9 +195,18 @@ int json_canon(const struct json_value *v, struct arena *a,
  */
 int json_write(const struct json_value *v, struct buf *out) GPT_MUSTCHECK;
 
+/*
+ * Append the n bytes at s to out as a JSON string (RFC 8259 section 7),
+ * escaped as json_write escapes strings: the one JSON string writer of
+ * gpt.fcgi.  A byte that starts no valid UTF-8 sequence is dropped (a
+ * bounded buffer may have cut a name inside one).  0, or -1 when out's max
+ * or memory refuses; out is then as it was.
+ */
+int json_write_string(struct buf *out, const char *s, size_t n) GPT_MUSTCHECK;
+
 /* As json_write, indented by `indent` spaces per level, for people. */
-int json_write_pretty(const struct json_value *v, unsigned indent,
-    struct buf *out) GPT_MUSTCHECK;
+int json_write_pretty(
+    const struct json_value *v, unsigned indent, struct buf *out) GPT_MUSTCHECK;
 
 /* "null", "boolean", "number", "string", "array" or "object". */
 const char *json_type_name(enum json_type t);

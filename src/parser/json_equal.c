@@ -69,7 +69,7 @@ number_equal(const struct json_value *a, const struct json_value *b)
 	if (oka && okb)
 		return dec_cmp(&da, &db) == 0;
 	return !oka && !okb && a->u.num.len == b->u.num.len &&
-	    memcmp(a->u.num.text, b->u.num.text, a->u.num.len) == 0;
+	       memcmp(a->u.num.text, b->u.num.text, a->u.num.len) == 0;
 }
 
 /*
@@ -150,11 +150,11 @@ number_hash(const struct json_value *v)
 	return hash_end(&st);
 }
 
-/* ---- equality ------------------------------------------------------------- */
+/* ---- equality -------------------------------------------------------------
+ */
 
 static bool
-equal_at(const struct json_value *a, const struct json_value *b,
-    unsigned depth)
+equal_at(const struct json_value *a, const struct json_value *b, unsigned depth)
 {
 	size_t i;
 
@@ -169,8 +169,8 @@ equal_at(const struct json_value *a, const struct json_value *b,
 		return number_equal(a, b);
 	case JSON_T_STRING:
 		return a->u.str.len == b->u.str.len &&
-		    (a->u.str.len == 0 ||
-			memcmp(a->u.str.ptr, b->u.str.ptr, a->u.str.len) == 0);
+		       (a->u.str.len == 0 || memcmp(a->u.str.ptr, b->u.str.ptr,
+		                                 a->u.str.len) == 0);
 	case JSON_T_ARRAY:
 		if (a->u.arr.count != b->u.arr.count)
 			return false;
@@ -178,7 +178,7 @@ equal_at(const struct json_value *a, const struct json_value *b,
 			return false;
 		for (i = 0; i < a->u.arr.count; i++)
 			if (!equal_at(&a->u.arr.items[i], &b->u.arr.items[i],
-				depth + 1))
+			        depth + 1))
 				return false;
 		return true;
 	case JSON_T_OBJECT:
@@ -196,9 +196,10 @@ equal_at(const struct json_value *a, const struct json_value *b,
 			 * same position first, then the lookup */
 			const struct json_value *o =
 			    bm->key.len == m->key.len &&
-			        memcmp(bm->key.ptr, m->key.ptr, m->key.len) == 0
-			    ? &bm->value
-			    : json_object_get(b, m->key.ptr, m->key.len);
+			            memcmp(bm->key.ptr, m->key.ptr,
+			                m->key.len) == 0
+			        ? &bm->value
+			        : json_object_get(b, m->key.ptr, m->key.len);
 
 			if (o == NULL || !equal_at(&m->value, o, depth + 1))
 				return false;
@@ -214,7 +215,8 @@ json_equal(const struct json_value *a, const struct json_value *b)
 	return equal_at(a, b, 0);
 }
 
-/* ---- hash ------------------------------------------------------------------ */
+/* ---- hash ------------------------------------------------------------------
+ */
 
 static uint64_t
 hash_empty(uint64_t domain)
@@ -318,7 +320,7 @@ canon_size(const struct json_value *v, unsigned depth, size_t *n)
 	case JSON_T_NUMBER:
 		number_norm(v, &nn);
 		return canon_add(n, nn.text ? 9 : 18) && canon_add(n, nn.n1) &&
-		    canon_add(n, nn.n2);
+		       canon_add(n, nn.n2);
 	case JSON_T_STRING:
 		return canon_add(n, 9) && canon_add(n, v->u.str.len);
 	case JSON_T_ARRAY:
@@ -386,8 +388,7 @@ member_cmp(const void *ctx, uint32_t a, uint32_t b)
 /* Write v's encoding at p: the end, or NULL when the arena refuses the
  * scratch for member orders (taken and given back per object). */
 static unsigned char *
-canon_write(
-    const struct json_value *v, unsigned depth, struct arena *a,
+canon_write(const struct json_value *v, unsigned depth, struct arena *a,
     unsigned char *p)
 {
 	struct num_norm nn;

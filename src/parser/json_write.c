@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "base/buf.h"
+#include "base/utf8.h"
 #include "parser/json.h"
 
 /* Deepest tree written; json_parse's default limit is far below it. */
@@ -58,29 +59,54 @@ put_escaped(struct buf *out, unsigned char c)
 	}
 }
 
+/* json_write_string without the undo on failure. */
 static int
 put_string(struct buf *out, const char *s, size_t n)
 {
 	const unsigned char *u = (const unsigned char *)s;
-	size_t i = 0, run;
+	size_t i = 0, run, k;
+	uint32_t cp;
 
 	if (buf_putc(out, '"') == -1)
 		return -1;
+	/* bounded by n: each pass consumes at least one byte */
 	while (i < n) {
 		/* Copy the longest run that needs no escape in one append. */
 		for (run = i; run < n && u[run] >= 0x20 && u[run] != '"' &&
-		     u[run] != '\\';
-		     run++)
-			;
+		              u[run] != '\\';) {
+			if (u[run] < 0x80)
+				run++;
+			else if ((k = utf8_decode(u + run, n - run, &cp)) > 0)
+				run += k;
+			else
+				break;
+		}
 		if (run > i && buf_append(out, s + i, run - i) == -1)
 			return -1;
-		if ((i = run) < n) {
-			if (put_escaped(out, u[i]) == -1)
-				return -1;
+		if ((i = run) == n)
+			break;
+		/* a byte that starts no valid sequence is dropped: hits on
+		 * a name cut by a bounded buffer after E2 82 of U+20AC */
+		if (u[i] >= 0x80) {
 			i++;
+			continue;
 		}
+		if (put_escaped(out, u[i]) == -1)
+			return -1;
+		i++;
 	}
 	return buf_putc(out, '"');
+}
+
+int
+json_write_string(struct buf *out, const char *s, size_t n)
+{
+	size_t at = buf_len(out);
+
+	if (put_string(out, s, n) == 0)
+		return 0;
+	(void)buf_trunc(out, at);
+	return -1;
 }
 
 /* A newline and depth * indent spaces (nothing when indent is 0). */
@@ -162,8 +188,8 @@ write_value(const struct json_value *v, unsigned indent, struct buf *out)
 			depth--;
 			if (i > 0 && put_indent(out, indent, depth) == -1)
 				return -1;
-			if (buf_putc(out, top->type == JSON_T_ARRAY ? ']' : '}') ==
-			    -1)
+			if (buf_putc(out,
+			        top->type == JSON_T_ARRAY ? ']' : '}') == -1)
 				return -1;
 			continue;
 		}

@@ -27,16 +27,25 @@ is_digit(unsigned char c)
 static bool
 is_unreserved(unsigned char c)
 {
-	return is_alpha(c) || is_digit(c) || c == '-' || c == '.' ||
-	    c == '_' || c == '~';
+	return is_alpha(c) || is_digit(c) || c == '-' || c == '.' || c == '_' ||
+	       c == '~';
 }
 
 static bool
 is_sub_delim(unsigned char c)
 {
 	switch (c) {
-	case '!': case '$': case '&': case '\'': case '(': case ')':
-	case '*': case '+': case ',': case ';': case '=':
+	case '!':
+	case '$':
+	case '&':
+	case '\'':
+	case '(':
+	case ')':
+	case '*':
+	case '+':
+	case ',':
+	case ';':
+	case '=':
 		return true;
 	default:
 		return false;
@@ -60,8 +69,8 @@ bool
 uri_is_iprivate(uint32_t cp)
 {
 	return (cp >= 0xE000 && cp <= 0xF8FF) ||
-	    (cp >= 0xF0000 && cp <= 0xFFFFD) ||
-	    (cp >= 0x100000 && cp <= 0x10FFFD);
+	       (cp >= 0xF0000 && cp <= 0xFFFFD) ||
+	       (cp >= 0x100000 && cp <= 0x10FFFD);
 }
 
 /* Which ASCII characters a component allows besides unreserved and
@@ -80,15 +89,135 @@ enum part_kind {
  * appendix A); part_mask[k] holds the bits component k allows.
  */
 static const unsigned char uri_chars[128] = {
-	/*       0  1  2  3  4  5  6  7  8  9  A  B  C  D  E  F */
-	/* 0x */  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	/* 1x */  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	/* 2x */  0, 1, 0, 0, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 8,
-	/* 3x */  1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 1, 0, 1, 0,16,
-	/* 4x */  4, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-	/* 5x */  1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1,
-	/* 6x */  0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-	/* 7x */  1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0,
+    /*       0  1  2  3  4  5  6  7  8  9  A  B  C  D  E  F */
+    /* 0x */ 0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    /* 1x */ 0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    /* 2x */ 0,
+    1,
+    0,
+    0,
+    1,
+    0,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    8,
+    /* 3x */ 1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    2,
+    1,
+    0,
+    1,
+    0,
+    16,
+    /* 4x */ 4,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    /* 5x */ 1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    0,
+    0,
+    0,
+    0,
+    1,
+    /* 6x */ 0,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    /* 7x */ 1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    1,
+    0,
+    0,
+    0,
+    1,
+    0,
 };
 
 static const unsigned char part_mask[] = {
@@ -210,7 +339,7 @@ uri_is_ipv6(const char *p, size_t len)
 		size_t n = 0;
 
 		while (i + n < len && n < 5 &&
-		    gpt_hex_value((unsigned char)p[i + n]) >= 0)
+		       gpt_hex_value((unsigned char)p[i + n]) >= 0)
 			n++;
 		if (i + n < len && p[i + n] == '.') {
 			/* ls32 as an IPv4address ends the address */
@@ -268,7 +397,7 @@ is_ipvfuture(const char *p, size_t len)
 
 /* The delimiters find_any() stops at, as bits of c - 0x20: all of them
  * lie in 0x20..0x5f. */
-#define DELIM(c) ((uint64_t)1 << ((c) - 0x20))
+#define DELIM(c) ((uint64_t)1 << ((c)-0x20))
 #define D_COLON DELIM(':')
 #define D_SLASH DELIM('/')
 #define D_QUERY DELIM('?')
@@ -329,9 +458,9 @@ parse_authority(const char *p, size_t len, unsigned flags, struct uri *u)
 		if (!part_valid(p + hs, he - hs, PART_REGNAME, flags))
 			return -1; /* hits on "http://a@b@c/", "http://a b/" */
 		u->host = (struct uri_part){p + hs, he - hs};
-		u->host_type = uri_is_ipv4(u->host.ptr, u->host.len) ?
-		    URI_HOST_IPV4 :
-		    URI_HOST_REGNAME;
+		u->host_type = uri_is_ipv4(u->host.ptr, u->host.len)
+		                   ? URI_HOST_IPV4
+		                   : URI_HOST_REGNAME;
 	}
 	if (he < len) {
 		size_t i;
@@ -418,10 +547,10 @@ remove_dot_segments(char *s, size_t len)
 {
 	size_t i = 0, o = 0;
 
-#define AT(str) (len - i >= sizeof(str) - 1 && \
-	memcmp(s + i, str, sizeof(str) - 1) == 0)
-#define REST(str) (len - i == sizeof(str) - 1 && \
-	memcmp(s + i, str, sizeof(str) - 1) == 0)
+#define AT(str)                                                                \
+	(len - i >= sizeof(str) - 1 && memcmp(s + i, str, sizeof(str) - 1) == 0)
+#define REST(str)                                                              \
+	(len - i == sizeof(str) - 1 && memcmp(s + i, str, sizeof(str) - 1) == 0)
 	while (i < len) {
 		if (AT("../")) { /* A */
 			i += 3;
@@ -571,8 +700,8 @@ uri_resolve(const struct uri *base, const struct uri *ref, char *buf,
 }
 
 char *
-uri_resolve_arena(const struct uri *base, const struct uri *ref,
-    struct arena *a, size_t *len)
+uri_resolve_arena(
+    const struct uri *base, const struct uri *ref, struct arena *a, size_t *len)
 {
 	size_t need = uri_resolve_bound(base, ref), n;
 	char *buf;
@@ -610,14 +739,14 @@ put_normal(char *buf, size_t *o, struct uri_part part, bool fold)
 		unsigned char c = (unsigned char)part.ptr[i];
 
 		if (c == '%' && part.len - i >= 3) {
-			int v = gpt_hex_value((unsigned char)part.ptr[i + 1]) *
-				16 +
+			int v =
+			    gpt_hex_value((unsigned char)part.ptr[i + 1]) * 16 +
 			    gpt_hex_value((unsigned char)part.ptr[i + 2]);
 
 			if (is_unreserved((unsigned char)v)) {
-				buf[(*o)++] = (char)(fold ?
-					lower((unsigned char)v) :
-					(unsigned char)v);
+				buf[(*o)++] =
+				    (char)(fold ? lower((unsigned char)v)
+				                : (unsigned char)v);
 			} else {
 				buf[(*o)++] = '%';
 				buf[(*o)++] = hex[v >> 4];
@@ -632,8 +761,8 @@ put_normal(char *buf, size_t *o, struct uri_part part, bool fold)
 }
 
 int
-uri_normalize(const char *p, size_t len, unsigned flags, char *buf,
-    size_t cap, size_t *outlen)
+uri_normalize(const char *p, size_t len, unsigned flags, char *buf, size_t cap,
+    size_t *outlen)
 {
 	struct uri u;
 	size_t o = 0, k, pstart;
@@ -647,7 +776,7 @@ uri_normalize(const char *p, size_t len, unsigned flags, char *buf,
 	}
 	if (u.has_authority) {
 		bool literal = u.host_type == URI_HOST_IPV6 ||
-		    u.host_type == URI_HOST_IPVFUTURE;
+		               u.host_type == URI_HOST_IPVFUTURE;
 
 		buf[o++] = '/';
 		buf[o++] = '/';
@@ -684,8 +813,8 @@ uri_normalize(const char *p, size_t len, unsigned flags, char *buf,
 }
 
 char *
-uri_normalize_arena(const char *p, size_t len, unsigned flags,
-    struct arena *a, size_t *outlen)
+uri_normalize_arena(
+    const char *p, size_t len, unsigned flags, struct arena *a, size_t *outlen)
 {
 	size_t cap, n;
 	char *buf;

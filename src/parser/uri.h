@@ -71,8 +71,8 @@ struct uri {
  * URI: scheme required, fragment allowed); URI_IRI selects the IRI
  * grammar.  Returns 0 and fills *out, or -1 and leaves *out untouched.
  */
-int uri_parse(const char *p, size_t len, unsigned flags, struct uri *out)
-    GPT_MUSTCHECK;
+int uri_parse(
+    const char *p, size_t len, unsigned flags, struct uri *out) GPT_MUSTCHECK;
 
 /* true when the len bytes at p are an IPv4address (RFC 3986 3.2.2:
  * dotted decimal, each octet 0-255 without leading zeros). */

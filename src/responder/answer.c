@@ -16,8 +16,8 @@
 
 /* Copy a built answer into the arena. */
 static int
-answer_keep(struct addr *a, struct answer *ans, const struct buf *b,
-    size_t head_len)
+answer_keep(
+    struct addr *a, struct answer *ans, const struct buf *b, size_t head_len)
 {
 	char *p;
 

@@ -56,8 +56,8 @@ int answer_build_acts(struct addr *a, char *err, size_t errlen) GPT_MUSTCHECK;
  * 412 naming it, and nothing else (json, json_304 and the page stay
  * empty): the document is not written.  0, or -1 with the reason in err.
  */
-int answer_build_known(struct addr *a, const char *etag, char *err,
-    size_t errlen) GPT_MUSTCHECK;
+int answer_build_known(
+    struct addr *a, const char *etag, char *err, size_t errlen) GPT_MUSTCHECK;
 
 /* The answers built for a, or NULL when none were. */
 const struct answer_set *answer_of(const struct addr *a);

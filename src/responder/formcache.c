@@ -1,27 +1,30 @@
 /*
- * formcache.c: the CGI form cache (see formcache.h for what is cached,
- * when a file is trusted and where it lives).
+ * formcache.c: the CGI form cache (see formcache.h for the two kinds of
+ * file, when one is trusted and where it lives).
  *
- * Owns: the configuration (the directory), the bytes of the last file
- * read (the hit's answers point into them) and the address handed out
- * for a hit.  The file, in the host's byte order (the binary's identity
- * is in the key, so no other build reads it):
+ * Owns: the configuration (the run-time cache's directory), the bytes of
+ * the last file read (the hit's answers point into them) and the address
+ * handed out for a hit.  A file, in the host's byte order (the binary's
+ * identity is in the key, so no other build reads it):
  *
- *   "GPTFC01\n"  magic
+ *   magic        "GPTFC02\n" (run-time cache) or "GPTFP01\n" (form.compiled)
  *   u64          the file's length
  *   u64          the header's length (magic included)
  *   u64          checksum of the header's bytes after this field
  *   key:         version (FC_VERSION_LEN bytes, NUL padded), the binary's
- *                stamp, u32 + bytes of the directory, form.json's and
- *                address.conf's stamps, u32 count of refs entries, each
- *                u32 + bytes of its path and its stamp
+ *                stamp, u32 + bytes of the directory (run-time cache; ""
+ *                in form.compiled, which is found by its directory),
+ *                form.json's and address.conf's stamps, u32 count of refs
+ *                entries, each u32 + bytes of its path inside the address
+ *                and its stamp
  *   ETags:       the JSON's and the page's (HTTP_ETAG_MAX bytes each)
  *   FC_NANS answers, each u64 offset, u64 length, u64 head length,
  *                u64 checksum of its bytes
  *   the answers' bytes
  *
  * A stamp is 8 u64: exists, dev, ino, size, mtime s, ns, ctime s, ns.
- * Every read goes through fc_take, which refuses to pass the end.
+ * Every read of the bytes goes through fc_take, which refuses to pass the
+ * end; a file on disk is read as its header, then the answers asked for.
  */
 #include "config.h"
 
@@ -35,16 +38,17 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "site/addr_cache.h"
-#include "responder/answer.h"
 #include "base/buf.h"
 #include "base/file.h"
-#include "responder/formcache.h"
 #include "base/hash.h"
 #include "base/log.h"
 #include "parser/re.h"
+#include "responder/answer.h"
+#include "responder/formcache.h"
+#include "site/addr_cache.h"
 
-#define FC_MAGIC "GPTFC01\n"
+#define FC_MAGIC_RUNTIME "GPTFC02\n"
+#define FC_MAGIC_COMPILED "GPTFP01\n"
 #define FC_MAGIC_LEN 8
 #define FC_VERSION_LEN 32
 #define FC_STAMP_WORDS 8
@@ -59,8 +63,9 @@ static const struct hash_key fc_sum_key = {
     0x6770742e66636769ULL, 0x666f726d63616368ULL};
 
 static bool fc_configured;
-static bool fc_on;
-static char fc_dir[PATH_MAX];
+static bool fc_on;                   /* the run-time cache */
+static char fc_base[PATH_MAX];       /* its directory, as configured */
+static char fc_dir[PATH_MAX + 16];   /* the one in use (fc_dir_ok) */
 static char *fc_bytes;               /* owned: the last file read */
 static struct addr fc_hit;           /* its answers borrow from fc_bytes */
 static struct answer_set fc_hit_set; /* fc_hit.derived */
@@ -76,25 +81,26 @@ formcache_configure(void)
 
 	fc_configured = true;
 	fc_on = false;
-	if (v != NULL && strcmp(v, "off") == 0)
+	/* Off unless asked for: the run-time cache trusts every program
+	 * that runs as this user (formcache.h). */
+	if (v == NULL || *v == '\0' || strcmp(v, "off") == 0)
 		return;
-	if (v != NULL && *v != '\0') {
-		if (v[0] != '/') {
-			/* hits on GPT_FORM_CACHE=cache (relative) */
-			log_warn("GPT_FORM_CACHE=\"%.200s\": not an absolute "
-			         "path or off: the form cache is off",
-			    v);
-			return;
-		}
-		n = snprintf(fc_dir, sizeof(fc_dir), "%s", v);
-	} else {
+	if (strcmp(v, "tmp") == 0) {
 		if (tmp == NULL || tmp[0] != '/')
 			tmp = "/tmp";
-		n = snprintf(fc_dir, sizeof(fc_dir), "%s/gpt.fcgi-cache-%lu",
+		n = snprintf(fc_base, sizeof(fc_base), "%s/gpt.fcgi-cache-%lu",
 		    tmp, (unsigned long)geteuid());
+	} else if (v[0] == '/') {
+		n = snprintf(fc_base, sizeof(fc_base), "%s", v);
+	} else {
+		/* hits on GPT_FORM_CACHE=cache (relative) */
+		log_warn("GPT_FORM_CACHE=\"%.200s\": not off, tmp or an "
+		         "absolute path: the form cache is off",
+		    v);
+		return;
 	}
-	/* room for "/<16 hex>.tmp.<pid>" after it */
-	if (n < 0 || (size_t)n + 48 >= sizeof(fc_dir)) {
+	/* room for "-N" and "/<16 hex>.tmp.<pid>" after it */
+	if (n < 0 || (size_t)n + 64 >= sizeof(fc_base)) {
 		log_warn(
 		    "GPT_FORM_CACHE: path too long: the form cache is off");
 		return;
@@ -103,29 +109,61 @@ formcache_configure(void)
 }
 
 /*
- * The directory exists (made 0700 when missing), is a directory and not a
- * symlink, belongs to us and no one else may write to it: a file another
- * user could plant there would be served as our form.
+ * Is path a directory (not a symlink) of this user that no one else may
+ * write?  Made 0700 when missing.  *made: this call made it; *owner: who
+ * owns what is there when it is not ours.
+ */
+static bool
+fc_dir_usable(const char *path, bool *made, uid_t *owner)
+{
+	struct stat st;
+
+	*made = mkdir(path, 0700) == 0;
+	*owner = (uid_t)-1;
+	if (!*made && errno != EEXIST)
+		return false;
+	if (lstat(path, &st) == -1)
+		return false;
+	*owner = st.st_uid;
+	return S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
+	       (st.st_mode & 022) == 0;
+}
+
+/*
+ * Pick the run-time cache's directory into fc_dir: the one configured,
+ * or when another user holds it (a directory someone made first in /tmp)
+ * the first of "NAME-1" ... that is ours or that this call makes.  A
+ * file another user could plant there would be served as our form, so
+ * nothing else is used.  The choice is logged when it is made, once; when
+ * none can be used, the cache is off for the request, with a warning.
  */
 static bool
 fc_dir_ok(void)
 {
-	struct stat st;
+	uid_t owner, first_owner = (uid_t)-1;
+	bool made;
+	unsigned i;
 
-	if (mkdir(fc_dir, 0700) == -1 && errno != EEXIST) {
-		log_warn("form cache %s: %s: the form cache is off", fc_dir,
-		    strerror(errno));
-		return false;
+	for (i = 0; i < FORMCACHE_DIR_TRIES; i++) {
+		if (i == 0)
+			snprintf(fc_dir, sizeof(fc_dir), "%s", fc_base);
+		else
+			snprintf(fc_dir, sizeof(fc_dir), "%s-%u", fc_base, i);
+		if (fc_dir_usable(fc_dir, &made, &owner)) {
+			if (i > 0 && made)
+				log_warn("form cache %s belongs to uid %ld or "
+				         "others may write it: using %s",
+				    fc_base, (long)first_owner, fc_dir);
+			return true;
+		}
+		if (i == 0)
+			first_owner = owner;
 	}
-	if (lstat(fc_dir, &st) == -1 || !S_ISDIR(st.st_mode) ||
-	    st.st_uid != geteuid() || (st.st_mode & 022) != 0) {
-		/* hits on a directory someone else made first in /tmp */
-		log_warn("form cache %s: not a directory of this user that "
-		         "only it may write: the form cache is off",
-		    fc_dir);
-		return false;
-	}
-	return true;
+	/* hits on every name taken by another user */
+	log_warn("form cache %s and the %d names after it belong to other "
+	         "users or others may write them: the form cache is off",
+	    fc_base, FORMCACHE_DIR_TRIES - 1);
+	return false;
 }
 
 static uint64_t
@@ -143,6 +181,8 @@ formcache_path(const char *dir, char *out, size_t size)
 		formcache_configure();
 	if (!fc_on)
 		return -1;
+	if (fc_dir[0] == '\0')
+		snprintf(fc_dir, sizeof(fc_dir), "%s", fc_base);
 	n = snprintf(out, size, "%s/%016llx", fc_dir,
 	    (unsigned long long)fc_name_hash(dir));
 	return n < 0 || (size_t)n >= size ? -1 : 0;
@@ -241,13 +281,15 @@ fc_racy(const struct addr_stamp *st, const struct timespec *start)
 struct fc_walk {
 	struct buf *key;
 	size_t count; /* entries written */
+	size_t skip;  /* bytes of "DIR/" before each path's part inside */
 	const struct timespec *start;
 	bool refused; /* too many, too deep, racy, unreadable */
 };
 
 /* Stamp path and, for a directory, everything under it, in readdir's
  * order sorted by nothing: the key is compared by re-stating the very
- * paths it lists, never by listing again. */
+ * paths it lists, never by listing again.  Each is stored by its path
+ * inside the address. */
 static void
 fc_walk(struct fc_walk *w, const char *path, unsigned depth)
 {
@@ -267,7 +309,8 @@ fc_walk(struct fc_walk *w, const char *path, unsigned depth)
 	memset(&st, 0, sizeof(st));
 	if (stat(path, &sb) == 0)
 		fc_stat_stamp(&sb, &st);
-	if (fc_racy(&st, w->start) || fc_put_str(w->key, path) == -1 ||
+	if (fc_racy(&st, w->start) ||
+	    fc_put_str(w->key, path + w->skip) == -1 ||
 	    fc_put_stamp(w->key, &st) == -1) {
 		w->refused = true;
 		return;
@@ -295,21 +338,27 @@ fc_walk(struct fc_walk *w, const char *path, unsigned depth)
 }
 
 /*
- * The key of a loaded address into b: 0, or -1 when it cannot be cached
- * (no /proc, a file too recent, refs past the limits).
+ * The key of a loaded address into b for a file of kind: 0, or -1 when
+ * it cannot be stored (no /proc, a file too recent, refs past the
+ * limits).  *racy (may be NULL) says when a file too recent was why.
  */
 static int
-fc_key(struct buf *b, const struct addr *a, const struct timespec *start)
+fc_key(struct buf *b, enum formcache_kind kind, const struct addr *a,
+    const struct timespec *start, bool *racy)
 {
 	char version[FC_VERSION_LEN] = {0};
 	char path[PATH_MAX];
 	struct addr_stamp exe;
 	struct buf refs;
-	struct fc_walk w = {.key = &refs, .start = start};
+	struct fc_walk w = {
+	    .key = &refs, .skip = strlen(a->dir) + 1, .start = start};
 	size_t i;
 	int rc = -1;
 
 	snprintf(version, sizeof(version), "%s", PACKAGE_VERSION);
+	if (racy != NULL)
+		*racy = a->racy || fc_racy(&a->form_st, start) ||
+		        fc_racy(&a->conf_st, start);
 	if (fc_exe_stamp(&exe) == -1 || a->racy ||
 	    fc_racy(&a->form_st, start) || fc_racy(&a->conf_st, start))
 		return -1;
@@ -324,8 +373,11 @@ fc_key(struct buf *b, const struct addr *a, const struct timespec *start)
 	for (const struct addr_file *f = a->files; f != NULL && !w.refused;
 	     f = f->next)
 		fc_walk(&w, f->path, 0);
+	if (racy != NULL && w.refused)
+		*racy = true; /* a refs file too recent, or past the limits */
 	if (w.refused || buf_append(b, version, sizeof(version)) == -1 ||
-	    fc_put_stamp(b, &exe) == -1 || fc_put_str(b, a->dir) == -1 ||
+	    fc_put_stamp(b, &exe) == -1 ||
+	    fc_put_str(b, kind == FORMCACHE_KIND_RUNTIME ? a->dir : "") == -1 ||
 	    fc_put_stamp(b, &a->form_st) == -1 ||
 	    fc_put_stamp(b, &a->conf_st) == -1 ||
 	    fc_put_u32(b, (uint32_t)w.count) == -1 ||
@@ -401,9 +453,10 @@ fc_answer(const struct addr *a, unsigned i)
 	return ans[i];
 }
 
-/* Build the whole file for a into out. */
+/* Build the whole file of kind for a into out; *racy as fc_key's. */
 static int
-fc_build(struct buf *out, const struct addr *a, const struct timespec *start)
+fc_build(struct buf *out, enum formcache_kind kind, const struct addr *a,
+    const struct timespec *start, bool *racy)
 {
 	struct buf hdr; /* the header after its checksum */
 	uint64_t off;
@@ -411,7 +464,7 @@ fc_build(struct buf *out, const struct addr *a, const struct timespec *start)
 	int rc = -1;
 
 	buf_init(&hdr, FORMCACHE_FILE_MAX);
-	if (fc_key(&hdr, a, start) == -1 ||
+	if (fc_key(&hdr, kind, a, start, racy) == -1 ||
 	    buf_append(&hdr, answer_of(a)->etag, HTTP_ETAG_MAX) == -1 ||
 	    buf_append(&hdr, answer_of(a)->html_etag, HTTP_ETAG_MAX) == -1)
 		goto done;
@@ -428,7 +481,10 @@ fc_build(struct buf *out, const struct addr *a, const struct timespec *start)
 		if (off > FORMCACHE_FILE_MAX)
 			goto done;
 	}
-	if (buf_append(out, FC_MAGIC, FC_MAGIC_LEN) == -1 ||
+	if (buf_append(out,
+	        kind == FORMCACHE_KIND_RUNTIME ? FC_MAGIC_RUNTIME
+	                                       : FC_MAGIC_COMPILED,
+	        FC_MAGIC_LEN) == -1 ||
 	    fc_put_u64(out, off) == -1 ||
 	    fc_put_u64(out, FC_MAGIC_LEN + 3 * 8 + buf_len(&hdr)) == -1 ||
 	    fc_put_u64(out, fc_sum(buf_ptr(&hdr), buf_len(&hdr))) == -1 ||
@@ -506,7 +562,7 @@ fc_prune(const struct timespec *now)
 	closedir(d);
 }
 
-/* Write a's answers to the cache: temp file, then rename over. */
+/* Write a's answers to the run-time cache: temp file, then rename over. */
 static void
 fc_put(const struct addr *a, const struct timespec *start)
 {
@@ -517,7 +573,7 @@ fc_put(const struct addr *a, const struct timespec *start)
 	if (formcache_path(a->dir, path, sizeof(path)) == -1)
 		return;
 	buf_init(&file, FORMCACHE_FILE_MAX);
-	if (fc_build(&file, a, start) == -1)
+	if (fc_build(&file, FORMCACHE_KIND_RUNTIME, a, start, NULL) == -1)
 		goto done;
 	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
 	fd = open(
@@ -537,6 +593,70 @@ fc_put(const struct addr *a, const struct timespec *start)
 	fc_prune(start);
 done:
 	buf_free(&file);
+}
+
+int
+formcache_compile(const struct addr *a, const struct timespec *start,
+    bool *again, char *err, size_t errlen)
+{
+	char path[PATH_MAX + 32], tmp[PATH_MAX + 64];
+	struct stat form;
+	struct buf file;
+	bool racy = false;
+	int fd = -1, rc = -1;
+
+	snprintf(path, sizeof(path), "%s/form.json", a->dir);
+	if (stat(path, &form) == -1) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/%s", a->dir, FORMCACHE_COMPILED_NAME);
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
+	buf_init(&file, FORMCACHE_FILE_MAX);
+	*again = false;
+	if (fc_build(&file, FORMCACHE_KIND_COMPILED, a, start, &racy) == -1) {
+		*again = racy;
+		/* hits on a form.json saved a second ago */
+		if (racy)
+			snprintf(err, errlen,
+			    "a file of the address changed within %d s of the "
+			    "load, or its refs directories hold more than %d "
+			    "files or %d levels: not precomputed",
+			    ADDR_RACY_SEC, FORMCACHE_REFS_MAX,
+			    FORMCACHE_REFS_DEPTH);
+		else
+			snprintf(err, errlen,
+			    "no /proc/self/exe, or answers over %zu bytes: not "
+			    "precomputed",
+			    FORMCACHE_FILE_MAX);
+		goto done;
+	}
+	fd = open(
+	    tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	/* Owned like form.json, or no CGI request will use it: root
+	 * compiling another user's address gives the file to that user. */
+	if (fd == -1 || fchmod(fd, 0644) == -1 ||
+	    (geteuid() == 0 && form.st_uid != 0 &&
+	        fchown(fd, form.st_uid, form.st_gid) == -1) ||
+	    fc_write_all(fd, buf_ptr(&file), buf_len(&file)) == -1 ||
+	    fsync(fd) == -1) {
+		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
+		goto done;
+	}
+	if (close(fd) == -1 || (fd = -1, rename(tmp, path) == -1)) {
+		fd = -1;
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		goto done;
+	}
+	fd = -1;
+	rc = 0;
+done:
+	if (fd != -1)
+		close(fd);
+	if (rc == -1)
+		(void)unlink(tmp);
+	buf_free(&file);
+	return rc;
 }
 
 /* --- reading ------------------------------------------------------------- */
@@ -601,24 +721,28 @@ fc_str_is(struct fc_in *in, const char *s)
 	       (p = fc_take(in, n)) != NULL && memcmp(p, s, n) == 0;
 }
 
-/* The stored refs entries still carry their stamps. */
+/* The stored refs entries (paths inside dir) still carry their stamps. */
 static bool
-fc_refs_hold(struct fc_in *in)
+fc_refs_hold(struct fc_in *in, const char *dir)
 {
 	char path[PATH_MAX];
 	struct addr_stamp st;
 	struct stat sb;
 	uint32_t count, i, n;
+	size_t dl = strlen(dir);
 	const char *p;
 
-	if (!fc_get_u32(in, &count) || count > FORMCACHE_REFS_MAX)
+	if (!fc_get_u32(in, &count) || count > FORMCACHE_REFS_MAX ||
+	    dl + 1 >= sizeof(path))
 		return false;
+	memcpy(path, dir, dl);
+	path[dl] = '/';
 	for (i = 0; i < count; i++) {
-		if (!fc_get_u32(in, &n) || n >= sizeof(path) ||
+		if (!fc_get_u32(in, &n) || n >= sizeof(path) - dl - 1 ||
 		    (p = fc_take(in, n)) == NULL)
 			return false;
-		memcpy(path, p, n);
-		path[n] = '\0';
+		memcpy(path + dl + 1, p, n);
+		path[dl + 1 + n] = '\0';
 		memset(&st, 0, sizeof(st));
 		if (stat(path, &sb) == 0)
 			fc_stat_stamp(&sb, &st);
@@ -628,9 +752,49 @@ fc_refs_hold(struct fc_in *in)
 	return true;
 }
 
-/* The key against the disk now. */
+/* A GET may take a file whose form.json or address.conf is being
+ * rewritten in place (fc_stamp_settles); fc_settled says one was. */
+static bool fc_settling_ok, fc_settling_seen;
+
+/*
+ * Does the stored stamp equal st, or, for a GET, name the same file (its
+ * device and inode) changed less than ADDR_SETTLE_MS ago: a rewrite in
+ * place still going on, which a load would read in its middle?  The file
+ * holds the version before it, which is served until the rewrite
+ * settles, as a FastCGI process serves the version it has
+ * (addr_cache.h).
+ */
 static bool
-fc_key_holds(struct fc_in *in, const char *dir)
+fc_stamp_settles(struct fc_in *in, const struct addr_stamp *st)
+{
+	uint64_t w[FC_STAMP_WORDS], stored[FC_STAMP_WORDS];
+	const char *p = fc_take(in, sizeof(w));
+	struct timespec now;
+	int64_t age_ms;
+
+	if (p == NULL)
+		return false;
+	fc_stamp_words(st, w);
+	if (memcmp(p, w, sizeof(w)) == 0)
+		return true;
+	memcpy(stored, p, sizeof(stored));
+	if (!fc_settling_ok || stored[0] != 1 || w[0] != 1 ||
+	    stored[1] != w[1] || stored[2] != w[2])
+		return false;
+	clock_gettime(CLOCK_REALTIME, &now);
+	age_ms = ((int64_t)now.tv_sec - (int64_t)st->ctime.tv_sec) * 1000 +
+	         ((int64_t)now.tv_nsec - (int64_t)st->ctime.tv_nsec) / 1000000;
+	if (age_ms >= ADDR_SETTLE_MS)
+		return false;
+	/* hits on `cat new >form.json` under way */
+	fc_settling_seen = true;
+	return true;
+}
+
+/* The key of a file of kind for the address directory dir against the
+ * disk now. */
+static bool
+fc_key_holds(struct fc_in *in, enum formcache_kind kind, const char *dir)
 {
 	char version[FC_VERSION_LEN] = {0};
 	char path[PATH_MAX + 32];
@@ -642,61 +806,38 @@ fc_key_holds(struct fc_in *in, const char *dir)
 	    memcmp(p, version, sizeof(version)) != 0)
 		return false;
 	if (fc_exe_stamp(&st) == -1 || !fc_stamp_is(in, &st) ||
-	    !fc_str_is(in, dir))
+	    !fc_str_is(in, kind == FORMCACHE_KIND_RUNTIME ? dir : ""))
 		return false;
 	snprintf(path, sizeof(path), "%s/form.json", dir);
 	addr_stamp(path, &st);
-	if (!fc_stamp_is(in, &st))
+	if (!fc_stamp_settles(in, &st))
 		return false;
 	snprintf(path, sizeof(path), "%s/address.conf", dir);
 	addr_stamp(path, &st);
-	return fc_stamp_is(in, &st) && fc_refs_hold(in);
-}
-
-/* Read the whole file (ours, regular, at most FORMCACHE_FILE_MAX) into
- * fc_bytes: its length, or 0 when there is none to trust. */
-static size_t
-fc_read(const char *path)
-{
-	char why[FILE_WHY_MAX];
-	struct stat st;
-	struct buf b;
-	size_t len = 0;
-	int fd;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-	if (fd == -1)
-		return 0;
-	/* hits on a file another user planted, a FIFO, a directory */
-	if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode) ||
-	    st.st_uid != geteuid() || st.st_size < FC_MAGIC_LEN + 24) {
-		close(fd);
-		return 0;
-	}
-	buf_init(&b, FORMCACHE_FILE_MAX);
-	if (file_read_fd(fd, &b, why, sizeof(why)) == 0)
-		fc_bytes = buf_take(&b, &len);
-	buf_free(&b);
-	close(fd);
-	return fc_bytes != NULL ? len : 0;
+	return fc_stamp_settles(in, &st) && fc_refs_hold(in, dir);
 }
 
 /* A file that passed its length checks but not its checksums was
  * damaged (a disk error, a crash before the data reached the disk). */
+static bool fc_was_damaged;
+
 static bool
 fc_damaged(const char *path)
 {
 	log_warn("form cache %s: damaged: ignored", path);
+	fc_was_damaged = true;
 	return false;
 }
 
 /*
- * Check the header and the key of the cache file in->p[0, in->len) of the
- * address directory dir (path names it in warnings): true when they hold
- * (in is then at the ETags and ends with the header, *hlen says where).
+ * Check the header and the key of the file of kind in->p[0, in->len) of
+ * the address directory dir (path names it in warnings): true when they
+ * hold (in is then at the ETags and ends with the header, *hlen says
+ * where).  Only the header's bytes are read.
  */
 static bool
-fc_header(struct fc_in *in, const char *dir, const char *path, uint64_t *hlen)
+fc_header(struct fc_in *in, enum formcache_kind kind, const char *dir,
+    const char *path, uint64_t *hlen)
 {
 	uint64_t flen, sum;
 	const char *p;
@@ -704,8 +845,12 @@ fc_header(struct fc_in *in, const char *dir, const char *path, uint64_t *hlen)
 
 	in->off = 0;
 	if ((p = fc_take(in, FC_MAGIC_LEN)) == NULL ||
-	    memcmp(p, FC_MAGIC, FC_MAGIC_LEN) != 0 || !fc_get_u64(in, &flen) ||
-	    !fc_get_u64(in, hlen) || !fc_get_u64(in, &sum))
+	    memcmp(p,
+	        kind == FORMCACHE_KIND_RUNTIME ? FC_MAGIC_RUNTIME
+	                                       : FC_MAGIC_COMPILED,
+	        FC_MAGIC_LEN) != 0 ||
+	    !fc_get_u64(in, &flen) || !fc_get_u64(in, hlen) ||
+	    !fc_get_u64(in, &sum))
 		return false;
 	if (flen != got || *hlen > got || *hlen < in->off)
 		/* hits on a file cut short */
@@ -715,26 +860,136 @@ fc_header(struct fc_in *in, const char *dir, const char *path, uint64_t *hlen)
 	/* from here on the header is the one written */
 	in->len = (size_t)*hlen;
 	/* stale: a file changed, or another binary wrote it */
-	return fc_key_holds(in, dir);
+	return fc_key_holds(in, kind, dir);
+}
+
+/* pread n bytes at off into p, all of them: 0, or -1 (a short file). */
+static int
+fc_pread_all(int fd, char *p, size_t n, off_t off)
+{
+	ssize_t r;
+
+	/* bounded by n: each pass reads at least a byte */
+	while (n > 0) {
+		r = pread(fd, p, n, off);
+		if (r == -1 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		p += r;
+		n -= (size_t)r;
+		off += r;
+	}
+	return 0;
 }
 
 /*
- * Read ref->dir's cache file into fc_bytes and check its header and key:
- * true when it holds (in is then at the ETags, *hlen and *got say where
- * the header and the file end).  path receives the file's name.
+ * May the file open at fd (st: its fstat) be read as a file of kind for
+ * dir?  The run-time cache's: this user's.  form.compiled: owned like
+ * form.json (its owner, or root), and neither it nor the address
+ * directory writable by group or others.
  */
 static bool
-fc_open(const struct addr_ref *ref, char path[PATH_MAX], struct fc_in *in,
-    uint64_t *hlen, size_t *got)
+fc_trusted(enum formcache_kind kind, const char *dir, const struct stat *st,
+    enum formcache_state *why)
 {
+	char path[PATH_MAX + 32];
+	struct stat form, d;
+
+	*why = FORMCACHE_UNTRUSTED;
+	if (!S_ISREG(st->st_mode))
+		return false;
+	if (kind == FORMCACHE_KIND_RUNTIME)
+		/* hits on a file another user planted */
+		return st->st_uid == geteuid();
+	snprintf(path, sizeof(path), "%s/form.json", dir);
+	/* hits on a form.compiled of the CGI user's, or of mode 666 */
+	return lstat(path, &form) == 0 &&
+	       (st->st_uid == form.st_uid || st->st_uid == 0) &&
+	       (st->st_mode & ADDR_WRITABLE) == 0 && stat(dir, &d) == 0 &&
+	       (d.st_mode & ADDR_WRITABLE) == 0;
+}
+
+/*
+ * Open the file of kind for ref->dir (path: its name, PATH_MAX bytes),
+ * check that it may be trusted, read its header into fc_bytes (sized as
+ * the file, the rest unread) and check the header and the key: true when
+ * they hold (in is then at the ETags, *hlen and *got say where the header
+ * and the file end, and *fd stays open for fc_fill); else *why says
+ * what was wrong.
+ */
+static bool
+fc_open(enum formcache_kind kind, const char *dir, char *path, struct fc_in *in,
+    uint64_t *hlen, size_t *got, int *fd, enum formcache_state *why)
+{
+	struct stat st;
+	uint64_t h;
+
 	free(fc_bytes);
 	fc_bytes = NULL;
-	if (formcache_path(ref->dir, path, PATH_MAX) == -1 ||
-	    (*got = fc_read(path)) == 0)
+	*fd = -1;
+	*why = FORMCACHE_MISSING;
+	if (kind == FORMCACHE_KIND_RUNTIME
+	        ? formcache_path(dir, path, PATH_MAX) == -1
+	        : snprintf(path, PATH_MAX, "%s/%s", dir,
+	              FORMCACHE_COMPILED_NAME) >= PATH_MAX)
 		return false;
+	*fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	if (*fd == -1) {
+		/* a symlink (ELOOP) is never followed, nor trusted */
+		if (errno == ELOOP)
+			*why = FORMCACHE_UNTRUSTED;
+		return false;
+	}
+	if (fstat(*fd, &st) == -1 || !fc_trusted(kind, dir, &st, why))
+		goto fail;
+	*why = FORMCACHE_DAMAGED;
+	if (st.st_size < FC_HEAD || (uint64_t)st.st_size > FORMCACHE_FILE_MAX ||
+	    (fc_bytes = malloc((size_t)st.st_size)) == NULL ||
+	    fc_pread_all(*fd, fc_bytes, FC_HEAD, 0) == -1)
+		goto fail;
+	/* the header's length, as the file says (checked by fc_header) */
+	memcpy(&h, fc_bytes + 16, sizeof(h));
+	if (h < FC_HEAD || h > (uint64_t)st.st_size ||
+	    fc_pread_all(
+	        *fd, fc_bytes + FC_HEAD, (size_t)h - FC_HEAD, FC_HEAD) == -1)
+		goto fail;
+	*got = (size_t)st.st_size;
 	in->p = fc_bytes;
 	in->len = *got;
-	return fc_header(in, ref->dir, path, hlen);
+	fc_was_damaged = false;
+	if (fc_header(in, kind, dir, path, hlen))
+		return true;
+	/* a damaged header has said so (fc_damaged); stale otherwise */
+	*why = fc_was_damaged ? FORMCACHE_DAMAGED : FORMCACHE_STALE;
+fail:
+	close(*fd);
+	*fd = -1;
+	return false;
+}
+
+/*
+ * Read from fd the answers of the representation asked for (html) where
+ * the table after in->off places them (json and json_304, or html and
+ * html_304: end to end), when it places them inside the file; fc_answers
+ * checks them.
+ */
+static void
+fc_fill(int fd, const struct fc_in *in, size_t got, bool html)
+{
+	const char *t =
+	    in->p + in->off + 2 * HTTP_ETAG_MAX + (html ? 2 : 0) * 32;
+	uint64_t off, len0, len1;
+
+	if (in->len - in->off < 2 * HTTP_ETAG_MAX + FC_TABLE)
+		return;
+	off = fc_word(t);
+	len0 = fc_word(t + 8);
+	len1 = fc_word(t + 32 + 8);
+	if (off > got || len0 > got - off || len1 > got - off - len0)
+		return;
+	(void)fc_pread_all(
+	    fd, fc_bytes + off, (size_t)(len0 + len1), (off_t)off);
 }
 
 /*
@@ -789,50 +1044,64 @@ fc_answers(struct fc_in *in, const char *bytes, uint64_t hlen, size_t got,
 }
 
 bool
-formcache_verify(const char *bytes, size_t len, const char *dir, bool html,
-    struct answer_set *set)
+formcache_verify(enum formcache_kind kind, const char *bytes, size_t len,
+    const char *dir, bool html, struct answer_set *set)
 {
 	struct fc_in in = {bytes, len, 0};
 	uint64_t hlen;
 
 	memset(set, 0, sizeof(*set));
-	return fc_header(&in, dir, "(verified)", &hlen) &&
+	return fc_header(&in, kind, dir, "(verified)", &hlen) &&
 	       fc_answers(&in, bytes, hlen, len, "(verified)", html, set);
 }
 
 int
-formcache_build(
-    const struct addr *a, const struct timespec *start, struct buf *out)
+formcache_build(enum formcache_kind kind, const struct addr *a,
+    const struct timespec *start, struct buf *out)
 {
-	return fc_build(out, a, start);
+	return fc_build(out, kind, a, start, NULL);
 }
 
 /*
- * The cached answers of ref->dir into fc_hit: true on a hit.  Each answer
- * the request may write is checked against its checksum before use.
+ * The answers of the file of kind for ref->dir into fc_hit: true on a
+ * hit.  Each answer the request may write is checked against its
+ * checksum before use.
  */
 static bool
-fc_get(const struct addr_ref *ref, bool html)
+fc_get(enum formcache_kind kind, const struct addr_ref *ref, bool html)
 {
 	char path[PATH_MAX + 32], cerr[CONF_ERR_MAX];
+	enum formcache_state why;
 	struct fc_in in;
 	uint64_t hlen;
 	size_t got;
+	int fd;
+	bool ok;
 
-	if (!fc_open(ref, path, &in, &hlen, &got))
+	fc_settling_ok = true;
+	fc_settling_seen = false;
+	ok = fc_open(kind, ref->dir, path, &in, &hlen, &got, &fd, &why);
+	fc_settling_ok = false;
+	if (!ok)
 		return false;
+	if (fc_settling_seen)
+		log_warn("%s: form.json or address.conf is being rewritten in "
+		         "place: serving the previous version from %s until it "
+		         "settles (replace them by rename instead)",
+		    ref->dir, path);
+	fc_fill(fd, &in, got, html);
+	close(fd);
 	memset(&fc_hit, 0, sizeof(fc_hit));
 	memset(&fc_hit_set, 0, sizeof(fc_hit_set));
-	if (!fc_answers(&in, fc_bytes, hlen, got, path, html, &fc_hit_set))
+	ok = fc_answers(&in, fc_bytes, hlen, got, path, html, &fc_hit_set);
+	/* a hit carries only the representation asked for (the others
+	 * were not read) */
+	memset(html ? &fc_hit_set.json : &fc_hit_set.html, 0,
+	    sizeof(fc_hit_set.json));
+	memset(html ? &fc_hit_set.json_304 : &fc_hit_set.html_304, 0,
+	    sizeof(fc_hit_set.json_304));
+	if (!ok)
 		return false;
-	/* a hit carries only the representation asked for */
-	if (html) {
-		memset(&fc_hit_set.json, 0, sizeof(fc_hit_set.json));
-		memset(&fc_hit_set.json_304, 0, sizeof(fc_hit_set.json_304));
-	} else {
-		memset(&fc_hit_set.html, 0, sizeof(fc_hit_set.html));
-		memset(&fc_hit_set.html_304, 0, sizeof(fc_hit_set.html_304));
-	}
 	/* The conf the request applies (its log level), as addr_load reads
 	 * it: the stamp above says it is the file the answers came from. */
 	conf_init(&fc_hit.conf);
@@ -846,22 +1115,50 @@ fc_get(const struct addr_ref *ref, bool html)
 	return true;
 }
 
-/* The entry that vouches for an act's form, kept in fc_bytes while the
- * form loads: its header's length, its JSON ETag; the caller's derive for
- * a load the entry turns out not to describe. */
+enum formcache_state
+formcache_compiled_state(const char *dir)
+{
+	char path[PATH_MAX + 32];
+	enum formcache_state why;
+	struct answer_set set;
+	struct fc_in in;
+	uint64_t hlen;
+	size_t got;
+	int fd;
+	bool ok;
+
+	if (!fc_open(FORMCACHE_KIND_COMPILED, dir, path, &in, &hlen, &got, &fd,
+	        &why))
+		return why;
+	/* every byte, both representations */
+	ok = fc_pread_all(fd, fc_bytes, got, 0) == 0 &&
+	     formcache_verify(
+	         FORMCACHE_KIND_COMPILED, fc_bytes, got, dir, false, &set) &&
+	     formcache_verify(
+	         FORMCACHE_KIND_COMPILED, fc_bytes, got, dir, true, &set);
+	close(fd);
+	free(fc_bytes);
+	fc_bytes = NULL;
+	return ok ? FORMCACHE_CURRENT : FORMCACHE_DAMAGED;
+}
+
+/* The file that vouches for an act's form, kept in fc_bytes while the
+ * form loads: its kind, its header's length, its JSON ETag; the caller's
+ * derive for a load the file turns out not to describe. */
+static enum formcache_kind fc_vouch_kind;
 static uint64_t fc_vouch_hlen;
 static char fc_act_etag[HTTP_ETAG_MAX];
 static addr_derive_fn fc_vouch_fallback;
 
 /*
- * An act's derive when the cache vouches: the ETag and the 412 from the
- * entry, without writing the document again to hash it.  The key is
+ * An act's derive when a file vouches: the ETag and the 412 from the
+ * file, without writing the document again to hash it.  The key is
  * checked again now that the files are read: it held before the load
  * (the stamps taken before reading) and after it, so the bytes loaded are
  * the ones the ETag names.  A file changed in between gets the caller's
- * derive for an act (its own ETag), and nothing is stored: its patterns were
- * left for their first search (re.h), so the next request loads it as a miss
- * does.
+ * derive for an act (its own ETag), and nothing is stored: its patterns
+ * were left for their first search (re.h), so the next request loads it
+ * as a miss does.
  */
 static int
 fc_derive_vouched(struct addr *a, char *err, size_t errlen)
@@ -869,32 +1166,38 @@ fc_derive_vouched(struct addr *a, char *err, size_t errlen)
 	struct fc_in in = {
 	    fc_bytes, (size_t)fc_vouch_hlen, FC_MAGIC_LEN + 3 * 8};
 
-	if (a->racy || !fc_key_holds(&in, a->dir)) {
+	if (a->racy || !fc_key_holds(&in, fc_vouch_kind, a->dir)) {
 		/* hits on form.json renamed over while the act loads it */
 		return fc_vouch_fallback(a, err, errlen);
 	}
 	return answer_build_known(a, fc_act_etag, err, errlen);
 }
 
-/* Does the cache vouch for ref's form: its entry's key holds?  The
- * entry's JSON ETag then goes into fc_act_etag, and the entry stays in
- * fc_bytes for fc_derive_vouched. */
+/* Does a file of kind vouch for ref's form: its key holds?  Its JSON ETag
+ * then goes into fc_act_etag, and its header stays in fc_bytes for
+ * fc_derive_vouched. */
 static bool
-fc_vouches(const struct addr_ref *ref)
+fc_vouches(enum formcache_kind kind, const struct addr_ref *ref)
 {
 	char path[PATH_MAX];
+	enum formcache_state why;
 	struct fc_in in;
 	size_t got;
 	const char *p;
+	int fd;
 
-	if (!fc_open(ref, path, &in, &fc_vouch_hlen, &got) ||
-	    (p = fc_take(&in, HTTP_ETAG_MAX)) == NULL) {
+	if (!fc_open(
+	        kind, ref->dir, path, &in, &fc_vouch_hlen, &got, &fd, &why))
+		return false;
+	close(fd);
+	if ((p = fc_take(&in, HTTP_ETAG_MAX)) == NULL) {
 		free(fc_bytes);
 		fc_bytes = NULL;
 		return false;
 	}
 	memcpy(fc_act_etag, p, HTTP_ETAG_MAX);
 	fc_act_etag[HTTP_ETAG_MAX - 1] = '\0';
+	fc_vouch_kind = kind;
 	return true;
 }
 
@@ -904,7 +1207,7 @@ formcache_lookup(const struct addr_ref *ref, bool arrival, bool html,
 {
 	struct timespec start;
 	const struct addr *a;
-	bool vouched = false;
+	bool vouched = false, runtime;
 
 	if (!fc_configured)
 		formcache_configure();
@@ -912,23 +1215,24 @@ formcache_lookup(const struct addr_ref *ref, bool arrival, bool html,
 	/* One request: the JIT waits for a pattern's RE_JIT_AFTER-th
 	 * search whatever the cache says (re.h). */
 	re_set_mode(RE_CGI);
-	/* Reading a file from a directory another user may write would
-	 * serve that user's bytes as our form: checked before any read. */
-	if (fc_on && !fc_dir_ok())
-		fc_on = false;
-	if (!fc_on)
-		/* nothing is stored: an act needs no page */
-		return addr_cache_lookup(ref, arrival ? derive : derive_act, why);
-	/* The directory is checked as addr_cache_lookup checks it: a symlink that
-	 * now leaves the root is a 404, whatever the cache holds. */
-	if (addr_check(ref, why) == 0) {
-		if (arrival && fc_get(ref, html))
-			return &fc_hit;
-		/* An act needs the compiled form; a file whose key holds says
-		 * this binary compiled this very form, so its patterns wait
-		 * for their first search, and its ETag is the file's. */
-		vouched = !arrival && fc_vouches(ref);
-	}
+	/* The directory is checked as addr_cache_lookup checks it: a symlink
+	 * that now leaves the root is a 404, whatever a file holds. */
+	if (addr_check(ref, why) == -1)
+		return addr_cache_lookup(ref, derive_act, why);
+	/* The operator's file first; the run-time cache only when asked
+	 * for, and only from a directory no other user may write (checked
+	 * before any read). */
+	if (arrival && fc_get(FORMCACHE_KIND_COMPILED, ref, html))
+		return &fc_hit;
+	runtime = fc_on && fc_dir_ok();
+	if (arrival && runtime && fc_get(FORMCACHE_KIND_RUNTIME, ref, html))
+		return &fc_hit;
+	/* An act needs the compiled form; a file whose key holds says this
+	 * binary compiled this very form, so its patterns wait for their
+	 * first search, and its ETag is the file's. */
+	if (!arrival)
+		vouched = fc_vouches(FORMCACHE_KIND_COMPILED, ref) ||
+		          (runtime && fc_vouches(FORMCACHE_KIND_RUNTIME, ref));
 	if (vouched) {
 		fc_vouch_fallback = derive_act;
 		re_set_mode(RE_CGI_VOUCHED);
@@ -938,6 +1242,10 @@ formcache_lookup(const struct addr_ref *ref, bool arrival, bool html,
 		fc_bytes = NULL;
 		return a;
 	}
+	if (!runtime)
+		/* nothing is stored: an act needs no page */
+		return addr_cache_lookup(
+		    ref, arrival ? derive : derive_act, why);
 	/* A miss, GET or act: the first request after a change builds every
 	 * answer and stores them, so whatever comes next (a GET, or an act
 	 * this entry vouches for) loads nothing for them, and derive's
@@ -958,4 +1266,5 @@ formcache_clear(void)
 	memset(&fc_hit_set, 0, sizeof(fc_hit_set));
 	fc_configured = false;
 	fc_on = false;
+	fc_dir[0] = '\0';
 }

@@ -44,8 +44,10 @@
 #include <unistd.h>
 
 #include "base/log.h"
+#include "base/num.h"
 #include "responder/formcache.h"
 #include "responder/loop.h"
+#include "responder/metrics.h"
 #include "responder/serve.h"
 #include "site/addr_cache.h"
 #include "site/address.h"
@@ -296,6 +298,10 @@ loop_cgi(struct serve_state *st)
 	}
 	(void)serve_request(&io, st);
 	loop_cgi_drain(&in);
+	/* The answer is complete for the web server once stdout closes:
+	 * the counts' locked update comes after, and costs it nothing. */
+	(void)close(STDOUT_FILENO);
+	metrics_end();
 	return 0;
 }
 
@@ -334,26 +340,15 @@ static int
 loop_timeout_env(const char *name, unsigned def, unsigned *out)
 {
 	const char *v = getenv(name);
-	unsigned long n = 0;
-	size_t i;
+	uint64_t n;
 
 	if (v == NULL || *v == '\0') {
 		*out = def;
 		return 0;
 	}
-	/* bounded: at most 5 digits are looked at before the range check
-	 * fails */
-	for (i = 0; v[i] != '\0'; i++) {
-		if (v[i] < '0' || v[i] > '9' || i >= 5 ||
-		    (i == 0 && v[i] == '0')) {
-			/* hits on "5s", " 5", "-1", "05", "0", "1e3" */
-			n = 0;
-			break;
-		}
-		n = n * 10 + (unsigned long)(v[i] - '0');
-	}
-	if (n < LOOP_TIMEOUT_MIN || n > LOOP_TIMEOUT_MAX) {
-		/* hits on "0", "99999", "abc" */
+	/* hits on "5s", " 5", "-1", "05", "0", "1e3", "99999" */
+	if (num_read_str(v, LOOP_TIMEOUT_MIN, LOOP_TIMEOUT_MAX, NUM_CANONICAL,
+	        &n) != NULL) {
 		log_error("%s=\"%.40s\": not a whole number of seconds from "
 		          "%u to %u; not starting",
 		    name, v, LOOP_TIMEOUT_MIN, LOOP_TIMEOUT_MAX);
@@ -545,6 +540,7 @@ loop_serve(struct loop_set *set, struct loop_conn *lc, struct serve_state *st,
 		loop_fcgi_ended(&lc->c);
 	else if (fcgi_conn_is_open(&lc->c) && !loop_stop)
 		loop_pump(set, lc);
+	metrics_end();
 }
 
 /*
@@ -683,6 +679,11 @@ loop_serve_connections(struct loop_set *set, struct serve_state *st,
 			timeout = until <= now            ? 0
 			          : until - now > INT_MAX ? INT_MAX
 			                                  : (int)(until - now);
+		/* counts not yet written are due in metrics_idle_ms (metrics.h)
+		 */
+		if (metrics_idle_ms() >= 0 &&
+		    (timeout == -1 || metrics_idle_ms() < timeout))
+			timeout = metrics_idle_ms();
 		if (np == 0) {
 			/* hits on a stop with no connection left */
 			if (next == NULL)
@@ -690,6 +691,8 @@ loop_serve_connections(struct loop_set *set, struct serve_state *st,
 			rc = 0;
 		} else
 			rc = poll(pfd, (nfds_t)np, timeout);
+		if (rc == 0 && metrics_idle_ms() == 0)
+			metrics_flush(); /* idle, and the counts are due */
 		if (rc == -1 && errno != EINTR) {
 			log_error("poll on the FastCGI connections failed: %s",
 			    strerror(errno));
@@ -709,6 +712,27 @@ loop_serve_connections(struct loop_set *set, struct serve_state *st,
 		if (next != NULL)
 			loop_serve(set, next, st, fallback);
 	}
+}
+
+/*
+ * GPT_LOG_FORMAT: "text" (or unset, empty) or "json" (log.h); anything
+ * else refuses to start.
+ */
+static int
+loop_log_format_env(void)
+{
+	const char *v = getenv("GPT_LOG_FORMAT");
+	enum log_format f;
+
+	if (log_format_parse(v, &f) == -1) {
+		/* hits on GPT_LOG_FORMAT=JSON */
+		log_error("GPT_LOG_FORMAT=\"%.40s\": not text or json; not "
+		          "starting",
+		    v);
+		return -1;
+	}
+	log_set_format(f);
+	return 0;
 }
 
 /*
@@ -768,12 +792,16 @@ loop_main(void)
 	/* A client gone mid-answer, or a hook that does not read its stdin,
 	 * must cost one log line, not the process. */
 	signal(SIGPIPE, SIG_IGN);
+	/* A file size limit (ulimit -f) must fail the counts' write with
+	 * EFBIG, as a full disk does, not end the process (metrics.h). */
+	signal(SIGXFSZ, SIG_IGN);
 	/* hook_run reaps its own child; an inherited SIG_IGN would let the
 	 * kernel reap it first. */
 	signal(SIGCHLD, SIG_DFL);
 	/* What a hook starts outside its process group (setsid, a double
 	 * fork) comes back to us when orphaned, so hook_run can kill it
-	 * (CONTRACT "The hook": killed "with all it started"). */
+	 * (doc/protocol.md "The hook": killed "together with everything it
+	 * started"). */
 	if (hook_adopt_orphans() == -1)
 		log_warn("cannot become a child subreaper (%s): what a hook "
 		         "starts outside its process group may outlive the act",
@@ -786,6 +814,9 @@ loop_main(void)
 		log_error("libfcgi failed to initialize");
 		return 1;
 	}
+	if (loop_log_format_env() == -1 ||
+	    metrics_configure(getenv("GPT_METRICS_DIR"), FCGX_IsCGI()) == -1)
+		return 1;
 	if (FCGX_IsCGI())
 		loop_cgi_log();
 	/* Once per process: at the start of a FastCGI process, with each
@@ -795,6 +826,7 @@ loop_main(void)
 	serve_state_init(&st);
 	rc = FCGX_IsCGI() ? loop_cgi(&st) : loop_fastcgi(&st);
 	serve_state_free(&st);
+	metrics_close();
 	formcache_clear();
 	addr_cache_clear();
 	return rc;

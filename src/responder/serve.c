@@ -1,7 +1,7 @@
 /*
  * serve.c: one request from CGI variables to the answer: the flow of
- * CONTRACT "Arrival" and "Act" (serve.h).  The loops that feed requests to
- * it (FastCGI connections, one CGI request) are loop.c's.
+ * doc/protocol.md "Arrival" and "Act" (serve.h).  The loops that feed requests
+ * to it (FastCGI connections, one CGI request) are loop.c's.
  *
  * Owns: the request arena and the buffers of struct serve_state.
  * Refuses: nothing itself; which directory is addr_'s decision; what
@@ -24,6 +24,7 @@
 #include "site/hook.h"
 #include "parser/json.h"
 #include "base/log.h"
+#include "responder/metrics.h"
 #include "schema/schema.h"
 #include "responder/serve.h"
 
@@ -73,8 +74,8 @@ serve_arena_cap(size_t max_len, size_t per_byte, size_t base)
 {
 	size_t cap;
 
-	if (!gpt_mul_size(max_len, JSON_PARSE_BYTES_PER_INPUT_BYTE + per_byte,
-	        &cap) ||
+	if (!gpt_mul_size(
+	        max_len, JSON_PARSE_BYTES_PER_INPUT_BYTE + per_byte, &cap) ||
 	    !gpt_add_size(cap, JSON_PARSE_BYTES_FIXED, &cap) ||
 	    !gpt_mul_size(cap, ARENA_WORST_FACTOR, &cap) ||
 	    !gpt_add_size(cap, base, &cap))
@@ -143,18 +144,19 @@ serve_arrival(struct serve_io *io, const struct http_req *req,
 	if (req->if_none_match != NULL &&
 	    http_etag_match(req->if_none_match, etag, true)) {
 		*o = HTTP_O_NOT_MODIFIED;
+		metrics_count(METRICS_GET_304);
 		return serve_write_answer(
 		    io, html ? &set->html_304 : &set->json_304, false);
 	}
 	*o = HTTP_O_ARRIVAL;
+	metrics_count(html ? METRICS_GET_HTML : METRICS_GET_JSON);
 	return serve_write_answer(
 	    io, html ? &set->html : &set->json, req->method == HTTP_M_HEAD);
 }
 
 static int
 serve_reject(struct serve_io *io, const struct http_req *req,
-    const struct addr *a, const struct http_rejection *r,
-    enum http_outcome *o)
+    const struct addr *a, const struct http_rejection *r, enum http_outcome *o)
 {
 	return http_reject(&io->out, r, req->actor, a->conf.explain, o);
 }
@@ -166,7 +168,25 @@ serve_reply(struct serve_io *io, enum http_outcome what, enum http_outcome *o)
 	return http_reply(&io->out, what);
 }
 
-/* Run the hook and answer with its output (CONTRACT "The hook"). */
+/* What the metrics call a hook that failed with st. */
+static enum metrics_count
+serve_hook_outcome(enum hook_status st)
+{
+	switch (st) {
+	case HOOK_OK:
+		return METRICS_HOOK_OK;
+	case HOOK_E_EXIT:
+		return METRICS_HOOK_NONZERO;
+	case HOOK_E_TIMEOUT:
+		return METRICS_HOOK_TIMEOUT;
+	case HOOK_E_OUTPUT:
+		return METRICS_HOOK_BAD_ANSWER;
+	default:
+		return METRICS_HOOK_FAILED;
+	}
+}
+
+/* Run the hook and answer with its output (doc/protocol.md "The hook"). */
 static int
 serve_hook(struct serve_io *io, struct serve_state *st,
     const struct http_req *req, const struct addr *a, enum http_outcome *o)
@@ -194,16 +214,19 @@ serve_hook(struct serve_io *io, struct serve_state *st,
 	case HOOK_OK:
 		break;
 	case HOOK_E_TIMEOUT:
+		metrics_hook(METRICS_HOOK_TIMEOUT, res.elapsed_ms);
 		log_error("hook of %s: %s: %s", a->dir,
 		    hook_strstatus(res.status), res.reason);
 		return serve_reply(io, HTTP_O_HOOK_TIMEOUT, o);
 	case HOOK_E_IO:
+		metrics_hook(METRICS_HOOK_FAILED, res.elapsed_ms);
 		log_error("hook of %s: %s: %s", a->dir,
 		    hook_strstatus(res.status), res.reason);
 		return serve_reply(io, HTTP_O_SERVER, o);
 	default:
 		/* hits on no hook file, a hook without x bit, exit 1, kill -9,
 		 * output over hook_max_output */
+		metrics_hook(serve_hook_outcome(res.status), res.elapsed_ms);
 		log_error("hook of %s: %s: %s%s", a->dir,
 		    hook_strstatus(res.status), res.reason,
 		    a->has_hook ? ""
@@ -216,16 +239,19 @@ serve_hook(struct serve_io *io, struct serve_state *st,
 	/* Into an arena of its own, sized from hook_max_output: the act's
 	 * tree still fills the request arena, and a failure for want of room
 	 * here would come after the hook's side effect. */
-	st->hook.cap = serve_arena_cap(a->conf.hook_max_output, 0, 0);
-	if (json_parse(buf_ptr(&st->output), buf_len(&st->output), &st->hook,
-	        0, &v, &jerr) != JSON_OK) {
+	arena_set_cap(
+	    &st->hook, serve_arena_cap(a->conf.hook_max_output, 0, 0));
+	if (json_parse(buf_ptr(&st->output), buf_len(&st->output), &st->hook, 0,
+	        &v, &jerr) != JSON_OK) {
 		/* hits on a hook printing "ok", or "{} x"; out of memory only
 		 * when malloc itself fails (the cap admits any output) */
+		metrics_hook(METRICS_HOOK_BAD_ANSWER, res.elapsed_ms);
 		log_error("hook of %s: output is not one strict JSON value: "
 		          "byte %zu: %s",
 		    a->dir, jerr.offset, jerr.msg);
 		return serve_reply(io, HTTP_O_HOOK_FAILED, o);
 	}
+	metrics_hook(METRICS_HOOK_OK, res.elapsed_ms);
 	log_info("act accepted at %s (actor \"%s\"), hook took %u ms", a->dir,
 	    req->actor != NULL ? req->actor : "", res.elapsed_ms);
 	*o = HTTP_O_HOOK_OK;
@@ -233,7 +259,7 @@ serve_hook(struct serve_io *io, struct serve_state *st,
 	    &io->out, buf_ptr(&st->output), buf_len(&st->output));
 }
 
-/* CONTRACT "Act": size, Content-Type, If-Match, parse, form, hook. */
+/* doc/protocol.md "Act": size, Content-Type, If-Match, parse, form, hook. */
 static int
 serve_act(struct serve_io *io, struct serve_state *st,
     const struct http_req *req, const struct addr *a, enum http_outcome *o)
@@ -249,11 +275,13 @@ serve_act(struct serve_io *io, struct serve_state *st,
 		/* hits on CONTENT_LENGTH=2000000, refused unread */
 		r.reason = req->bad_length ? "malformed CONTENT_LENGTH"
 		                           : "larger than max_body";
+		metrics_count(METRICS_REJECT_SIZE);
 		return serve_reject(io, req, a, &r, o);
 	}
 	if (!http_is_json_type(req->content_type)) {
 		/* hits on text/plain, on no Content-Type, on charset=latin1 */
 		r.reason = "Content-Type is not application/json";
+		metrics_count(METRICS_REJECT_CONTENT_TYPE);
 		return serve_reject(io, req, a, &r, o);
 	}
 	/* Read before If-Match: without CONTENT_LENGTH the size is known
@@ -264,10 +292,12 @@ serve_act(struct serve_io *io, struct serve_state *st,
 	case SERVE_READ_TOO_BIG:
 		/* hits on 2 MB sent without CONTENT_LENGTH */
 		r.reason = "larger than max_body";
+		metrics_count(METRICS_REJECT_SIZE);
 		return serve_reject(io, req, a, &r, o);
 	case SERVE_READ_SHORT:
 		/* hits on CONTENT_LENGTH=10 with 3 bytes sent */
 		r.reason = "body shorter than CONTENT_LENGTH";
+		metrics_count(METRICS_REJECT_SIZE);
 		return serve_reject(io, req, a, &r, o);
 	case SERVE_READ_ERROR:
 		log_error("reading the act body failed");
@@ -281,15 +311,18 @@ serve_act(struct serve_io *io, struct serve_state *st,
 	if (req->if_match != NULL &&
 	    !http_etag_match(req->if_match, set->etag, false)) {
 		/* hits on If-Match: "stale" */
-		log_reject("act at %s: If-Match does not match %s (actor \"%s\")",
+		metrics_count(METRICS_REJECT_IF_MATCH);
+		log_reject(
+		    "act at %s: If-Match does not match %s (actor \"%s\")",
 		    a->dir, set->etag, req->actor != NULL ? req->actor : "");
 		*o = HTTP_O_PRECONDITION;
 		return serve_write_answer(io, &set->precondition, false);
 	}
-	st->req.cap = serve_arena_cap(a->conf.max_body,
-	    SERVE_VALIDATE_BYTES_PER_INPUT_BYTE, SERVE_ARENA_BASE);
-	switch (json_parse(buf_ptr(&st->body), buf_len(&st->body), &st->req, 0,
-	    &v, &jerr)) {
+	arena_set_cap(&st->req,
+	    serve_arena_cap(a->conf.max_body,
+	        SERVE_VALIDATE_BYTES_PER_INPUT_BYTE, SERVE_ARENA_BASE));
+	switch (json_parse(
+	    buf_ptr(&st->body), buf_len(&st->body), &st->req, 0, &v, &jerr)) {
 	case JSON_OK:
 		break;
 	case JSON_E_NOMEM:
@@ -302,6 +335,9 @@ serve_act(struct serve_io *io, struct serve_state *st,
 		r.detail = jerr.msg;
 		r.has_offset = true;
 		r.offset = jerr.offset;
+		metrics_count(jerr.code == JSON_E_DUPLICATE
+		                  ? METRICS_REJECT_DUPLICATE
+		                  : METRICS_REJECT_PARSE);
 		return serve_reject(io, req, a, &r, o);
 	}
 	switch (schema_validate(a->schema, v, &st->req, &serr)) {
@@ -317,8 +353,10 @@ serve_act(struct serve_io *io, struct serve_state *st,
 		r.pointer = serr.pointer.buf;
 		r.pointer_len = serr.pointer.len;
 		r.keyword = serr.keyword;
+		metrics_count(METRICS_REJECT_FORM);
 		return serve_reject(io, req, a, &r, o);
 	}
+	metrics_count(METRICS_ACT_ACCEPTED);
 	return serve_hook(io, st, req, a, o);
 }
 
@@ -368,6 +406,7 @@ serve_request(struct serve_io *io, struct serve_state *st)
 	int rc;
 
 	http_parse_env(io->envp, io->fallback, &req);
+	log_context_begin(NULL, req.actor);
 	q.path_info = req.path_info;
 	q.request_uri = req.request_uri;
 	q.script_filename = req.script_filename;
@@ -380,6 +419,8 @@ serve_request(struct serve_io *io, struct serve_state *st)
 		rc = serve_reply(io, HTTP_O_NO_ADDRESS, &o);
 		goto done;
 	}
+	log_context_address(ref.dir);
+	metrics_begin(ref.dir);
 	if (io->form_cache) {
 		bool arrival =
 		    req.method == HTTP_M_GET || req.method == HTTP_M_HEAD;
@@ -391,8 +432,9 @@ serve_request(struct serve_io *io, struct serve_state *st)
 	if (ref.script_own && (a == NULL || (!a->ok && a->no_form))) {
 		/* hits on .../gpt.fcgi (shared hosting, the .d default) before
 		 * anything was published there: not the server's failure */
-		log_reject("no form at the script's own URL: create %s/form.json "
-		           "to publish one there (see gpt-address(5))",
+		log_reject(
+		    "no form at the script's own URL: create %s/form.json "
+		    "to publish one there (see gpt-address(5))",
 		    ref.dir);
 		rc = serve_reply(io, HTTP_O_NO_ADDRESS, &o);
 		goto done;
@@ -428,6 +470,7 @@ done:
 		         "(status %d)",
 		    http_status(o));
 	log_set_level(LOG_LEVEL_ALL);
+	log_context_end();
 	serve_state_reset(st);
 	return http_status(o);
 }

@@ -2,7 +2,7 @@
  * serve.h: the flow of one request, from CGI variables to the answer (the
  * loops that feed it requests are loop.h's).
  *
- * The flow (CONTRACT "Arrival", "Act"): resolve the address (404), the
+ * The flow (doc/protocol.md "Arrival", "Act"): resolve the address (404), the
  * address loads (500), the method (405); GET/HEAD write precomputed bytes;
  * POST checks size, Content-Type, If-Match (412), strict parse, the form,
  * then runs the hook (200, 502, 504).  Every body rejection goes through

@@ -514,8 +514,10 @@ label_end(const char *p, size_t i, size_t len, bool idn, size_t *seplen)
 		}
 		if (idn && i + 2 < len &&
 		    ((s[i] == 0xE3 && s[i + 1] == 0x80 && s[i + 2] == 0x82) ||
-		        (s[i] == 0xEF && s[i + 1] == 0xBC && s[i + 2] == 0x8E) ||
-		        (s[i] == 0xEF && s[i + 1] == 0xBD && s[i + 2] == 0xA1))) {
+		        (s[i] == 0xEF && s[i + 1] == 0xBC &&
+		            s[i + 2] == 0x8E) ||
+		        (s[i] == 0xEF && s[i + 1] == 0xBD &&
+		            s[i + 2] == 0xA1))) {
 			*seplen = 3;
 			return i;
 		}
@@ -896,8 +898,14 @@ check_uri_template(const char *p, size_t len)
 			i += n;
 		} else {
 			switch (c) {
-			case '"': case '<': case '>': case '\\':
-			case '^': case '`': case '|': case '}':
+			case '"':
+			case '<':
+			case '>':
+			case '\\':
+			case '^':
+			case '`':
+			case '|':
+			case '}':
 				return false;
 			default:
 				if (c <= 0x20 || c == 0x7f)

@@ -1,6 +1,7 @@
 /*
- * schema.h: the form compiler and validator (JSON Schema 2020-12, the shape
- * vocabulary of the contract), exact and fail-closed.
+ * schema.h: the form compiler and validator (JSON Schema draft-04 to
+ * 2020-12 and v1, every keyword of the chosen dialect), exact and
+ * fail-closed.
  *
  * schema_compile() turns a parsed schema into a compiled form once, at load:
  * keyword dispatch, $ref targets, required sets, enum tables, compiled
@@ -24,16 +25,16 @@ struct arena;
 struct json_value;
 struct schema;
 
-#define SCHEMA_MAX_DEPTH 512	       /* nested subschema applications */
-#define SCHEMA_MAX_STEPS (1u << 24)    /* subschema applications per act */
+#define SCHEMA_MAX_DEPTH 512        /* nested subschema applications */
+#define SCHEMA_MAX_STEPS (1u << 24) /* subschema applications per act */
 #define SCHEMA_REASON_MAX 256
 
 enum schema_result {
-	SCHEMA_OK = 0,	   /* accepted / compiled */
-	SCHEMA_INVALID,	   /* instance rejected by a keyword */
-	SCHEMA_LIMIT,	   /* depth, step or pattern limit: rejected */
-	SCHEMA_REFUSED,	   /* compile: the form is refused */
-	SCHEMA_NOMEM,	   /* the arena refused */
+	SCHEMA_OK = 0,  /* accepted / compiled */
+	SCHEMA_INVALID, /* instance rejected by a keyword */
+	SCHEMA_LIMIT,   /* depth, step or pattern limit: rejected */
+	SCHEMA_REFUSED, /* compile: the form is refused */
+	SCHEMA_NOMEM,   /* the arena refused */
 };
 
 /*
@@ -78,8 +79,8 @@ struct schema_problems {
 void schema_problems_init(struct schema_problems *p);
 
 /* Called by schema_compile for each warning (e.g. unbounded recursion). */
-typedef void (*schema_warn_fn)(void *ctx, const char *schema_pointer,
-    const char *message);
+typedef void (*schema_warn_fn)(
+    void *ctx, const char *schema_pointer, const char *message);
 
 /*
  * Provide the document at uri (len bytes: an absolute URI without
@@ -127,8 +128,7 @@ enum schema_result schema_compile_opts(const struct json_value *root,
  * keeping its $id, so it is served exactly as it is enforced.  root
  * itself when nothing is external.  NULL when the arena refuses.
  */
-const struct json_value *schema_bundle(const struct schema *s,
-    struct arena *a);
+const struct json_value *schema_bundle(const struct schema *s, struct arena *a);
 
 /*
  * Compile root (a parsed schema: object or boolean) into a form allocated

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/num.h"
 #include "parser/jptr.h"
 #include "parser/json.h"
 #include "schema/schema.h"
@@ -64,6 +65,7 @@ problem_key(const struct cctx *c, struct schema_problem *p)
 	       p->depth < SCHEMA_PROBLEM_DEPTH) {
 		const char *t = s + 1, *e = memchr(t, '/', (size_t)(end - t));
 		size_t n = 0, i = 0;
+		uint64_t idx;
 
 		if (e == NULL)
 			e = end;
@@ -86,14 +88,11 @@ problem_key(const struct cctx *c, struct schema_problem *p)
 			                            value)) -
 			             v->u.obj.members);
 			v = m;
-		} else if (v->type == JSON_T_ARRAY && n > 0 && n < 10) {
-			for (t = tok; t < tok + n; t++) {
-				if (*t < '0' || *t > '9')
-					return;
-				i = i * 10 + (size_t)(*t - '0');
-			}
-			if (i >= v->u.arr.count)
+		} else if (v->type == JSON_T_ARRAY && v->u.arr.count > 0) {
+			if (num_read(tok, n, 0, v->u.arr.count - 1, 0, &idx) !=
+			    NULL)
 				return;
+			i = (size_t)idx;
 			v = &v->u.arr.items[i];
 		} else {
 			return;

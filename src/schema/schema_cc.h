@@ -15,7 +15,6 @@
 #include "schema/schema.h"
 #include "schema/schema_dialect.h"
 #include "schema/schema_int.h"
-#include "schema/schema_res.h"
 
 struct arena;
 struct json_value;
@@ -23,8 +22,8 @@ struct json_value;
 /* A compiled node plus what only the compiler needs.  n comes first so a
  * node pointer handed to the validator is also the cnode's address. */
 struct cnode {
-	struct schema_node n; /* first: a K_NODE node is its cnode */
-	const struct json_value *src;     /* borrowed: the schema object */
+	struct schema_node n;         /* first: a K_NODE node is its cnode */
+	const struct json_value *src; /* borrowed: the schema object */
 	const struct json_value *pattern; /* borrowed: pattern's value */
 	const struct json_value *props;   /* borrowed: properties' value */
 	const char *where;  /* owned (form arena): schema pointer, messages */
@@ -32,7 +31,7 @@ struct cnode {
 	struct cnode *next; /* every cnode, for the cycle checks */
 	unsigned char color;
 	bool warned;
-	bool own_collect; /* has unevaluatedProperties/Items */
+	bool own_collect;      /* has unevaluatedProperties/Items */
 	unsigned char dialect; /* enum schema_dialect it was read in */
 	uint32_t id;    /* dense: its index in schema.nodes (schema_view_id) */
 	uint32_t visit; /* schema_plan.c: the last walk that reached it */
@@ -53,7 +52,7 @@ struct pending {
 	const char *ref; /* borrowed: the reference string */
 	size_t len;
 	const struct res_loc *loc; /* where the reference is written */
-	const char *where;	   /* owned: pointer of the keyword */
+	const char *where;         /* owned: pointer of the keyword */
 	size_t where_len;
 	const struct json_value *where_root; /* the document of where */
 };
@@ -98,8 +97,8 @@ struct cctx {
 	struct res_resource *resources, *last_res;
 	size_t ndocs;
 	const struct res_loc *loc; /* of the object being compiled */
-	bool dynamic;		   /* a $dynamicRef or $recursiveRef is used */
-	bool allow_bool; /* draft-04: a boolean is a schema here */
+	bool dynamic;              /* a $dynamicRef or $recursiveRef is used */
+	bool allow_bool;           /* draft-04: a boolean is a schema here */
 };
 
 /* The two boolean schemas (and any {} or annotation-only object). */
@@ -108,8 +107,8 @@ extern const struct schema_node schema_node_false, schema_node_true;
 
 /* Refuse the form at the current schema pointer (c->ptr), with keyword
  * and a reason.  Returns NULL, so a caller can `return refuse(...)`. */
-void *schema_cc_refuse(struct cctx *c, const char *keyword, const char *fmt,
-    ...) GPT_PRINTF(3, 4);
+void *schema_cc_refuse(
+    struct cctx *c, const char *keyword, const char *fmt, ...) GPT_PRINTF(3, 4);
 
 /*
  * After a step failed: true when the walk goes on with the next keyword
@@ -128,8 +127,8 @@ void schema_cc_try(struct cctx *c, struct cc_try *t);
 
 /* End the try.  failed: take its refusal back (c->rc as before the
  * try).  -1 when the arena refused inside it (the walk ends), else 0. */
-int schema_cc_untry(struct cctx *c, const struct cc_try *t, bool failed)
-    GPT_MUSTCHECK;
+int schema_cc_untry(
+    struct cctx *c, const struct cc_try *t, bool failed) GPT_MUSTCHECK;
 
 /* Record that the arena refused.  Returns NULL. */
 void *schema_cc_nomem(struct cctx *c);

@@ -1,17 +1,20 @@
 /*
- * schema_compile.c: turn a parsed form (JSON Schema 2020-12, the contract's
- * shape vocabulary) into the compiled nodes of schema_int.h, once, at load.
+ * schema_compile.c: turn a parsed form (JSON Schema in the dialect its
+ * $schema names, or the default one: draft-04 to 2020-12 and v1) into the
+ * compiled nodes of schema_int.h, once, at load.
  *
  * Owns: nothing beyond the form arena it is given (nodes, tables, compiled
  * patterns).  Borrows the schema tree's strings and numbers for as long as
  * the compiled form lives.
  *
- * Refuses (fail closed, whole document): any keyword outside the
- * vocabulary, any malformed keyword value, a `format` name format.h does
- * not know, $schema other than 2020-12, $id below the root, a
- * $ref that is not a local JSON Pointer or names nothing, a $ref cycle that
- * makes no progress into the instance, nesting past SCHEMA_MAX_DEPTH.
- * Every schema under $defs is compiled (so checked) even when unused.
+ * Refuses (fail closed, whole document): any keyword the dialect does not
+ * have (but x- names and the annotations the address declares), any
+ * malformed keyword value, a `format` name format.h does not know, an
+ * unknown $schema, a required $vocabulary gpt.fcgi does not implement, a
+ * $ref that names nothing in the document or in the resources the
+ * address provides (schema_res.c), a $ref cycle that makes no progress
+ * into the instance, nesting past SCHEMA_MAX_DEPTH.  Every schema under
+ * $defs (definitions) is compiled, so checked, even when unused.
  *
  * With a problems collector (schema_opts.problems, for --check) a refusal
  * is recorded and the walk goes on with the next keyword, item or member
@@ -42,6 +45,7 @@
 #include "schema/schema_int.h"
 #include "schema/schema_annot.h"
 #include "schema/schema_cc.h"
+#include "schema/schema_res.h"
 
 /* Short local names for the shared helpers (schema_cc.h). */
 #define refuse schema_cc_refuse
@@ -178,8 +182,8 @@ read_num(struct cctx *c, const struct json_value *v, const char *kw,
 	out->v = v;
 	out->is_small = v->u.num.is_small_int;
 	out->i = v->u.num.i;
-	out->is_short = dec_short(
-	    v->u.num.text, v->u.num.len, &out->mant, &out->exp);
+	out->is_short =
+	    dec_short(v->u.num.text, v->u.num.len, &out->mant, &out->exp);
 	return 0;
 }
 
@@ -439,15 +443,14 @@ read_pprops(struct cctx *c, struct schema_node *n, const struct json_value *pp)
 
 		mark2 = jptr_push(&c->ptr, m->key.ptr, m->key.len);
 		here = c->ptr.len;
-		p[k].re = re_compile(
-		    m->key.ptr, m->key.len, c->a, msg, sizeof(msg));
+		p[k].re =
+		    re_compile(m->key.ptr, m->key.len, c->a, msg, sizeof(msg));
 		p[k].src = m->key.ptr;
 		p[k].src_len = m->key.len;
 		/* {"patternProperties": {"(": {}}}: its schema is still
 		 * checked */
 		if (p[k].re == NULL &&
-		    (refuse(c, "patternProperties", "invalid pattern: %s",
-		         msg),
+		    (refuse(c, "patternProperties", "invalid pattern: %s", msg),
 		        kw_failed(c, here, &bad)) == -1)
 			return -1;
 		if ((p[k].sub = compile_value(c, &m->value)) == NULL &&
@@ -466,8 +469,8 @@ read_pprops(struct cctx *c, struct schema_node *n, const struct json_value *pp)
 
 /* A count keyword (minProperties, minLength, ...): *out and flag set. */
 static int
-read_count_kw(struct cctx *c, struct schema_node *n,
-    const struct json_value *v, const char *kw, size_t *out, uint64_t flag)
+read_count_kw(struct cctx *c, struct schema_node *n, const struct json_value *v,
+    const char *kw, size_t *out, uint64_t flag)
 {
 	size_t mark;
 
@@ -483,8 +486,8 @@ read_count_kw(struct cctx *c, struct schema_node *n,
 
 /* additionalProperties (a boolean even in draft-04). */
 static int
-read_additional(struct cctx *c, struct schema_node *n,
-    const struct json_value *v)
+read_additional(
+    struct cctx *c, struct schema_node *n, const struct json_value *v)
 {
 	const struct schema_node *sub;
 
@@ -618,10 +621,10 @@ compile_object_kws(
 	n->table_mask = s.mask;
 	for (i = 0; i < s.n; i++) {
 		n->slot_lens |= (uint64_t)1 << (s.slot[i].len % 64);
-		n->slot_firsts |= (uint64_t)1
-		    << (s.slot[i].len > 0
-		               ? (unsigned char)s.slot[i].name[0] % 64
-		               : 0);
+		n->slot_firsts |=
+		    (uint64_t)1 << (s.slot[i].len > 0
+		                        ? (unsigned char)s.slot[i].name[0] % 64
+		                        : 0);
 	}
 
 	if (pp != NULL && pp->u.obj.count > 0)
@@ -697,7 +700,8 @@ read_unique(struct cctx *c, struct schema_node *n, const struct json_value *v)
 
 	/* {"uniqueItems": 1} */
 	if (v->type != JSON_T_TRUE && v->type != JSON_T_FALSE)
-		return refuse(c, "uniqueItems", "uniqueItems must be a boolean"),
+		return refuse(
+		           c, "uniqueItems", "uniqueItems must be a boolean"),
 		       -1;
 	jptr_pop(&c->ptr, mark);
 	if (v->type == JSON_T_TRUE)
@@ -723,7 +727,8 @@ compile_array_kws(
 	 * by position followed by additionalItems (ignored without it) */
 	if (kv[KW_ITEMS_OLD] != NULL &&
 	    kv[KW_ITEMS_OLD]->type == JSON_T_ARRAY) {
-		KW_STEP(c, at, bad, read_prefix(c, n, kv[KW_ITEMS_OLD], "items"));
+		KW_STEP(
+		    c, at, bad, read_prefix(c, n, kv[KW_ITEMS_OLD], "items"));
 		n->prefix_kw = "items";
 		rest = kv[KW_ADDITIONALITEMS];
 		rest_kw = "additionalItems";
@@ -733,25 +738,25 @@ compile_array_kws(
 	n->items_kw = rest_kw;
 	if (rest != NULL)
 		KW_STEP(c, at, bad,
-		    read_rest(c, n, rest, rest_kw,
-		        rest == kv[KW_ADDITIONALITEMS]));
+		    read_rest(
+		        c, n, rest, rest_kw, rest == kv[KW_ADDITIONALITEMS]));
 	n->min_contains = 1;
 	n->max_contains = SIZE_MAX;
 	/* minContains/maxContains without contains constrain nothing. */
 	KW_STEP(c, at, bad,
-	    read_count_kw(c, n, kv[KW_MINCONTAINS], "minContains",
-	        &n->min_contains, 0));
+	    read_count_kw(
+	        c, n, kv[KW_MINCONTAINS], "minContains", &n->min_contains, 0));
 	KW_STEP(c, at, bad,
-	    read_count_kw(c, n, kv[KW_MAXCONTAINS], "maxContains",
-	        &n->max_contains, 0));
+	    read_count_kw(
+	        c, n, kv[KW_MAXCONTAINS], "maxContains", &n->max_contains, 0));
 	if (kv[KW_CONTAINS] != NULL)
 		KW_STEP(c, at, bad, read_contains(c, n, kv[KW_CONTAINS]));
 	KW_STEP(c, at, bad,
-	    read_count_kw(c, n, kv[KW_MINITEMS], "minItems", &n->min_items,
-	        SF_MINITEMS));
+	    read_count_kw(
+	        c, n, kv[KW_MINITEMS], "minItems", &n->min_items, SF_MINITEMS));
 	KW_STEP(c, at, bad,
-	    read_count_kw(c, n, kv[KW_MAXITEMS], "maxItems", &n->max_items,
-	        SF_MAXITEMS));
+	    read_count_kw(
+	        c, n, kv[KW_MAXITEMS], "maxItems", &n->max_items, SF_MAXITEMS));
 	if (kv[KW_UNIQUEITEMS] != NULL)
 		KW_STEP(c, at, bad, read_unique(c, n, kv[KW_UNIQUEITEMS]));
 	return bad ? -1 : 0;
@@ -858,8 +863,10 @@ enum_table(struct cctx *c, struct schema_node *n, const struct schema_enum *e,
 			if (unique && o->hash == e[i].hash &&
 			    json_equal(o->value, e[i].value))
 				return refuse(c, "enum",
-				           "enum repeats a value (items %zu and "
-				           "%zu): draft-04 requires them unique",
+				           "enum repeats a value (items %zu "
+				           "and "
+				           "%zu): draft-04 requires them "
+				           "unique",
 				           (size_t)(tab[b] - 1), i),
 				       -1;
 			b = (b + 1) & (size - 1);
@@ -896,8 +903,8 @@ declared_annotation(const struct cctx *c, const char *name, size_t len)
  * --annotations): the format is then an annotation, asserting nothing.
  */
 static int
-compile_format(struct cctx *c, struct schema_node *n,
-    const struct json_value *v)
+compile_format(
+    struct cctx *c, struct schema_node *n, const struct json_value *v)
 {
 	const struct format *f;
 	char name[SCHEMA_CLIP_MAX + 1], msg[SCHEMA_CLIP_MAX + 64];
@@ -1033,8 +1040,8 @@ compile_content(
 			    "\"application/json\"");
 			if (kw_failed(c, at, &bad) == -1)
 				return -1;
-		} else if ((n->content_schema = compile_sub(c,
-		                kv[KW_CONTENTSCHEMA], "contentSchema")) ==
+		} else if ((n->content_schema = compile_sub(
+		                c, kv[KW_CONTENTSCHEMA], "contentSchema")) ==
 		               NULL &&
 		           kw_failed(c, at, &bad) == -1) {
 			return -1;
@@ -1163,7 +1170,8 @@ compile_scalar_kws(
 			KW_STEP(c, at, bad,
 			    read_bound(c, n, kv[nums[i].kw], nums[i].kw,
 			        nums[i].flag,
-			        (struct schema_num *)((char *)n + nums[i].off)));
+			        (struct schema_num *)((char *)n +
+			                              nums[i].off)));
 	KW_STEP(c, at, bad,
 	    draft04_exclusive(c, n, kv[KW_XMIN_BOOL], "exclusiveMinimum",
 	        SF_MINIMUM, &n->minimum, SF_XMINIMUM, &n->xminimum));
@@ -1203,8 +1211,8 @@ add_ref(struct cctx *c, struct schema_node *n, const struct json_value *v,
 	if (v->type != JSON_T_STRING)
 		return refuse(c, kw, "%s must be a URI reference", kw), -1;
 	/* {"$recursiveRef": "#/$defs/a"}: 2019-09 section 8.2.4.2.1 */
-	if (k == PENDING_RECURSIVE && !(v->u.str.len == 1 &&
-	                                   v->u.str.ptr[0] == '#'))
+	if (k == PENDING_RECURSIVE &&
+	    !(v->u.str.len == 1 && v->u.str.ptr[0] == '#'))
 		return refuse(c, kw, "$recursiveRef must be \"#\""), -1;
 	if ((p = arena_alloc(c->a, sizeof(*p))) == NULL ||
 	    (p->where_len = c->ptr.len,
@@ -1356,14 +1364,14 @@ compile_inplace_kws(
 	KW_STEP(c, at, bad,
 	    add_ref(c, n, kv[KW_DYNAMICREF], "$dynamicRef", PENDING_DYNAMIC));
 	KW_STEP(c, at, bad,
-	    add_ref(c, n, kv[KW_RECURSIVEREF], "$recursiveRef",
-	        PENDING_RECURSIVE));
+	    add_ref(
+	        c, n, kv[KW_RECURSIVEREF], "$recursiveRef", PENDING_RECURSIVE));
 	KW_STEP(c, at, bad,
 	    read_one(c, kv[KW_UNEVALPROPS], "unevaluatedProperties",
 	        &n->uneval_props));
 	KW_STEP(c, at, bad,
-	    read_one(c, kv[KW_UNEVALITEMS], "unevaluatedItems",
-	        &n->uneval_items));
+	    read_one(
+	        c, kv[KW_UNEVALITEMS], "unevaluatedItems", &n->uneval_items));
 	if (n->uneval_props != NULL || n->uneval_items != NULL)
 		cn->own_collect = true;
 	return bad ? -1 : 0;
@@ -1537,8 +1545,8 @@ refuse_unknown(struct cctx *c, const struct json_member *m)
  * meta-schema leaves out is an annotation (2020-12 section 8.1.2).
  */
 static int
-read_keywords(struct cctx *c, const struct json_value *v,
-    const struct json_value **kv)
+read_keywords(
+    struct cctx *c, const struct json_value *v, const struct json_value **kv)
 {
 	enum schema_dialect d = c->loc->d;
 	size_t i, at = c->ptr.len;
@@ -1548,10 +1556,11 @@ read_keywords(struct cctx *c, const struct json_value *v,
 	for (i = 0; i < v->u.obj.count; i++) {
 		const struct json_member *m = &v->u.obj.members[i];
 		int k = schema_kw_lookup(d, m->key.ptr, m->key.len);
-		bool xname = m->key.len >= 2 && memcmp(m->key.ptr, "x-", 2) == 0;
+		bool xname =
+		    m->key.len >= 2 && memcmp(m->key.ptr, "x-", 2) == 0;
 
-		if (k < 0 && (xname || declared_annotation(
-		                           c, m->key.ptr, m->key.len))) {
+		if (k < 0 &&
+		    (xname || declared_annotation(c, m->key.ptr, m->key.len))) {
 			note_annotation(c, m, NULL);
 			continue;
 		}

@@ -68,8 +68,8 @@ enum kw {
 	KW_PROPERTYNAMES,
 	KW_MINPROPERTIES,
 	KW_MAXPROPERTIES,
-	KW_ITEMS,	   /* 2020-12: the items after prefixItems */
-	KW_ITEMS_OLD,	   /* through 2019-09: a schema, or an array */
+	KW_ITEMS,           /* 2020-12: the items after prefixItems */
+	KW_ITEMS_OLD,       /* through 2019-09: a schema, or an array */
 	KW_ADDITIONALITEMS, /* through 2019-09 */
 	KW_PREFIXITEMS,
 	KW_MINITEMS,
@@ -109,7 +109,7 @@ enum kw {
 	KW_DEFS,
 	KW_DEFINITIONS,
 	KW_SCHEMA,
-	KW_ID,	   /* $id */
+	KW_ID,     /* $id */
 	KW_ID_OLD, /* draft-04: id */
 	KW_VOCABULARY,
 	KW_COMMENT,
@@ -133,12 +133,12 @@ enum kw {
 
 /* Where a keyword's value holds subschemas (the resource scan's map). */
 enum schema_kw_shape {
-	SCHEMA_KS_NONE,	  /* no subschema */
-	SCHEMA_KS_ONE,	  /* a schema */
-	SCHEMA_KS_LIST,	  /* an array of schemas */
-	SCHEMA_KS_MAP,	  /* an object of schemas */
+	SCHEMA_KS_NONE,        /* no subschema */
+	SCHEMA_KS_ONE,         /* a schema */
+	SCHEMA_KS_LIST,        /* an array of schemas */
+	SCHEMA_KS_MAP,         /* an object of schemas */
 	SCHEMA_KS_ONE_OR_LIST, /* items through 2019-09 */
-	SCHEMA_KS_DEPS,	  /* dependencies: an object of schemas or arrays */
+	SCHEMA_KS_DEPS, /* dependencies: an object of schemas or arrays */
 };
 
 /* Which instance a keyword's subschemas apply to. */
@@ -219,13 +219,13 @@ struct schema_kw_info {
 const char *schema_dialect_name(enum schema_dialect d);
 
 /* The dialect named name ("draft-07", "2020-12", ...): 0, or -1. */
-int schema_dialect_by_name(const char *name, size_t len,
-    enum schema_dialect *out) GPT_MUSTCHECK;
+int schema_dialect_by_name(
+    const char *name, size_t len, enum schema_dialect *out) GPT_MUSTCHECK;
 
 /* The dialect whose meta-schema is uri (len bytes; with or without the
  * trailing "#", http or https as each dialect publishes it): 0, or -1. */
-int schema_dialect_by_uri(const char *uri, size_t len,
-    enum schema_dialect *out) GPT_MUSTCHECK;
+int schema_dialect_by_uri(
+    const char *uri, size_t len, enum schema_dialect *out) GPT_MUSTCHECK;
 
 /* The meta-schema URI of d (without "#"). */
 const char *schema_dialect_uri(enum schema_dialect d);
@@ -273,8 +273,8 @@ bool schema_kw_is_annotation(const char *name, size_t len);
 
 /* A keyword of d spelled within two edits of name (a typo such as
  * "minLenght"), or NULL. */
-const char *schema_kw_suggest(enum schema_dialect d, const char *name,
-    size_t len);
+const char *schema_kw_suggest(
+    enum schema_dialect d, const char *name, size_t len);
 
 /* The first dialect (at or after d's family) that has a keyword spelled
  * name, for a refusal's hint, or -1. */

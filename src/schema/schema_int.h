@@ -101,7 +101,7 @@ enum {
 #define SF_ARRAY_MASK                                                          \
 	(SF_MINITEMS | SF_MAXITEMS | SF_ITEMS | SF_CONTAINS | SF_UNIQUE)
 #define SF_OBJECT_MASK                                                         \
-	(SF_MINPROPS | SF_MAXPROPS | SF_MEMBERS | SF_REQUIRED | SF_DEPREQ |      \
+	(SF_MINPROPS | SF_MAXPROPS | SF_MEMBERS | SF_REQUIRED | SF_DEPREQ |    \
 	    SF_DEPSCH)
 #define SF_INPLACE_MASK                                                        \
 	(SF_REF | SF_ALLOF | SF_ANYOF | SF_ONEOF | SF_NOT | SF_IF)
@@ -119,7 +119,7 @@ enum schema_kind {
 /* A numeric bound: the exact decimal, plus shortcuts for the common
  * cases that need no digit-by-digit work. */
 struct schema_num {
-	struct dec d;  /* borrows the schema's number text */
+	struct dec d;               /* borrows the schema's number text */
 	const struct json_value *v; /* borrowed: the keyword's value */
 	bool is_small; /* the bound is an integer that fits in int64 */
 	int64_t i;
@@ -270,9 +270,9 @@ struct schema_node {
 	size_t min_items, max_items;
 	const struct schema_node *const *prefix; /* prefixItems */
 	size_t nprefix;
-	const struct schema_node *items; /* after the prefix; NULL: any */
+	const struct schema_node *items;  /* after the prefix; NULL: any */
 	const char *prefix_kw, *items_kw; /* names for reports */
-	bool items_all;  /* items (or additionalItems) present, even true */
+	bool items_all;      /* items (or additionalItems) present, even true */
 	bool contains_marks; /* 2020-12 on: contains evaluates items */
 	const struct schema_node *contains;
 	size_t min_contains, max_contains; /* 1 and SIZE_MAX by default */
@@ -281,8 +281,8 @@ struct schema_node {
 	size_t min_props, max_props;
 	const struct schema_slot *slots; /* nslots entries */
 	uint32_t nslots;
-	const uint32_t *table;    /* open addressing: slot + 1, 0 = empty */
-	uint32_t table_mask;      /* table size - 1 */
+	const uint32_t *table; /* open addressing: slot + 1, 0 = empty */
+	uint32_t table_mask;   /* table size - 1 */
 	/* a quick "not a slot" before hashing: bit (len % 64) of every
 	 * slot name's length, bit (first byte % 64) of every first byte
 	 * (bit 0 also for the empty name) */
@@ -317,7 +317,7 @@ struct schema_node {
 	const struct schema_node *ref; /* $ref, or NULL (SF_REF for dyn) */
 	enum schema_dyn dyn;
 	const struct schema_node *dref; /* the static target of dyn */
-	const char *dyn_name;            /* borrowed: the anchor's name */
+	const char *dyn_name;           /* borrowed: the anchor's name */
 	size_t dyn_len;
 	uint64_t dyn_hash;                 /* anchor_hash(dyn_name, dyn_len) */
 	const struct schema_resource *res; /* the node's resource */

@@ -22,8 +22,8 @@ schema_refs_init(struct schema_refs *r)
 }
 
 int
-schema_refs_add2(struct schema_refs *r, const char *prefix,
-    size_t prefix_len, const char *dir, size_t dir_len)
+schema_refs_add2(struct schema_refs *r, const char *prefix, size_t prefix_len,
+    const char *dir, size_t dir_len)
 {
 	if (r->n >= SCHEMA_REFS_MAX + (size_t)r->extra || prefix_len == 0 ||
 	    dir_len == 0)
@@ -137,8 +137,9 @@ schema_refs_load(void *ctx, const char *uri, size_t len, struct arena *a,
 	if (!plain_path(uri + plen, rlen) ||
 	    r->map[best].dir_len + 1 > sizeof(base) ||
 	    r->map[best].sub_len + rlen + 2 > sizeof(path)) {
-		snprintf(msg, msglen, "not a plain relative path under the "
-		                      "prefix");
+		snprintf(msg, msglen,
+		    "not a plain relative path under the "
+		    "prefix");
 		return -1;
 	}
 	/* base/sub/REST, read beneath base */

@@ -18,7 +18,7 @@
 struct arena;
 struct json_value;
 
-#define SCHEMA_REFS_MAX 16		      /* prefixes */
+#define SCHEMA_REFS_MAX 16                     /* prefixes */
 #define SCHEMA_REF_FILE_MAX ((size_t)16 << 20) /* bytes of one document */
 
 /* Told the path of each file schema_refs_load is about to read (before

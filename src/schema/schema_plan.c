@@ -13,6 +13,7 @@
 #include "schema/format.h"
 #include "parser/json.h"
 #include "schema/schema_cc.h"
+#include "schema/schema_res.h"
 
 #define refuse schema_cc_refuse
 #define nomem schema_cc_nomem
@@ -127,7 +128,8 @@ find_cycles(struct cctx *c, bool all)
 				top--;
 				continue;
 			}
-			if (e == NULL || e == &schema_node_true || e == &schema_node_false)
+			if (e == NULL || e == &schema_node_true ||
+			    e == &schema_node_false)
 				continue;
 			ce = (struct cnode *)(uintptr_t)e;
 			if (ce->color == WHITE) {
@@ -262,8 +264,8 @@ skip_pure_refs(struct cctx *c)
 }
 
 _Static_assert(JSON_T_NULL == 0 && JSON_T_FALSE == 1 && JSON_T_TRUE == 2 &&
-        JSON_T_NUMBER == 3 && JSON_T_STRING == 4 && JSON_T_ARRAY == 5 &&
-        JSON_T_OBJECT == SCHEMA_NJSON_TYPES - 1,
+                   JSON_T_NUMBER == 3 && JSON_T_STRING == 4 &&
+                   JSON_T_ARRAY == 5 && JSON_T_OBJECT == SCHEMA_NJSON_TYPES - 1,
     "node_plan's table follows enum json_type");
 
 /*
@@ -408,16 +410,15 @@ inplace_accepts(const struct schema_node *n, uint64_t need, size_t t)
 	uint32_t bit = 1u << t;
 	size_t i;
 
-	if ((need & SF_REF) &&
-	    (n->ref == NULL || n->dyn != SCHEMA_DYN_NONE ||
-	        !(n->ref->accepts & bit)))
+	if ((need & SF_REF) && (n->ref == NULL || n->dyn != SCHEMA_DYN_NONE ||
+	                           !(n->ref->accepts & bit)))
 		return false;
 	if (need & SF_ALLOF)
 		for (i = 0; i < n->nall_of; i++)
 			if (!(n->all_of[i]->accepts & bit))
 				return false;
-	if ((need & SF_ANYOF) &&
-	    ((first = first_admitting(n, t)) == NULL || !(first->accepts & bit)))
+	if ((need & SF_ANYOF) && ((first = first_admitting(n, t)) == NULL ||
+	                             !(first->accepts & bit)))
 		return false;
 	return true;
 }
@@ -602,9 +603,10 @@ uneval_build(struct cctx *c, struct schema_node *n, struct cnode *const *list,
 			if (s->sub == NULL)
 				continue; /* named by required only */
 			while ((k = table[b]) != 0 &&
-			    !(slot[k - 1].hash == s->hash &&
-			        slot[k - 1].len == s->len &&
-			        schema_key_eq(slot[k - 1].name, s->name, s->len)))
+			       !(slot[k - 1].hash == s->hash &&
+			           slot[k - 1].len == s->len &&
+			           schema_key_eq(
+			               slot[k - 1].name, s->name, s->len)))
 				b = (b + 1) & (uint32_t)(size - 1);
 			if (k != 0)
 				continue; /* named by two of them */
@@ -613,8 +615,10 @@ uneval_build(struct cctx *c, struct schema_node *n, struct cnode *const *list,
 			slot[u->n].hash = s->hash;
 			table[b] = ++u->n;
 			u->lens |= (uint64_t)1 << (s->len % 64);
-			u->firsts |= (uint64_t)1
-			    << (s->len > 0 ? (unsigned char)s->name[0] % 64 : 0);
+			u->firsts |=
+			    (uint64_t)1
+			    << (s->len > 0 ? (unsigned char)s->name[0] % 64
+			                   : 0);
 		}
 	}
 	u->slots = slot;
@@ -647,13 +651,13 @@ plan_uneval_static(struct cctx *c)
 		    cn->n.uneval_items != NULL)
 			continue;
 		if (stack == NULL &&
-		    ((stack = arena_alloc(c->a,
-		          (c->nnodes + 1) * sizeof(*stack))) == NULL ||
-		        (list = arena_alloc(c->a,
-		             (c->nnodes + 1) * sizeof(*list))) == NULL))
+		    ((stack = arena_alloc(
+		          c->a, (c->nnodes + 1) * sizeof(*stack))) == NULL ||
+		        (list = arena_alloc(
+		             c->a, (c->nnodes + 1) * sizeof(*list))) == NULL))
 			return nomem(c), -1;
-		if (!uneval_reach(cn, ++visit, stack, list, &len, &names,
-		        &budget))
+		if (!uneval_reach(
+		        cn, ++visit, stack, list, &len, &names, &budget))
 			continue;
 		if (uneval_build(c, &cn->n, list, len, names) == -1)
 			return -1;
@@ -665,8 +669,8 @@ plan_uneval_static(struct cctx *c)
 /* The k-th node n's evaluation depends on in place (what its annotations
  * come from), or false past the last; *out may be NULL. */
 static bool
-inplace_edge(const struct schema_node *n, size_t k,
-    const struct schema_node **out)
+inplace_edge(
+    const struct schema_node *n, size_t k, const struct schema_node **out)
 {
 	if (k == 0) {
 		/* not drops annotations: not an edge */
@@ -713,15 +717,14 @@ plan_collect(struct cctx *c)
 		n->need[JSON_T_OBJECT] |= SF_SPECIAL;
 		n->need[JSON_T_ARRAY] |= SF_SPECIAL;
 		if (n->nslots > 0 || n->npprops > 0 || n->additional_all)
-			n->need[JSON_T_OBJECT] |= n->flags & SF_MEMBERS
-			                              ? 0
-			                              : SF_MEMBERS;
+			n->need[JSON_T_OBJECT] |=
+			    n->flags & SF_MEMBERS ? 0 : SF_MEMBERS;
 		if (n->nprefix > 0 || n->items_all)
 			n->need[JSON_T_ARRAY] |= SF_ITEMS;
-		n->flags |= (n->nslots > 0 || n->npprops > 0 ||
-		                n->additional_all)
-		                ? SF_MEMBERS
-		                : 0;
+		n->flags |=
+		    (n->nslots > 0 || n->npprops > 0 || n->additional_all)
+		        ? SF_MEMBERS
+		        : 0;
 		n->flags |= (n->nprefix > 0 || n->items_all) ? SF_ITEMS : 0;
 		for (k = 0; inplace_edge(n, k, &e); k++) {
 			if (e == NULL || e == &schema_node_true ||
@@ -743,7 +746,8 @@ plan_collect(struct cctx *c)
 					e = i < r->rt->nanchors
 					        ? r->rt->anchors[i].node
 					        : r->rt->root;
-					if (e == NULL || e->kind != SCHEMA_K_NODE)
+					if (e == NULL ||
+					    e->kind != SCHEMA_K_NODE)
 						continue;
 					cn = (struct cnode *)(uintptr_t)e;
 					if (cn->color != BLACK) {
@@ -795,7 +799,6 @@ plan_nodes(struct cctx *c)
 	}
 	return 0;
 }
-
 
 int
 schema_plan(struct cctx *c)

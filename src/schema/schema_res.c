@@ -13,6 +13,7 @@
 #include "parser/jptr.h"
 #include "parser/json.h"
 #include "schema/schema_cc.h"
+#include "schema/schema_res.h"
 #include "parser/uri.h"
 
 #define refuse schema_cc_refuse
@@ -37,8 +38,8 @@ struct res_ent {
  * relative.  NULL with the refusal set.
  */
 static char *
-uri_resolve_to(struct cctx *c, const char *base, size_t blen,
-    const char *ref, size_t rlen, size_t *out_len)
+uri_resolve_to(struct cctx *c, const char *base, size_t blen, const char *ref,
+    size_t rlen, size_t *out_len)
 {
 	struct uri b, r;
 	char *abs, *norm;
@@ -48,8 +49,9 @@ uri_resolve_to(struct cctx *c, const char *base, size_t blen,
 	/* {"$id": "http://exa mple.com/"}, {"$ref": "a b.json"} */
 	if (uri_parse(ref, rlen, URI_IRI, &r) == -1) {
 		schema_clip(name, ref, rlen);
-		return refuse(c, NULL, "\"%s\" is not a URI reference "
-		                       "(RFC 3986)",
+		return refuse(c, NULL,
+		    "\"%s\" is not a URI reference "
+		    "(RFC 3986)",
 		    name);
 	}
 	if (blen == 0 || r.has_scheme) {
@@ -100,9 +102,9 @@ loc_get(const struct cctx *c, const struct json_value *v)
 	if (c->locs_cap == 0)
 		return NULL;
 	i = loc_slot(c->locs, c->locs_cap, v);
-	return c->locs[i].v == v ? (const struct res_loc *)(const void *)
-	                               c->locs[i].n
-	                         : NULL;
+	return c->locs[i].v == v
+	           ? (const struct res_loc *)(const void *)c->locs[i].n
+	           : NULL;
 }
 
 static int
@@ -194,7 +196,7 @@ plain_name(const char *s, size_t len)
 	size_t i;
 
 	if (len == 0 || !((s[0] >= 'A' && s[0] <= 'Z') ||
-	                     (s[0] >= 'a' && s[0] <= 'z') || s[0] == '_'))
+	                    (s[0] >= 'a' && s[0] <= 'z') || s[0] == '_'))
 		return false;
 	for (i = 1; i < len; i++)
 		if (!((s[i] >= 'A' && s[i] <= 'Z') ||
@@ -206,12 +208,13 @@ plain_name(const char *s, size_t len)
 }
 
 static struct res_resource *
-resource_new(struct cctx *c, const char *uri, size_t len,
-    const struct json_value *root)
+resource_new(
+    struct cctx *c, const char *uri, size_t len, const struct json_value *root)
 {
 	struct res_resource *r = arena_calloc(c->a, 1, sizeof(*r));
 
-	if (r == NULL || (r->rt = arena_calloc(c->a, 1, sizeof(*r->rt))) == NULL ||
+	if (r == NULL ||
+	    (r->rt = arena_calloc(c->a, 1, sizeof(*r->rt))) == NULL ||
 	    (r->uri = arena_strndup(c->a, uri, len)) == NULL)
 		return nomem(c);
 	r->len = len;
@@ -295,8 +298,8 @@ read_schema_kw(struct cctx *c, const struct json_value *sv,
 		/* tried: when it names nothing, the refusal is the unknown
 		 * dialect below */
 		schema_cc_try(c, &try);
-		found = schema_res_find(c, at, sv->u.str.ptr, sv->u.str.len,
-		            &t) == 0;
+		found = schema_res_find(
+		            c, at, sv->u.str.ptr, sv->u.str.len, &t) == 0;
 		if (schema_cc_untry(c, &try, !found) == -1)
 			return -1;
 	}
@@ -321,8 +324,8 @@ read_schema_kw(struct cctx *c, const struct json_value *sv,
 				enum schema_vocab vb;
 				char name[SCHEMA_CLIP_MAX + 1];
 
-				if (schema_vocab_by_uri(md, m->key.ptr,
-				        m->key.len, &vb) == 0) {
+				if (schema_vocab_by_uri(
+				        md, m->key.ptr, m->key.len, &vb) == 0) {
 					*vocab |= 1u << vb;
 					continue;
 				}
@@ -330,8 +333,8 @@ read_schema_kw(struct cctx *c, const struct json_value *sv,
 				 * section 8.1.2: a required vocabulary the
 				 * implementation lacks refuses the schema */
 				if (m->value.type == JSON_T_TRUE) {
-					schema_clip(name, m->key.ptr,
-					    m->key.len);
+					schema_clip(
+					    name, m->key.ptr, m->key.len);
 					return refuse(c, "$vocabulary",
 					           "the meta-schema requires "
 					           "the vocabulary \"%s\", "
@@ -408,8 +411,8 @@ scan_kw(struct cctx *c, enum kw k, const struct json_value *kv,
 /* The identifier keywords of object v: $id / id, $anchor,
  * $dynamicAnchor, $recursiveAnchor.  *l is v's record, updated. */
 static int
-scan_ids(struct cctx *c, const struct json_value *v, struct res_loc *l,
-    bool is_root)
+scan_ids(
+    struct cctx *c, const struct json_value *v, struct res_loc *l, bool is_root)
 {
 	const struct json_value *id, *an;
 	bool old = l->d <= SCHEMA_D_DRAFT07;
@@ -428,8 +431,9 @@ scan_ids(struct cctx *c, const struct json_value *v, struct res_loc *l,
 		struct res_resource *res;
 		int rc;
 
-		mark = jptr_push(&c->ptr, l->d == SCHEMA_D_DRAFT04 ? "id" : "$id",
-		    l->d == SCHEMA_D_DRAFT04 ? 2 : 3);
+		mark =
+		    jptr_push(&c->ptr, l->d == SCHEMA_D_DRAFT04 ? "id" : "$id",
+		        l->d == SCHEMA_D_DRAFT04 ? 2 : 3);
 		/* {"$id": 1} */
 		if (id->type != JSON_T_STRING)
 			return refuse(c, "$id", "$id must be a URI reference"),
@@ -444,8 +448,8 @@ scan_ids(struct cctx *c, const struct json_value *v, struct res_loc *l,
 			       -1;
 		ulen = hash != NULL ? (size_t)(hash - s) : len;
 		if (ulen > 0) {
-			abs = uri_resolve_to(c, l->base, l->base_len, s, ulen,
-			    &ulen);
+			abs = uri_resolve_to(
+			    c, l->base, l->base_len, s, ulen, &ulen);
 			if (abs == NULL)
 				return -1;
 			if ((res = resource_new(c, abs, ulen, v)) == NULL)
@@ -495,8 +499,8 @@ scan_ids(struct cctx *c, const struct json_value *v, struct res_loc *l,
 			           "$dynamicAnchor must be a plain name "
 			           "([A-Za-z_][-A-Za-z0-9._]*)"),
 			       -1;
-		if (anchor_add(c, l->res, an->u.str.ptr, an->u.str.len, v,
-		        true) == -1)
+		if (anchor_add(
+		        c, l->res, an->u.str.ptr, an->u.str.len, v, true) == -1)
 			return -1;
 		jptr_pop(&c->ptr, mark);
 	}
@@ -586,8 +590,8 @@ scan(struct cctx *c, const struct json_value *v, const struct res_loc *parent,
 }
 
 int
-schema_res_scan(struct cctx *c, const struct json_value *doc,
-    const char *uri, size_t len, enum schema_dialect d, bool external)
+schema_res_scan(struct cctx *c, const struct json_value *doc, const char *uri,
+    size_t len, enum schema_dialect d, bool external)
 {
 	struct res_resource *res;
 	struct res_loc root;
@@ -634,8 +638,8 @@ schema_res_scan(struct cctx *c, const struct json_value *doc,
 }
 
 const struct res_loc *
-schema_res_loc(struct cctx *c, const struct json_value *v,
-    const struct res_loc *from)
+schema_res_loc(
+    struct cctx *c, const struct json_value *v, const struct res_loc *from)
 {
 	const struct res_loc *l = loc_get(c, v);
 	struct jptr saved;
@@ -674,8 +678,8 @@ load_doc(struct cctx *c, const char *uri, size_t len, enum schema_dialect d)
 	} else if (c->o->load == NULL) {
 		rc = 1;
 	} else {
-		rc = c->o->load(c->o->load_ctx, uri, len, c->a, &doc, msg,
-		    sizeof(msg));
+		rc = c->o->load(
+		    c->o->load_ctx, uri, len, c->a, &doc, msg, sizeof(msg));
 	}
 	if (rc == -1) {
 		char name[SCHEMA_CLIP_MAX + 1];
@@ -692,8 +696,7 @@ load_doc(struct cctx *c, const char *uri, size_t len, enum schema_dialect d)
 		c->last_res->builtin = true;
 	{
 		/* the resource of the retrieval URI, for the bundle */
-		struct res_ent *e =
-		    ent_find(c, uri, len, hash_bytes(uri, len));
+		struct res_ent *e = ent_find(c, uri, len, hash_bytes(uri, len));
 
 		if (e != NULL)
 			e->res->external = true;
@@ -723,8 +726,7 @@ schema_res_find(struct cctx *c, const struct res_loc *from, const char *ref,
 		alen = from->base_len;
 		/* the resource of the base: an $id'd subschema's or the
 		 * document's */
-		if ((e = ent_find(c, abs, alen, hash_bytes(abs, alen))) !=
-		    NULL)
+		if ((e = ent_find(c, abs, alen, hash_bytes(abs, alen))) != NULL)
 			res = e->res;
 	} else {
 		if ((abs = uri_resolve_to(c, from->base, from->base_len, ref,
@@ -736,9 +738,9 @@ schema_res_find(struct cctx *c, const struct res_loc *from, const char *ref,
 
 			if (rc == -1)
 				return -1;
-			e = rc == 0 ? ent_find(c, abs, alen,
-			                  hash_bytes(abs, alen))
-			            : NULL;
+			e = rc == 0
+			        ? ent_find(c, abs, alen, hash_bytes(abs, alen))
+			        : NULL;
 		}
 		if (e == NULL) {
 			/* {"$ref": "other.json"} with no such document */
@@ -759,7 +761,8 @@ schema_res_find(struct cctx *c, const struct res_loc *from, const char *ref,
 		    -1) {
 			schema_clip(name, ref, len);
 			return refuse(c, "$ref",
-			           "$ref has a malformed escape (a %% takes two "
+			           "$ref has a malformed escape (a %% takes "
+			           "two "
 			           "hex digits, a ~ takes 0 or 1): \"%s\"",
 			           name),
 			       -1;
@@ -789,8 +792,9 @@ schema_res_find(struct cctx *c, const struct res_loc *from, const char *ref,
 	/* {"$ref": "#/$defs/missing"}, {"$ref": "#nope"} */
 	if (v == NULL) {
 		schema_clip(name, ref, len);
-		return refuse(c, "$ref", "$ref names nothing in the document: "
-		                         "\"%s\"",
+		return refuse(c, "$ref",
+		           "$ref names nothing in the document: "
+		           "\"%s\"",
 		           name),
 		       -1;
 	}
@@ -885,7 +889,8 @@ resolve_one(struct cctx *c, struct pending *p)
 	/* v1: {"$dynamicRef": "#items"} names a $dynamicAnchor of the dynamic
 	 * scope, with no anchor of that name needed where it is written */
 	if (p->kind == PENDING_DYNAMIC && p->loc->d >= SCHEMA_D_V1 &&
-	    hash != NULL && plain_name(hash + 1, (size_t)(ref + len - hash - 1))) {
+	    hash != NULL &&
+	    plain_name(hash + 1, (size_t)(ref + len - hash - 1))) {
 		p->node->dyn = SCHEMA_DYN_ANCHOR;
 		p->node->dyn_name = hash + 1;
 		p->node->dyn_len = (size_t)(ref + len - hash - 1);
@@ -1074,8 +1079,8 @@ schema_cc_bundle(struct cctx *c, struct schema *s)
 		         ? json_object_get(r->root, idkw, strlen(idkw))
 		         : NULL;
 		if (r->root->type == JSON_T_OBJECT && id == NULL) {
-			struct json_member *cm = arena_calloc(c->a,
-			    r->root->u.obj.count + 1, sizeof(*cm));
+			struct json_member *cm = arena_calloc(
+			    c->a, r->root->u.obj.count + 1, sizeof(*cm));
 
 			if (cm == NULL)
 				return nomem(c), -1;

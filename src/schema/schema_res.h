@@ -55,10 +55,10 @@ struct res_resource {
 	const char *uri; /* owned; "" for a form without $id */
 	size_t len;
 	const struct json_value *root;
-	const struct res_loc *loc; /* the root's */
-	bool recursive;		   /* "$recursiveAnchor": true */
-	bool external;		   /* a document loaded for a reference */
-	bool builtin;		   /* a built-in meta-schema */
+	const struct res_loc *loc;   /* the root's */
+	bool recursive;              /* "$recursiveAnchor": true */
+	bool external;               /* a document loaded for a reference */
+	bool builtin;                /* a built-in meta-schema */
 	struct res_anchor *anchors;  /* the last declared first */
 	struct anchor_index by_name; /* name -> struct res_anchor */
 	struct schema_resource *rt;  /* what the validator sees */
@@ -69,9 +69,9 @@ struct res_target {
 	const struct json_value *v;
 	const struct res_loc *loc;
 	const struct res_anchor *anchor; /* when the fragment is a name */
-	const char *frag; /* the fragment (after '#'), or NULL */
+	const char *frag;                /* the fragment (after '#'), or NULL */
 	size_t frag_len;
-	bool pointer;	  /* the fragment is a JSON Pointer: place */
+	bool pointer;      /* the fragment is a JSON Pointer: place */
 	struct jptr place; /* the decoded pointer (RFC 6901 section 6) */
 	const struct json_value *root; /* the resource place is inside */
 };
@@ -82,21 +82,21 @@ struct res_target {
  * 0, or -1 with the refusal set in c.
  */
 int schema_res_scan(struct cctx *c, const struct json_value *doc,
-    const char *uri, size_t len, enum schema_dialect d, bool external)
-    GPT_MUSTCHECK;
+    const char *uri, size_t len, enum schema_dialect d,
+    bool external) GPT_MUSTCHECK;
 
 /* The location record of v, scanning it (under the resource of from)
  * when no scan reached it: a reference into a non-schema place. */
-const struct res_loc *schema_res_loc(struct cctx *c,
-    const struct json_value *v, const struct res_loc *from);
+const struct res_loc *schema_res_loc(
+    struct cctx *c, const struct json_value *v, const struct res_loc *from);
 
 /*
  * Resolve ref (len bytes) written at from, loading a document when needed.
  * 0 with *out set, or -1 with the refusal set (names nothing, or cannot
  * be loaded).
  */
-int schema_res_find(struct cctx *c, const struct res_loc *from,
-    const char *ref, size_t len, struct res_target *out) GPT_MUSTCHECK;
+int schema_res_find(struct cctx *c, const struct res_loc *from, const char *ref,
+    size_t len, struct res_target *out) GPT_MUSTCHECK;
 
 /*
  * Resolve every pending reference, compiling what it names, then the

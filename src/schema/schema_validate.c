@@ -84,8 +84,8 @@ struct eval {
 struct vctx {
 	struct arena *scratch;
 	/* set only right before an in-place application from a node that
-	 * collects (schema_node.collect): where the callee records what it evaluated;
-	 * the callee takes it at once */
+	 * collects (schema_node.collect): where the callee records what it
+	 * evaluated; the callee takes it at once */
 	struct eval *ev;
 	unsigned nscope; /* the dynamic scope, outermost first */
 	const struct schema_resource *scope[SCHEMA_MAX_DEPTH + 1];
@@ -351,8 +351,8 @@ static bool
 need_short(const struct json_value *v, struct lazy_dec *ld)
 {
 	if (ld->shortened < 0) {
-		ld->shortened = dec_short(
-		    v->u.num.text, v->u.num.len, &ld->mant, &ld->exp);
+		ld->shortened =
+		    dec_short(v->u.num.text, v->u.num.len, &ld->mant, &ld->exp);
 		ld->neg = v->u.num.text[0] == '-' && ld->mant != 0;
 	}
 	return ld->shortened == 1;
@@ -529,8 +529,8 @@ check_pattern(
 		    "pattern time of the act spent");
 	default:
 		/* "aaaa...!" against {"pattern": "^(a+)+$"} */
-		return STOP(x, SCHEMA_LIMIT, "pattern",
-		    "pattern match limit reached");
+		return STOP(
+		    x, SCHEMA_LIMIT, "pattern", "pattern match limit reached");
 	}
 }
 
@@ -616,7 +616,8 @@ check_content(
 		if (buf == NULL)
 			return STOP(x, SCHEMA_NOMEM, "contentEncoding",
 			    "out of memory");
-		got = b64_decode(text, len, n->enc == SCHEMA_ENC_BASE64URL, buf);
+		got =
+		    b64_decode(text, len, n->enc == SCHEMA_ENC_BASE64URL, buf);
 		if (got < 0) {
 			arena_rewind(x->scratch, mark);
 			return FAIL(x, "contentEncoding", "not %s",
@@ -638,8 +639,8 @@ check_content(
 				return STOP(x, SCHEMA_NOMEM, "contentMediaType",
 				    "out of memory");
 			return FAIL(x, "contentMediaType",
-			    "not a JSON document (offset %zu: %s)",
-			    jerr.offset, jerr.msg != NULL ? jerr.msg : "");
+			    "not a JSON document (offset %zu: %s)", jerr.offset,
+			    jerr.msg != NULL ? jerr.msg : "");
 		}
 		/* the document is validated where the string is */
 		if (n->content_schema != NULL)
@@ -720,8 +721,8 @@ unique_sorted(struct vctx *x, const struct json_value *v)
 			continue;
 		}
 		/* order[i - 1] starts its run when the one before differs */
-		if ((i == 1 ||
-			ukey_cmp(&key[order[i - 2]], &key[order[i - 1]]) != 0) &&
+		if ((i == 1 || ukey_cmp(&key[order[i - 2]],
+		                   &key[order[i - 1]]) != 0) &&
 		    order[i] < best) {
 			best = order[i];
 			first = order[i - 1];
@@ -1174,8 +1175,8 @@ static enum schema_result apply_branch(struct vctx *x,
 /* not: the subschema must fail; its annotations are dropped, so both
  * walks apply it plainly (quiet: its failure is no report). */
 static enum schema_result
-check_not(struct vctx *x, const struct schema_node *n,
-    const struct json_value *v)
+check_not(
+    struct vctx *x, const struct schema_node *n, const struct json_value *v)
 {
 	enum schema_result r;
 
@@ -1294,7 +1295,8 @@ enum_string_has(const struct schema_node *n, const struct json_string *str)
 		const struct schema_enum *e = &n->enums[i];
 
 		PROBED();
-		if (e->len == str->len && schema_key_eq(e->str, str->ptr, str->len))
+		if (e->len == str->len &&
+		    schema_key_eq(e->str, str->ptr, str->len))
 			return true;
 	}
 	return false;
@@ -1396,23 +1398,22 @@ check(struct vctx *x, const struct schema_node *n, const struct json_value *v,
 static int
 eval_init(struct vctx *x, struct eval *ev, const struct json_value *v)
 {
-	size_t count = v->type == JSON_T_OBJECT ? v->u.obj.count
-	                                        : v->u.arr.count;
+	size_t count =
+	    v->type == JSON_T_OBJECT ? v->u.obj.count : v->u.arr.count;
 
 	ev->all = false;
 	ev->bits = NULL;
-	if (count > 0 && (ev->bits = arena_calloc(x->scratch,
-	                      (count + 63) / 64, sizeof(*ev->bits))) == NULL)
+	if (count > 0 && (ev->bits = arena_calloc(x->scratch, (count + 63) / 64,
+	                      sizeof(*ev->bits))) == NULL)
 		return -1;
 	return 0;
 }
 
 static void
-eval_merge(struct eval *to, const struct eval *from,
-    const struct json_value *v)
+eval_merge(struct eval *to, const struct eval *from, const struct json_value *v)
 {
-	size_t count = v->type == JSON_T_OBJECT ? v->u.obj.count
-	                                        : v->u.arr.count,
+	size_t count =
+	           v->type == JSON_T_OBJECT ? v->u.obj.count : v->u.arr.count,
 	       i;
 
 	if (to->all)
@@ -1494,7 +1495,8 @@ check_inplace_ev(struct vctx *x, const struct schema_node *n,
 	enum schema_result r;
 	size_t i, ok;
 
-	if ((n->flags & SF_REF) && (r = check_refs_ev(x, n, v, ev)) != SCHEMA_OK)
+	if ((n->flags & SF_REF) &&
+	    (r = check_refs_ev(x, n, v, ev)) != SCHEMA_OK)
 		return r;
 	if (n->flags & SF_ALLOF)
 		for (i = 0; i < n->nall_of; i++) {
@@ -1581,8 +1583,8 @@ check_uneval(struct vctx *x, const struct schema_node *n,
  * node's other keywords passed, the members none of the names evaluated
  * (the same members, in the same order, as check_uneval finds). */
 static enum schema_result
-check_uneval_static(struct vctx *x, const struct schema_node *n,
-    const struct json_value *v)
+check_uneval_static(
+    struct vctx *x, const struct schema_node *n, const struct json_value *v)
 {
 	const struct schema_names *u = &n->uneval_names;
 	enum schema_result r;
@@ -1632,8 +1634,7 @@ check_collect(struct vctx *x, const struct schema_node *n,
 		ev = &local;
 	}
 	x->steps--; /* check() counts this application again */
-	r = check(x, n, v,
-	    flags & (SF_TYPE | SF_ENUM | SF_CONST | SF_FALSE));
+	r = check(x, n, v, flags & (SF_TYPE | SF_ENUM | SF_CONST | SF_FALSE));
 	if (r == SCHEMA_OK && (flags & SF_OBJECT_MASK))
 		r = check_object(x, n, v, ev);
 	if (r == SCHEMA_OK && (flags & SF_ARRAY_MASK))

@@ -11,7 +11,6 @@
  * clock read (no system call), and at most once a second per address two
  * stat calls and two realpath calls.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +18,7 @@
 
 #include "site/addr_cache.h"
 #include "base/log.h"
+#include "base/num.h"
 
 struct addr_entry {
 	struct addr *a;           /* owned: what lookups hand out */
@@ -67,24 +67,23 @@ static int
 addr_cache_budget_env(void)
 {
 	const char *v;
-	char *end;
-	unsigned long long n;
-	size_t mul = 1, bytes;
+	uint64_t n;
+	size_t len, mul = 1, bytes;
+	char unit;
 
 	addr_budget = ADDR_CACHE_BYTES_DEFAULT;
 	if ((v = getenv("GPT_CACHE_BYTES")) == NULL || *v == '\0')
 		return 0;
-	errno = 0;
-	n = strtoull(v, &end, 10);
-	if (*end == 'K' || *end == 'M' || *end == 'G') {
-		mul = *end == 'K'   ? 1024
-		      : *end == 'M' ? 1024 * 1024
+	len = strlen(v);
+	unit = v[len - 1];
+	if (unit == 'K' || unit == 'M' || unit == 'G') {
+		mul = unit == 'K'   ? 1024
+		      : unit == 'M' ? 1024 * 1024
 		                    : 1024 * 1024 * 1024;
-		end++;
+		len--;
 	}
-	/* hits on "64MB", "-1", "0", "" after a digit-less "x" */
-	if (errno != 0 || end == v || *end != '\0' || v[0] < '0' ||
-	    v[0] > '9' || n == 0 || n > SIZE_MAX ||
+	/* hits on "64MB", "-1", "0", "x", "M" */
+	if (num_read(v, len, 1, SIZE_MAX, 0, &n) != NULL ||
 	    !gpt_mul_size((size_t)n, mul, &bytes)) {
 		log_error("GPT_CACHE_BYTES=\"%.40s\": not a size in bytes "
 		          "(such as 67108864 or 64M); not starting",
@@ -142,7 +141,7 @@ static void
 addr_account(struct addr_entry *e)
 {
 	addr_bytes -= e->bytes;
-	e->bytes = sizeof(*e) + sizeof(*e->a) + e->a->arena.held;
+	e->bytes = sizeof(*e) + sizeof(*e->a) + arena_held(&e->a->arena);
 	addr_bytes += e->bytes;
 }
 

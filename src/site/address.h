@@ -3,7 +3,7 @@
  * once: its address.conf, its form, and every answer to GET and HEAD
  * precomputed.
  *
- * Resolution (CONTRACT "An address"), first that applies:
+ * Resolution (doc/protocol.md "An address"), first that applies:
  *  1. GPT_ADDRESS names the directory (PATH_INFO must then be empty);
  *  2. GPT_ROOT plus exactly one PATH_INFO segment "/name";
  *  3. the default, for shared hosting: the directory "<SCRIPT_FILENAME>.d"
@@ -132,8 +132,8 @@ struct addr {
 	struct addr_file *files; /* borrowed from files_arena: a list */
 	size_t nfiles;
 	bool files_lost; /* one was not remembered: reload at every check */
-	bool racy; /* a file changed within ADDR_RACY_SEC of its reading:
-	              the next check reloads whatever the stamps say */
+	bool racy;       /* a file changed within ADDR_RACY_SEC of its reading:
+	                    the next check reloads whatever the stamps say */
 	uint64_t checked_ms; /* addr_cache.h: gpt_now_ms() at the last stat */
 };
 

@@ -13,6 +13,7 @@
 #include "base/buf.h"
 #include "site/conf.h"
 #include "base/file.h"
+#include "base/num.h"
 #include "schema/schema.h"
 
 enum conf_key {
@@ -67,19 +68,12 @@ conf_is_blank(char c)
 static int
 conf_number(const char *p, size_t len, size_t min, size_t max, size_t *out)
 {
-	size_t v = 0, i;
+	uint64_t v;
 
 	/* hits on "max_body = " (empty), "-1", "1e6", "0x10" */
-	if (len == 0 || len > 19)
+	if (num_read(p, len, min, max, 0, &v) != NULL)
 		return -1;
-	for (i = 0; i < len; i++) {
-		if (p[i] < '0' || p[i] > '9')
-			return -1;
-		v = v * 10 + (size_t)(p[i] - '0');
-	}
-	if (v < min || v > max)
-		return -1;
-	*out = v;
+	*out = (size_t)v;
 	return 0;
 }
 
@@ -126,7 +120,7 @@ conf_hook_env(struct conf *c, const char *v, size_t len, char *err,
 			return -1;
 		}
 	/* The protocol's and the request's names are the hook's contract
-	 * (CONTRACT "The hook"); hits on "hook_env = GPT_ACTOR=root" */
+	 * (doc/protocol.md "The hook"); hits on "hook_env = GPT_ACTOR=root" */
 	for (k = 0; k < GPT_ARRAY_LEN(refused); k++)
 		if (strlen(refused[k]) == nlen &&
 		    memcmp(refused[k], v, nlen) == 0)
@@ -353,7 +347,8 @@ conf_plain_path(const char *p, size_t len)
 		if (i == len || p[i] == '/') {
 			/* "a//b", "./a", "a/../../b" */
 			if (i == seg || (i - seg == 1 && p[seg] == '.') ||
-			    (i - seg == 2 && p[seg] == '.' && p[seg + 1] == '.'))
+			    (i - seg == 2 && p[seg] == '.' &&
+			        p[seg + 1] == '.'))
 				return false;
 			seg = i + 1;
 		} else if ((unsigned char)p[i] <= 0x20 || p[i] == 0x7f) {
@@ -369,8 +364,8 @@ conf_plain_path(const char *p, size_t len)
  * when they do not fit.
  */
 static int
-conf_words(const char *v, size_t len, char *text, size_t cap,
-    const char **word, size_t max)
+conf_words(const char *v, size_t len, char *text, size_t cap, const char **word,
+    size_t max)
 {
 	size_t i = 0, o = 0, n = 0;
 

@@ -4,7 +4,7 @@
  * The file is strict `key = value` lines; `#` starts a comment line; blank
  * lines are ignored.  An unknown key, a key given twice, a value out of
  * range or a line of any other shape refuses the whole file, and with it
- * the address (CONTRACT "An address"): a typo must not fall back to a
+ * the address (doc/protocol.md "An address"): a typo must not fall back to a
  * default silently.  A missing file means every default.
  */
 #ifndef GPT_CONF_H
@@ -13,7 +13,8 @@
 #include "base/common.h"
 #include "base/log.h"
 
-/* Defaults (CONTRACT "An address") and the ranges a value must lie in. */
+/* Defaults (doc/protocol.md "An address") and the ranges a value must lie
+ * in. */
 #define CONF_MAX_BODY_DEFAULT ((size_t)1048576)
 #define CONF_MAX_BODY_MIN ((size_t)1)
 #define CONF_MAX_BODY_MAX ((size_t)1 << 30)
@@ -56,12 +57,12 @@ struct conf {
 	unsigned hook_timeout;        /* seconds */
 	size_t hook_max_output;       /* bytes of hook stdout */
 	char type[CONF_TYPE_MAX + 1]; /* GPT-Type value; "" when not set */
-	bool explain; /* failures = explain: 422 with the reason */
+	bool explain;       /* failures = explain: 422 with the reason */
 	enum log_level log; /* log = errors | rejections | all [all] */
 	/* hook_env: hook_env_count "NAME=value" strings, each ending in a
 	 * NUL, one after the other, in the file's order */
 	char hook_env[CONF_HOOK_ENV_BYTES];
-	size_t hook_env_len;      /* bytes used in hook_env */
+	size_t hook_env_len; /* bytes used in hook_env */
 	unsigned hook_env_count;
 	/* dialect = NAME: the form's dialect when it has no $schema
 	 * (schema_dialect_named), or -1 (2020-12) */

@@ -37,6 +37,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -54,6 +55,7 @@
 
 #include "site/hook.h"
 #include "base/log.h"
+#include "base/num.h"
 
 #if defined(__GLIBC__)
 #if __GLIBC_PREREQ(2, 34)
@@ -78,28 +80,28 @@
 
 struct hook_state {
 	const struct hook_req *req; /* borrowed */
-	struct buf *out;	    /* borrowed: the caller's */
+	struct buf *out;            /* borrowed: the caller's */
 	struct hook_result *res;    /* borrowed: the caller's */
-	pid_t pid;		    /* the hook, also its process group id */
-	int in_fd;		    /* owned: write end of the hook's stdin */
-	int out_fd;		    /* owned: read end of its stdout */
-	int err_fd;		    /* owned: read end of its stderr */
-	int pid_fd;		    /* owned: pidfd of the child, or -1 */
-	size_t in_off;		    /* body bytes written so far */
-	bool exited;		    /* child exited (a zombie until reaped) */
-	bool group_killed;	    /* SIGKILL sent to the group */
-	bool lost;		    /* reaped by someone else: pid is stale */
-	bool over;		    /* more than max_output on stdout */
+	pid_t pid;                  /* the hook, also its process group id */
+	int in_fd;                  /* owned: write end of the hook's stdin */
+	int out_fd;                 /* owned: read end of its stdout */
+	int err_fd;                 /* owned: read end of its stderr */
+	int pid_fd;                 /* owned: pidfd of the child, or -1 */
+	size_t in_off;              /* body bytes written so far */
+	bool exited;                /* child exited (a zombie until reaped) */
+	bool group_killed;          /* SIGKILL sent to the group */
+	bool lost;                  /* reaped by someone else: pid is stale */
+	bool over;                  /* more than max_output on stdout */
 	bool timed_out;
-	bool ran_at_timeout;	    /* the hook itself was running then */
-	bool term_sent;		    /* SIGTERM sent to the group at timeout */
-	bool kill_needed;	    /* still running after the grace */
-	int io_errno;		    /* our failure, when io_what != NULL */
+	bool ran_at_timeout; /* the hook itself was running then */
+	bool term_sent;      /* SIGTERM sent to the group at timeout */
+	bool kill_needed;    /* still running after the grace */
+	int io_errno;        /* our failure, when io_what != NULL */
 	const char *io_what;
 	uint64_t start_ms;
 	uint64_t deadline_ms;
-	size_t err_len;		    /* bytes kept in err */
-	char err[HOOK_STDERR_MAX];  /* the start of its stderr */
+	size_t err_len;            /* bytes kept in err */
+	char err[HOOK_STDERR_MAX]; /* the start of its stderr */
 };
 
 const char *
@@ -133,8 +135,8 @@ close_fd(int *fd)
 	}
 }
 
-static void
-set_reason(struct hook_result *res, const char *fmt, ...) GPT_PRINTF(2, 3);
+static void set_reason(struct hook_result *res, const char *fmt, ...)
+    GPT_PRINTF(2, 3);
 
 static void
 set_reason(struct hook_result *res, const char *fmt, ...)
@@ -156,13 +158,13 @@ io_fail(struct hook_state *st, const char *what, int err)
 }
 
 /*
- * The whitelist of CONTRACT.md, "The hook": the strings go one after the
+ * The whitelist of doc/protocol.md, "The hook": the strings go one after the
  * other into eb, NUL-separated, and envp points into eb once it no longer
  * moves.  Nothing is taken from our own environ.
  */
 static int
-env_build(const struct hook_req *req, struct buf *eb,
-    char *envp[HOOK_ENV_COUNT])
+env_build(
+    const struct hook_req *req, struct buf *eb, char *envp[HOOK_ENV_COUNT])
 {
 	size_t off[HOOK_ENV_COUNT];
 	size_t n = 0, i;
@@ -183,7 +185,7 @@ env_build(const struct hook_req *req, struct buf *eb,
 	}
 	off[n++] = buf_len(eb);
 	if (buf_printf(eb, "GPT_ADDRESS=%s",
-		req->address != NULL ? req->address : "") < 0 ||
+	        req->address != NULL ? req->address : "") < 0 ||
 	    buf_putc(eb, '\0') < 0)
 		return -1;
 	if (req->actor != NULL) {
@@ -305,9 +307,9 @@ hook_spawn(struct hook_state *st, char *const envp[])
 	 * SIGPIPE) would otherwise survive exec; an empty mask. */
 	sigemptyset(&mask);
 	all_signals(&dfl);
-	if ((err = posix_spawnattr_setflags(&attr,
-		 POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
-		     POSIX_SPAWN_SETSIGDEF)) != 0 ||
+	if ((err = posix_spawnattr_setflags(
+	         &attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
+	                    POSIX_SPAWN_SETSIGDEF)) != 0 ||
 	    (err = posix_spawnattr_setpgroup(&attr, 0)) != 0 ||
 	    (err = posix_spawnattr_setsigmask(&attr, &mask)) != 0 ||
 	    (err = posix_spawnattr_setsigdefault(&attr, &dfl)) != 0)
@@ -391,8 +393,9 @@ child_wait(struct hook_state *st, unsigned ms)
 			(void)poll(&p, 1, wait);
 		} else {
 			(void)poll(NULL, 0,
-			    wait < HOOK_POLL_FALLBACK_MS ? wait
-							 : HOOK_POLL_FALLBACK_MS);
+			    wait < HOOK_POLL_FALLBACK_MS
+			        ? wait
+			        : HOOK_POLL_FALLBACK_MS);
 		}
 	}
 	return true;
@@ -440,7 +443,7 @@ static void
 strays_read_task(const char *tid, pid_t *pids, size_t *n)
 {
 	char path[64], text[4096];
-	char *p, *end;
+	char *p;
 	ssize_t got;
 	int fd;
 
@@ -458,16 +461,21 @@ strays_read_task(const char *tid, pid_t *pids, size_t *n)
 	text[got] = '\0';
 	/* "123 456 ": bounded by the text; a pid cut at the end of a full
 	 * buffer is dropped, and the next pass sees it. */
-	for (p = text; *n < HOOK_STRAYS_MAX;) {
-		long v = strtol(p, &end, 10);
+	for (p = text; *n < HOOK_STRAYS_MAX && *p != '\0';) {
+		size_t k = strcspn(p, " ");
+		uint64_t v;
 
-		if (end == p || (*end != ' ' && *end != '\0'))
+		if (k == 0) {
+			p++;
+			continue;
+		}
+		if (p[k] == '\0' && got == (ssize_t)sizeof(text) - 1)
 			break;
-		if (*end == '\0' && got == (ssize_t)sizeof(text) - 1)
+		if (num_read(p, k, 0, INT_MAX, 0, &v) != NULL)
 			break;
 		if (v > 1)
 			pids[(*n)++] = (pid_t)v;
-		p = end;
+		p += k;
 	}
 }
 
@@ -662,8 +670,8 @@ pump(struct hook_state *st)
 			return;
 		}
 		wait = st->deadline_ms - now > INT32_MAX
-		    ? INT32_MAX
-		    : (int)(st->deadline_ms - now);
+		           ? INT32_MAX
+		           : (int)(st->deadline_ms - now);
 		np = 0;
 		idx_in = idx_out = idx_err = -1;
 		if (st->in_fd >= 0) {
@@ -686,7 +694,7 @@ pump(struct hook_state *st)
 			p[np].events = POLLIN;
 			np++;
 		} else if ((!st->exited || strays) &&
-		    wait > HOOK_POLL_FALLBACK_MS) {
+		           wait > HOOK_POLL_FALLBACK_MS) {
 			wait = HOOK_POLL_FALLBACK_MS;
 		}
 		if (poll(p, (nfds_t)np, wait) < 0) {
@@ -726,8 +734,8 @@ forward_stderr(struct hook_state *st)
 		if (len > 0 && st->err[start + len - 1] == '\r')
 			len--;
 		if (len > 0)
-			log_warn("hook %s: %.*s", addr, (int)len,
-			    st->err + start);
+			log_warn(
+			    "hook %s: %.*s", addr, (int)len, st->err + start);
 		start = i + 1;
 	}
 	if (st->res->stderr_bytes > st->err_len)
@@ -776,28 +784,34 @@ decide(struct hook_state *st)
 		 * (KILL) on `trap '' TERM; sleep 60` */
 		res->status = HOOK_E_TIMEOUT;
 		if (st->kill_needed)
-			set_reason(res, "timed out after %u s: ignored "
-					"SIGTERM for %d ms, ended by SIGKILL",
+			set_reason(res,
+			    "timed out after %u s: ignored "
+			    "SIGTERM for %d ms, ended by SIGKILL",
 			    req->timeout_sec, HOOK_KILL_GRACE_MS);
 		else if (res->signal == SIGTERM)
-			set_reason(res, "timed out after %u s: ended by "
-					"SIGTERM",
+			set_reason(res,
+			    "timed out after %u s: ended by "
+			    "SIGTERM",
 			    req->timeout_sec);
 		else if (res->signal != 0)
-			set_reason(res, "timed out after %u s: ended by "
-					"signal %d after SIGTERM",
+			set_reason(res,
+			    "timed out after %u s: ended by "
+			    "signal %d after SIGTERM",
 			    req->timeout_sec, res->signal);
 		else
-			set_reason(res, "timed out after %u s: exited with "
-					"status %d on SIGTERM",
+			set_reason(res,
+			    "timed out after %u s: exited with "
+			    "status %d on SIGTERM",
 			    req->timeout_sec, res->exit_code);
 	} else if (st->timed_out) {
 		/* Reached when the hook exited but what it started keeps
 		 * stdout open and could not be killed: the process is not a
 		 * subreaper (hook_adopt_orphans) and it left the group. */
 		res->status = HOOK_E_TIMEOUT;
-		set_reason(res, "exited, but its stdout was still open after "
-				"%u s", req->timeout_sec);
+		set_reason(res,
+		    "exited, but its stdout was still open after "
+		    "%u s",
+		    req->timeout_sec);
 	} else if (res->signal != 0) {
 		/* hits on a hook `kill -SEGV $$` */
 		res->status = HOOK_E_SIGNAL;
@@ -839,8 +853,8 @@ hook_run(const struct hook_req *req, struct buf *out, struct hook_result *res)
 
 	if (env_build(req, &envb, envp) < 0) {
 		res->status = HOOK_E_IO;
-		set_reason(res, "environment larger than %zu bytes",
-		    HOOK_ENV_MAX);
+		set_reason(
+		    res, "environment larger than %zu bytes", HOOK_ENV_MAX);
 		goto out;
 	}
 	if (hook_spawn(st, envp) < 0)
@@ -860,9 +874,10 @@ hook_run(const struct hook_req *req, struct buf *out, struct hook_result *res)
 
 	close_fd(&st->in_fd);
 	if (!st->exited && st->timed_out) {
-		/* CONTRACT.md: killed, with all it started, at hook_timeout.
-		 * TERM first so a hook may clean up, then KILL regardless.
-		 * Noted before child_wait() marks it exited, for decide(). */
+		/* doc/protocol.md, "The hook": killed, with all it started, at
+		 * hook_timeout.  TERM first so a hook may clean up, then KILL
+		 * regardless. Noted before child_wait() marks it exited, for
+		 * decide(). */
 		st->ran_at_timeout = true;
 		st->term_sent = true;
 		kill_group(st, SIGTERM);
@@ -881,12 +896,12 @@ hook_run(const struct hook_req *req, struct buf *out, struct hook_result *res)
 
 		if (left)
 			log_warn("hook %s: processes it started are still "
-				 "running after SIGKILL and %d ms",
+			         "running after SIGKILL and %d ms",
 			    req->address != NULL ? req->address : "",
 			    HOOK_STRAY_MS);
 		else if (n > 0)
 			log_info("hook %s: killed %u processes it left "
-				 "running",
+			         "running",
 			    req->address != NULL ? req->address : "", n);
 	}
 	close_fd(&st->out_fd);

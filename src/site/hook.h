@@ -10,7 +10,7 @@
  * The hook is started directly (posix_spawn, never a shell), in its own
  * process group, with the address directory as working directory, the body
  * bytes on stdin exactly, an empty signal mask and default signal actions,
- * no fd but 0, 1 and 2, and only this environment (CONTRACT.md, "The
+ * no fd but 0, 1 and 2, and only this environment (doc/protocol.md, "The
  * hook"):
  *
  *	PATH=HOOK_PATH_ENV
@@ -75,40 +75,42 @@
 #define HOOK_REASON_MAX 256
 
 enum hook_status {
-	HOOK_OK,	/* exited 0 within time and output limits */
-	HOOK_E_START,	/* could not be started: missing, not executable, bad dir */
-	HOOK_E_EXIT,	/* exited with a non-zero status */
-	HOOK_E_SIGNAL,	/* killed by a signal it did not get from us */
-	HOOK_E_TIMEOUT, /* still running (or holding its stdout) at timeout_sec */
-	HOOK_E_OUTPUT,	/* wrote more than max_output bytes on stdout */
-	HOOK_E_IO	/* our side failed: pipe, poll, read, out of memory */
+	HOOK_OK,       /* exited 0 within time and output limits */
+	HOOK_E_START,  /* could not be started: missing, not executable, bad dir
+	                */
+	HOOK_E_EXIT,   /* exited with a non-zero status */
+	HOOK_E_SIGNAL, /* killed by a signal it did not get from us */
+	HOOK_E_TIMEOUT, /* still running (or holding its stdout) at timeout_sec
+	                 */
+	HOOK_E_OUTPUT,  /* wrote more than max_output bytes on stdout */
+	HOOK_E_IO       /* our side failed: pipe, poll, read, out of memory */
 };
 
 struct hook_req {
-	const char *dir;	 /* borrowed: the hook's working directory */
-	const char *program;	 /* borrowed: run with argv {program, NULL};
-				    a relative path is resolved in dir, so
-				    pass "./hook" or an absolute path */
-	const char *address;	 /* borrowed: GPT_ADDRESS and the log prefix */
-	const char *actor;	 /* borrowed: GPT_ACTOR, or NULL: not set */
+	const char *dir;         /* borrowed: the hook's working directory */
+	const char *program;     /* borrowed: run with argv {program, NULL};
+	                            a relative path is resolved in dir, so
+	                            pass "./hook" or an absolute path */
+	const char *address;     /* borrowed: GPT_ADDRESS and the log prefix */
+	const char *actor;       /* borrowed: GPT_ACTOR, or NULL: not set */
 	const char *remote_addr; /* borrowed: REMOTE_ADDR, or NULL: not set */
-	const char *body;	 /* borrowed: stdin bytes (NULs allowed);
-				    may be NULL when body_len is 0 */
+	const char *body;        /* borrowed: stdin bytes (NULs allowed);
+	                            may be NULL when body_len is 0 */
 	size_t body_len;
-	unsigned timeout_sec;	 /* hook_timeout; 0 kills the hook at once */
-	size_t max_output;	 /* hook_max_output, bytes of stdout */
-	const char *extra_env;	 /* borrowed: extra_env_count "NAME=value"
-				    strings, each NUL-terminated, one after
-				    the other; NULL when none */
+	unsigned timeout_sec;     /* hook_timeout; 0 kills the hook at once */
+	size_t max_output;        /* hook_max_output, bytes of stdout */
+	const char *extra_env;    /* borrowed: extra_env_count "NAME=value"
+	                             strings, each NUL-terminated, one after
+	                             the other; NULL when none */
 	unsigned extra_env_count; /* at most HOOK_EXTRA_ENV_MAX */
 };
 
 struct hook_result {
 	enum hook_status status;
-	int exit_code;	       /* exit status when it exited, else -1 */
-	int signal;	       /* signal that ended it, else 0 */
-	unsigned elapsed_ms;   /* from spawn to reaping */
-	size_t stderr_bytes;   /* bytes it wrote on stderr, dropped included */
+	int exit_code;       /* exit status when it exited, else -1 */
+	int signal;          /* signal that ended it, else 0 */
+	unsigned elapsed_ms; /* from spawn to reaping */
+	size_t stderr_bytes; /* bytes it wrote on stderr, dropped included */
 	char reason[HOOK_REASON_MAX]; /* one line for the log; "" when OK */
 };
 
@@ -120,8 +122,8 @@ struct hook_result {
  * kept across calls).  hook_run() empties it, sets its maximum to
  * req->max_output (buf_reset_max), and appends the hook's stdout.  Only
  * with HOOK_OK is out the hook's complete output; on failure it holds
- * whatever was read and must not be sent.  Checking that it is one strict JSON value is the
- * caller's job.
+ * whatever was read and must not be sent.  Checking that it is one strict JSON
+ * value is the caller's job.
  *
  * res: always filled.  Returns res->status: HOOK_OK only when the hook
  * exited 0, wrote at most max_output bytes and finished before the timeout.
@@ -147,7 +149,6 @@ bool hook_runs_as_root(void);
 #define HOOK_ROOT_WARNING                                                      \
 	"hooks run as root: run gpt.fcgi as a dedicated user (spawn-fcgi "     \
 	"-u, User= in the systemd unit, the web server's user for CGI)"
-
 
 /* A static name for a status ("ok", "timeout", ...); never NULL. */
 const char *hook_strstatus(enum hook_status st);

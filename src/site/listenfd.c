@@ -13,6 +13,7 @@
 
 #include "site/listenfd.h"
 #include "base/log.h"
+#include "base/num.h"
 
 /*
  * A decimal in plain digits, no sign, no leading zero (except "0"), at
@@ -21,20 +22,11 @@
 static long
 listenfd_number(const char *s, long max)
 {
-	long n = 0;
-	size_t i;
+	uint64_t n;
 
-	if (s[0] == '\0' || (s[0] == '0' && s[1] != '\0'))
+	if (num_read_str(s, 0, (uint64_t)max, NUM_CANONICAL, &n) != NULL)
 		return -1;
-	/* bounded: a digit past max ends the loop */
-	for (i = 0; s[i] != '\0'; i++) {
-		long d = s[i] - '0';
-
-		if (s[i] < '0' || s[i] > '9' || n > (max - d) / 10)
-			return -1;
-		n = n * 10 + d;
-	}
-	return n;
+	return (long)n;
 }
 
 int

@@ -446,12 +446,12 @@ dec_site(struct report *r, struct report_decoder *rd, enum dec_effect e,
     const char *ptr, const char *kw, size_t len)
 {
 	char name[80];
-	size_t n = len < sizeof(name) - 1 ? len : sizeof(name) - 1, i;
+	size_t n = len < sizeof(name) - 1 ? len : sizeof(name) - 1;
 
 	if (e != DEC_REFUSE && e != DEC_IGNORE)
 		return;
-	for (i = 0; i < n; i++)
-		name[i] = (unsigned char)kw[i] < 0x20 ? '?' : kw[i];
+	memcpy(name, kw, n);
+	gpt_mask_controls(name, n);
 	name[n] = '\0';
 	report_decoder_site(r, rd, e == DEC_REFUSE, ptr, name);
 }

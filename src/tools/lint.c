@@ -94,10 +94,10 @@ lint_ptr(const struct schema_view *v, char out[LINT_PTR_MAX])
 void
 lint_clip(char *out, size_t cap, const char *s, size_t len)
 {
-	size_t i, n = len < cap - 1 ? len : cap - 1;
+	size_t n = len < cap - 1 ? len : cap - 1;
 
-	for (i = 0; i < n; i++)
-		out[i] = (unsigned char)s[i] < 0x20 ? '?' : s[i];
+	memcpy(out, s, n);
+	gpt_mask_controls(out, n);
 	out[n] = '\0';
 }
 

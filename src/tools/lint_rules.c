@@ -165,8 +165,9 @@ lint_member_ptr(const struct schema_view *v, const char *name, size_t len,
 			out[n++] = '~';
 			out[n++] = name[i] == '~' ? '0' : '1';
 		} else {
-			out[n++] =
-			    (unsigned char)name[i] < 0x20 ? '?' : name[i];
+			out[n++] = gpt_is_control((unsigned char)name[i])
+			               ? '?'
+			               : name[i];
 		}
 	}
 	out[n] = '\0';

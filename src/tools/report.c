@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "base/buf.h"
+#include "parser/json.h"
 #include "base/log.h"
 #include "tools/report.h"
 
@@ -307,35 +308,13 @@ report_text(const struct report *r, FILE *f)
 
 /* --- JSON ------------------------------------------------------------- */
 
-static const char report_hex[] = "0123456789abcdef";
-
-/* s as a JSON string (RFC 8259 section 7): '"', '\\' and control bytes
- * escaped, the rest as it is. */
+/* s (NUL-terminated, or NULL: null) as a JSON string. */
 static int
 report_json_str(struct buf *out, const char *s)
 {
-	const unsigned char *p;
-	char e[7] = {'\\', 'u', '0', '0', 0, 0, 0};
-
 	if (s == NULL)
 		return buf_puts(out, "null");
-	if (buf_putc(out, '"') == -1)
-		return -1;
-	for (p = (const unsigned char *)s; *p != '\0'; p++) {
-		if (*p == '"' || *p == '\\') {
-			if (buf_putc(out, '\\') == -1 ||
-			    buf_putc(out, (char)*p) == -1)
-				return -1;
-		} else if (*p < 0x20) {
-			e[4] = report_hex[*p >> 4];
-			e[5] = report_hex[*p & 0xF];
-			if (buf_append(out, e, 6) == -1)
-				return -1;
-		} else if (buf_putc(out, (char)*p) == -1) {
-			return -1;
-		}
-	}
-	return buf_putc(out, '"');
+	return json_write_string(out, s, strlen(s));
 }
 
 static int

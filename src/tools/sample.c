@@ -28,6 +28,7 @@
 
 #include "base/arena.h"
 #include "base/buf.h"
+#include "base/num.h"
 #include "parser/json.h"
 #include "parser/json_out.h"
 #include "tools/sample.h"
@@ -39,6 +40,7 @@
 #include "base/utf8.h"
 
 #define SAMPLE_PARTS 32
+#define SAMPLE_EXP_MAX 100000 /* |exponent| of a multipleOf sampled */
 #define SAMPLE_STEPS 200000
 #define SAMPLE_VISITS_MIN 64
 #define SAMPLE_MEMBERS 1024 /* members one generated object names */
@@ -577,7 +579,18 @@ gen_number(struct sample_gen *g, const struct parts *p, bool integer)
 			char ch = mtext->text[j];
 
 			if (ch == 'e' || ch == 'E') {
-				exp += strtol(mtext->text + j + 1, NULL, 10);
+				const char *t = mtext->text + j + 1;
+				size_t tl = mtext->len - j - 1;
+				bool neg = tl > 0 && t[0] == '-';
+				uint64_t e;
+
+				if (tl > 0 && (t[0] == '-' || t[0] == '+'))
+					t++, tl--;
+				/* "1e999999": no double holds its multiples */
+				if (num_read(t, tl, 0, SAMPLE_EXP_MAX, 0, &e) !=
+				    NULL)
+					return -1;
+				exp += neg ? -(long)e : (long)e;
 				break;
 			}
 			if (ch == '.') {

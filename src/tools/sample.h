@@ -29,11 +29,12 @@
 struct buf;
 struct schema;
 
-#define SAMPLE_TRIES 400     /* candidates per value */
-#define SAMPLE_MAX_DEPTH 24  /* nested values in a candidate */
-#define SAMPLE_SOFT_DEPTH 4  /* past it: no optional member, fewest items */
-#define SAMPLE_MAX_STRING 64 /* code points of a generated string, unless
-                                minLength asks for more */
+#define SAMPLE_TRIES 400    /* candidates per value */
+#define SAMPLE_MAX_DEPTH 24 /* nested values in a candidate */
+#define SAMPLE_SOFT_DEPTH 4 /* past it: no optional member, fewest items */
+#define SAMPLE_MAX_STRING                                                      \
+	64 /* code points of a generated string, unless                        \
+	      minLength asks for more */
 
 /* Why no value was found. */
 struct sample_err {

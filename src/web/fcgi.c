@@ -395,7 +395,8 @@ fcgi_params_decode(struct fcgi_conn *c)
 		if (buf_append(&c->env, p + at, nl) == -1 ||
 		    buf_append(&c->env, "=", 1) == -1 ||
 		    buf_append(&c->env, p + at + nl,
-		        nul != NULL ? (size_t)(nul - (p + at + nl)) : vl) == -1 ||
+		        nul != NULL ? (size_t)(nul - (p + at + nl)) : vl) ==
+		        -1 ||
 		    buf_append(&c->env, "", 1) == -1) {
 			c->detail = "PARAMS too large";
 			return -1;
@@ -448,7 +449,8 @@ fcgi_get_values(struct fcgi_conn *c)
 		for (i = 0; i < GPT_ARRAY_LEN(known); i++) {
 			size_t kl = strlen(known[i].name);
 
-			if (kl == nl && memcmp(p + at, known[i].name, nl) == 0 &&
+			if (kl == nl &&
+			    memcmp(p + at, known[i].name, nl) == 0 &&
 			    o + 2 + kl + 1 <= sizeof(out)) {
 				out[o++] = (unsigned char)kl;
 				out[o++] = 1;
@@ -474,8 +476,8 @@ fcgi_record_done(struct fcgi_conn *c)
 
 		if (c->rid == 0 || buf_len(&c->rec) != 8)
 			/* hits on a BEGIN_REQUEST of 4 bytes */
-			return fcgi_drop(c, FCGI_W_PROTOCOL,
-			    "a malformed BEGIN_REQUEST");
+			return fcgi_drop(
+			    c, FCGI_W_PROTOCOL, "a malformed BEGIN_REQUEST");
 		role = (b[0] << 8) | b[1];
 		flags = b[2];
 		if (c->id != 0)
@@ -524,7 +526,8 @@ fcgi_record_done(struct fcgi_conn *c)
 			/* hits on a management record of type 42 */
 			unsigned char u[8] = {(unsigned char)c->rtype};
 
-			return fcgi_reply(c, FCGI_UNKNOWN_TYPE, 0, u, sizeof(u));
+			return fcgi_reply(
+			    c, FCGI_UNKNOWN_TYPE, 0, u, sizeof(u));
 		}
 		return 0; /* FCGI_DATA and the like: not a responder's */
 	}
@@ -568,7 +571,8 @@ fcgi_step(struct fcgi_conn *c, enum fcgi_goal goal, unsigned char *out,
 				    "not a FastCGI 1 record");
 			c->rtype = c->hdr[1];
 			c->rid = (c->hdr[2] << 8) | c->hdr[3];
-			c->rlen = c->clen = ((size_t)c->hdr[4] << 8) | c->hdr[5];
+			c->rlen = c->clen =
+			    ((size_t)c->hdr[4] << 8) | c->hdr[5];
 			c->plen = c->hdr[6];
 			c->state = FCGI_S_CONTENT;
 			buf_reset(&c->rec);
@@ -584,7 +588,8 @@ fcgi_step(struct fcgi_conn *c, enum fcgi_goal goal, unsigned char *out,
 				if (c->rtype == FCGI_STDIN && mine &&
 				    c->head_ready && !c->stdin_done) {
 					if (goal != FCGI_G_BODY)
-						return 1; /* the body's, later */
+						return 1; /* the body's, later
+						           */
 					if (k > n - *got)
 						k = n - *got;
 					if (out != NULL)

@@ -87,22 +87,22 @@ enum fcgi_pump {
 
 /* One connection and the request on it; see fcgi_conn_init. */
 struct fcgi_conn {
-	int fd;               /* owned: the connection, -1 when none */
+	int fd; /* owned: the connection, -1 when none */
 	const volatile sig_atomic_t *stop; /* borrowed, may be NULL: when set,
 	                         a wait between requests ends (a signal
 	                         interrupts the poll) */
-	unsigned idle_ms;     /* longest wait for a byte or for room */
-	unsigned request_ms;  /* a request's whole time */
+	unsigned idle_ms;    /* longest wait for a byte or for room */
+	unsigned request_ms; /* a request's whole time */
 	/* the stream reader */
-	unsigned char *in;    /* owned: FCGI_IN_MAX bytes */
+	unsigned char *in; /* owned: FCGI_IN_MAX bytes */
 	size_t in_pos, in_len;
 	int state;            /* header, content, padding */
 	unsigned char hdr[8]; /* the header being read */
 	size_t hdr_got;
-	int rtype, rid;       /* the record being read */
+	int rtype, rid;          /* the record being read */
 	size_t rlen, clen, plen; /* its content length, content and padding
 	                            left */
-	struct buf rec;       /* owned: BEGIN_REQUEST or GET_VALUES content */
+	struct buf rec; /* owned: BEGIN_REQUEST or GET_VALUES content */
 	/* the request */
 	int id;               /* 0: none begun */
 	bool keep;            /* FCGI_KEEP_CONN */
@@ -119,24 +119,24 @@ struct fcgi_conn {
 	struct buf ahead;     /* owned: the body read before it is served */
 	size_t ahead_pos;     /* what fcgi_read_body gave of it */
 	size_t drained;
-	struct buf params;    /* owned: the PARAMS stream */
-	struct buf env;       /* owned: "NAME=value" strings, NUL-separated */
-	char **envp;          /* owned: into env, NULL-terminated */
+	struct buf params; /* owned: the PARAMS stream */
+	struct buf env;    /* owned: "NAME=value" strings, NUL-separated */
+	char **envp;       /* owned: into env, NULL-terminated */
 	size_t envp_cap;
 	/* the answer */
-	struct buf wire;      /* owned: records not yet written */
-	bool had_err;         /* a STDERR record went out: end that stream */
-	bool failed;          /* a write failed: the web server is gone */
+	struct buf wire; /* owned: records not yet written */
+	bool had_err;    /* a STDERR record went out: end that stream */
+	bool failed;     /* a write failed: the web server is gone */
 	/* why the connection ended */
 	enum fcgi_why why;
-	const char *detail;   /* static: for FCGI_W_PROTOCOL */
-	int err;              /* errno for FCGI_W_IO */
+	const char *detail; /* static: for FCGI_W_PROTOCOL */
+	int err;            /* errno for FCGI_W_IO */
 };
 
 /* A connection with no fd yet; idle_sec and request_sec bound its waits.
  * 0, or -1 out of memory. */
-int fcgi_conn_init(struct fcgi_conn *c, unsigned idle_sec,
-    unsigned request_sec) GPT_MUSTCHECK;
+int fcgi_conn_init(
+    struct fcgi_conn *c, unsigned idle_sec, unsigned request_sec) GPT_MUSTCHECK;
 void fcgi_conn_free(struct fcgi_conn *c);
 
 /* Take fd (an accepted connection, O_NONBLOCK, CLOEXEC); a new stream. */

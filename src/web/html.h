@@ -1,6 +1,6 @@
 /*
  * html.h: the human page, the representation a browser gets when it asks
- * for text/html (CONTRACT "Arrival": p and m shown, controls to compose
+ * for text/html (doc/protocol.md "Arrival": p and m shown, controls to compose
  * the act, a JSON editor and a submit button, the act sent as
  * application/json).
  *

@@ -8,7 +8,7 @@
  * backtracking and no allocation; a malformed value is refused (Accept
  * ranges are skipped, an ETag list stops matching, a Content-Type
  * refuses).  The explain bodies (422, and 412 in explain mode) are written
- * here, every string escaped by http_json_string: a pointer may hold any
+ * here, every string escaped by json_write_string: a pointer may hold any
  * code point of a member name, U+0000 included, and may have been cut by
  * its bounded buffer in the middle of a UTF-8 sequence.
  */
@@ -18,8 +18,10 @@
 #include <strings.h>
 
 #include "base/buf.h"
+#include "parser/json.h"
 #include "web/http.h"
 #include "base/log.h"
+#include "base/num.h"
 #include "base/utf8.h"
 
 const char *
@@ -41,23 +43,19 @@ http_getenv(char *const *envp, const char *name)
 static void
 http_parse_length(const char *s, struct http_req *req)
 {
-	size_t v = 0;
-	const char *p;
+	uint64_t v;
 
 	req->has_length = s != NULL && *s != '\0';
 	req->bad_length = false;
 	req->content_length = 0;
 	if (!req->has_length)
 		return;
-	for (p = s; *p != '\0'; p++) {
-		/* hits on "12a", "-1", " 5", "1e3" */
-		if (*p < '0' || *p > '9' || v > (SIZE_MAX - 9) / 10) {
-			req->bad_length = true;
-			return;
-		}
-		v = v * 10 + (size_t)(*p - '0');
+	/* hits on "12a", "-1", " 5", "1e3" */
+	if (num_read_str(s, 0, SIZE_MAX, 0, &v) != NULL) {
+		req->bad_length = true;
+		return;
 	}
-	req->content_length = v;
+	req->content_length = (size_t)v;
 }
 
 /*
@@ -609,88 +607,15 @@ http_reply_json(struct http_writer *w, const char *body, size_t len)
 	return len > 0 ? w->write(w->ctx, body, len) : 0;
 }
 
-/*
- * Append n bytes of p to b as a JSON string (RFC 8259 section 7): '"' and
- * '\\' escaped, control characters as short escapes or \u00XX (U+0000
- * included: strings here carry a length, not a NUL), every other valid
- * UTF-8 sequence as it is.  A byte that does not start a valid sequence
- * is dropped: a bounded buffer cut a name there (jptr's "..." follows), so
- * the string then ends on the last whole character before the cut.
- */
-static int
-http_json_string(struct buf *b, const char *p, size_t n)
-{
-	static const char hex[] = "0123456789abcdef";
-	const unsigned char *u = (const unsigned char *)p;
-	size_t i = 0, k;
-	uint32_t cp;
-
-	if (buf_putc(b, '"') == -1)
-		return -1;
-	/* bounded by n: each pass consumes at least one byte */
-	while (i < n) {
-		unsigned char c = u[i];
-		char esc[7] = {'\\', 'u', '0', '0', 0, 0, 0};
-		const char *short_esc = NULL;
-
-		if (c >= 0x80) {
-			/* hits on a pointer cut after E2 82 of U+20AC */
-			if ((k = utf8_decode(u + i, n - i, &cp)) == 0) {
-				i++;
-				continue;
-			}
-			if (buf_append(b, u + i, k) == -1)
-				return -1;
-			i += k;
-			continue;
-		}
-		switch (c) {
-		case '"':
-			short_esc = "\\\"";
-			break;
-		case '\\':
-			short_esc = "\\\\";
-			break;
-		case '\b':
-			short_esc = "\\b";
-			break;
-		case '\f':
-			short_esc = "\\f";
-			break;
-		case '\n':
-			short_esc = "\\n";
-			break;
-		case '\r':
-			short_esc = "\\r";
-			break;
-		case '\t':
-			short_esc = "\\t";
-			break;
-		}
-		if (short_esc != NULL) {
-			if (buf_append(b, short_esc, 2) == -1)
-				return -1;
-		} else if (c < 0x20) {
-			esc[4] = hex[c >> 4];
-			esc[5] = hex[c & 15];
-			if (buf_append(b, esc, 6) == -1)
-				return -1;
-		} else if (buf_putc(b, (char)c) == -1)
-			return -1;
-		i++;
-	}
-	return buf_putc(b, '"');
-}
-
 /* Append ,"name":"value" (or {"name":... first). */
 static int
 http_json_member(struct buf *b, const char *name, const char *v, size_t n)
 {
 	if (buf_putc(b, buf_len(b) == 0 ? '{' : ',') == -1 ||
-	    http_json_string(b, name, strlen(name)) == -1 ||
+	    json_write_string(b, name, strlen(name)) == -1 ||
 	    buf_putc(b, ':') == -1)
 		return -1;
-	return http_json_string(b, v, n);
+	return json_write_string(b, v, n);
 }
 
 /* The 422 body: {"error", "detail", "pointer", "keyword", "offset"}. */
@@ -708,9 +633,8 @@ http_explain_body(const struct http_rejection *r, struct buf *b)
 	    http_json_member(b, "pointer", r->pointer,
 	        r->pointer_len > 0 ? r->pointer_len : strlen(r->pointer)) == -1)
 		return -1;
-	if (r->keyword != NULL &&
-	    http_json_member(b, "keyword", r->keyword, strlen(r->keyword)) ==
-	        -1)
+	if (r->keyword != NULL && http_json_member(b, "keyword", r->keyword,
+	                              strlen(r->keyword)) == -1)
 		return -1;
 	if (r->has_offset && buf_printf(b, ",\"offset\":%zu", r->offset) == -1)
 		return -1;
@@ -734,7 +658,7 @@ http_line_add(char *line, size_t cap, size_t *n, const char *s)
 /* As http_line_add for k bytes that may hold NUL (a pointer): each
  * control byte shows as '?' (gpt_is_control, the mask log_ applies too),
  * and a UTF-8 sequence
- * cut by the pointer's buffer is left out (as in http_json_string). */
+ * cut by the pointer's buffer is left out (as in json_write_string). */
 static void
 http_line_add_n(char *line, size_t cap, size_t *n, const char *s, size_t k)
 {
@@ -818,7 +742,7 @@ http_reject(struct http_writer *w, const struct http_rejection *r,
 	http_line_add(line, sizeof(line), &n, actor != NULL ? actor : "");
 	http_line_add(line, sizeof(line), &n, "\")");
 	log_reject("act rejected%s", line);
-	/* CONTRACT "Act": the same 204 whatever the reason, or with
+	/* doc/protocol.md "Act": the same 204 whatever the reason, or with
 	 * failures = explain a 422 that names it */
 	*o = explain ? HTTP_O_EXPLAINED : HTTP_O_REJECTED;
 	if (!explain)
@@ -860,10 +784,10 @@ http_head_precondition(struct buf *out, const char *etag, bool explain)
 		return http_put_status(out, HTTP_O_PRECONDITION) == -1
 		           ? -1
 		           : buf_printf(out,
-		    "ETag: %s\r\n"
-		    "Content-Length: 0\r\n"
-		    "\r\n",
-		    etag);
+		                 "ETag: %s\r\n"
+		                 "Content-Length: 0\r\n"
+		                 "\r\n",
+		                 etag);
 	buf_init(&body, HTTP_EXPLAIN_MAX);
 	if (http_json_member(&body, "error", "If-Match does not match",
 	        sizeof("If-Match does not match") - 1) == -1 ||

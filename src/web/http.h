@@ -90,7 +90,7 @@ bool http_etag_match(const char *list, const char *etag, bool weak);
  * Is this CONTENT_TYPE an act's?  "application/json", type and subtype
  * case-insensitive, with at most one parameter, charset=utf-8 (name and
  * value case-insensitive, value optionally quoted).  NULL, another type,
- * another charset or any other parameter refuses (CONTRACT "Act").
+ * another charset or any other parameter refuses (doc/protocol.md "Act").
  */
 bool http_is_json_type(const char *content_type);
 
@@ -172,7 +172,7 @@ struct http_rejection {
 #define HTTP_EXPLAIN_MAX ((size_t)8 * 1024)
 
 /*
- * The one path of every body rejection (CONTRACT "Act"): log one
+ * The one path of every body rejection (doc/protocol.md "Act"): log one
  * rejection line (log_reject: rate-limited, filtered by the address's
  * level) naming the address, the reason and the actor (log_ sanitizes
  * them), then answer.  explain ==
@@ -189,7 +189,7 @@ int http_reject(struct http_writer *w, const struct http_rejection *r,
 
 /*
  * Append to out the whole 412 answer for an If-Match that does not match
- * (CONTRACT "Act"): Status, the current ETag etag, and no body; with
+ * (doc/protocol.md "Act"): Status, the current ETag etag, and no body; with
  * explain, a JSON body {"error", "detail", "etag"} saying that the form
  * changed.  Built once at load.  0, or -1 as http_head_ok.
  */
