@@ -342,6 +342,36 @@ START_TEST(
 }
 END_TEST
 
+static const char rel_form[] =
+    "{\"p\": \"x\", \"m\": [], \"s\": {\"properties\": {\"price\": "
+    "{\"$ref\": \"defs/money.json\"}}, \"required\": [\"price\"]}}";
+
+/* A change to a file the form references reloads the address. */
+START_TEST(addr_cache_lookup_reloads_when_a_referenced_file_changes)
+{
+	const struct addr *a;
+	const char *why;
+
+	make_tmp();
+	put("root/x/form.json", rel_form);
+	put("root/x/defs/money.json", "{\"type\": \"string\"}");
+	a = lookup("x", &why);
+	ck_assert_ptr_nonnull(a);
+	ck_assert_msg(a->ok, "%s", a->err);
+	put("root/x/defs/money.json", "{\"type\": \"strnig\"}");
+	usleep(ADDR_RECHECK_SEC * 1000000 + 100000);
+	a = lookup("x", &why);
+	ck_assert(!a->ok);
+	ck_assert_ptr_nonnull(strstr(a->err, "form refused"));
+	/* and a refused address reloads when the file is fixed */
+	put("root/x/defs/money.json", "{\"type\": \"string\"}");
+	usleep(ADDR_RECHECK_SEC * 1000000 + 100000);
+	a = lookup("x", &why);
+	ck_assert_msg(a->ok, "%s", a->err);
+	rm_tmp();
+}
+END_TEST
+
 static Suite *
 suite_addr_cache(void)
 {
@@ -352,6 +382,8 @@ suite_addr_cache(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, addr_cache_lookup_refuses_a_symlink_out_of_the_root);
 	tcase_add_test(tc, addr_cache_lookup_caches_and_reloads_on_change);
+	tcase_add_test(
+	    tc, addr_cache_lookup_reloads_when_a_referenced_file_changes);
 	tcase_add_test(tc,
 	    addr_cache_lookup_evicts_the_least_recently_used_past_the_budget);
 	tcase_add_test(tc, addr_cache_lookup_keeps_a_hundred_small_addresses);

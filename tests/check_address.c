@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "schema/schema_load.h"
 #include "site/address.h"
 #include "responder/answer.h"
 #include "check_main.h"
@@ -441,6 +442,79 @@ START_TEST(addr_load_notices_an_executable_hook)
 }
 END_TEST
 
+static const char rel_form[] =
+    "{\"p\": \"x\", \"m\": [], \"s\": {\"properties\": {\"price\": "
+    "{\"$ref\": \"defs/money.json\"}}, \"required\": [\"price\"]}}";
+
+/* The files beside the form: relative references load them from the
+ * address directory, and everything is bundled into the served form. */
+START_TEST(addr_load_reads_relative_references_beside_the_form)
+{
+	char dir[PATH_MAX];
+	const struct json_value *s, *defs;
+	struct addr a;
+
+	make_tmp();
+	put("form.json", rel_form);
+	put("defs/money.json",
+	    "{\"properties\": {\"currency\": {\"$ref\": "
+	    "\"../common.json#/$defs/cur\"}}, \"required\": [\"currency\"]}");
+	put("common.json", "{\"$defs\": {\"cur\": {\"enum\": [\"EUR\"]}}}");
+	snprintf(dir, sizeof(dir), "%s", tmp);
+	ck_assert_int_eq(addr_load(dir, &a, NULL, NULL), 0);
+	ck_assert_msg(a.ok, "%s", a.err);
+	/* both files stamped for the reload check */
+	ck_assert_uint_eq(a.nfiles, 2);
+	s = json_object_get(a.doc, "s", 1);
+	ck_assert_ptr_nonnull(s);
+	defs = json_object_get(s, "$defs", 5);
+	ck_assert_ptr_nonnull(defs);
+	ck_assert_ptr_nonnull(
+	    json_object_get(defs, SCHEMA_ADDRESS_PREFIX "common.json",
+	        strlen(SCHEMA_ADDRESS_PREFIX "common.json")));
+	ck_assert_ptr_nonnull(json_object_get(s, "$id", 3));
+	addr_free(&a);
+	rm_tmp();
+}
+END_TEST
+
+/* Nothing above the address directory is read, and no symbolic link is
+ * followed out of it, on the way or at the end. */
+START_TEST(addr_load_reads_nothing_above_the_address)
+{
+	char dir[PATH_MAX], target[PATH_MAX], link[PATH_MAX];
+	struct addr a;
+
+	make_tmp();
+	put("outside/money.json", "{}");
+	put("outside/common.json", "{}");
+	put("addr/form.json", "{\"p\": \"x\", \"m\": [], \"s\": {\"$ref\": "
+	                      "\"../outside/money.json\"}}");
+	snprintf(dir, sizeof(dir), "%s/addr", tmp);
+	ck_assert_int_eq(addr_load(dir, &a, NULL, NULL), -1);
+	ck_assert_ptr_nonnull(strstr(a.err, "names nothing"));
+	addr_free(&a);
+	/* defs -> ../outside: a directory that is a symbolic link */
+	put("addr/form.json", rel_form);
+	snprintf(target, sizeof(target), "%s/outside", tmp);
+	snprintf(link, sizeof(link), "%s/addr/defs", tmp);
+	ck_assert_int_eq(symlink(target, link), 0);
+	ck_assert_int_eq(addr_load(dir, &a, NULL, NULL), -1);
+	ck_assert_msg(strstr(a.err, "symbolic link") != NULL, "%s", a.err);
+	addr_free(&a);
+	/* defs/money.json -> ../outside/money.json: the file itself */
+	ck_assert_int_eq(unlink(link), 0);
+	put("addr/defs/x", "");
+	snprintf(target, sizeof(target), "%s/outside/money.json", tmp);
+	snprintf(link, sizeof(link), "%s/addr/defs/money.json", tmp);
+	ck_assert_int_eq(symlink(target, link), 0);
+	ck_assert_int_eq(addr_load(dir, &a, NULL, NULL), -1);
+	ck_assert_msg(strstr(a.err, "symbolic link") != NULL, "%s", a.err);
+	addr_free(&a);
+	rm_tmp();
+}
+END_TEST
+
 /* A form rewritten while it is being loaded (here: from inside the load,
  * by the compiler's warning callback) is read again, and the address is
  * the new form, not a mix of both. */
@@ -554,6 +628,8 @@ suite_address(void)
 	tcase_add_test(tc, addr_load_notices_an_executable_hook);
 	tcase_add_test(tc, addr_load_refuses_files_others_may_write);
 	tcase_add_test(tc, addr_load_reads_again_a_form_changed_while_read);
+	tcase_add_test(tc, addr_load_reads_relative_references_beside_the_form);
+	tcase_add_test(tc, addr_load_reads_nothing_above_the_address);
 	suite_add_tcase(s, tc);
 	return s;
 }

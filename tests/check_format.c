@@ -12,15 +12,26 @@ struct fcase {
 	const char *format;
 	const char *value;
 	bool ok;
+	bool number; /* the value is a JSON number's text */
 };
 
+/* a string (or, for a name that applies to numbers only, a number) */
 #define Y(f, v)                                                                \
 	{                                                                      \
-		f, v, true                                                     \
+		f, v, true, false                                              \
 	}
 #define N(f, v)                                                                \
 	{                                                                      \
-		f, v, false                                                    \
+		f, v, false, false                                             \
+	}
+/* a number, for the names that apply to both */
+#define YNUM(f, v)                                                             \
+	{                                                                      \
+		f, v, true, true                                               \
+	}
+#define NNUM(f, v)                                                             \
+	{                                                                      \
+		f, v, false, true                                              \
 	}
 
 static void
@@ -31,11 +42,13 @@ run_fcases(const struct fcase *t, size_t n)
 	for (i = 0; i < n; i++) {
 		const struct format *f =
 		    format_lookup(t[i].format, strlen(t[i].format));
+		format_check_fn fn = NULL;
 
-		ck_assert_msg(f != NULL && f->check != NULL,
-		    "no checker for %s", t[i].format);
-		ck_assert_msg(
-		    f->check(t[i].value, strlen(t[i].value)) == t[i].ok,
+		if (f != NULL)
+			fn = t[i].number || f->check == NULL ? f->ncheck
+			                                     : f->check;
+		ck_assert_msg(fn != NULL, "no checker for %s", t[i].format);
+		ck_assert_msg(fn(t[i].value, strlen(t[i].value)) == t[i].ok,
 		    "%s \"%s\" should be %s", t[i].format, t[i].value,
 		    t[i].ok ? "valid" : "invalid");
 	}
@@ -435,6 +448,11 @@ START_TEST(uri_template_follows_rfc6570_level_4)
 	    Y("uri-template", ""),
 	    N("uri-template", "{x{y}}"),
 	    N("uri-template", "\xc2\x80"),
+	    /* RFC 6570 erratum 6937: the apostrophe is a literal */
+	    Y("uri-template", "a'b"),
+	    Y("uri-template", "'{var}'"),
+	    Y("uri-template", "/reports(period='{period}')"),
+	    N("uri-template", "a`b"),
 	};
 
 	RUN_FCASES(t);
@@ -613,7 +631,11 @@ START_TEST(format_lookup_knows_every_name_and_only_those)
 	    "ipv4", "ipv6", "uri", "uri-reference", "iri", "iri-reference",
 	    "uuid", "uri-template", "json-pointer", "relative-json-pointer",
 	    "regex", "int32", "int64", "float", "double", "byte", "binary",
-	    "password"};
+	    "password", "base64url", "char", "commonmark", "date-time-local",
+	    "decimal", "decimal128", "double-int", "html", "http-date", "int8",
+	    "int16", "media-range", "sf-binary", "sf-boolean", "sf-decimal",
+	    "sf-integer", "sf-string", "sf-token", "uint8", "uint16", "uint32",
+	    "uint64", "int-or-string", "unix-time"};
 	size_t i;
 
 	for (i = 0; i < GPT_ARRAY_LEN(names); i++)
@@ -630,6 +652,256 @@ START_TEST(format_lookup_knows_every_name_and_only_those)
 	ck_assert_ptr_null(format_lookup("password", 8)->check);
 	ck_assert_int_eq(format_lookup("int32", 5)->applies, FORMAT_NUMBERS);
 	ck_assert_int_eq(format_lookup("byte", 4)->applies, FORMAT_STRINGS);
+	ck_assert_int_eq(format_lookup("int64", 5)->applies,
+	    FORMAT_STRINGS | FORMAT_NUMBERS);
+	for (i = 0; format_at(i) != NULL; i++) {
+		const struct format *f = format_at(i);
+
+		ck_assert_msg(f->ref != NULL && f->ref[0] != '\0',
+		    "%s has no reference", f->name);
+		if (f->example != NULL && f->check != NULL)
+			ck_assert_msg(f->check(f->example, strlen(f->example)),
+			    "%s's example does not conform", f->name);
+	}
+	/* the content kinds are annotations: any string */
+	ck_assert_ptr_null(format_lookup("commonmark", 10)->check);
+	ck_assert_ptr_null(format_lookup("html", 4)->check);
+}
+END_TEST
+
+START_TEST(idn_names_take_ideographic_stops_and_bidi_rule_4)
+{
+	static const struct fcase t[] = {
+	    /* RFC 3490 3.1: U+3002, U+FF0E, U+FF61 separate labels */
+	    Y("idn-hostname", "a\xe3\x80\x82"
+	                      "b"),
+	    Y("idn-hostname", "a\xef\xbc\x8e"
+	                      "b"),
+	    Y("idn-hostname", "a\xef\xbd\xa1"
+	                      "b"),
+	    N("idn-hostname", "a\xe3\x80\x82"),
+	    N("idn-hostname", "\xe3\x80\x82"
+	                      "a"),
+	    N("idn-hostname", "a\xe3\x80\x82\xe3\x80\x82"
+	                      "b"),
+	    N("hostname", "a\xe3\x80\x82"
+	                  "b"),
+	    Y("idn-email", "x@a\xe3\x80\x82"
+	                   "b"),
+	    /* RFC 5893 rule 4: EN and AN never together in an RTL label */
+	    N("idn-hostname", "\xd8\xa7\xd9\xa1"
+	                      "1"),
+	    Y("idn-hostname", "\xd8\xa7\xd9\xa1"),
+	    Y("idn-hostname", "\xd8\xa7"
+	                      "1"),
+	    N("idn-hostname", "xn--1-ymc8o"),
+	    Y("idn-hostname", "xn--mgb0j"),
+	    N("idn-email", "x@\xd8\xa7\xd9\xa1"
+	                   "1"),
+	};
+
+	RUN_FCASES(t);
+}
+END_TEST
+
+START_TEST(registry_integers_have_their_ranges)
+{
+	static const struct fcase t[] = {
+	    Y("int8", "127"),
+	    N("int8", "128"),
+	    Y("int8", "-128"),
+	    N("int8", "-129"),
+	    Y("int8", "1.0"),
+	    N("int8", "1.5"),
+	    Y("int16", "32767"),
+	    N("int16", "32768"),
+	    Y("int16", "-32768"),
+	    N("int16", "-32769"),
+	    Y("uint8", "255"),
+	    N("uint8", "256"),
+	    Y("uint8", "0"),
+	    N("uint8", "-1"),
+	    Y("uint16", "65535"),
+	    N("uint16", "65536"),
+	    Y("uint32", "4294967295"),
+	    N("uint32", "4294967296"),
+	    N("uint32", "-1"),
+	    YNUM("uint64", "18446744073709551615"),
+	    NNUM("uint64", "18446744073709551616"),
+	    NNUM("uint64", "-1"),
+	    YNUM("uint64", "1.8446744073709551615e19"),
+	    Y("uint64", "18446744073709551615"),
+	    N("uint64", "-1"),
+	    N("uint64", "18446744073709551616"),
+	    N("uint64", "01"),
+	    N("uint64", "+1"),
+	    N("uint64", "1.0"),
+	    N("uint64", ""),
+	    Y("int64", "-9223372036854775808"),
+	    N("int64", "9223372036854775808"),
+	    N("int64", " 1"),
+	    N("int64", "1e3"),
+	    Y("int64", "-0"),
+	    YNUM("int64", "1e3"),
+	    NNUM("int64", "9223372036854775808"),
+	    Y("double-int", "9007199254740991"),
+	    N("double-int", "9007199254740992"),
+	    Y("double-int", "-9007199254740991"),
+	    N("double-int", "-9007199254740992"),
+	    N("double-int", "0.5"),
+	    Y("sf-integer", "999999999999999"),
+	    N("sf-integer", "1000000000000000"),
+	    Y("sf-integer", "-999999999999999"),
+	    N("sf-integer", "0.5"),
+	    Y("sf-integer", "1e14"),
+	    N("sf-integer", "1e15"),
+	    Y("sf-decimal", "999999999999.999"),
+	    N("sf-decimal", "1000000000000"),
+	    Y("sf-decimal", "-1.5"),
+	    N("sf-decimal", "1.2345"),
+	    Y("sf-decimal", "1.2340"),
+	    Y("sf-decimal", "0"),
+	    Y("int-or-string", "2147483647"),
+	    N("int-or-string", "2147483648"),
+	    N("int-or-string", "1.5"),
+	    Y("unix-time", "1700000000"),
+	    N("unix-time", "1700000000.5"),
+	    N("unix-time", "9223372036854775808"),
+	};
+
+	RUN_FCASES(t);
+	/* int-or-string takes any string (IntOrString's StrVal) */
+	ck_assert_ptr_null(format_lookup("int-or-string", 13)->check);
+	ck_assert_ptr_nonnull(format_lookup("int-or-string", 13)->ncheck);
+}
+END_TEST
+
+START_TEST(registry_decimals_are_exact)
+{
+	static const struct fcase t[] = {
+	    Y("decimal", "1"),
+	    Y("decimal", "-1.5"),
+	    Y("decimal", "+1.5"),
+	    Y("decimal", "5."),
+	    Y("decimal", ".5"),
+	    Y("decimal", "1E-3"),
+	    Y("decimal", "007"),
+	    N("decimal", ""),
+	    N("decimal", "."),
+	    N("decimal", "1,5"),
+	    N("decimal", "0x10"),
+	    N("decimal", "1e"),
+	    N("decimal", "NaN"),
+	    N("decimal", " 1"),
+	    N("decimal", "1.2.3"),
+	    Y("decimal128", "NaN"),
+	    Y("decimal128", "INF"),
+	    Y("decimal128", "-INF"),
+	    N("decimal128", "inf"),
+	    Y("decimal128", "1234567890123456789012345678901234"),
+	    N("decimal128", "12345678901234567890123456789012345"),
+	    Y("decimal128", "12345678901234567890123456789012340000"),
+	    Y("decimal128", "9.999999999999999999999999999999999e6144"),
+	    N("decimal128", "1e6145"),
+	    Y("decimal128", "1e-6176"),
+	    N("decimal128", "1e-6177"),
+	    Y("decimal128", "0e-99999999999"),
+	    N("decimal128", "1e99999999999"),
+	    YNUM("decimal128", "1.5"),
+	    NNUM("decimal128", "1e6145"),
+	    NNUM("decimal128", "1.00000000000000000000000000000000001"),
+	};
+
+	RUN_FCASES(t);
+	/* every JSON number is a decimal */
+	ck_assert_ptr_null(format_lookup("decimal", 7)->ncheck);
+}
+END_TEST
+
+START_TEST(registry_text_formats_follow_their_rfcs)
+{
+	static const struct fcase t[] = {
+	    Y("base64url", ""),
+	    Y("base64url", "aGk"),
+	    Y("base64url", "aGk="),
+	    Y("base64url", "-_-_"),
+	    N("base64url", "+/+/"),
+	    N("base64url", "aGl"),
+	    N("base64url", "a"),
+	    N("base64url", "aG=k"),
+	    Y("char", "a"),
+	    Y("char", "\xf0\x9f\x98\x80"),
+	    N("char", ""),
+	    N("char", "ab"),
+	    N("char", "\xc3\xa9"
+	              "e"),
+	    Y("date-time-local", "2024-02-29T12:30:00"),
+	    Y("date-time-local", "2024-02-29 12:30:00.123"),
+	    Y("date-time-local", "2024-02-29t12:30:60"),
+	    N("date-time-local", "2023-02-29T12:30:00"),
+	    N("date-time-local", "2024-01-01T12:30:00Z"),
+	    N("date-time-local", "2024-01-01T12:30:00+01:00"),
+	    N("date-time-local", "2024-01-01T24:00:00"),
+	    N("date-time-local", "2024-01-01T12:30"),
+	    N("date-time-local", "2024-01-01T12:30:00."),
+	    Y("http-date", "Sun, 06 Nov 1994 08:49:37 GMT"),
+	    Y("http-date", "Sunday, 06-Nov-94 08:49:37 GMT"),
+	    Y("http-date", "Sun Nov  6 08:49:37 1994"),
+	    Y("http-date", "Wed, 31 Dec 2008 23:59:60 GMT"),
+	    N("http-date", "Mon, 06 Nov 1994 08:49:37 GMT"),
+	    N("http-date", "Sun, 6 Nov 1994 08:49:37 GMT"),
+	    N("http-date", "Sun, 06 Nov 1994 08:49:37 UTC"),
+	    N("http-date", "sun, 06 Nov 1994 08:49:37 GMT"),
+	    N("http-date", "Sun, 06 nov 1994 08:49:37 GMT"),
+	    N("http-date", "Thu, 31 Apr 2008 08:49:37 GMT"),
+	    N("http-date", "Wed, 31 Dec 2008 22:59:60 GMT"),
+	    N("http-date", "Sun Nov 06 08:49:37 1994 "),
+	    N("http-date", "Sunday, 06-Nov-1994 08:49:37 GMT"),
+	    Y("media-range", "text/html"),
+	    Y("media-range", "*/*"),
+	    Y("media-range", "text/*"),
+	    Y("media-range", "text/html;charset=utf-8"),
+	    Y("media-range", "text/html ; q=0.5;level=\"a \\\"b\\\"\""),
+	    Y("media-range", "text/html;"),
+	    Y("media-range", "a/b;;c=d"),
+	    N("media-range", "text"),
+	    N("media-range", "text/"),
+	    N("media-range", "text/html "),
+	    N("media-range", "text/html;charset"),
+	    N("media-range", "text/html; a=\"b"),
+	    N("media-range", "text /html"),
+	    N("media-range", "text/html;a=b c"),
+	    Y("sf-binary", "::"),
+	    Y("sf-binary", ":aGk=:"),
+	    Y("sf-binary", ":aGk:"),
+	    Y("sf-binary", ":aGl=:"),
+	    N("sf-binary", ""),
+	    N("sf-binary", ":"),
+	    N("sf-binary", ":aGk="),
+	    N("sf-binary", ":a-k=:"),
+	    N("sf-binary", ":a:"),
+	    Y("sf-boolean", "?0"),
+	    Y("sf-boolean", "?1"),
+	    N("sf-boolean", "?2"),
+	    N("sf-boolean", "1"),
+	    N("sf-boolean", "?10"),
+	    Y("sf-string", "\"\""),
+	    Y("sf-string", "\"a \\\" \\\\ b\""),
+	    N("sf-string", "abc"),
+	    N("sf-string", "\"a\\n\""),
+	    N("sf-string", "\"\t\""),
+	    N("sf-string", "\"caf\xc3\xa9\""),
+	    N("sf-string", "\""),
+	    N("sf-string", "\"a\\\""),
+	    Y("sf-token", "a"),
+	    Y("sf-token", "*foo:bar/baz!#"),
+	    N("sf-token", ""),
+	    N("sf-token", "1a"),
+	    N("sf-token", "a b"),
+	    N("sf-token", "a\""),
+	};
+
+	RUN_FCASES(t);
 }
 END_TEST
 
@@ -717,6 +989,10 @@ suite_format(void)
 	tcase_add_test(tc, openapi_numbers_use_exact_decimals);
 	tcase_add_test(tc, byte_is_padded_canonical_base64);
 	tcase_add_test(tc, format_lookup_knows_every_name_and_only_those);
+	tcase_add_test(tc, idn_names_take_ideographic_stops_and_bidi_rule_4);
+	tcase_add_test(tc, registry_integers_have_their_ranges);
+	tcase_add_test(tc, registry_decimals_are_exact);
+	tcase_add_test(tc, registry_text_formats_follow_their_rfcs);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("schema");
 	tcase_add_test(tc, validate_asserts_format_on_strings_only);

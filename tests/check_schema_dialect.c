@@ -4,6 +4,8 @@
  * body under two dialects, or a keyword's passing and failing body.
  */
 #include "check_schema.h"
+#include "parser/json.h"
+#include "schema/schema_annot.h"
 #include "schema/schema_dialect.h"
 #include "schema/schema_load.h"
 
@@ -92,9 +94,14 @@ START_TEST(dialect_comes_from_schema_or_the_default)
 	        "{\"$schema\":\"http://json-schema.org/draft-07/schema#\","
 	        "\"definitions\":{},\"if\":true}",
 	        "1", R_OK},
+	    /* $defs is a container in every dialect */
 	    {NULL,
 	        "{\"$schema\":\"http://json-schema.org/draft-07/schema\","
 	        "\"$defs\":{}}",
+	        "1", R_OK},
+	    {NULL,
+	        "{\"$schema\":\"http://json-schema.org/draft-07/schema\","
+	        "\"$anchor\":\"a\"}",
 	        "1", R_REFUSED},
 	    {NULL, "{\"$schema\":\"https://json-schema.org/v1\"}", "1", R_OK},
 	    {NULL,
@@ -103,7 +110,9 @@ START_TEST(dialect_comes_from_schema_or_the_default)
 	        "1", R_OK},
 	    {NULL, "{\"$schema\":\"http://example.com/unknown\"}", "1",
 	        R_REFUSED},
-	    {"draft-06", "{\"if\":false}", "1", R_REFUSED},
+	    /* a later keyword with its later meaning; a core one refused */
+	    {"draft-06", "{\"if\":true,\"then\":false}", "1", R_INVALID},
+	    {"draft-06", "{\"$anchor\":\"a\"}", "1", R_REFUSED},
 	    {"draft-07", "{\"if\":false,\"else\":false}", "1", R_INVALID},
 	};
 
@@ -156,13 +165,17 @@ START_TEST(ids_follow_each_dialect)
 }
 END_TEST
 
-START_TEST(ref_siblings_are_ignored_through_draft_07_only)
+START_TEST(ref_siblings_are_applied_in_every_dialect)
 {
 	static const struct dcase t[] = {
 	    {"draft-07",
 	        "{\"definitions\":{\"a\":{}},\"properties\":{\"p\":"
 	        "{\"$ref\":\"#/definitions/a\",\"maxLength\":1}}}",
-	        "{\"p\":\"long\"}", R_OK},
+	        "{\"p\":\"long\"}", R_INVALID},
+	    {"draft-04",
+	        "{\"definitions\":{\"a\":{}},\"properties\":{\"p\":"
+	        "{\"$ref\":\"#/definitions/a\",\"maxLength\":1}}}",
+	        "{\"p\":\"x\"}", R_OK},
 	    {"2019-09",
 	        "{\"$defs\":{\"a\":{}},\"properties\":{\"p\":"
 	        "{\"$ref\":\"#/$defs/a\",\"maxLength\":1}}}",
@@ -233,14 +246,30 @@ START_TEST(dependencies_split_into_required_and_schemas)
 	        "{\"a\":1,\"b\":2}", R_OK},
 	    {"draft-07", "{\"dependencies\":{\"a\":{\"required\":[\"b\"]}}}",
 	        "{\"a\":1}", R_INVALID},
-	    {"2020-12", "{\"dependencies\":{\"a\":[\"b\"]}}", "{}", R_REFUSED},
+	    /* 2019-09 on: dependencies with its draft-07 meaning, beside
+	     * dependentRequired both holding */
+	    {"2020-12", "{\"dependencies\":{\"a\":[\"b\"]}}", "{\"a\":1}",
+	        R_INVALID},
+	    {"2019-09", "{\"dependencies\":{\"a\":{\"required\":[\"b\"]}}}",
+	        "{\"a\":1}", R_INVALID},
+	    {"2020-12",
+	        "{\"dependencies\":{\"a\":[\"b\"]},"
+	        "\"dependentRequired\":{\"a\":[\"c\"]}}",
+	        "{\"a\":1,\"b\":1}", R_INVALID},
+	    {"2020-12",
+	        "{\"dependencies\":{\"a\":[\"b\"]},"
+	        "\"dependentRequired\":{\"a\":[\"c\"]}}",
+	        "{\"a\":1,\"c\":1}", R_INVALID},
 	    {"2020-12", "{\"dependentRequired\":{\"a\":[\"b\"]}}", "{\"a\":1}",
 	        R_INVALID},
 	    {"2020-12", "{\"dependentSchemas\":{\"a\":{\"maxProperties\":1}}}",
 	        "{\"a\":1,\"b\":2}", R_INVALID},
 	    {"2020-12", "{\"dependentSchemas\":{\"a\":{\"maxProperties\":1}}}",
 	        "{\"c\":1,\"b\":2}", R_OK},
-	    {"draft-07", "{\"dependentSchemas\":{}}", "{}", R_REFUSED},
+	    /* borrowed into draft-07 with its 2019-09 meaning */
+	    {"draft-07", "{\"dependentSchemas\":{}}", "{}", R_OK},
+	    {"draft-07", "{\"dependentSchemas\":{\"a\":false}}", "{\"a\":1}",
+	        R_INVALID},
 	};
 
 	RUN_DCASES(t);
@@ -302,7 +331,9 @@ START_TEST(unevaluated_keywords_see_through_applicators)
 	        "{\"contains\":{\"type\":\"string\"},"
 	        "\"unevaluatedItems\":false}",
 	        "[\"a\"]", R_INVALID},
-	    {"draft-07", "{\"unevaluatedItems\":false}", "[]", R_REFUSED},
+	    /* borrowed into draft-07 with its 2019-09 meaning */
+	    {"draft-07", "{\"unevaluatedItems\":false}", "[]", R_OK},
+	    {"draft-07", "{\"unevaluatedItems\":false}", "[1]", R_INVALID},
 	};
 
 	RUN_DCASES(t);
@@ -354,17 +385,18 @@ START_TEST(content_is_enforced)
 	    {NULL, "{\"contentEncoding\":\"7bit\"}", "\"a\"", R_REFUSED},
 	    {NULL, "{\"contentMediaType\":\"text/html\"}", "\"a\"", R_REFUSED},
 	    {NULL, "{\"contentSchema\":true}", "\"a\"", R_REFUSED},
+	    /* borrowed into draft-06 with its draft-07 meaning */
 	    {"draft-06", "{\"contentEncoding\":\"base64\"}", "\"a\"",
-	        R_REFUSED},
+	        R_INVALID},
 	};
 
 	RUN_DCASES(t);
 }
 END_TEST
 
-START_TEST(annotations_are_x_names_or_declared)
+START_TEST(annotations_are_x_names_known_or_declared)
 {
-	static const char *const ann[] = {"markdownDescription"};
+	static const char *const ann[] = {"uiHint"};
 	struct schema_opts o;
 	struct arena a;
 	const struct schema *s;
@@ -372,7 +404,11 @@ START_TEST(annotations_are_x_names_or_declared)
 	static const struct dcase t[] = {
 	    {NULL, "{\"x-order\":3,\"type\":\"string\"}", "\"a\"", R_OK},
 	    {"draft-04", "{\"x-order\":3}", "1", R_OK},
-	    {NULL, "{\"markdownDescription\":\"m\"}", "1", R_REFUSED},
+	    {NULL, "{\"uiHint\":\"m\"}", "1", R_REFUSED},
+	    /* a known tool's (schemas/annotations.json) */
+	    {NULL, "{\"markdownDescription\":\"m\"}", "1", R_OK},
+	    {"draft-04", "{\"tsType\":\"string\",\"type\":\"string\"}", "1",
+	        R_INVALID},
 	};
 
 	RUN_DCASES(t);
@@ -381,9 +417,8 @@ START_TEST(annotations_are_x_names_or_declared)
 	o.annotations = ann;
 	o.nannotations = 1;
 	arena_init(&a, 1 << 20);
-	ck_assert_int_eq(
-	    schema_compile_opts(parse_text(&a, "{\"markdownDescription\":1}"),
-	        &o, &a, &s, &err),
+	ck_assert_int_eq(schema_compile_opts(parse_text(&a, "{\"uiHint\":1}"),
+	                     &o, &a, &s, &err),
 	    SCHEMA_OK);
 	arena_free(&a);
 }
@@ -512,11 +547,66 @@ START_TEST(registry_rows_are_consistent)
 		ck_assert_msg(seen[i], "kw %zu has no row", i);
 	ck_assert_ptr_nonnull(
 	    schema_kw_find(SCHEMA_D_2020_12, "prefixItems", 11));
-	ck_assert_ptr_null(schema_kw_find(SCHEMA_D_DRAFT07, "prefixItems", 11));
+	/* a later keyword is found with its later row; a core one is not */
+	ck_assert_ptr_nonnull(
+	    schema_kw_find(SCHEMA_D_DRAFT07, "prefixItems", 11));
+	ck_assert_int_eq(
+	    schema_kw_borrowed(SCHEMA_D_DRAFT07, "prefixItems", 11),
+	    SCHEMA_D_2020_12);
+	ck_assert_int_eq(
+	    schema_kw_borrowed(SCHEMA_D_DRAFT04, "const", 5), SCHEMA_D_DRAFT06);
+	ck_assert_int_eq(schema_kw_borrowed(SCHEMA_D_2020_12, "const", 5), -1);
+	ck_assert_ptr_null(schema_kw_find(SCHEMA_D_DRAFT07, "$anchor", 7));
+	ck_assert_ptr_null(
+	    schema_kw_find(SCHEMA_D_2020_12, "$recursiveRef", 13));
 	ck_assert(schema_kw_is_annotation("title", 5));
 	ck_assert(schema_kw_is_annotation("x-ui", 4));
 	ck_assert(!schema_kw_is_annotation("minLength", 9));
 	ck_assert(!schema_kw_is_annotation("titles", 6));
+}
+END_TEST
+
+/* schemas/annotations.json: every row names its tool, its source, its
+ * meaning and the date it was verified, and no keyword of any dialect. */
+START_TEST(annotation_table_rows_are_complete)
+{
+	static const char *const fields[] = {
+	    "keyword", "tool", "source", "meaning", "verified"};
+	struct arena a;
+	const struct json_value *doc, *rows;
+	struct json_err err;
+	const char *k, *tool;
+	size_t i, f;
+
+	arena_init(&a, (size_t)1 << 20);
+	ck_assert_int_eq(
+	    json_parse(schema_annot_text, schema_annot_len, &a, 0, &doc, &err),
+	    JSON_OK);
+	rows = json_object_get(doc, "annotations", 11);
+	ck_assert_ptr_nonnull(rows);
+	ck_assert_uint_ge(rows->u.arr.count, 20);
+	for (i = 0; i < rows->u.arr.count; i++)
+		for (f = 0; f < GPT_ARRAY_LEN(fields); f++) {
+			const struct json_value *v =
+			    json_object_get(&rows->u.arr.items[i], fields[f],
+			        strlen(fields[f]));
+
+			ck_assert_msg(v != NULL && v->type == JSON_T_STRING &&
+			                  v->u.str.len > 0,
+			    "row %zu lacks %s", i, fields[f]);
+		}
+	for (i = 0; schema_annot_at(i, &k, &tool) == 0; i++) {
+		ck_assert_msg(schema_kw_dialect_of(k, strlen(k)) < 0,
+		    "%s is a keyword of a dialect", k);
+		ck_assert_str_eq(schema_annot_tool(k, strlen(k)), tool);
+	}
+	ck_assert_uint_eq(i, rows->u.arr.count);
+	ck_assert_str_eq(
+	    schema_annot_tool("markdownDescription", 19), "VS Code");
+	ck_assert_ptr_null(schema_annot_tool("nullable", 8));
+	ck_assert_ptr_null(schema_annot_tool("discriminator", 13));
+	ck_assert_ptr_null(schema_annot_tool("markdown", 8));
+	arena_free(&a);
 }
 END_TEST
 
@@ -529,17 +619,18 @@ suite_schema_dialect(void)
 	tcase_add_test(k, dialect_comes_from_schema_or_the_default);
 	tcase_add_test(k, draft04_refuses_empty_and_repeating_lists);
 	tcase_add_test(k, ids_follow_each_dialect);
-	tcase_add_test(k, ref_siblings_are_ignored_through_draft_07_only);
+	tcase_add_test(k, ref_siblings_are_applied_in_every_dialect);
 	tcase_add_test(k, draft_04_exclusive_bounds_are_booleans);
 	tcase_add_test(k, items_arrays_and_prefix_items_per_dialect);
 	tcase_add_test(k, dependencies_split_into_required_and_schemas);
 	tcase_add_test(k, unevaluated_keywords_see_through_applicators);
 	tcase_add_test(k, dynamic_references_follow_the_dynamic_scope);
 	tcase_add_test(k, content_is_enforced);
-	tcase_add_test(k, annotations_are_x_names_or_declared);
+	tcase_add_test(k, annotations_are_x_names_known_or_declared);
 	tcase_add_test(k, builtin_meta_schemas_resolve_without_files);
 	tcase_add_test(k, refs_load_local_copies_only_under_their_prefix);
 	tcase_add_test(k, registry_rows_are_consistent);
+	tcase_add_test(k, annotation_table_rows_are_complete);
 	suite_add_tcase(s, k);
 	return s;
 }

@@ -107,14 +107,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if ((copy = malloc(len > 0 ? len : 1)) == NULL)
 		return 0;
 	memcpy(copy, data + 1, len);
-	if (f->applies == FORMAT_STRINGS) {
-		if (utf8_validate(
-		        (const unsigned char *)copy, len, NULL, NULL)) {
-			if (f->check != NULL)
-				check_implications(f, copy, len);
-			check_uri_layer(copy, len);
-		}
-	} else {
+	if ((f->applies & FORMAT_STRINGS) &&
+	    utf8_validate((const unsigned char *)copy, len, NULL, NULL)) {
+		if (f->check != NULL)
+			check_implications(f, copy, len);
+		check_uri_layer(copy, len);
+	}
+	if ((f->applies & FORMAT_NUMBERS) && f->ncheck != NULL) {
 		struct arena a;
 		const struct json_value *v;
 		struct json_err err;
@@ -122,7 +121,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		arena_init(&a, (size_t)1 << 16);
 		if (json_parse(copy, len, &a, 4, &v, &err) == JSON_OK &&
 		    v->type == JSON_T_NUMBER)
-			(void)f->check(v->u.num.text, v->u.num.len);
+			(void)f->ncheck(v->u.num.text, v->u.num.len);
 		arena_free(&a);
 	}
 	free(copy);

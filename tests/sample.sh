@@ -117,17 +117,17 @@ expect_status 2 "--sample --refs without =DIR: usage"
 run_cli --sample --refs "$refs" "$src/examples/echo"
 expect_status 2 "--refs with an address DIR (address.conf has the refs)"
 
-form hint '{"type": "string", "markdownDescription": "*a name*",
+form hint '{"type": "string", "uiHint": "*a name*",
     "maxLength": 4}'
 run_cli --sample "$TEST_TMP/hint.json"
 expect_status 2 "--sample: an undeclared editor-hint keyword refuses the form"
-expect_stderr_match 'markdownDescription' "... names the keyword"
-run_cli --sample --count 3 --annotations markdownDescription,x "$TEST_TMP/hint.json"
+expect_stderr_match 'uiHint' "... names the keyword"
+run_cli --sample --count 3 --annotations uiHint,x "$TEST_TMP/hint.json"
 expect_status 0 "--sample --annotations: the declared keyword is an annotation"
 expect_true "three strings of at most four characters" \
     sh -c "jq -s -e 'length == 3 and all(.[]; type == \"string\" and
         length <= 4)' '$TEST_TMP/out'"
-run_cli --sample --count 3 --seed 2 --annotations markdownDescription \
+run_cli --sample --count 3 --seed 2 --annotations uiHint \
     --dialect draft-07 "$TEST_TMP/hint.json"
 expect_status 0 "--sample: --annotations, --dialect and --seed in any order"
 

@@ -96,14 +96,14 @@ expect_status 1 "--strict-openai --refs: the external form loads, and is judged"
 expect_stderr_match 'obstacles to OpenAI strict mode' "... with its obstacles"
 run_cli --strict-openai "$ext/schema.json"
 expect_status 2 "--strict-openai without --refs: the form does not load"
-printf '%s\n' '{"type": "object", "markdownDescription": "*o*",
+printf '%s\n' '{"type": "object", "uiHint": "*o*",
     "properties": {"a": {"type": "string"}}, "required": ["a"],
     "additionalProperties": false}' >"$TEST_TMP/hint.json"
 run_cli --strict-openai "$TEST_TMP/hint.json"
 expect_status 2 "--strict-openai: an undeclared editor-hint keyword refuses"
-run_cli --strict-openai --annotations markdownDescription "$TEST_TMP/hint.json"
+run_cli --strict-openai --annotations uiHint "$TEST_TMP/hint.json"
 expect_status 1 "--strict-openai --annotations: the form loads and is judged"
-expect_stderr_match 'markdownDescription: not supported by strict mode' \
+expect_stderr_match 'uiHint: not supported by strict mode' \
     "... strict mode has no such keyword"
 
 finish

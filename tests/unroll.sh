@@ -99,11 +99,11 @@ expect_status 0 "--unroll --refs: a form with an external reference"
 expect_stdout_match 'schemas/money.json' "... printed with its reference"
 run_cli --unroll 2 "$ext/schema.json"
 expect_status 2 "--unroll without --refs: the external reference refuses"
-form hint '{"type": "object", "markdownDescription": "*t*",
+form hint '{"type": "object", "uiHint": "*t*",
     "properties": {"t": {"$ref": "#"}}}'
 run_cli --unroll 2 "$TEST_TMP/hint.json"
 expect_status 2 "--unroll: an undeclared editor-hint keyword refuses"
-run_cli --unroll --annotations markdownDescription 2 "$TEST_TMP/hint.json"
+run_cli --unroll --annotations uiHint 2 "$TEST_TMP/hint.json"
 expect_status 0 "--unroll --annotations: the unrolled form compiles with it"
 
 finish

@@ -119,23 +119,46 @@ run_cli --validate "$ext/schema.json" "$ext/pass/ok.json"
 expect_status 2 "without --refs the external reference refuses the form"
 
 # --annotations declares a tool's keyword; x- names need no declaration.
-printf '{"markdownDescription":"*x*","x-order":1,"type":"string"}\n' \
+printf '{"uiHint":"*x*","x-order":1,"type":"string"}\n' \
     >"$TEST_TMP/ann.json"
 printf '"s"\n' >"$TEST_TMP/s.json"
 run_cli --validate "$TEST_TMP/ann.json" "$TEST_TMP/s.json"
 expect_status 2 "an undeclared annotation refuses the form"
 expect_stderr_match 'annotations = NAME' "the refusal says how to declare it"
-run_cli --validate --annotations markdownDescription,foo \
+run_cli --validate --annotations uiHint,foo \
     "$TEST_TMP/ann.json" "$TEST_TMP/s.json"
 expect_status 0 "a declared annotation is accepted"
+# The annotation keywords of real tools (schemas/annotations.json) need no
+# declaration; --check names each and its tool.
+printf '{"type":"string","markdownDescription":"*x*","enumDescriptions":[],"tsType":"string","example":"a","externalDocs":{},"$default":{"$source":"argv"}}\n' \
+    >"$TEST_TMP/known.json"
+run_cli --validate "$TEST_TMP/known.json" "$TEST_TMP/s.json"
+expect_status 0 "known tool annotations load without annotations ="
+printf '{"discriminator":{"propertyName":"k"},"oneOf":[{"properties":{"k":{"const":"a"}}}]}\n' \
+    >"$TEST_TMP/disc.json"
+run_cli --validate "$TEST_TMP/disc.json" "$TEST_TMP/s.json"
+expect_status 2 "discriminator refuses the form"
+expect_stderr_match 'Pydantic v1 writes it beside oneOf.*annotations = discriminator' \
+    "the refusal gives Pydantic v1's discriminator a fix"
+printf '{"nullable":true}\n' >"$TEST_TMP/nullable.json"
+run_cli --validate "$TEST_TMP/nullable.json" "$TEST_TMP/s.json"
+expect_status 2 "nullable refuses the form"
+expect_stderr_match '\[T, "null"\]' "the refusal gives nullable its fix"
 
 # --dialect: the dialect of a form without $schema.
-printf '{"$defs":{"a":true}}\n' >"$TEST_TMP/defs.json"
+# A core keyword of a later dialect is no keyword of an earlier one
+# ($anchor decides how the form is read); const is borrowed (warned).
+printf '{"$anchor":"a"}\n' >"$TEST_TMP/defs.json"
 run_cli --validate --dialect draft-07 "$TEST_TMP/defs.json" "$TEST_TMP/s.json"
-expect_status 2 "\$defs is refused under draft-07"
+expect_status 2 "\$anchor is refused under draft-07"
 expect_stderr_match 'not part of draft-07' "the refusal names the dialect"
 run_cli --validate --dialect 2019-09 "$TEST_TMP/defs.json" "$TEST_TMP/s.json"
-expect_status 0 "\$defs is accepted under 2019-09"
+expect_status 0 "\$anchor is accepted under 2019-09"
+printf '{"const":"s"}\n' >"$TEST_TMP/const.json"
+run_cli --validate --dialect draft-04 "$TEST_TMP/const.json" "$TEST_TMP/s.json"
+expect_status 0 "const under draft-04 is enforced with its draft-06 meaning"
+expect_stderr_match 'not a draft-04 keyword: enforced with its draft-06 meaning' \
+    "the warning names the keyword and both dialects"
 run_cli --validate --dialect draft-03 "$TEST_TMP/defs.json" "$TEST_TMP/s.json"
 expect_status 2 "an unknown --dialect is a usage error"
 

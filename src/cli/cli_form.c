@@ -227,6 +227,32 @@ cli_form_address(
 	return -1;
 }
 
+/* "file://" and the real path of the file at path, in f's arena, or NULL
+ * (no such file, or a path with a byte a URI path does not take as
+ * itself: a space, "%", "#", "?", beyond ASCII). */
+static const char *
+cli_form_file_uri(struct cli_form *f, const char *path)
+{
+	char real[PATH_MAX], *uri;
+	size_t i, n;
+
+	if (path == NULL || realpath(path, real) == NULL)
+		return NULL;
+	for (i = 0; real[i] != '\0'; i++) {
+		unsigned char c = (unsigned char)real[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		        (c >= '0' && c <= '9') ||
+		        strchr("-._~/!$&'()*+,;=:@", c) != NULL))
+			return NULL;
+	}
+	n = strlen(real) + 8;
+	if ((uri = arena_alloc(&f->a, n)) == NULL)
+		return NULL;
+	snprintf(uri, n, "file://%s", real);
+	return uri;
+}
+
 /* A schema file, compiled with f's options.  0, or -1 after printing
  * every problem. */
 static int
@@ -238,6 +264,13 @@ cli_form_file(struct cli_form *f, const char *path, struct schema_problems *ps)
 	if (cli_form_read_json(path, &f->text, &f->a, &f->schema, "schema") !=
 	    0)
 		return -1;
+	/* the file's location is its base URI: its relative references and
+	 * a relative $id resolve against it, and read the files named */
+	if ((o.base_uri = cli_form_file_uri(f, path)) != NULL &&
+	    schema_refs_files(&f->refs) == 0) {
+		o.load = schema_refs_load;
+		o.load_ctx = &f->refs;
+	}
 	o.warn = f->warnings ? cli_form_warning : NULL;
 	o.warn_ctx = NULL;
 	o.problems = ps;

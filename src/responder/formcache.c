@@ -369,6 +369,10 @@ fc_key(struct buf *b, enum formcache_kind kind, const struct addr *a,
 			goto done;
 		fc_walk(&w, path, 0);
 	}
+	/* the files beside the form that its references read */
+	for (const struct addr_file *f = a->files; f != NULL && !w.refused;
+	     f = f->next)
+		fc_walk(&w, f->path, 0);
 	if (racy != NULL && w.refused)
 		*racy = true; /* a refs file too recent, or past the limits */
 	if (w.refused || buf_append(b, version, sizeof(version)) == -1 ||

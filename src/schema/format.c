@@ -321,22 +321,64 @@ is_rtl(uint32_t cp)
 }
 
 /*
- * RFC 3492 punycode, decoding only as far as needed to see whether the
- * label holds a right-to-left code point (validity is libidn2's).  false
+ * What RFC 5893's Bidi rule 4 needs of a label: whether it has a
+ * right-to-left code point, a European number (EN) and an Arabic number
+ * (AN), by the Bidi_Class values of DerivedBidiClass.txt for the code
+ * points an IDNA2008 label can hold (EN: ASCII and Extended Arabic-Indic
+ * digits, and the superscripts, fullwidth and mathematical digits that
+ * other rules refuse anyway; AN: Arabic-Indic digits and separators, the
+ * Arabic number signs, Hanifi Rohingya digits, Rumi numerals).
+ */
+enum { BIDI_RTL = 1, BIDI_EN = 2, BIDI_AN = 4 };
+
+static unsigned
+bidi_class_bits(uint32_t cp)
+{
+	unsigned bits = is_rtl(cp) ? BIDI_RTL : 0;
+
+	if ((cp >= '0' && cp <= '9') || (cp >= 0x06F0 && cp <= 0x06F9) ||
+	    cp == 0x00B2 || cp == 0x00B3 || cp == 0x00B9 || cp == 0x2070 ||
+	    (cp >= 0x2074 && cp <= 0x2079) || (cp >= 0x2080 && cp <= 0x2089) ||
+	    (cp >= 0x2488 && cp <= 0x249B) || (cp >= 0xFF10 && cp <= 0xFF19) ||
+	    (cp >= 0x1D7CE && cp <= 0x1D7FF) ||
+	    (cp >= 0x1F100 && cp <= 0x1F10A) ||
+	    (cp >= 0x1FBF0 && cp <= 0x1FBF9))
+		bits |= BIDI_EN;
+	if ((cp >= 0x0600 && cp <= 0x0605) || (cp >= 0x0660 && cp <= 0x0669) ||
+	    cp == 0x066B || cp == 0x066C || cp == 0x06DD || cp == 0x0890 ||
+	    cp == 0x0891 || cp == 0x08E2 || (cp >= 0x10D30 && cp <= 0x10D39) ||
+	    (cp >= 0x10E60 && cp <= 0x10E7E))
+		bits |= BIDI_AN | BIDI_RTL;
+	return bits;
+}
+
+/* RFC 5893 section 2, rule 4: "In an RTL label, if an EN is present, no
+ * AN may be present, and vice versa" ("\xd8\xa7\xd9\xa1" "1"). */
+static bool
+bidi_rule4(unsigned seen)
+{
+	return !((seen & BIDI_RTL) && (seen & BIDI_EN) && (seen & BIDI_AN));
+}
+
+/*
+ * RFC 3492 punycode, decoding only as far as needed to see the label's
+ * bidi classes (BIDI_* bits in *seen; validity is libidn2's).  false
  * when the text does not decode.
  */
 static bool
-puny_has_rtl(const char *p, size_t len, bool *rtl)
+puny_bidi(const char *p, size_t len, unsigned *seen)
 {
 	enum { BASE = 36, TMIN = 1, TMAX = 26, SKEW = 38, DAMP = 700 };
 	uint32_t n = 128, i = 0, bias = 72, out = 0;
 	size_t b = 0, k, in;
 	bool first = true;
 
-	*rtl = false;
+	*seen = 0;
 	for (k = 0; k < len; k++)
 		if (p[k] == '-')
 			b = k;
+	for (k = 0; k < b; k++)
+		*seen |= bidi_class_bits((unsigned char)p[k]);
 	out = (uint32_t)b;
 	in = b > 0 ? b + 1 : 0;
 	while (in < len) {
@@ -381,8 +423,7 @@ puny_has_rtl(const char *p, size_t len, bool *rtl)
 		i %= out + 1;
 		if (n > 0x10FFFF)
 			return false;
-		if (is_rtl(n))
-			*rtl = true;
+		*seen |= bidi_class_bits(n);
 		out++;
 		i++;
 	}
@@ -399,7 +440,7 @@ host_label(const char *p, size_t len, bool idn, size_t *alen, bool *rtl)
 	char buf[HOST_ULABEL_MAX + 1];
 	uint8_t *out = NULL;
 	bool ascii, high;
-	unsigned cls = classes_of(p, len, &high);
+	unsigned cls = classes_of(p, len, &high), seen = 0;
 	size_t i;
 	int rc;
 
@@ -423,8 +464,7 @@ host_label(const char *p, size_t len, bool idn, size_t *alen, bool *rtl)
 	if (ascii) {
 		/* an A-label must decode to a valid U-label (RFC 5891 5.4):
 		 * "xn--X" (bad punycode), "XN--aa---o47jg78q" ("--" in 3-4) */
-		if (!ldh_label(buf, len) ||
-		    !puny_has_rtl(buf + 4, len - 4, rtl))
+		if (!ldh_label(buf, len) || !puny_bidi(buf + 4, len - 4, &seen))
 			return false;
 		rc = idn2_register_u8(NULL, (const uint8_t *)buf, &out, 0);
 	} else {
@@ -436,8 +476,7 @@ host_label(const char *p, size_t len, bool idn, size_t *alen, bool *rtl)
 			n = utf8_decode(s + i, len - i, &cp);
 			if (n == 0)
 				return false;
-			if (is_rtl(cp))
-				*rtl = true;
+			seen |= bidi_class_bits(cp);
 		}
 		/* no IDN2_NFC_INPUT: a U-label must already be in NFC */
 		rc = idn2_register_u8((const uint8_t *)buf, NULL, &out, 0);
@@ -446,13 +485,50 @@ host_label(const char *p, size_t len, bool idn, size_t *alen, bool *rtl)
 		idn2_free(out);
 		return false;
 	}
+	*rtl = (seen & BIDI_RTL) != 0;
+	if (!bidi_rule4(seen)) {
+		idn2_free(out);
+		return false;
+	}
 	*alen = strlen((const char *)out);
 	idn2_free(out);
 	return *alen <= HOST_LABEL_MAX;
 }
 
-/* A host name: labels separated by "." (no empty label, so no final
- * dot), at most 253 octets in A-label form.  Hits on "", ".", "a..b". */
+/*
+ * The end of the label that starts at p + i: the next label separator's
+ * offset (its length in *seplen), or len.  A host name separates labels
+ * by "."; an internationalized one also by U+3002 IDEOGRAPHIC FULL STOP,
+ * U+FF0E FULLWIDTH FULL STOP and U+FF61 HALFWIDTH IDEOGRAPHIC FULL STOP
+ * (RFC 3490 section 3.1, UTS #46 section 4: "a\xe3\x80\x82b").
+ */
+static size_t
+label_end(const char *p, size_t i, size_t len, bool idn, size_t *seplen)
+{
+	const unsigned char *s = (const unsigned char *)p;
+
+	for (; i < len; i++) {
+		if (s[i] == '.') {
+			*seplen = 1;
+			return i;
+		}
+		if (idn && i + 2 < len &&
+		    ((s[i] == 0xE3 && s[i + 1] == 0x80 && s[i + 2] == 0x82) ||
+		        (s[i] == 0xEF && s[i + 1] == 0xBC &&
+		            s[i + 2] == 0x8E) ||
+		        (s[i] == 0xEF && s[i + 1] == 0xBD &&
+		            s[i + 2] == 0xA1))) {
+			*seplen = 3;
+			return i;
+		}
+	}
+	*seplen = 0;
+	return len;
+}
+
+/* A host name: labels separated by "." (and the ideographic full stops
+ * when idn; no empty label, so no final dot), at most 253 octets in
+ * A-label form.  Hits on "", ".", "a..b". */
 static bool
 host_name(const char *p, size_t len, bool idn)
 {
@@ -462,8 +538,8 @@ host_name(const char *p, size_t len, bool idn)
 	if (len == 0)
 		return false;
 	for (;;) {
-		const char *dot = memchr(p + i, '.', len - i);
-		size_t end = dot != NULL ? (size_t)(dot - p) : len, alen = 0;
+		size_t seplen;
+		size_t end = label_end(p, i, len, idn, &seplen), alen = 0;
 		bool rtl;
 
 		if (!host_label(p + i, end - i, idn, &alen, &rtl))
@@ -475,9 +551,9 @@ host_name(const char *p, size_t len, bool idn)
 		total += alen + (i > 0);
 		if (total > HOST_NAME_MAX_TEXT)
 			return false;
-		if (dot == NULL)
+		if (seplen == 0)
 			break;
-		i = end + 1;
+		i = end + seplen;
 	}
 	/* RFC 5893 section 2, rule 1, for every label of a bidi domain:
 	 * "1a.\xd7\x90\xd7\x91" */
@@ -781,9 +857,12 @@ template_expr(const char *p, size_t len)
 
 /*
  * URI-Template = *( literals / expression ).  literals: any character
- * but CTL, SP, DQUOTE, "'", "%" (except in pct-encoded), "<", ">", "\",
- * "^", "`", "{", "|", "}", and beyond ASCII only ucschar and iprivate
- * (checked as an IRI query would be).  Hits on "{a", "a}", "%zz", "a b".
+ * but CTL, SP, DQUOTE, "%" (except in pct-encoded), "<", ">", "\", "^",
+ * "`", "{", "|", "}", and beyond ASCII only ucschar and iprivate
+ * (checked as an IRI query would be).  The apostrophe is a literal: RFC
+ * 6570's ABNF leaves %x27 out, and its verified erratum 6937 puts it back
+ * (%x26-3B), as the RFC's own example "'{var}'" needs.  Hits on "{a",
+ * "a}", "%zz", "a b".
  */
 static bool
 check_uri_template(const char *p, size_t len)
@@ -820,7 +899,6 @@ check_uri_template(const char *p, size_t len)
 		} else {
 			switch (c) {
 			case '"':
-			case '\'':
 			case '<':
 			case '>':
 			case '\\':
@@ -1138,69 +1216,719 @@ check_double(const char *p, size_t len)
 }
 
 /*
- * byte: RFC 4648 section 4 base64, padded to a multiple of 4, with the
- * pad bits zero (section 3.5: one text per octet string).  Hits on "QQ",
- * "QR==", "Q===", "QQ=A", "QQ==QQ==".
+ * base64 text (RFC 4648): the alphabet of section 4 (url false) or of
+ * section 5 (url true), "=" padding to a multiple of 4 (required unless
+ * pad_optional), and the pad bits after the last octet zero (section
+ * 3.5) unless any_pad_bits.  Hits on "QQ" (padding required), "QR=="
+ * (pad bits), "Q===", "QQ=A", "QQ==QQ==", "Q" (no octet ends there).
  */
 static bool
-check_byte(const char *p, size_t len)
+b64_text(
+    const char *p, size_t len, bool url, bool pad_optional, bool any_pad_bits)
 {
-	size_t i, pad = 0;
+	size_t i, n, pad = 0;
 	int last = 0;
 
-	if (len % 4 != 0)
+	while (pad < 2 && len > pad && p[len - 1 - pad] == '=')
+		pad++;
+	n = len - pad;
+	if (pad > 0 || !pad_optional) {
+		if (len % 4 != 0)
+			return false;
+	} else if (n % 4 == 1) {
 		return false;
-	if (len > 0 && p[len - 1] == '=')
-		pad = len > 1 && p[len - 2] == '=' ? 2 : 1;
-	for (i = 0; i < len - pad; i++) {
+	}
+	for (i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)p[i];
 
-		if (is_alpha(c))
-			last = c <= 'Z' ? c - 'A' : c - 'a' + 26;
+		if (c >= 'A' && c <= 'Z')
+			last = c - 'A';
+		else if (c >= 'a' && c <= 'z')
+			last = c - 'a' + 26;
 		else if (is_digit(c))
 			last = c - '0' + 52;
-		else if (c == '+')
+		else if (c == (url ? '-' : '+'))
 			last = 62;
-		else if (c == '/')
+		else if (c == (url ? '_' : '/'))
 			last = 63;
 		else
 			return false;
 	}
-	/* the bits after the last octet: 4 with "==", 2 with "=" */
-	return pad == 0 || (last & (pad == 2 ? 0xF : 0x3)) == 0;
+	if (any_pad_bits)
+		return true;
+	/* the bits after the last octet: 4 after 2 digits, 2 after 3 */
+	if (n % 4 == 2)
+		return (last & 0xF) == 0;
+	if (n % 4 == 3)
+		return (last & 0x3) == 0;
+	return true;
 }
 
-/* --- the table -------------------------------------------------------- */
+/* byte: RFC 4648 section 4 base64, padded, pad bits zero (one text per
+ * octet string, section 3.5). */
+static bool
+check_byte(const char *p, size_t len)
+{
+	return b64_text(p, len, false, false, false);
+}
+
+/* --- the OpenAPI Format Registry (spec.openapis.org/registry/format) ---- */
+
+/* base64url: RFC 4648 section 5, the url-safe alphabet; the padding may
+ * be left out (section 5: "the pad character ... can be avoided"), as
+ * contentEncoding base64url reads it; pad bits zero.  Hits on "+/",
+ * "QR", "Q". */
+static bool
+check_base64url(const char *p, size_t len)
+{
+	return b64_text(p, len, true, true, false);
+}
+
+/* char: "a single character", one Unicode code point.  Hits on "", "ab". */
+static bool
+check_char(const char *p, size_t len)
+{
+	uint32_t cp;
+
+	return len > 0 &&
+	       utf8_decode((const unsigned char *)p, len, &cp) == len;
+}
+
+/*
+ * date-time-local (registry, after TOML 1.0's Local Date-Time): full-date
+ * "T" partial-time of RFC 3339 5.6, no offset; TOML lets a space stand
+ * for the "T".  A leap second (:60) is taken at any minute, since the
+ * offset that would place it is not written.  Hits on
+ * "2024-02-30T00:00:00", "2024-01-01T00:00:00Z", "2024-01-01T24:00:00".
+ */
+static bool
+check_date_time_local(const char *p, size_t len)
+{
+	size_t i = 19;
+
+	if (len < 19 || (p[10] != 'T' && p[10] != 't' && p[10] != ' '))
+		return false;
+	if (!check_date(p, 10) || p[13] != ':' || p[16] != ':' ||
+	    digits(p + 11, 2) < 0 || digits(p + 11, 2) > 23 ||
+	    digits(p + 14, 2) < 0 || digits(p + 14, 2) > 59 ||
+	    digits(p + 17, 2) < 0 || digits(p + 17, 2) > 60)
+		return false;
+	if (i < len && p[i] == '.') {
+		size_t start = ++i;
+
+		while (i < len && is_digit((unsigned char)p[i]))
+			i++;
+		if (i == start)
+			return false; /* "2024-01-01T00:00:00." */
+	}
+	return i == len;
+}
+
+/*
+ * A decimal number's text as ISO/IEC 9075-2 (SQL) writes a signed numeric
+ * literal: [ "+" / "-" ] ( digits [ "." [ digits ] ] / "." digits )
+ * [ ( "E" / "e" ) [ "+" / "-" ] digits ], a superset of JSON's number.
+ * What it scans: the decades of its first and last significant digits
+ * (1.50e3: 3 and 2), or zero; wild when the exponent has more than 9
+ * digits (no finite format holds such a value, unless it is zero).
+ */
+struct numtext {
+	bool zero, wild;
+	long lead, last;
+};
+
+static bool
+num_scan(const char *p, size_t len, struct numtext *t)
+{
+	size_t i = 0, istart, iend, fstart = 0, fend = 0, k;
+	long x = 0;
+	unsigned nx = 0;
+	bool xneg = false, found = false;
+
+	memset(t, 0, sizeof(*t));
+	if (i < len && (p[i] == '-' || p[i] == '+'))
+		i++;
+	istart = i;
+	while (i < len && is_digit((unsigned char)p[i]))
+		i++;
+	iend = i;
+	if (i < len && p[i] == '.') {
+		fstart = ++i;
+		while (i < len && is_digit((unsigned char)p[i]))
+			i++;
+		fend = i;
+	}
+	if (iend == istart && fend == fstart)
+		return false; /* "", "-", ".", "e5" */
+	if (i < len && (p[i] == 'e' || p[i] == 'E')) {
+		if (++i < len && (p[i] == '+' || p[i] == '-'))
+			xneg = p[i++] == '-';
+		for (; i < len && is_digit((unsigned char)p[i]); i++)
+			if (++nx <= 9)
+				x = x * 10 + (p[i] - '0');
+		if (nx == 0)
+			return false; /* "1e" */
+	}
+	if (i != len)
+		return false; /* "1.2.3", "1 " */
+	for (k = istart; k < iend; k++)
+		if (p[k] != '0') {
+			if (!found)
+				t->lead = (long)(iend - k) - 1;
+			found = true;
+			t->last = (long)(iend - k) - 1;
+		}
+	for (k = fstart; k < fend; k++)
+		if (p[k] != '0') {
+			if (!found)
+				t->lead = -(long)(k - fstart + 1);
+			found = true;
+			t->last = -(long)(k - fstart + 1);
+		}
+	t->zero = !found;
+	t->wild = nx > 9 && found;
+	if (xneg)
+		x = -x;
+	t->lead += x;
+	t->last += x;
+	return true;
+}
+
+/* decimal (strings): "a fixed or floating point decimal number" (the
+ * registry, after ISO/IEC 9075-2): the text num_scan reads.  Every JSON
+ * number is one, so numbers pass.  Hits on "", "1,5", "0x10", "1e",
+ * "NaN". */
+static bool
+check_decimal(const char *p, size_t len)
+{
+	struct numtext t;
+
+	return num_scan(p, len, &t);
+}
+
+/*
+ * decimal128: IEEE 754-2008's 128-bit decimal, 34 significant digits and
+ * exponents from -6143 to 6144, so exactly the values c * 10^q with c of
+ * at most 34 digits and q in [-6176, 6111]: at most 34 digits from the
+ * first significant to the last, the last at or above 10^-6176, the first
+ * at or below 10^6144.  A string may also be "NaN", "INF" or "-INF" (the
+ * registry).  Hits on 35 significant digits, 1e6145, 1e-6177.
+ */
+static bool
+decimal128_value(const struct numtext *t)
+{
+	if (t->zero)
+		return true;
+	return !t->wild && t->lead - t->last + 1 <= 34 && t->last >= -6176 &&
+	       t->lead <= 6144;
+}
+
+static bool
+check_decimal128(const char *p, size_t len)
+{
+	struct numtext t;
+
+	if ((len == 3 && memcmp(p, "NaN", 3) == 0) ||
+	    (len == 3 && memcmp(p, "INF", 3) == 0) ||
+	    (len == 4 && memcmp(p, "-INF", 4) == 0))
+		return true;
+	return num_scan(p, len, &t) && decimal128_value(&t);
+}
+
+static bool
+check_decimal128_number(const char *p, size_t len)
+{
+	struct numtext t;
+
+	return num_scan(p, len, &t) && decimal128_value(&t);
+}
+
+/*
+ * The integer formats: an integer (1.0 and 1e2 are) in the range the
+ * registry gives each, on the exact decimal.  Their strings (int64 and
+ * uint64) are the integer's JSON text: an optional "-", then "0" or a
+ * digit 1-9 and more digits ("+1", "01", "1.0" and " 1" are not).
+ */
+static bool
+int_text_in(const char *p, size_t len, int64_t lo, int64_t hi,
+    struct bound *blo, struct bound *bhi)
+{
+	int64_t v;
+
+	if (small_int(p, len, &v))
+		return v >= lo && v <= hi;
+	return int_in(p, len, blo, bhi);
+}
+
+#define GPT_INT_FORMAT(fn, lo, hi, lotext, hitext)                             \
+	static bool fn(const char *p, size_t len)                              \
+	{                                                                      \
+		static struct bound blo = {lotext, {0}, false},                \
+		                    bhi = {hitext, {0}, false};                \
+		return int_text_in(p, len, lo, hi, &blo, &bhi);                \
+	}
+
+GPT_INT_FORMAT(check_int8, -128, 127, "-128", "127")
+GPT_INT_FORMAT(check_int16, -32768, 32767, "-32768", "32767")
+GPT_INT_FORMAT(check_uint8, 0, 255, "0", "255")
+GPT_INT_FORMAT(check_uint16, 0, 65535, "0", "65535")
+GPT_INT_FORMAT(check_uint32, 0, 4294967295LL, "0", "4294967295")
+/* small_int reads at most 18 digits, all below the upper bound */
+GPT_INT_FORMAT(check_uint64, 0, INT64_MAX, "0", "18446744073709551615")
+/* -(2^53)+1 to (2^53)-1: the registry's range */
+GPT_INT_FORMAT(check_double_int, -9007199254740991LL, 9007199254740991LL,
+    "-9007199254740991", "9007199254740991")
+
+/* An integer's JSON text.  Hits on "", "-", "+1", "01", "1.0", "1e3". */
+static bool
+is_int_text(const char *p, size_t len)
+{
+	size_t i = len > 0 && p[0] == '-';
+
+	if (i == len || (p[i] == '0' && len - i > 1))
+		return false;
+	for (; i < len; i++)
+		if (!is_digit((unsigned char)p[i]))
+			return false;
+	return true;
+}
+
+static bool
+check_int64_string(const char *p, size_t len)
+{
+	return is_int_text(p, len) && check_int64(p, len);
+}
+
+static bool
+check_uint64_string(const char *p, size_t len)
+{
+	return is_int_text(p, len) && check_uint64(p, len);
+}
+
+/*
+ * http-date: RFC 7231 section 7.1.1.1 (RFC 9110 5.6.7), HTTP-date =
+ * IMF-fixdate / rfc850-date / asctime-date, which a recipient must all
+ * accept: "Sun, 06 Nov 1994 08:49:37 GMT", "Sunday, 06-Nov-94 08:49:37
+ * GMT", "Sun Nov  6 08:49:37 1994".  Names are case-sensitive; the day
+ * exists in its month, the day name is that date's (for a two-digit year,
+ * in 19xx or 20xx), and second 60 only at 23:59 (GMT is UTC).  Hits on
+ * "Mon, 06 Nov 1994 08:49:37 GMT" (a Sunday), "Sun, 6 Nov 1994 08:49:37
+ * GMT", "Sun, 06 Nov 1994 08:49:37 UTC", "sun, 06 Nov 1994 08:49:37 GMT".
+ */
+static const char *const http_days[7] = {"Sunday", "Monday", "Tuesday",
+    "Wednesday", "Thursday", "Friday", "Saturday"};
+static const char *const http_months[12] = {"Jan", "Feb", "Mar", "Apr", "May",
+    "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+
+/* 0 for Sunday (Sakamoto's method, proleptic Gregorian). */
+static int
+weekday(int y, int m, int d)
+{
+	static const int t[12] = {0, 3, 2, 5, 0, 3, 5, 1, 4, 6, 2, 4};
+
+	if (m < 3)
+		y--;
+	return (y + y / 4 - y / 100 + y / 400 + t[m - 1] + d) % 7;
+}
+
+/* The month named by the 3 bytes at p (1-12), or 0. */
+static int
+http_month(const char *p)
+{
+	int m;
+
+	for (m = 0; m < 12; m++)
+		if (memcmp(p, http_months[m], 3) == 0)
+			return m + 1;
+	return 0;
+}
+
+/* The day whose (full, or 3-letter when !full) name starts p: 0-6 and its
+ * length in *n, or -1. */
+static int
+http_day(const char *p, size_t len, bool full, size_t *n)
+{
+	int d;
+
+	for (d = 0; d < 7; d++) {
+		size_t l = full ? strlen(http_days[d]) : 3;
+
+		if (len >= l && memcmp(p, http_days[d], l) == 0) {
+			*n = l;
+			return d;
+		}
+	}
+	return -1;
+}
+
+/* time-of-day = hour ":" minute ":" second, 00:00:00 to 23:59:60. */
+static bool
+http_time(const char *p)
+{
+	int h = digits(p, 2), m = digits(p + 3, 2), s = digits(p + 6, 2);
+
+	if (p[2] != ':' || p[5] != ':' || h < 0 || h > 23 || m < 0 || m > 59 ||
+	    s < 0 || s > 60)
+		return false;
+	return s < 60 || (h == 23 && m == 59);
+}
+
+static bool
+http_date_ok(int wd, int y, int m, int d)
+{
+	static const int mdays[12] = {
+	    31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+
+	if (m < 1 || d < 1 || d > mdays[m - 1] ||
+	    (m == 2 && d == 29 && !is_leap_year(y)))
+		return false;
+	return weekday(y, m, d) == wd;
+}
+
+static bool
+check_http_date(const char *p, size_t len)
+{
+	size_t n = 0;
+	int wd, y, m, d;
+
+	if (len == 29 && (wd = http_day(p, len, false, &n)) >= 0 &&
+	    p[3] == ',') {
+		/* IMF-fixdate: "Sun, 06 Nov 1994 08:49:37 GMT" */
+		if (p[4] != ' ' || p[7] != ' ' || p[11] != ' ' ||
+		    p[16] != ' ' || p[25] != ' ' || memcmp(p + 26, "GMT", 3))
+			return false;
+		d = digits(p + 5, 2);
+		m = http_month(p + 8);
+		y = digits(p + 12, 4);
+		return d >= 0 && y >= 0 && http_time(p + 17) &&
+		       http_date_ok(wd, y, m, d);
+	}
+	if (len == 24 && (wd = http_day(p, len, false, &n)) >= 0 &&
+	    p[3] == ' ') {
+		/* asctime-date: "Sun Nov  6 08:49:37 1994" */
+		if (p[7] != ' ' || p[10] != ' ' || p[19] != ' ')
+			return false;
+		m = http_month(p + 4);
+		d = p[8] == ' ' ? digits(p + 9, 1) : digits(p + 8, 2);
+		y = digits(p + 20, 4);
+		return d >= 0 && y >= 0 && http_time(p + 11) &&
+		       http_date_ok(wd, y, m, d);
+	}
+	if ((wd = http_day(p, len, true, &n)) >= 0 && len == n + 24 &&
+	    p[n] == ',') {
+		/* rfc850-date: "Sunday, 06-Nov-94 08:49:37 GMT" */
+		const char *q = p + n + 1;
+
+		if (q[0] != ' ' || q[3] != '-' || q[7] != '-' || q[10] != ' ' ||
+		    q[19] != ' ' || memcmp(q + 20, "GMT", 3))
+			return false;
+		d = digits(q + 1, 2);
+		m = http_month(q + 4);
+		y = digits(q + 8, 2);
+		return d >= 0 && y >= 0 && http_time(q + 11) &&
+		       (http_date_ok(wd, 1900 + y, m, d) ||
+		           http_date_ok(wd, 2000 + y, m, d));
+	}
+	return false;
+}
+
+/* tchar (RFC 9110 5.6.2): "!#$%&'*+-.^_`|~", DIGIT, ALPHA. */
+static bool
+is_tchar(unsigned char c)
+{
+	return is_alpha(c) || is_digit(c) ||
+	       (c != '\0' && strchr("!#$%&'*+-.^_`|~", c) != NULL);
+}
+
+/* token = 1*tchar at p + *i, advancing *i; false when there is none. */
+static bool
+http_token(const char *p, size_t len, size_t *i)
+{
+	size_t start = *i;
+
+	while (*i < len && is_tchar((unsigned char)p[*i]))
+		(*i)++;
+	return *i > start;
+}
+
+/* quoted-string = DQUOTE *( qdtext / quoted-pair ) DQUOTE (RFC 9110
+ * 5.6.4); qdtext and quoted-pair take obs-text (any byte from 0x80). */
+static bool
+http_quoted(const char *p, size_t len, size_t *i)
+{
+	if (*i >= len || p[*i] != '"')
+		return false;
+	for ((*i)++; *i < len; (*i)++) {
+		unsigned char c = (unsigned char)p[*i];
+
+		if (c == '"') {
+			(*i)++;
+			return true;
+		}
+		if (c == '\\') {
+			if (++(*i) >= len)
+				return false;
+			c = (unsigned char)p[*i];
+			if (c != '\t' && (c < 0x20 || c == 0x7f))
+				return false;
+		} else if (c != '\t' && (c < 0x20 || c == 0x7f)) {
+			return false; /* "\n" inside */
+		}
+	}
+	return false; /* no closing quote */
+}
+
+/*
+ * media-range (RFC 9110 12.5.1) = ( "*" "/" "*" / type "/" "*" / type
+ * "/" subtype ) parameters, parameters = *( OWS ";" OWS [ parameter ] ),
+ * parameter = token "=" ( token / quoted-string ).  Hits on "text",
+ * "text/", "text/html ", "text/html;charset", "text/html; a=\"b",
+ * "text /html".
+ */
+static bool
+check_media_range(const char *p, size_t len)
+{
+	size_t i = 0;
+
+	if (!http_token(p, len, &i) || i >= len || p[i++] != '/' ||
+	    !http_token(p, len, &i))
+		return false;
+	for (;;) {
+		size_t j = i;
+
+		while (j < len && (p[j] == ' ' || p[j] == '\t'))
+			j++;
+		if (j >= len || p[j] != ';')
+			break;
+		i = j + 1;
+		while (i < len && (p[i] == ' ' || p[i] == '\t'))
+			i++;
+		if (i < len && is_tchar((unsigned char)p[i])) {
+			if (!http_token(p, len, &i) || i >= len ||
+			    p[i++] != '=')
+				return false;
+			if (i < len && p[i] == '"') {
+				if (!http_quoted(p, len, &i))
+					return false;
+			} else if (!http_token(p, len, &i)) {
+				return false;
+			}
+		}
+	}
+	return i == len;
+}
+
+/*
+ * RFC 8941 bare items.  sf-binary = ":" *base64 ":" (section 3.3.5),
+ * decoded as section 4.2.7 parses it: RFC 4648 section 4 base64, where
+ * missing padding and non-zero pad bits are not failures.  Hits on "",
+ * ":", ":QQ", ":Q-==:", ":Q:".
+ */
+static bool
+check_sf_binary(const char *p, size_t len)
+{
+	return len >= 2 && p[0] == ':' && p[len - 1] == ':' &&
+	       b64_text(p + 1, len - 2, false, true, true);
+}
+
+/* sf-boolean = "?" ( "0" / "1" ) (section 3.3.6). */
+static bool
+check_sf_boolean(const char *p, size_t len)
+{
+	return len == 2 && p[0] == '?' && (p[1] == '0' || p[1] == '1');
+}
+
+/* sf-string = DQUOTE *chr DQUOTE, chr = %x20-21 / %x23-5B / %x5D-7E /
+ * "\" ( DQUOTE / "\" ) (section 3.3.3).  Hits on "abc", "\"a\\n\"",
+ * "\"\t\"", "\"caf\xc3\xa9\"". */
+static bool
+check_sf_string(const char *p, size_t len)
+{
+	size_t i;
+
+	if (len < 2 || p[0] != '"' || p[len - 1] != '"')
+		return false;
+	for (i = 1; i < len - 1; i++) {
+		unsigned char c = (unsigned char)p[i];
+
+		if (c == '\\') {
+			if (i + 1 >= len - 1 ||
+			    (p[i + 1] != '"' && p[i + 1] != '\\'))
+				return false;
+			i++;
+		} else if (c < 0x20 || c > 0x7e || c == '"') {
+			return false;
+		}
+	}
+	return true;
+}
+
+/* sf-token = ( ALPHA / "*" ) *( tchar / ":" / "/" ) (section 3.3.4).
+ * Hits on "", "1a", "a b", "a\"". */
+static bool
+check_sf_token(const char *p, size_t len)
+{
+	size_t i;
+
+	if (len == 0 || !(is_alpha((unsigned char)p[0]) || p[0] == '*'))
+		return false;
+	for (i = 1; i < len; i++)
+		if (!is_tchar((unsigned char)p[i]) && p[i] != ':' &&
+		    p[i] != '/')
+			return false;
+	return true;
+}
+
+/* sf-integer on a number (section 3.3.1): an integer of at most 15
+ * digits, -999999999999999 to 999999999999999.  Hits on 1e15, 0.5. */
+static bool
+check_sf_integer(const char *p, size_t len)
+{
+	struct numtext t;
+
+	if (!num_scan(p, len, &t))
+		return false;
+	return t.zero || (!t.wild && t.last >= 0 && t.lead <= 14);
+}
+
+/* sf-decimal on a number (section 3.3.2): at most 12 integer digits and
+ * at most 3 fractional ones.  Hits on 1e12, 0.0001, 1.2345. */
+static bool
+check_sf_decimal(const char *p, size_t len)
+{
+	struct numtext t;
+
+	if (!num_scan(p, len, &t))
+		return false;
+	return t.zero || (!t.wild && t.last >= -3 && t.lead <= 11);
+}
+
+/* --- the table --------------------------------------------------------
+
+One row per name: its checkers for strings and numbers (NULL: every value
+of that type conforms), the types it applies to, the integers a numeric
+checker accepts without a call, where the name is defined, an example. */
 
 static const struct format formats[] = {
-    {"date-time", check_date_time, FORMAT_STRINGS, 0, 0},
-    {"date", check_date, FORMAT_STRINGS, 0, 0},
-    {"time", check_time, FORMAT_STRINGS, 0, 0},
-    {"duration", check_duration, FORMAT_STRINGS, 0, 0},
-    {"email", check_email, FORMAT_STRINGS, 0, 0},
-    {"idn-email", check_idn_email, FORMAT_STRINGS, 0, 0},
-    {"hostname", check_hostname, FORMAT_STRINGS, 0, 0},
-    {"idn-hostname", check_idn_hostname, FORMAT_STRINGS, 0, 0},
-    {"ipv4", check_ipv4, FORMAT_STRINGS, 0, 0},
-    {"ipv6", check_ipv6, FORMAT_STRINGS, 0, 0},
-    {"uri", check_uri, FORMAT_STRINGS, 0, 0},
-    {"uri-reference", check_uri_reference, FORMAT_STRINGS, 0, 0},
-    {"iri", check_iri, FORMAT_STRINGS, 0, 0},
-    {"iri-reference", check_iri_reference, FORMAT_STRINGS, 0, 0},
-    {"uuid", check_uuid, FORMAT_STRINGS, 0, 0},
-    {"uri-template", check_uri_template, FORMAT_STRINGS, 0, 0},
-    {"json-pointer", check_json_pointer, FORMAT_STRINGS, 0, 0},
-    {"relative-json-pointer", check_relative_json_pointer, FORMAT_STRINGS, 0,
-        0},
-    {"regex", check_regex, FORMAT_STRINGS, 0, 0},
-    {"int32", check_int32, FORMAT_NUMBERS, INT32_MIN, INT32_MAX},
-    {"int64", check_int64, FORMAT_NUMBERS, INT64_MIN, INT64_MAX},
-    /* every int64 lies far inside both ranges */
-    {"float", check_float, FORMAT_NUMBERS, INT64_MIN, INT64_MAX},
-    {"double", check_double, FORMAT_NUMBERS, INT64_MIN, INT64_MAX},
-    {"byte", check_byte, FORMAT_STRINGS, 0, 0},
-    {"binary", NULL, FORMAT_STRINGS, 0, 0},
-    {"password", NULL, FORMAT_STRINGS, 0, 0},
+    {"date-time", check_date_time, NULL, FORMAT_STRINGS, 0, 0,
+        "RFC 3339 5.6 date-time", "2024-01-01T00:00:00Z"},
+    {"date", check_date, NULL, FORMAT_STRINGS, 0, 0, "RFC 3339 5.6 full-date",
+        "2024-01-01"},
+    {"time", check_time, NULL, FORMAT_STRINGS, 0, 0, "RFC 3339 5.6 full-time",
+        "12:00:00Z"},
+    {"duration", check_duration, NULL, FORMAT_STRINGS, 0, 0,
+        "RFC 3339 appendix A duration", "P1D"},
+    {"email", check_email, NULL, FORMAT_STRINGS, 0, 0, "RFC 5321 4.1.2 Mailbox",
+        "a@example.org"},
+    {"idn-email", check_idn_email, NULL, FORMAT_STRINGS, 0, 0,
+        "RFC 6531 3.3 Mailbox", "a@example.org"},
+    {"hostname", check_hostname, NULL, FORMAT_STRINGS, 0, 0, "RFC 1123 2.1",
+        "example.org"},
+    {"idn-hostname", check_idn_hostname, NULL, FORMAT_STRINGS, 0, 0,
+        "RFC 5890 2.3.2.3 IDN", "example.org"},
+    {"ipv4", check_ipv4, NULL, FORMAT_STRINGS, 0, 0, "RFC 2673 3.2 dotted-quad",
+        "192.0.2.1"},
+    {"ipv6", check_ipv6, NULL, FORMAT_STRINGS, 0, 0, "RFC 4291 2.2",
+        "2001:db8::1"},
+    {"uri", check_uri, NULL, FORMAT_STRINGS, 0, 0, "RFC 3986 3 URI",
+        "https://example.org/"},
+    {"uri-reference", check_uri_reference, NULL, FORMAT_STRINGS, 0, 0,
+        "RFC 3986 4.1 URI-reference", "/a"},
+    {"iri", check_iri, NULL, FORMAT_STRINGS, 0, 0, "RFC 3987 2.2 IRI",
+        "https://example.org/"},
+    {"iri-reference", check_iri_reference, NULL, FORMAT_STRINGS, 0, 0,
+        "RFC 3987 2.2 IRI-reference", "/a"},
+    {"uuid", check_uuid, NULL, FORMAT_STRINGS, 0, 0, "RFC 9562 4",
+        "00000000-0000-4000-8000-000000000000"},
+    {"uri-template", check_uri_template, NULL, FORMAT_STRINGS, 0, 0,
+        "RFC 6570 2 and its errata", "/a/{b}"},
+    {"json-pointer", check_json_pointer, NULL, FORMAT_STRINGS, 0, 0,
+        "RFC 6901 3", "/a"},
+    {"relative-json-pointer", check_relative_json_pointer, NULL, FORMAT_STRINGS,
+        0, 0, "draft-bhutton-relative-json-pointer-00 3", "0/a"},
+    {"regex", check_regex, NULL, FORMAT_STRINGS, 0, 0,
+        "ECMA-262 22.2.1 Pattern, u flag", "^a$"},
+    {"int32", NULL, check_int32, FORMAT_NUMBERS, INT32_MIN, INT32_MAX,
+        "OpenAPI Format Registry int32", "0"},
+    {"int64", check_int64_string, check_int64, FORMAT_STRINGS | FORMAT_NUMBERS,
+        INT64_MIN, INT64_MAX,
+        "OpenAPI Format Registry int64 (numbers and strings)", "0"},
+    {"float", NULL, check_float, FORMAT_NUMBERS, INT64_MIN, INT64_MAX,
+        "OpenAPI Format Registry float, IEEE 754 binary32", "0"},
+    {"double", NULL, check_double, FORMAT_NUMBERS, INT64_MIN, INT64_MAX,
+        "OpenAPI Format Registry double, IEEE 754 binary64", "0"},
+    {"byte", check_byte, NULL, FORMAT_STRINGS, 0, 0,
+        "OpenAPI Format Registry byte, RFC 4648 4", "aGk="},
+    {"binary", NULL, NULL, FORMAT_STRINGS, 0, 0,
+        "OpenAPI Format Registry binary: any octets, an annotation", NULL},
+    {"password", NULL, NULL, FORMAT_STRINGS, 0, 0,
+        "OpenAPI Format Registry password: a hint to hide the input, an "
+        "annotation",
+        NULL},
+    {"base64url", check_base64url, NULL, FORMAT_STRINGS, 0, 0,
+        "OpenAPI Format Registry base64url, RFC 4648 5", "aGk"},
+    {"char", check_char, NULL, FORMAT_STRINGS, 0, 0,
+        "OpenAPI Format Registry char: one character", "a"},
+    {"commonmark", NULL, NULL, FORMAT_STRINGS, 0, 0,
+        "OpenAPI Format Registry commonmark: CommonMark text (any string is), "
+        "an annotation",
+        NULL},
+    {"date-time-local", check_date_time_local, NULL, FORMAT_STRINGS, 0, 0,
+        "OpenAPI Format Registry date-time-local, TOML 1.0 Local Date-Time",
+        "2024-01-01T00:00:00"},
+    {"decimal", check_decimal, NULL, FORMAT_STRINGS | FORMAT_NUMBERS, 0, 0,
+        "OpenAPI Format Registry decimal, ISO/IEC 9075-2 numeric literal",
+        "1.5"},
+    {"decimal128", check_decimal128, check_decimal128_number,
+        FORMAT_STRINGS | FORMAT_NUMBERS, INT64_MIN, INT64_MAX,
+        "OpenAPI Format Registry decimal128, IEEE 754-2008 decimal128", "1.5"},
+    {"double-int", NULL, check_double_int, FORMAT_NUMBERS, -9007199254740991LL,
+        9007199254740991LL, "OpenAPI Format Registry double-int", "0"},
+    {"html", NULL, NULL, FORMAT_STRINGS, 0, 0,
+        "OpenAPI Format Registry html: HTML text (any string is), an "
+        "annotation",
+        NULL},
+    {"http-date", check_http_date, NULL, FORMAT_STRINGS, 0, 0,
+        "OpenAPI Format Registry http-date, RFC 7231 7.1.1.1 HTTP-date",
+        "Sun, 06 Nov 1994 08:49:37 GMT"},
+    {"int8", NULL, check_int8, FORMAT_NUMBERS, -128, 127,
+        "OpenAPI Format Registry int8", "0"},
+    {"int16", NULL, check_int16, FORMAT_NUMBERS, -32768, 32767,
+        "OpenAPI Format Registry int16", "0"},
+    {"media-range", check_media_range, NULL, FORMAT_STRINGS, 0, 0,
+        "OpenAPI Format Registry media-range, RFC 9110 12.5.1", "text/plain"},
+    {"sf-binary", check_sf_binary, NULL, FORMAT_STRINGS, 0, 0,
+        "OpenAPI Format Registry sf-binary, RFC 8941 3.3.5", "::"},
+    {"sf-boolean", check_sf_boolean, NULL, FORMAT_STRINGS, 0, 0,
+        "OpenAPI Format Registry sf-boolean, RFC 8941 3.3.6", "?1"},
+    {"sf-decimal", NULL, check_sf_decimal, FORMAT_NUMBERS, -999999999999,
+        999999999999, "OpenAPI Format Registry sf-decimal, RFC 8941 3.3.2",
+        "0"},
+    {"sf-integer", NULL, check_sf_integer, FORMAT_NUMBERS, -999999999999999,
+        999999999999999, "OpenAPI Format Registry sf-integer, RFC 8941 3.3.1",
+        "0"},
+    {"sf-string", check_sf_string, NULL, FORMAT_STRINGS, 0, 0,
+        "OpenAPI Format Registry sf-string, RFC 8941 3.3.3", "\"a\""},
+    {"sf-token", check_sf_token, NULL, FORMAT_STRINGS, 0, 0,
+        "OpenAPI Format Registry sf-token, RFC 8941 3.3.4", "a"},
+    {"uint8", NULL, check_uint8, FORMAT_NUMBERS, 0, 255,
+        "OpenAPI Format Registry uint8", "0"},
+    {"uint16", NULL, check_uint16, FORMAT_NUMBERS, 0, 65535,
+        "OpenAPI Format Registry uint16", "0"},
+    {"uint32", NULL, check_uint32, FORMAT_NUMBERS, 0, 4294967295LL,
+        "OpenAPI Format Registry uint32", "0"},
+    {"uint64", check_uint64_string, check_uint64,
+        FORMAT_STRINGS | FORMAT_NUMBERS, 0, INT64_MAX,
+        "OpenAPI Format Registry uint64 (numbers and strings)", "0"},
+    {"int-or-string", NULL, check_int32, FORMAT_STRINGS | FORMAT_NUMBERS,
+        INT32_MIN, INT32_MAX,
+        "Kubernetes k8s.io/apimachinery/pkg/util/intstr IntOrString: an int32 "
+        "or any string",
+        NULL},
+    {"unix-time", NULL, check_int64, FORMAT_NUMBERS, INT64_MIN, INT64_MAX,
+        "Stripe's OpenAPI description (github.com/stripe/openapi): integer "
+        "seconds since the Unix epoch, an int64",
+        "0"},
 };
 
 const struct format *

@@ -1,8 +1,9 @@
 /*
  * format.h: the `format` names gpt.fcgi enforces, one checker each.
  *
- * Every name of the JSON Schema 2020-12 / v1 format vocabulary, plus
- * OpenAPI's int32, int64, float, double, byte, binary and password, is
+ * Every name of the JSON Schema 2020-12 / v1 format vocabulary, every
+ * name of the OpenAPI Format Registry, and vendor names with a published,
+ * checkable definition (Kubernetes' int-or-string, Stripe's unix-time) is
  * asserted (the contract makes `format` a constraint: a form that says
  * "email" and accepted anything would widen what the operator published).
  * Each checker decides one value exactly as the RFC its name points to
@@ -23,10 +24,11 @@
 #include "base/common.h"
 #include "parser/re_tree.h"
 
-/* What a format name applies to; every other instance type passes. */
+/* What a format name applies to (bits); every other instance type
+ * passes, as the specification says. */
 enum format_applies {
-	FORMAT_STRINGS, /* the 2020-12 names, byte, binary, password */
-	FORMAT_NUMBERS  /* int32, int64, float, double */
+	FORMAT_STRINGS = 1, /* the 2020-12 names, byte, the registry's text */
+	FORMAT_NUMBERS = 2  /* int32, int64, float, double, ... */
 };
 
 /* true when the value conforms. */
@@ -34,14 +36,23 @@ typedef bool (*format_check_fn)(const char *p, size_t len);
 
 struct format {
 	const char *name;
-	/* NULL for the names that are annotations by definition (binary
-	 * and password: any string) */
+	/* strings: the checker, or NULL when every string conforms (binary,
+	 * password, commonmark, html name a kind of content and constrain
+	 * nothing: annotations by definition) */
 	format_check_fn check;
-	enum format_applies applies;
-	/* FORMAT_NUMBERS: every integer in [imin, imax] conforms (int32's
-	 * range; all of int64 for the others), so the planner may accept
-	 * such a number without calling check */
+	/* numbers (JSON number text): the checker, or NULL when every
+	 * number conforms */
+	format_check_fn ncheck;
+	unsigned applies; /* FORMAT_STRINGS | FORMAT_NUMBERS */
+	/* ncheck: every integer in [imin, imax] conforms (int32's range;
+	 * all of int64 for the others), so the planner may accept such a
+	 * number without calling ncheck */
 	int64_t imin, imax;
+	/* where the name is defined (an RFC section, a registry entry, a
+	 * vendor's published definition) */
+	const char *ref;
+	/* a string that conforms, for --sample (NULL: any string) */
+	const char *example;
 };
 
 /* The longest accepted `regex` value, in bytes (re_tree_is_valid_syntax). */

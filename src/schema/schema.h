@@ -97,6 +97,10 @@ struct schema_opts {
 	int dialect; /* the default dialect (schema_dialect_named), or -1 */
 	schema_load_fn load; /* NULL: only the built-in meta-schemas */
 	void *load_ctx;
+	/* the form's own location, an absolute URI (RFC 3986 section 5.1.3:
+	 * the retrieval URI), against which its relative references and a
+	 * relative $id resolve; NULL: none, and a relative $id is refused */
+	const char *base_uri;
 	const char *const *annotations; /* keyword names the address
 	                                   declares as annotations */
 	size_t nannotations;

@@ -43,6 +43,7 @@
 #include "parser/re.h"
 #include "schema/schema.h"
 #include "schema/schema_int.h"
+#include "schema/schema_annot.h"
 #include "schema/schema_cc.h"
 #include "schema/schema_res.h"
 
@@ -388,8 +389,14 @@ read_depreq(struct cctx *c, struct slots *s, struct schema_node *n,
 	size_t i, mark, mark2, ndep = 0;
 	bool bad = false;
 
-	if ((dr = arena_calloc(c->a, dep->u.obj.count, sizeof(*dr))) == NULL)
+	/* dependentRequired beside dependencies (2019-09 on, or borrowed
+	 * into draft-07): both hold, so the second adds to the first */
+	if ((dr = arena_calloc(
+	         c->a, n->ndepreq + dep->u.obj.count, sizeof(*dr))) == NULL)
 		return nomem(c), -1;
+	if (n->ndepreq > 0)
+		memcpy(dr, n->depreq, n->ndepreq * sizeof(*dr));
+	ndep = n->ndepreq;
 	mark = jptr_push(&c->ptr, depkw, strlen(depkw));
 	for (i = 0; i < dep->u.obj.count; i++) {
 		const struct json_member *m = &dep->u.obj.members[i];
@@ -521,6 +528,21 @@ need_object(struct cctx *c, const struct json_value *v, const char *kw)
 	return refuse(c, kw, "%s must be an object", kw), -1;
 }
 
+/* The slots the names of a dependentRequired or dependencies object dep
+ * may take: each trigger and each name it requires. */
+static size_t
+names_bound(const struct json_value *dep)
+{
+	size_t i, bound = 0;
+
+	for (i = 0; dep != NULL && i < dep->u.obj.count; i++) {
+		bound++;
+		if (dep->u.obj.members[i].value.type == JSON_T_ARRAY)
+			bound += dep->u.obj.members[i].value.u.arr.count;
+	}
+	return bound;
+}
+
 static int
 compile_object_kws(
     struct cctx *c, struct schema_node *n, const struct json_value *const *kv)
@@ -529,19 +551,15 @@ compile_object_kws(
 	const struct json_value *req = kv[KW_REQUIRED];
 	const struct json_value *dep = kv[KW_DEPENDENTREQUIRED];
 	const struct json_value *pp = kv[KW_PATTERNPROPERTIES];
-	/* draft-04..07: dependencies holds both kinds; its arrays are
-	 * dependentRequired's */
-	const char *depkw = "dependentRequired";
-	bool mixed = dep == NULL && kv[KW_DEPENDENCIES] != NULL, bad = false;
+	/* dependencies holds both kinds; its arrays are dependentRequired's
+	 * (and add to a dependentRequired beside it) */
+	const struct json_value *deps = kv[KW_DEPENDENCIES];
+	bool bad = false;
 	struct slots s;
 	size_t at = c->ptr.len, bound = 0, i, mark, mark2;
 	uint32_t stamp = 1;
 
 	((struct cnode *)n)->props = props;
-	if (mixed) {
-		dep = kv[KW_DEPENDENCIES];
-		depkw = "dependencies";
-	}
 	/* {"properties": []}, {"dependentRequired": []},
 	 * {"patternProperties": []}: reported, then left out */
 	if (need_object(c, props, "properties") == -1) {
@@ -549,10 +567,15 @@ compile_object_kws(
 			return -1;
 		props = NULL;
 	}
-	if (need_object(c, dep, depkw) == -1) {
+	if (need_object(c, dep, "dependentRequired") == -1) {
 		if (kw_failed(c, at, &bad) == -1)
 			return -1;
 		dep = NULL;
+	}
+	if (need_object(c, deps, "dependencies") == -1) {
+		if (kw_failed(c, at, &bad) == -1)
+			return -1;
+		deps = NULL;
 	}
 	if (need_object(c, pp, "patternProperties") == -1) {
 		if (kw_failed(c, at, &bad) == -1)
@@ -563,15 +586,7 @@ compile_object_kws(
 		bound += props->u.obj.count;
 	if (req != NULL && req->type == JSON_T_ARRAY)
 		bound += req->u.arr.count;
-	if (dep != NULL)
-		for (i = 0; i < dep->u.obj.count; i++) {
-			const struct json_value *d =
-			    &dep->u.obj.members[i].value;
-
-			bound++;
-			if (d->type == JSON_T_ARRAY)
-				bound += d->u.arr.count;
-		}
+	bound += names_bound(dep) + names_bound(deps);
 	if (slots_init(c, &s, bound) == -1)
 		return -1;
 
@@ -595,7 +610,11 @@ compile_object_kws(
 		KW_STEP(c, at, bad, read_required(c, &s, n, req, stamp++));
 	if (dep != NULL && dep->u.obj.count > 0)
 		KW_STEP(c, at, bad,
-		    read_depreq(c, &s, n, dep, depkw, mixed, &stamp));
+		    read_depreq(
+		        c, &s, n, dep, "dependentRequired", false, &stamp));
+	if (deps != NULL && deps->u.obj.count > 0)
+		KW_STEP(c, at, bad,
+		    read_depreq(c, &s, n, deps, "dependencies", true, &stamp));
 	n->slots = s.slot;
 	n->nslots = s.n;
 	n->table = s.table;
@@ -803,6 +822,9 @@ compile_type(struct cctx *c, struct schema_node *n, const struct json_value *v)
 	}
 	jptr_pop(&c->ptr, mark);
 	n->flags |= SF_TYPE;
+	/* {"type": "integer"} in draft-04: 1.0 is a number, not an integer */
+	n->integer_text = c->loc != NULL && c->loc->d == SCHEMA_D_DRAFT04 &&
+	                  (n->types & SCHEMA_TY_INTEGER) != 0;
 	return 0;
 }
 
@@ -873,8 +895,9 @@ declared_annotation(const struct cctx *c, const char *name, size_t len)
 }
 
 /*
- * format: every name format.h knows is asserted (binary and password are
- * annotations by definition: any string).  Any other name refuses the
+ * format: every name format.h knows is asserted, on the types its row
+ * gives (binary, password, commonmark and html name a content kind and
+ * are annotations by definition: any string).  Any other name refuses the
  * form, since treating it as absent would widen what is accepted, unless
  * the operator declares the name with `annotations` (address.conf,
  * --annotations): the format is then an annotation, asserting nothing.
@@ -914,10 +937,13 @@ compile_format(
 		       -1;
 	}
 	jptr_pop(&c->ptr, mark);
-	if (f->check == NULL)
-		return 0;
+	if (f->check == NULL && f->ncheck == NULL)
+		return 0; /* {"format": "commonmark"}: names a content kind */
 	n->format = f;
-	n->flags |= f->applies == FORMAT_NUMBERS ? SF_NFORMAT : SF_FORMAT;
+	if (f->check != NULL)
+		n->flags |= SF_FORMAT;
+	if (f->ncheck != NULL)
+		n->flags |= SF_NFORMAT;
 	return 0;
 }
 
@@ -1207,46 +1233,65 @@ add_ref(struct cctx *c, struct schema_node *n, const struct json_value *v,
 	return 0;
 }
 
-/* dependentSchemas (2019-09 on), or the schemas of dependencies. */
+/* The schemas of d (kw: dependentSchemas, or dependencies, whose name
+ * arrays are dependentRequired's) appended to ds at *k. */
 static int
-compile_depsch(
-    struct cctx *c, struct schema_node *n, const struct json_value *const *kv)
+add_depsch(struct cctx *c, struct schema_depsch *ds, size_t *k,
+    const struct json_value *d, const char *kw, bool skip_arrays)
 {
-	const struct json_value *d = kv[KW_DEPENDENTSCHEMAS];
-	const char *kw = "dependentSchemas";
-	struct schema_depsch *ds;
-	size_t i, k = 0, mark, mark2;
+	size_t i, mark, mark2;
 	bool bad = false;
 
-	if (d == NULL && kv[KW_DEPENDENCIES] != NULL) {
-		d = kv[KW_DEPENDENCIES];
-		kw = "dependencies";
-	}
-	if (d == NULL)
-		return 0;
 	mark = jptr_push(&c->ptr, kw, strlen(kw));
 	/* {"dependentSchemas": []} */
 	if (d->type != JSON_T_OBJECT)
 		return refuse(c, kw, "%s must be an object", kw), -1;
-	if ((ds = arena_calloc(c->a, d->u.obj.count + 1, sizeof(*ds))) == NULL)
-		return nomem(c), -1;
 	for (i = 0; i < d->u.obj.count; i++) {
 		const struct json_member *m = &d->u.obj.members[i];
 
-		if (kv[KW_DEPENDENCIES] == d && m->value.type == JSON_T_ARRAY)
+		if (skip_arrays && m->value.type == JSON_T_ARRAY)
 			continue;
 		mark2 = jptr_push(&c->ptr, m->key.ptr, m->key.len);
-		if ((ds[k].sub = compile_value(c, &m->value)) == NULL) {
+		if ((ds[*k].sub = compile_value(c, &m->value)) == NULL) {
 			if (kw_failed(c, mark2, &bad) == -1)
 				return -1;
 			continue;
 		}
 		jptr_pop(&c->ptr, mark2);
-		ds[k].name = m->key.ptr;
-		ds[k].len = m->key.len;
-		k++;
+		ds[*k].name = m->key.ptr;
+		ds[*k].len = m->key.len;
+		(*k)++;
 	}
 	jptr_pop(&c->ptr, mark);
+	return bad ? -1 : 0;
+}
+
+/* dependentSchemas (2019-09 on) and the schemas of dependencies: both
+ * hold when both are written. */
+static int
+compile_depsch(
+    struct cctx *c, struct schema_node *n, const struct json_value *const *kv)
+{
+	const struct json_value *d1 = kv[KW_DEPENDENTSCHEMAS];
+	const struct json_value *d2 = kv[KW_DEPENDENCIES];
+	struct schema_depsch *ds;
+	size_t k = 0, total = 1, at = c->ptr.len;
+	bool bad = false;
+
+	if (d1 == NULL && d2 == NULL)
+		return 0;
+	total += d1 != NULL && d1->type == JSON_T_OBJECT ? d1->u.obj.count : 0;
+	total += d2 != NULL && d2->type == JSON_T_OBJECT ? d2->u.obj.count : 0;
+	if ((ds = arena_calloc(c->a, total, sizeof(*ds))) == NULL)
+		return nomem(c), -1;
+	if (d1 != NULL &&
+	    add_depsch(c, ds, &k, d1, "dependentSchemas", false) == -1 &&
+	    kw_failed(c, at, &bad) == -1)
+		return -1;
+	if (d2 != NULL &&
+	    add_depsch(c, ds, &k, d2, "dependencies", true) == -1 &&
+	    kw_failed(c, at, &bad) == -1)
+		return -1;
 	n->depsch = ds;
 	n->ndepsch = (uint32_t)k;
 	if (k > 0)
@@ -1398,18 +1443,46 @@ compile_defs(struct cctx *c, const struct json_value *d, const char *kw)
 	return bad ? -1 : 0;
 }
 
-/* --check: say which keywords are annotations. */
+/* --check: say which keywords are annotations (tool: the tool whose
+ * annotation it is, or NULL). */
 static void
-note_annotation(struct cctx *c, const struct json_member *m)
+note_annotation(struct cctx *c, const struct json_member *m, const char *tool)
 {
-	char name[SCHEMA_CLIP_MAX + 1], msg[SCHEMA_CLIP_MAX + 64];
+	char name[SCHEMA_CLIP_MAX + 1], msg[SCHEMA_CLIP_MAX + 128];
 	size_t mark;
 
 	if (!c->o->notes || c->warn == NULL)
 		return;
 	schema_clip(name, m->key.ptr, m->key.len);
-	snprintf(
-	    msg, sizeof(msg), "\"%s\" is an annotation (not enforced)", name);
+	if (tool != NULL)
+		snprintf(msg, sizeof(msg),
+		    "\"%s\" is an annotation of %s (not enforced)", name, tool);
+	else
+		snprintf(msg, sizeof(msg),
+		    "\"%s\" is an annotation (not enforced)", name);
+	mark = jptr_push(&c->ptr, m->key.ptr, m->key.len);
+	c->warn(c->warn_ctx, c->ptr.buf, msg);
+	jptr_pop(&c->ptr, mark);
+}
+
+/* --check: a keyword of a later dialect in a form of dialect d, enforced
+ * with that dialect's meaning ({"$schema": draft-04, "const": 1}). */
+static void
+note_borrowed(
+    struct cctx *c, const struct json_member *m, enum schema_dialect d)
+{
+	char name[SCHEMA_CLIP_MAX + 1], msg[SCHEMA_CLIP_MAX + 128];
+	size_t mark;
+	int later;
+
+	if (c->warn == NULL ||
+	    (later = schema_kw_borrowed(d, m->key.ptr, m->key.len)) < 0)
+		return;
+	schema_clip(name, m->key.ptr, m->key.len);
+	snprintf(msg, sizeof(msg),
+	    "\"%s\" is not a %s keyword: enforced with its %s meaning", name,
+	    schema_dialect_name(d),
+	    schema_dialect_name((enum schema_dialect)later));
 	mark = jptr_push(&c->ptr, m->key.ptr, m->key.len);
 	c->warn(c->warn_ctx, c->ptr.buf, msg);
 	jptr_pop(&c->ptr, mark);
@@ -1432,7 +1505,18 @@ refuse_unknown(struct cctx *c, const struct json_member *m)
 		           "unknown keyword \"nullable\" (OpenAPI 3.0): "
 		           "write \"type\": [T, \"null\"] instead"),
 		       -1;
-	/* {"$defs": {...}} under draft-07, {"dependencies": ...} under
+	/* {"discriminator": {"propertyName": "kind"}, "oneOf": [...]}:
+	 * OpenAPI, and Pydantic v1's tagged unions */
+	if (m->key.len == 13 && memcmp(m->key.ptr, "discriminator", 13) == 0)
+		return refuse(c, NULL,
+		           "unknown keyword \"discriminator\" (OpenAPI; "
+		           "Pydantic v1 writes it beside oneOf): the oneOf "
+		           "decides alone when each alternative fixes the "
+		           "property with const or enum, as Pydantic writes "
+		           "them: remove it, or declare it: annotations = "
+		           "discriminator"),
+		       -1;
+	/* {"$anchor": "a"} under draft-07, {"$recursiveRef": "#"} under
 	 * 2020-12 */
 	if ((d = schema_kw_dialect_of(m->key.ptr, m->key.len)) >= 0)
 		return refuse(c, NULL,
@@ -1467,6 +1551,7 @@ read_keywords(
 	enum schema_dialect d = c->loc->d;
 	size_t i, at = c->ptr.len;
 	bool bad = false;
+	const char *tool;
 
 	for (i = 0; i < v->u.obj.count; i++) {
 		const struct json_member *m = &v->u.obj.members[i];
@@ -1476,7 +1561,14 @@ read_keywords(
 
 		if (k < 0 &&
 		    (xname || declared_annotation(c, m->key.ptr, m->key.len))) {
-			note_annotation(c, m);
+			note_annotation(c, m, NULL);
+			continue;
+		}
+		/* {"markdownDescription": "..."}: a known tool's annotation
+		 * (schemas/annotations.json) */
+		if (k < 0 && (tool = schema_annot_tool(
+		                  m->key.ptr, m->key.len)) != NULL) {
+			note_annotation(c, m, tool);
 			continue;
 		}
 		if (k < 0) {
@@ -1487,24 +1579,42 @@ read_keywords(
 		}
 		if (!((c->loc->vocab >> schema_kw_vocab((enum kw)k)) & 1u))
 			continue;
+		note_borrowed(c, m, d);
 		kv[k] = &m->value;
 	}
-	/* draft-04..07: $ref beside other keywords makes them ignored
-	 * (draft-07 section 8.3) */
-	if (d <= SCHEMA_D_DRAFT07 && kv[KW_REF] != NULL) {
-		const struct json_value *ref = kv[KW_REF];
+	/* draft-04..07 say to ignore the keywords beside $ref (draft-07
+	 * section 8.3); their authors (and ajv) mean them, and ignoring a
+	 * constraint widens the form: they are applied, as from 2019-09 */
+	if (d <= SCHEMA_D_DRAFT07 && kv[KW_REF] != NULL && c->warn != NULL) {
 		bool others = false;
 
-		for (i = 0; i < KW_COUNT; i++)
-			if (kv[i] != NULL && i != KW_REF) {
-				others |= i < KW_DEFS;
-				kv[i] = NULL;
-			}
-		kv[KW_REF] = ref;
-		if (others && c->warn != NULL)
+		for (i = 0; i < KW_DEFS; i++)
+			others |= kv[i] != NULL && i != KW_REF;
+		if (others)
 			c->warn(c->warn_ctx, c->ptr.buf,
-			    "keywords beside $ref are ignored in this dialect "
-			    "(wrap them in allOf to apply them)");
+			    "keywords beside $ref are applied (this dialect "
+			    "says to ignore them; gpt.fcgi enforces what the "
+			    "form writes, as 2019-09 on do)");
+	}
+	/* {"$schema": draft-07, "items": [...], "prefixItems": [...]}: two
+	 * tuples, and which one additionalItems or a schema items follows
+	 * is no reading of the form */
+	if (d < SCHEMA_D_2020_12 && kv[KW_PREFIXITEMS] != NULL &&
+	    (kv[KW_ITEMS_OLD] != NULL || kv[KW_ADDITIONALITEMS] != NULL)) {
+		size_t mark = jptr_push(&c->ptr, "prefixItems", 11);
+
+		if ((refuse(c, "prefixItems",
+		         "prefixItems (2020-12) beside %s (%s): the two "
+		         "dialects read the items differently; fix: set "
+		         "$schema to 2020-12 (items then means the items "
+		         "after prefixItems), or write the tuple as an items "
+		         "array",
+		         kv[KW_ITEMS_OLD] != NULL ? "items" : "additionalItems",
+		         schema_dialect_name(d)),
+		        kw_failed(c, at, &bad)) == -1)
+			return -1;
+		jptr_pop(&c->ptr, mark);
+		kv[KW_PREFIXITEMS] = NULL;
 	}
 	return bad ? -1 : 0;
 }
@@ -1650,7 +1760,8 @@ schema_compile_opts(const struct json_value *root, const struct schema_opts *o,
 	if (o->dialect >= 0 && o->dialect < SCHEMA_D_COUNT)
 		d = (enum schema_dialect)o->dialect;
 
-	if (schema_res_scan(&c, root, "", 0, d, false) == -1)
+	if (schema_res_scan(&c, root, o->base_uri != NULL ? o->base_uri : "",
+	        o->base_uri != NULL ? strlen(o->base_uri) : 0, d, false) == -1)
 		goto fail;
 	c.loc = c.resources->loc;
 	c.ptr_root = root;

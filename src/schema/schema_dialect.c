@@ -123,7 +123,9 @@ static const struct schema_kw_info kw_rows[] = {
         K(NAMES_MAP), S(NONE), A(NONE), T(OBJECT), ASSERT, SF_DEPREQ, false},
     {"dependentSchemas", KW_DEPENDENTSCHEMAS, FROM19, V(APPLICATOR),
         K(SCHEMA_MAP), S(MAP), A(SAME), T(OBJECT), APPLY, SF_DEPSCH, false},
-    {"dependencies", KW_DEPENDENCIES, TO07, V(APPLICATOR), K(DEPS), S(DEPS),
+    /* 2019-09 on, with its draft-07 meaning (the suite's optional
+     * dependencies-compatibility): both halves are still constraints */
+    {"dependencies", KW_DEPENDENCIES, ALL, V(APPLICATOR), K(DEPS), S(DEPS),
         A(SAME), T(OBJECT), APPLY, SF_DEPREQ | SF_DEPSCH, false},
     /* 2019-09 puts the unevaluated keywords in the applicator vocabulary,
      * 2020-12 in a vocabulary of their own; the plan marks the nodes
@@ -148,7 +150,10 @@ static const struct schema_kw_info kw_rows[] = {
         A(NONE), NOTYPE, CORE, 0, false},
     {"$anchor", KW_ANCHOR, FROM19, V(CORE), K(ANCHOR), S(NONE), A(NONE), NOTYPE,
         CORE, 0, false},
-    {"$defs", KW_DEFS, FROM19, V(CORE), K(SCHEMA_MAP), S(MAP), A(NONE), NOTYPE,
+    /* a container in every dialect: ignoring one widens nothing, and
+     * draft-07 forms use it (a $ref into it resolves as into
+     * definitions) */
+    {"$defs", KW_DEFS, ALL, V(CORE), K(SCHEMA_MAP), S(MAP), A(NONE), NOTYPE,
         CORE, 0, false},
     /* kept by every meta-schema since, as a map of schemas */
     {"definitions", KW_DEFINITIONS, ALL, V(CORE), K(SCHEMA_MAP), S(MAP),
@@ -301,6 +306,14 @@ schema_vocab_by_uri(
 	plen = strlen(prefix);
 	if (len <= plen || memcmp(uri, prefix, plen) != 0)
 		return -1;
+	/* 2020-12's format-assertion vocabulary (validation section 7.2.2),
+	 * declared true or false, is the format keyword asserted, as
+	 * gpt.fcgi always asserts it */
+	if (d == SCHEMA_D_2020_12 &&
+	    eq(uri + plen, len - plen, "format-assertion")) {
+		*out = SCHEMA_V_FORMAT;
+		return 0;
+	}
 	for (v = 0; v < SCHEMA_V_COUNT; v++)
 		if (names[v] != NULL && eq(uri + plen, len - plen, names[v])) {
 			*out = (enum schema_vocab)v;
@@ -343,8 +356,9 @@ schema_kw_row(size_t i)
 	return &kw_rows[i];
 }
 
-const struct schema_kw_info *
-schema_kw_find(enum schema_dialect d, const char *name, size_t len)
+/* The row of name in exactly dialect d, or NULL. */
+static const struct schema_kw_info *
+row_in(enum schema_dialect d, const char *name, size_t len)
 {
 	size_t i;
 
@@ -352,6 +366,45 @@ schema_kw_find(enum schema_dialect d, const char *name, size_t len)
 		if ((kw_rows[i].dialects >> d & 1u) &&
 		    eq(name, len, kw_rows[i].name))
 			return &kw_rows[i];
+	return NULL;
+}
+
+/* May a form of an earlier dialect use r with its later meaning?  The
+ * assertions, applicators and annotations outside the core vocabulary
+ * mean the same whatever else the form holds; the core keywords ($id,
+ * $anchor, $dynamicRef, ...) decide how the form is read and stay its
+ * dialect's. */
+static bool
+borrowable(const struct schema_kw_info *r)
+{
+	return r->vocab != SCHEMA_V_CORE || r->role == SCHEMA_KR_ANNOTATE;
+}
+
+int
+schema_kw_borrowed(enum schema_dialect d, const char *name, size_t len)
+{
+	const struct schema_kw_info *r;
+	int later;
+
+	if (row_in(d, name, len) != NULL)
+		return -1;
+	for (later = (int)d + 1; later < SCHEMA_D_COUNT; later++)
+		if ((r = row_in((enum schema_dialect)later, name, len)) != NULL)
+			return borrowable(r) ? later : -1;
+	return -1;
+}
+
+const struct schema_kw_info *
+schema_kw_find(enum schema_dialect d, const char *name, size_t len)
+{
+	const struct schema_kw_info *r = row_in(d, name, len);
+	int later;
+
+	if (r != NULL)
+		return r;
+	/* {"$schema": "...draft-07...", "const": 1}: the later meaning */
+	if ((later = schema_kw_borrowed(d, name, len)) >= 0)
+		return row_in((enum schema_dialect)later, name, len);
 	return NULL;
 }
 

@@ -237,6 +237,11 @@ int schema_vocab_by_uri(enum schema_dialect d, const char *uri, size_t len,
 /* The name of keyword k (k < KW_COUNT). */
 const char *schema_kw_name(enum kw k);
 
+/* The dialect whose meaning schema_kw_find gives name in a form of
+ * dialect d when d has no such keyword (the first later one that has
+ * it), or -1 (d has it, or no dialect lends it). */
+int schema_kw_borrowed(enum schema_dialect d, const char *name, size_t len);
+
 /* The keyword spelled name (len bytes) in dialect d, or -1 when d has no
  * such keyword. */
 int schema_kw_lookup(enum schema_dialect d, const char *name, size_t len);
@@ -255,7 +260,10 @@ size_t schema_kw_rows(void);
 const struct schema_kw_info *schema_kw_row(size_t i);
 
 /* The row of the keyword spelled name (len bytes) in dialect d, or NULL
- * when d has no such keyword. */
+ * when d has no such keyword.  A keyword of a later dialect that d lacks
+ * (const, contains, if, dependentRequired, prefixItems in a draft-04
+ * form) has its later row, unless it is a core keyword ($anchor,
+ * $dynamicRef): a constraint the author wrote is never absent. */
 const struct schema_kw_info *schema_kw_find(
     enum schema_dialect d, const char *name, size_t len);
 

@@ -239,6 +239,9 @@ struct schema_node {
 	enum schema_kind kind;
 	uint64_t flags; /* SF_* */
 	unsigned types; /* SCHEMA_TY_* when SF_TYPE */
+	/* draft-04's integer: a number written without fraction or exponent
+	 * (draft-04 core 3.5), so 1.0 is none; later dialects take 1.0 */
+	bool integer_text;
 
 	/* enum / const */
 	const struct schema_enum *enums;

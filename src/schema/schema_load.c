@@ -25,7 +25,8 @@ int
 schema_refs_add2(struct schema_refs *r, const char *prefix, size_t prefix_len,
     const char *dir, size_t dir_len)
 {
-	if (r->n >= SCHEMA_REFS_MAX || prefix_len == 0 || dir_len == 0)
+	if (r->n >= SCHEMA_REFS_MAX + (size_t)r->extra || prefix_len == 0 ||
+	    dir_len == 0)
 		return -1;
 	r->map[r->n].prefix = prefix;
 	r->map[r->n].prefix_len = prefix_len;
@@ -35,6 +36,31 @@ schema_refs_add2(struct schema_refs *r, const char *prefix, size_t prefix_len,
 	r->map[r->n].sub_len = 0;
 	r->n++;
 	return 0;
+}
+
+/* The mapping past SCHEMA_REFS_MAX. */
+static int
+refs_extra(struct schema_refs *r, const char *prefix, const char *dir)
+{
+	if (r->extra)
+		return -1;
+	r->extra = true;
+	if (schema_refs_add2(r, prefix, strlen(prefix), dir, strlen(dir)) == 0)
+		return 0;
+	r->extra = false;
+	return -1;
+}
+
+int
+schema_refs_local(struct schema_refs *r, const char *prefix, const char *dir)
+{
+	return refs_extra(r, prefix, dir);
+}
+
+int
+schema_refs_files(struct schema_refs *r)
+{
+	return refs_extra(r, "file:///", "/");
 }
 
 int
@@ -125,6 +151,14 @@ schema_refs_load(void *ctx, const char *uri, size_t len, struct arena *a,
 		path[n++] = '/';
 	memcpy(path + n, uri + plen, rlen);
 	n += rlen;
+	if (r->seen != NULL) {
+		char full[8192 + 2];
+
+		snprintf(full, sizeof(full), "%s%s%.*s", base,
+		    base[r->map[best].dir_len - 1] == '/' ? "" : "/", (int)n,
+		    path);
+		r->seen(r->seen_ctx, full);
+	}
 	if (file_read_beneath(base, path, n, SCHEMA_REF_FILE_MAX, a, &text,
 	        &got, why, sizeof(why)) == -1) {
 		if (errno == ENOENT)

@@ -21,6 +21,11 @@ struct json_value;
 #define SCHEMA_REFS_MAX 16                     /* prefixes */
 #define SCHEMA_REF_FILE_MAX ((size_t)16 << 20) /* bytes of one document */
 
+/* Told the path of each file schema_refs_load is about to read (before
+ * it reads, so a stamp taken then shows any later change), whether or
+ * not it exists. */
+typedef void (*schema_refs_seen_fn)(void *ctx, const char *path);
+
 struct schema_refs {
 	size_t n;
 	struct {
@@ -30,8 +35,21 @@ struct schema_refs {
 		size_t dir_len;
 		const char *sub; /* borrowed: "" or a path beneath dir */
 		size_t sub_len;
-	} map[SCHEMA_REFS_MAX];
+	} map[SCHEMA_REFS_MAX + 1];
+	/* the one mapping past SCHEMA_REFS_MAX is taken (schema_refs_local,
+	 * schema_refs_files) */
+	bool extra;
+	schema_refs_seen_fn seen; /* or NULL */
+	void *seen_ctx;
 };
+
+/* The form's own location when it is an address's form.json, as a base
+ * URI: relative references and a relative $id resolve against it, and
+ * what they name under SCHEMA_ADDRESS_PREFIX is read from the address
+ * directory (schema_refs_local).  "../x.json" resolves above the prefix
+ * and so names nothing. */
+#define SCHEMA_ADDRESS_PREFIX "gpt-address:/address/"
+#define SCHEMA_ADDRESS_BASE SCHEMA_ADDRESS_PREFIX "form.json"
 
 void schema_refs_init(struct schema_refs *r);
 
@@ -49,6 +67,20 @@ int schema_refs_add2(struct schema_refs *r, const char *prefix,
 int schema_refs_add_beneath(struct schema_refs *r, const char *prefix,
     size_t prefix_len, const char *base, size_t base_len, const char *sub,
     size_t sub_len) GPT_MUSTCHECK;
+
+/* Map prefix to dir (both borrowed, dir read beneath as every DIR is):
+ * the files beside a form, in its address directory.  The one mapping
+ * besides the SCHEMA_REFS_MAX of schema_refs_add2.  0, or -1 when it is
+ * taken. */
+int schema_refs_local(
+    struct schema_refs *r, const char *prefix, const char *dir) GPT_MUSTCHECK;
+
+/* Map "file:///" to "/": a schema file the operator names on the command
+ * line has its file: URI (its real path) as base, and its relative
+ * references read the files they name, in any directory (the operator
+ * named the file).  Takes the slot schema_refs_local would.  0, or -1
+ * when it is taken. */
+int schema_refs_files(struct schema_refs *r) GPT_MUSTCHECK;
 
 /* A schema_load_fn over the struct schema_refs at ctx: the longest
  * matching prefix wins. */

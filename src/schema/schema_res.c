@@ -520,6 +520,18 @@ scan_ids(
 	return 0;
 }
 
+/* The identifier that makes v an embedded resource, "$id" or draft-04's
+ * "id" (a string), or NULL. */
+static const struct json_value *
+resource_id(const struct json_value *v)
+{
+	const struct json_value *id = json_object_get(v, "$id", 3);
+
+	if (id == NULL)
+		id = json_object_get(v, "id", 2);
+	return id != NULL && id->type == JSON_T_STRING ? id : NULL;
+}
+
 static int
 scan(struct cctx *c, const struct json_value *v, const struct res_loc *parent,
     unsigned depth)
@@ -539,11 +551,12 @@ scan(struct cctx *c, const struct json_value *v, const struct res_loc *parent,
 		return nomem(c), -1;
 	*l = *parent;
 	/* $schema where a resource starts: the document root, or beside an
-	 * $id (2019-09 on, embedded resources may change dialect) */
+	 * $id (draft-04: id).  An embedded resource is processed in its own
+	 * dialect whatever its parent's (2019-09 on say so; before, the
+	 * bundle of a draft-07 form embeds a 2020-12 resource that way, and
+	 * reading it as draft-07 would refuse its prefixItems) */
 	if ((sv = json_object_get(v, "$schema", 7)) != NULL &&
-	    (parent->res->root == v ||
-	        (parent->d >= SCHEMA_D_2019_09 &&
-	            json_object_get(v, "$id", 3) != NULL))) {
+	    (parent->res->root == v || resource_id(v) != NULL)) {
 		if (read_schema_kw(c, sv, parent, &l->d, &l->vocab) == -1)
 			return -1;
 	}
@@ -557,9 +570,9 @@ scan(struct cctx *c, const struct json_value *v, const struct res_loc *parent,
 			return -1;
 		jptr_pop(&c->ptr, mark);
 	}
-	/* draft-04..07: siblings of $ref are not schemas */
-	if (l->d <= SCHEMA_D_DRAFT07 && json_object_get(v, "$ref", 4) != NULL)
-		return 0;
+	/* draft-04..07: the keywords beside $ref are applied as written
+	 * (schema_compile.c, read_keywords), so their subschemas are scanned;
+	 * an $id beside $ref stays ignored (scan_ids) */
 	for (i = 0; i < v->u.obj.count; i++) {
 		const struct json_member *m = &v->u.obj.members[i];
 		int k = schema_kw_lookup(l->d, m->key.ptr, m->key.len);
@@ -1014,7 +1027,10 @@ schema_cc_bundle(struct cctx *c, struct schema *s)
 	enum schema_dialect d = c->resources->loc->d;
 	const char *dkw = d >= SCHEMA_D_2019_09 ? "$defs" : "definitions";
 	const char *idkw = d == SCHEMA_D_DRAFT04 ? "id" : "$id";
-	size_t next = 0, i, k, nold = 0, nm;
+	size_t next = 0, i, k, nold = 0, nm, root_uri_len = 0;
+	const struct json_value *rid = NULL;
+	const char *root_uri = NULL;
+	bool set_id = false;
 
 	s->bundle = root;
 	for (r = c->resources; r != NULL; r = r->next)
@@ -1027,7 +1043,19 @@ schema_cc_bundle(struct cctx *c, struct schema *s)
 	old = json_object_get(root, dkw, strlen(dkw));
 	if (old != NULL && old->type == JSON_T_OBJECT)
 		nold = old->u.obj.count;
-	nm = root->u.obj.count + (old == NULL);
+	/* a form with a base URI (its location) and no absolute $id: the
+	 * bundle names the root by that URI, so that its relative references
+	 * reach the resources embedded under the URIs they resolved to */
+	if (c->o->base_uri != NULL && c->resources->loc != NULL &&
+	    c->resources->loc->base_len > 0) {
+		rid = json_object_get(root, idkw, strlen(idkw));
+		root_uri = c->resources->loc->base;
+		root_uri_len = c->resources->loc->base_len;
+		set_id = rid == NULL || rid->type != JSON_T_STRING ||
+		         rid->u.str.len != root_uri_len ||
+		         memcmp(rid->u.str.ptr, root_uri, root_uri_len) != 0;
+	}
+	nm = root->u.obj.count + (old == NULL) + (set_id && rid == NULL);
 	if ((b = arena_calloc(c->a, 1, sizeof(*b))) == NULL ||
 	    (m = arena_calloc(c->a, nm, sizeof(*m))) == NULL ||
 	    (defs = arena_calloc(c->a, 1, sizeof(*defs))) == NULL ||
@@ -1092,10 +1120,20 @@ schema_cc_bundle(struct cctx *c, struct schema *s)
 	defs->type = JSON_T_OBJECT;
 	defs->u.obj.members = dm;
 	defs->u.obj.count = k;
-	for (i = 0, k = 0; i < root->u.obj.count; i++) {
+	k = 0;
+	if (set_id && rid == NULL) {
+		m[k].key.ptr = idkw;
+		m[k].key.len = m[k].key.cps = strlen(idkw);
+		str_value(c, &m[k].value, root_uri, root_uri_len);
+		k++;
+	}
+	for (i = 0; i < root->u.obj.count; i++) {
 		m[k] = root->u.obj.members[i];
 		if (&root->u.obj.members[i].value == old)
 			m[k].value = *defs;
+		/* {"$id": "T0"}: the URI it resolved to */
+		if (set_id && &root->u.obj.members[i].value == rid)
+			str_value(c, &m[k].value, root_uri, root_uri_len);
 		k++;
 	}
 	if (old == NULL) {

@@ -402,6 +402,20 @@ is_integer(const struct json_value *v, struct lazy_dec *ld, bool *range)
 	return dec_is_integer(&ld->d);
 }
 
+/* draft-04 core 3.5: "integer: a JSON number without a fraction or
+ * exponent part": 10 is one, 1.0 and 1e1 are not. */
+static bool
+is_integer_text(const struct json_value *v)
+{
+	size_t i;
+
+	for (i = 0; i < v->u.num.len; i++)
+		if (v->u.num.text[i] == '.' || v->u.num.text[i] == 'e' ||
+		    v->u.num.text[i] == 'E')
+			return false;
+	return true;
+}
+
 static enum schema_result
 check_number(struct vctx *x, const struct schema_node *n,
     const struct json_value *v, struct lazy_dec *ld)
@@ -461,7 +475,7 @@ check_number(struct vctx *x, const struct schema_node *n,
 	}
 	/* 2147483648 against {"format": "int32"} */
 	if ((n->flags & SF_NFORMAT) &&
-	    !n->format->check(v->u.num.text, v->u.num.len))
+	    !n->format->ncheck(v->u.num.text, v->u.num.len))
 		return FAIL(x, "format", "not a valid %s", n->format->name);
 	return SCHEMA_OK;
 }
@@ -1345,7 +1359,8 @@ check(struct vctx *x, const struct schema_node *n, const struct json_value *v,
 
 		if (!(v->type == JSON_T_NUMBER &&
 		        (n->types & SCHEMA_TY_INTEGER) &&
-		        is_integer(v, &ld, &range))) {
+		        (n->integer_text ? is_integer_text(v)
+		                         : is_integer(v, &ld, &range)))) {
 			/* 1e99999999999999 against {"type": "integer"} */
 			if (!range)
 				return STOP(x, SCHEMA_LIMIT, "type",

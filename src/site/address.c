@@ -244,8 +244,49 @@ addr_read_form(struct addr *a, const char *path, const char **text, size_t *len)
 	return -1;
 }
 
+/* schema_refs_seen_fn: stamp path before it is read, into a's list (a
+ * file that cannot be remembered only loses its reload check; the
+ * arena's refusal shows again at the compile that follows). */
+static void
+addr_file_seen(void *ctx, const char *path)
+{
+	struct addr *a = ctx;
+	struct addr_file *f;
+	char *copy;
+
+	if (a->nfiles >= ADDR_FILES_MAX ||
+	    (f = arena_alloc(&a->files_arena, sizeof(*f))) == NULL ||
+	    (copy = arena_strndup(&a->files_arena, path, strlen(path))) ==
+	        NULL) {
+		a->files_lost = true;
+		return;
+	}
+	f->path = copy;
+	addr_stamp(path, &f->st);
+	f->next = a->files;
+	a->files = f;
+	a->nfiles++;
+}
+
+/* Do the files the references read still carry their stamps? */
+static bool
+addr_files_hold(const struct addr *a)
+{
+	const struct addr_file *f;
+	struct addr_stamp st;
+
+	for (f = a->files; f != NULL; f = f->next) {
+		addr_stamp(f->path, &st);
+		if (!addr_stamp_same(&st, &f->st))
+			return false;
+	}
+	return true;
+}
+
 /* Compile the form s with the address's dialect, annotations and refs
- * (address.conf; refs directories inside the address). */
+ * (address.conf; refs directories inside the address), its base URI
+ * SCHEMA_ADDRESS_BASE and the files beside it (relative references, read
+ * from the address directory with no symbolic link followed). */
 static enum schema_result
 addr_compile(struct addr *a, const struct json_value *s, schema_warn_fn warn,
     void *warn_ctx, struct schema_problems *problems,
@@ -272,10 +313,13 @@ addr_compile(struct addr *a, const struct json_value *s, schema_warn_fn warn,
 		        strlen(a->conf.ref_prefix[i]), a->dir, strlen(a->dir),
 		        a->conf.ref_dir[i], strlen(a->conf.ref_dir[i])) == -1)
 			return SCHEMA_NOMEM;
-	if (a->conf.nrefs > 0) {
-		o.load = schema_refs_load;
-		o.load_ctx = &refs;
-	}
+	if (schema_refs_local(&refs, SCHEMA_ADDRESS_PREFIX, a->dir) == -1)
+		return SCHEMA_NOMEM;
+	refs.seen = addr_file_seen;
+	refs.seen_ctx = a;
+	o.load = schema_refs_load;
+	o.load_ctx = &refs;
+	o.base_uri = SCHEMA_ADDRESS_BASE;
 	return schema_compile_opts(s, &o, &a->arena, form, serr);
 }
 
@@ -417,6 +461,36 @@ addr_modes_after_conf(struct addr *a, const char *dir)
 	return 0;
 }
 
+/* Each file the form's references read from the address directory, and
+ * each directory between it and the address ("defs" of defs/money.json):
+ * refused as addr_mode_ok says.  A refs directory's files were walked
+ * already (addr_modes_after_conf). */
+static int
+addr_modes_of_files(struct addr *a)
+{
+	const struct addr_file *f;
+	char path[PATH_MAX];
+	size_t dlen = strlen(a->dir);
+
+	for (f = a->files; f != NULL; f = f->next) {
+		char *slash;
+
+		if (strncmp(f->path, a->dir, dlen) != 0 ||
+		    f->path[dlen] != '/' || strlen(f->path) >= sizeof(path))
+			continue;
+		if (addr_mode_ok(a, f->path) == -1)
+			return -1;
+		snprintf(path, sizeof(path), "%s", f->path);
+		while ((slash = strrchr(path, '/')) != NULL &&
+		       (size_t)(slash - path) > dlen) {
+			*slash = '\0';
+			if (addr_mode_ok(a, path) == -1)
+				return -1;
+		}
+	}
+	return 0;
+}
+
 /* One attempt of addr_load: the stamps are taken before each file is
  * read, for addr_load to compare after. */
 static int
@@ -438,6 +512,7 @@ addr_load_once(const char *dir, struct addr *a, schema_warn_fn warn,
 	if (problems != NULL)
 		schema_problems_init(problems);
 	arena_init(&a->arena, ADDR_ARENA_MAX);
+	arena_init(&a->files_arena, ADDR_FILES_ARENA_MAX);
 	arena_init(&scratch, ADDR_ARENA_MAX);
 	conf_init(&a->conf);
 	if (snprintf(a->dir, sizeof(a->dir), "%s", dir) >=
@@ -495,6 +570,10 @@ addr_load_once(const char *dir, struct addr *a, schema_warn_fn warn,
 		    serr.keyword != NULL ? serr.keyword : "");
 		goto done;
 	}
+	/* the files beside the form that its references read, and the
+	 * directories on their way, are the address's files too */
+	if (addr_modes_of_files(a) == -1)
+		goto done;
 	/* GET serves the bundled form: what POST enforces, references
 	 * included */
 	if ((doc = addr_bundled(a, doc, s, form)) == NULL) {
@@ -531,7 +610,7 @@ addr_stamps_hold(const struct addr *a)
 		return false;
 	snprintf(path, sizeof(path), "%s/form.json", a->dir);
 	addr_stamp(path, &st);
-	return addr_stamp_same(&st, &a->form_st);
+	return addr_stamp_same(&st, &a->form_st) && addr_files_hold(a);
 }
 
 int
@@ -568,7 +647,10 @@ addr_load_problems(const char *dir, struct addr *a, schema_warn_fn warn,
 	 * reading, not by stamps, until the files are older than that. */
 	clock_gettime(CLOCK_REALTIME, &now);
 	a->racy = addr_stamp_racy(&a->form_st, &now) ||
-	          addr_stamp_racy(&a->conf_st, &now);
+	          addr_stamp_racy(&a->conf_st, &now) || a->files_lost;
+	for (const struct addr_file *f = a->files; f != NULL && !a->racy;
+	     f = f->next)
+		a->racy = addr_stamp_racy(&f->st, &now);
 	return rc;
 }
 
@@ -576,6 +658,9 @@ void
 addr_free(struct addr *a)
 {
 	arena_free(&a->arena);
+	arena_free(&a->files_arena);
+	a->files = NULL;
+	a->nfiles = 0;
 	a->ok = false;
 	a->doc = NULL;
 	a->schema = NULL;

@@ -58,6 +58,11 @@
 #define ADDR_FORM_MAX ((size_t)4 * 1024 * 1024) /* bytes of form.json */
 #define ADDR_ARENA_MAX ((size_t)256 * 1024 * 1024) /* one loaded form */
 #define ADDR_ERR_MAX 512
+/* files a form's references read that a load remembers for its reload
+ * check; past it (no form gets there: every reference reads a document
+ * once) the address is reloaded at every check */
+#define ADDR_FILES_MAX 1024
+#define ADDR_FILES_ARENA_MAX ((size_t)8 << 20) /* their paths and stamps */
 /* The mode bits that refuse an address's file (addr_load). */
 #define ADDR_WRITABLE (S_IWGRP | S_IWOTH)
 /* How much of the refs directories addr_load checks for those bits: past
@@ -97,6 +102,12 @@ struct addr_stamp {
 	mode_t mode;           /* type and permission bits */
 };
 
+struct addr_file {
+	struct addr_file *next;
+	const char *path; /* borrowed from the addr's files_arena */
+	struct addr_stamp st;
+};
+
 struct addr {
 	char dir[PATH_MAX]; /* the cache key: addr_ref.dir */
 	size_t root_len;    /* as addr_ref */
@@ -112,8 +123,17 @@ struct addr {
 	                  from this load (answer.h); NULL until then */
 	bool has_hook; /* an executable regular "hook" */
 	struct addr_stamp form_st, conf_st; /* taken before reading */
-	bool racy; /* a file changed within ADDR_RACY_SEC of its reading:
-	              the next check reloads whatever the stamps say */
+	/* every other file the form's references read (refs directories,
+	 * files beside the form), stamped before reading: a change to one
+	 * reloads the address as one to form.json does */
+	/* owned: the list below, kept when a refused load frees arena, so
+	 * that fixing a file it read reloads it too */
+	struct arena files_arena;
+	struct addr_file *files; /* borrowed from files_arena: a list */
+	size_t nfiles;
+	bool files_lost; /* one was not remembered: reload at every check */
+	bool racy;       /* a file changed within ADDR_RACY_SEC of its reading:
+	                    the next check reloads whatever the stamps say */
 	uint64_t checked_ms; /* addr_cache.h: gpt_now_ms() at the last stat */
 };
 

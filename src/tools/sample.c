@@ -32,6 +32,7 @@
 #include "parser/json.h"
 #include "parser/json_out.h"
 #include "tools/sample.h"
+#include "schema/format.h"
 #include "tools/sample_re.h"
 #include "schema/schema.h"
 #include "schema/schema_dialect.h"
@@ -311,7 +312,15 @@ gen_format(struct sample_gen *g, const char *f, struct buf *out)
 		return buf_printf(out, "^a%u$", k);
 	if (strcmp(f, "byte") == 0)
 		return buf_puts(out, k & 1 ? "aGVsbG8=" : "");
-	return 1; /* binary, password, ...: any string */
+	/* the format table's example (http-date, media-range, ...), else
+	 * any string (binary, password, commonmark, ...) */
+	{
+		const struct format *fm = format_lookup(f, strlen(f));
+
+		if (fm != NULL && fm->example != NULL)
+			return buf_puts(out, fm->example);
+	}
+	return 1;
 }
 
 static const char *const sample_words[] = {"a", "note", "x", "hello", "gpt",
@@ -521,9 +530,18 @@ gen_number(struct sample_gen *g, const struct parts *p, bool integer)
 		if (v->multiple_of.text != NULL && mtext == NULL &&
 		    num_of(&v->multiple_of, &m) && m > 0)
 			mtext = &v->multiple_of;
-		if (v->nformat != NULL && strcmp(v->nformat, "int32") == 0) {
-			lo = lo < -2147483648.0 ? -2147483648.0 : lo;
-			hi = hi > 2147483647.0 ? 2147483647.0 : hi;
+		if (v->nformat != NULL) {
+			/* int32, uint8, ...: the integers the format's row
+			 * accepts without a call */
+			const struct format *f =
+			    format_lookup(v->nformat, strlen(v->nformat));
+
+			if (f != NULL && f->imin > INT64_MIN &&
+			    (double)f->imin > lo)
+				lo = (double)f->imin;
+			if (f != NULL && f->imax < INT64_MAX &&
+			    (double)f->imax < hi)
+				hi = (double)f->imax;
 		}
 	}
 	if (integer) {

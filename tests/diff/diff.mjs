@@ -95,7 +95,8 @@ const KW_04 = [...without(KW_06, "const", "contains", "propertyNames",
 // what its meta-schema asks beyond the validator (README, the oracle):
 // uniqueEnum, an enum of distinct values; noBoolean, no boolean
 // subschemas (true is {}, false {"not": {}}); fullDeps, no empty name
-// list in dependencies; refAlone, $ref's siblings are ignored, so the
+// list in dependencies; refAlone, draft-04 to 07, whose $ref siblings the
+// validator applies (refsApart gives the library the $ref under allOf), so the
 // root's definitions are not beside a root $ref (is a pointer into an
 // ignored member resolved?  the validator says yes, the library no; the
 // suite never asks: it puts such a $ref under allOf, and so do we).
@@ -301,8 +302,12 @@ function equal(a, b) {
 	}
 }
 
+// draft-04 core 3.5: an integer is "a JSON number without a fraction or
+// exponent part" (1.0 is none); later dialects take the value.
+let judgeDialect = null;
 const isType = (v, t) => t === "integer"
-	? v instanceof Num && isInt(dec(v.text))
+	? v instanceof Num && (judgeDialect === "draft-04"
+	    ? !/[.eE]/.test(v.text) : isInt(dec(v.text)))
 	: typeOf(v) === t;
 
 const numCmp = (v, bound) => cmp(dec(v.text), dec(bound.text));
@@ -413,8 +418,37 @@ if (opt.verbose)
 const libErrors = (e) => (e.output?.errors ?? []).map((x) =>
     `\n    ${x.instanceLocation.replace(/^[^#]*/, "")} fails ${x.absoluteKeywordLocation}`).join("");
 
+// Draft-04 to draft-07 say to ignore the keywords beside $ref; the
+// validator applies them (an author who writes them means them), so the
+// library's copy says the same in the suite's way: the $ref goes under
+// allOf beside them.  Values that are data (const, enum) are left alone.
+const DATA_KEYS = new Set(["const", "enum", "default", "examples"]);
+function refsApart(v) {
+	if (Array.isArray(v))
+		return v.map(refsApart);
+	if (!(v instanceof Obj))
+		return v;
+	let entries = v.entries.map(([k, x]) =>
+	    [k, DATA_KEYS.has(k) ? x : refsApart(x)]);
+	const ref = entries.find(([k]) => k === "$ref");
+	if (ref !== undefined && entries.some(([k]) => k !== "$ref" &&
+	    k !== "$schema" && k !== "$comment" && k !== "definitions")) {
+		const all = entries.find(([k]) => k === "allOf");
+		const sub = O([["$ref", ref[1]]]);
+		entries = entries.filter(([k]) => k !== "$ref");
+		if (all !== undefined)
+			all[1] = [...all[1], sub];
+		else
+			entries.push(["allOf", [sub]]);
+	}
+	return O(entries);
+}
+
 // The library's verdicts on one schema: null when it refuses the schema.
 async function hjJudge(d, schema, instances) {
+	judgeDialect = d.name;
+	if (d.refAlone)
+		schema = refsApart(schema);
 	const uri = `https://gpt.test/diff/${++schemaSerial}`;
 	schemaMap = locate(schema, "", new Map());
 	schemaBase = uri;
