@@ -302,18 +302,35 @@ html_num(
 	return html_json_text(d->out, num->text, num->len);
 }
 
+/*
+ * Close the object opened at mark ("{" then members each written with a
+ * leading comma): the first member's comma goes.  An object with no
+ * member is left as "{" for the caller to judge (buf_len == mark + 1).
+ */
+static void
+html_close_first(struct buf *out, size_t mark)
+{
+	char *p = buf_data(out);
+	size_t len = buf_len(out);
+
+	if (len > mark + 1 && p[mark + 1] == ',') {
+		memmove(p + mark + 1, p + mark + 2, len - mark - 2);
+		html_rollback(out, len - 1);
+	}
+}
+
 /* title, description, default, examples of a schema as written */
 static int
 html_annotations(struct html_desc *d, const struct json_value *src)
 {
 	static const struct {
-		const char *keyword, *key;
+		const char *keyword;
 		enum json_type type; /* JSON_T_NULL: any */
 	} ann[] = {
-	    {"title", "ti", JSON_T_STRING},
-	    {"description", "d", JSON_T_STRING},
-	    {"default", "df", JSON_T_NULL},
-	    {"examples", "ex", JSON_T_ARRAY},
+	    {"title", JSON_T_STRING},
+	    {"description", JSON_T_STRING},
+	    {"default", JSON_T_NULL},
+	    {"examples", JSON_T_ARRAY},
 	};
 	size_t i;
 
@@ -326,11 +343,60 @@ html_annotations(struct html_desc *d, const struct json_value *src)
 		if (v == NULL ||
 		    (ann[i].type != JSON_T_NULL && v->type != ann[i].type))
 			continue;
-		if (html_key(d, ann[i].key) == -1 ||
+		if (html_key(d, ann[i].keyword) == -1 ||
 		    json_write(v, d->out) == -1)
 			return -1;
 	}
 	return 0;
+}
+
+/*
+ * "x-defName": the name the form gave this schema, when it is a member of
+ * $defs, definitions or components/schemas (a pointer's last segment,
+ * unescaped): the page names an alternative or a list's items by it when
+ * the form gives no title ("span" rather than "object").
+ */
+static int
+html_def_name(struct html_desc *d, const struct schema_view *v)
+{
+	static const char *const homes[] = {
+	    "/$defs/", "/definitions/", "/components/schemas/"};
+	const char *p = v->pointer, *name = NULL;
+	size_t len = v->pointer_len, i, k;
+	struct buf *out = d->out;
+
+	if (p == NULL || len == 0)
+		return 0;
+	for (i = 0; i < GPT_ARRAY_LEN(homes) && name == NULL; i++) {
+		size_t hl = strlen(homes[i]);
+
+		for (k = 0; k + hl <= len; k++)
+			if ((k == 0 || p[k - 1] != '~') &&
+			    memcmp(p + k, homes[i], hl) == 0 &&
+			    memchr(p + k + hl, '/', len - k - hl) == NULL &&
+			    k + hl < len)
+				name = p + k + hl;
+	}
+	if (name == NULL)
+		return 0;
+	if (buf_puts(out, ",\"x-defName\":\"") == -1)
+		return -1;
+	for (; name < p + len; name++) {
+		char c = *name;
+
+		if (c == '~' && name + 1 < p + len) {
+			c = name[1] == '1' ? '/' : '~';
+			name++;
+		}
+		/* a name is JSON text here: escape what JSON needs */
+		if ((c == '"' || c == '\\') && buf_putc(out, '\\') == -1)
+			return -1;
+		if ((unsigned char)c < 0x20
+		        ? buf_printf(out, "\\u%04x", c) == -1
+		        : buf_putc(out, c) == -1)
+			return -1;
+	}
+	return buf_putc(out, '"');
 }
 
 static int
@@ -351,7 +417,7 @@ html_types(struct html_desc *d, unsigned types)
 	bool first = true;
 	size_t i;
 
-	if (buf_puts(d->out, ",\"t\":[") == -1)
+	if (buf_puts(d->out, ",\"type\":[") == -1)
 		return -1;
 	for (i = 0; i < GPT_ARRAY_LEN(names); i++) {
 		if (!(types & names[i].bit))
@@ -364,15 +430,26 @@ html_types(struct html_desc *d, unsigned types)
 	return buf_putc(d->out, ']');
 }
 
-/* Does the page show this node as controls, or hand it to a JSON editor? */
-static bool
+/*
+ * What the page cannot judge, by keyword: the script gives that part a
+ * JSON editor and its check says "cannot tell" there.  NULL: the page
+ * judges the node.  A constraint the view does not describe is named as
+ * such, never dropped.
+ */
+static const char *
 html_opaque(const struct schema_view *v)
 {
-	return v->undescribed || v->dyn != SV_DYN_NONE ||
-	       v->unevaluated_items != NULL || v->unevaluated_props != NULL ||
-	       v->ndepreq > 0 || v->ndepsch > 0 || v->if_ != NULL ||
-	       (v->contains != NULL &&
-	           (v->min_contains != 1 || v->max_contains != SIZE_MAX));
+	if (v->undescribed)
+		return "\"a keyword the page does not describe\"";
+	if (v->dyn != SV_DYN_NONE)
+		return "\"$dynamicRef\"";
+	if (v->unevaluated_items != NULL && v->unevaluated_props != NULL)
+		return "\"unevaluatedItems\",\"unevaluatedProperties\"";
+	if (v->unevaluated_items != NULL)
+		return "\"unevaluatedItems\"";
+	if (v->unevaluated_props != NULL)
+		return "\"unevaluatedProperties\"";
+	return NULL;
 }
 
 /* A list of nodes by number: "key":[n,...] (list(n, i) gives entry i). */
@@ -394,27 +471,24 @@ html_list(struct html_desc *d, const char *key, const struct schema_node *n,
 	return buf_putc(d->out, ']');
 }
 
+/* "properties": [[name, node, {annotations}?]...], "required": [names] */
 static int
-html_object_members(struct html_desc *d, const struct schema_node *n,
+html_properties(struct html_desc *d, const struct schema_node *n,
     const struct schema_view *v)
 {
 	struct schema_view_prop p;
-	struct schema_view_pprop pp;
 	struct schema_view sv;
 	bool any = false, anyreq = false;
 	size_t i, num;
 
-	/* properties: [name, node, required, {annotations as written}?] */
 	for (i = 0; i < v->nprops; i++) {
 		schema_view_prop(n, i, &p);
 		if (p.sub == NULL)
 			continue;
-		if (buf_puts(d->out, any ? "," : ",\"pr\":[") == -1 ||
-		    buf_putc(d->out, '[') == -1 ||
+		if (buf_puts(d->out, any ? ",[" : ",\"properties\":[[") == -1 ||
 		    html_json_text(d->out, p.name, p.len) == -1 ||
 		    html_desc_num(d, p.sub, &num) == -1 ||
-		    buf_printf(d->out, ",%zu,%d", num, p.required ? 1 : 0) ==
-		        -1)
+		    buf_printf(d->out, ",%zu", num) == -1)
 			return -1;
 		any = true;
 		schema_view_get(p.sub, &sv);
@@ -423,10 +497,11 @@ html_object_members(struct html_desc *d, const struct schema_node *n,
 		    p.src->type == JSON_T_OBJECT) {
 			size_t mark = buf_len(d->out);
 
-			if (buf_puts(d->out, ",{\"_\":0") == -1 ||
+			if (buf_puts(d->out, ",{") == -1 ||
 			    html_annotations(d, p.src) == -1)
 				return -1;
-			if (buf_len(d->out) == mark + 7)
+			html_close_first(d->out, mark + 1);
+			if (buf_len(d->out) == mark + 2)
 				html_rollback(d->out, mark);
 			else if (buf_putc(d->out, '}') == -1)
 				return -1;
@@ -436,21 +511,35 @@ html_object_members(struct html_desc *d, const struct schema_node *n,
 	}
 	if (any && buf_putc(d->out, ']') == -1)
 		return -1;
-	/* required names that properties does not list */
 	for (i = 0; i < v->nprops; i++) {
 		schema_view_prop(n, i, &p);
-		if (p.sub != NULL || !p.required)
+		if (!p.required)
 			continue;
-		if (buf_puts(d->out, anyreq ? "," : ",\"rq\":[") == -1 ||
+		if (buf_puts(d->out, anyreq ? "," : ",\"required\":[") == -1 ||
 		    html_json_text(d->out, p.name, p.len) == -1)
 			return -1;
 		anyreq = true;
 	}
 	if (anyreq && buf_putc(d->out, ']') == -1)
 		return -1;
+	return 0;
+}
+
+/* patternProperties, dependentRequired, dependentSchemas */
+static int
+html_object_rules(struct html_desc *d, const struct schema_node *n,
+    const struct schema_view *v)
+{
+	struct schema_view_pprop pp;
+	struct schema_view_depreq dr;
+	const struct schema_node *sub;
+	const char *name;
+	size_t i, k, len, num;
+
 	for (i = 0; i < v->npprops; i++) {
 		schema_view_pprop(n, i, &pp);
-		if (buf_puts(d->out, i > 0 ? ",[" : ",\"pp\":[[") == -1 ||
+		if (buf_puts(d->out,
+		        i > 0 ? ",[" : ",\"patternProperties\":[[") == -1 ||
 		    html_json_text(d->out, pp.pattern, pp.len) == -1 ||
 		    html_desc_num(d, pp.sub, &num) == -1 ||
 		    buf_printf(d->out, ",%zu]", num) == -1)
@@ -458,35 +547,98 @@ html_object_members(struct html_desc *d, const struct schema_node *n,
 	}
 	if (v->npprops > 0 && buf_putc(d->out, ']') == -1)
 		return -1;
+	for (i = 0; i < v->ndepreq; i++) {
+		schema_view_depreq(n, i, &dr);
+		if (buf_puts(d->out,
+		        i > 0 ? ",[" : ",\"dependentRequired\":[[") == -1 ||
+		    html_json_text(d->out, dr.name, dr.len) == -1 ||
+		    buf_puts(d->out, ",[") == -1)
+			return -1;
+		for (k = 0; k < dr.nneed; k++) {
+			schema_view_depreq_need(n, i, k, &name, &len);
+			if ((k > 0 && buf_putc(d->out, ',') == -1) ||
+			    html_json_text(d->out, name, len) == -1)
+				return -1;
+		}
+		if (buf_puts(d->out, "]]") == -1)
+			return -1;
+	}
+	if (v->ndepreq > 0 && buf_putc(d->out, ']') == -1)
+		return -1;
+	for (i = 0; i < v->ndepsch; i++) {
+		sub = schema_view_depsch(n, i, &name, &len);
+		if (buf_puts(d->out,
+		        i > 0 ? ",[" : ",\"dependentSchemas\":[[") == -1 ||
+		    html_json_text(d->out, name, len) == -1 ||
+		    html_desc_num(d, sub, &num) == -1 ||
+		    buf_printf(d->out, ",%zu]", num) == -1)
+			return -1;
+	}
+	if (v->ndepsch > 0 && buf_putc(d->out, ']') == -1)
+		return -1;
 	return 0;
 }
 
-/* One node's description: {"k":..., ...}. */
+/* A string's content: contentEncoding, contentMediaType, contentSchema. */
+static int
+html_content(struct html_desc *d, const struct schema_view *v)
+{
+	if (v->content_encoding != NULL &&
+	    (html_key(d, "contentEncoding") == -1 ||
+	        html_json_text(d->out, v->content_encoding,
+	            strlen(v->content_encoding)) == -1))
+		return -1;
+	if (v->content_json &&
+	    buf_puts(d->out, ",\"contentMediaType\":\"application/json\"") ==
+	        -1)
+		return -1;
+	if (v->content_schema != NULL &&
+	    html_ref(d, "contentSchema", v->content_schema) == -1)
+		return -1;
+	return 0;
+}
+
+static int
+html_node_end(struct html_desc *d, size_t mark)
+{
+	html_close_first(d->out, mark);
+	return buf_putc(d->out, '}');
+}
+
+/* One node's description: true, false, or {"keyword": ..., ...}. */
 static int
 html_node(struct html_desc *d, const struct schema_node *n)
 {
 	struct schema_view v;
-	size_t i;
+	const char *opaque, *format;
+	size_t i, mark;
 
 	schema_view_get(n, &v);
-	if (buf_printf(d->out, "{\"k\":%d",
-	        v.kind == SV_FALSE  ? 0
-	        : v.kind == SV_TRUE ? 1
-	                            : 2) == -1 ||
-	    html_annotations(d, v.src) == -1)
+	if (v.kind == SV_FALSE)
+		return buf_puts(d->out, "false");
+	mark = buf_len(d->out);
+	if (buf_putc(d->out, '{') == -1 || html_annotations(d, v.src) == -1 ||
+	    html_def_name(d, &v) == -1)
 		return -1;
-	if (v.kind != SV_NODE)
-		return buf_putc(d->out, '}');
-	if (html_opaque(&v))
-		return buf_puts(d->out, ",\"u\":1}");
+	if (v.kind == SV_TRUE && buf_len(d->out) == mark + 1) {
+		html_rollback(d->out, mark);
+		return buf_puts(d->out, "true");
+	}
+	if (v.kind == SV_TRUE)
+		return html_node_end(d, mark);
+	if ((opaque = html_opaque(&v)) != NULL) {
+		if (buf_printf(d->out, ",\"x-opaque\":[%s]", opaque) == -1)
+			return -1;
+		return html_node_end(d, mark);
+	}
 	if (v.typed && html_types(d, v.types) == -1)
 		return -1;
 	if (v.const_value != NULL &&
-	    (html_key(d, "co") == -1 ||
+	    (html_key(d, "const") == -1 ||
 	        json_write(v.const_value, d->out) == -1))
 		return -1;
 	if (v.nenums > 0) {
-		if (buf_puts(d->out, ",\"en\":[") == -1)
+		if (buf_puts(d->out, ",\"enum\":[") == -1)
 			return -1;
 		for (i = 0; i < v.nenums; i++)
 			if ((i > 0 && buf_putc(d->out, ',') == -1) ||
@@ -495,75 +647,101 @@ html_node(struct html_desc *d, const struct schema_node *n)
 		if (buf_putc(d->out, ']') == -1)
 			return -1;
 	}
-	if (html_num(d, "min", &v.minimum) == -1 ||
-	    html_num(d, "max", &v.maximum) == -1 ||
-	    html_num(d, "xmin", &v.xminimum) == -1 ||
-	    html_num(d, "xmax", &v.xmaximum) == -1 ||
-	    html_num(d, "mul", &v.multiple_of) == -1 ||
-	    html_size(d, "minL", v.min_length, 0) == -1 ||
-	    html_size(d, "maxL", v.max_length, SIZE_MAX) == -1)
+	if (html_num(d, "minimum", &v.minimum) == -1 ||
+	    html_num(d, "maximum", &v.maximum) == -1 ||
+	    html_num(d, "exclusiveMinimum", &v.xminimum) == -1 ||
+	    html_num(d, "exclusiveMaximum", &v.xmaximum) == -1 ||
+	    html_num(d, "multipleOf", &v.multiple_of) == -1 ||
+	    html_size(d, "minLength", v.min_length, 0) == -1 ||
+	    html_size(d, "maxLength", v.max_length, SIZE_MAX) == -1)
 		return -1;
 	if (v.pattern != NULL &&
-	    (html_key(d, "pat") == -1 ||
+	    (html_key(d, "pattern") == -1 ||
 	        html_json_text(d->out, v.pattern, v.pattern_len) == -1))
 		return -1;
-	if (v.format != NULL &&
-	    (html_key(d, "fmt") == -1 ||
-	        html_json_text(d->out, v.format, strlen(v.format)) == -1))
+	/* one format keyword: the compiler tells a string's from a number's */
+	format = v.format != NULL ? v.format : v.nformat;
+	if (format != NULL &&
+	    (html_key(d, "format") == -1 ||
+	        html_json_text(d->out, format, strlen(format)) == -1))
 		return -1;
-	if (html_size(d, "minI", v.min_items, 0) == -1 ||
-	    html_size(d, "maxI", v.max_items, SIZE_MAX) == -1 ||
-	    html_list(d, "pre", n, v.nprefix, schema_view_prefix) == -1 ||
-	    (v.items != NULL && html_ref(d, "it", v.items) == -1) ||
-	    (v.contains != NULL && html_ref(d, "ct", v.contains) == -1) ||
-	    (v.unique_items && buf_puts(d->out, ",\"uq\":1") == -1))
+	if (html_content(d, &v) == -1)
 		return -1;
-	if (html_object_members(d, n, &v) == -1 ||
-	    (v.additional != NULL && html_ref(d, "ap", v.additional) == -1) ||
-	    html_size(d, "minP", v.min_props, 0) == -1 ||
-	    html_size(d, "maxP", v.max_props, SIZE_MAX) == -1)
+	if (html_size(d, "minItems", v.min_items, 0) == -1 ||
+	    html_size(d, "maxItems", v.max_items, SIZE_MAX) == -1 ||
+	    html_list(d, "prefixItems", n, v.nprefix, schema_view_prefix) ==
+	        -1 ||
+	    (v.items != NULL && html_ref(d, "items", v.items) == -1) ||
+	    (v.contains != NULL && html_ref(d, "contains", v.contains) == -1) ||
+	    (v.contains != NULL &&
+	        html_size(d, "minContains", v.min_contains, 1) == -1) ||
+	    (v.contains != NULL &&
+	        html_size(d, "maxContains", v.max_contains, SIZE_MAX) == -1) ||
+	    (v.unique_items && buf_puts(d->out, ",\"uniqueItems\":true") == -1))
 		return -1;
-	if ((v.ref != NULL && html_ref(d, "ref", v.ref) == -1) ||
-	    html_list(d, "all", n, v.nall_of, schema_view_all_of) == -1 ||
-	    html_list(d, "any", n, v.nany_of, schema_view_any_of) == -1 ||
-	    html_list(d, "one", n, v.none_of, schema_view_one_of) == -1 ||
-	    (v.not_ != NULL && html_ref(d, "not", v.not_) == -1))
+	if (html_properties(d, n, &v) == -1 ||
+	    html_object_rules(d, n, &v) == -1 ||
+	    (v.additional != NULL &&
+	        html_ref(d, "additionalProperties", v.additional) == -1) ||
+	    (v.names != NULL && html_ref(d, "propertyNames", v.names) == -1) ||
+	    html_size(d, "minProperties", v.min_props, 0) == -1 ||
+	    html_size(d, "maxProperties", v.max_props, SIZE_MAX) == -1)
 		return -1;
-	return buf_putc(d->out, '}');
+	if ((v.ref != NULL && html_ref(d, "$ref", v.ref) == -1) ||
+	    html_list(d, "allOf", n, v.nall_of, schema_view_all_of) == -1 ||
+	    html_list(d, "anyOf", n, v.nany_of, schema_view_any_of) == -1 ||
+	    html_list(d, "oneOf", n, v.none_of, schema_view_one_of) == -1 ||
+	    (v.not_ != NULL && html_ref(d, "not", v.not_) == -1) ||
+	    (v.if_ != NULL && html_ref(d, "if", v.if_) == -1) ||
+	    (v.then_ != NULL && html_ref(d, "then", v.then_) == -1) ||
+	    (v.else_ != NULL && html_ref(d, "else", v.else_) == -1))
+		return -1;
+	return html_node_end(d, mark);
 }
 
 /*
- * The whole description, {"root":0,"jd","sd","n":[...], "type", "etag"}
- * (jd: JSON_MAX_DEPTH, sd: SCHEMA_MAX_DEPTH), raw JSON
- * in out (the caller escapes it for the data block).
+ * The whole description, {"root":0, "jsonDepth", "schemaDepth",
+ * "maxBody"?, "type"?, "etag"?, "name"?, "nodes":[...]} (jsonDepth:
+ * JSON_MAX_DEPTH, schemaDepth: SCHEMA_MAX_DEPTH), raw JSON in out (the
+ * caller escapes it for the data block).
  */
 static int
 html_describe(
     const struct schema *form, const struct html_opts *o, struct buf *out)
 {
+	static const struct html_opts none;
 	struct html_desc d;
 	size_t i, num;
 	int rc = -1;
 
 	memset(&d, 0, sizeof(d));
 	d.out = out;
+	if (o == NULL)
+		o = &none;
 	/* the nesting the act parser reads and the validator's depth: the
 	 * page offers controls as deep as the address reads acts */
-	if (buf_printf(out, "{\"root\":0,\"jd\":%d,\"sd\":%d", JSON_MAX_DEPTH,
-	        SCHEMA_MAX_DEPTH) == -1)
+	if (buf_printf(out, "{\"root\":0,\"jsonDepth\":%d,\"schemaDepth\":%d",
+	        JSON_MAX_DEPTH, SCHEMA_MAX_DEPTH) == -1)
 		goto done;
-	if (o != NULL && o->type != NULL && o->type[0] != '\0' &&
+	if (o->max_body > 0 &&
+	    buf_printf(out, ",\"maxBody\":%zu", o->max_body) == -1)
+		goto done;
+	if (o->type != NULL && o->type[0] != '\0' &&
 	    (buf_puts(out, ",\"type\":") == -1 ||
 	        html_json_text(out, o->type, strlen(o->type)) == -1))
 		goto done;
-	if (o != NULL && o->etag != NULL &&
+	if (o->etag != NULL &&
 	    (buf_puts(out, ",\"etag\":") == -1 ||
 	        html_json_text(out, o->etag, strlen(o->etag)) == -1))
 		goto done;
-	if (buf_puts(out, ",\"n\":[") == -1)
+	if (o->name != NULL && o->name[0] != '\0' &&
+	    (buf_puts(out, ",\"name\":") == -1 ||
+	        html_json_text(out, o->name, strlen(o->name)) == -1))
+		goto done;
+	if (buf_puts(out, ",\"nodes\":[") == -1)
 		goto done;
 	if (form == NULL) {
-		if (buf_puts(out, "{\"k\":1}") == -1)
+		if (buf_puts(out, "true") == -1)
 			goto done;
 	} else {
 		if (html_desc_num(&d, schema_view_root(form), &num) == -1)
@@ -621,7 +799,10 @@ static const char html_act[] =
     "<p>Status: <output id=\"status\" role=\"status\" "
     "aria-live=\"polite\"></output></p>\n"
     "<p id=\"meaning\"></p>\n"
-    "<pre id=\"response\"></pre>\n"
+    "<pre id=\"response\" hidden></pre>\n"
+    "<iframe id=\"preview\" title=\"The answer's HTML, previewed\" "
+    "sandbox hidden></iframe>\n"
+    "<button type=\"button\" id=\"again\" hidden>Send another</button>\n"
     "</div>\n"
     "</section>\n";
 
@@ -677,7 +858,7 @@ html_messages(const struct json_value *m, struct buf *out)
 	return buf_puts(out, "</ol>\n</section>\n");
 }
 
-/* The heading: the form's title, else the address's type, else a name. */
+/* The heading: the form's title, else the address's name, else its type. */
 static void
 html_heading(const struct schema *form, const struct html_opts *o,
     const char **text, size_t *len)
@@ -685,7 +866,8 @@ html_heading(const struct schema *form, const struct html_opts *o,
 	struct schema_view v;
 	const struct json_value *t;
 
-	*text = "GPT address";
+	/* only a page built without its address (a test's) has no name */
+	*text = "An address";
 	*len = strlen(*text);
 	if (form != NULL) {
 		schema_view_get(schema_view_root(form), &v);
@@ -696,7 +878,10 @@ html_heading(const struct schema *form, const struct html_opts *o,
 			return;
 		}
 	}
-	if (o != NULL && o->type != NULL && o->type[0] != '\0') {
+	if (o != NULL && o->name != NULL && o->name[0] != '\0') {
+		*text = o->name;
+		*len = strlen(o->name);
+	} else if (o != NULL && o->type != NULL && o->type[0] != '\0') {
 		*text = o->type;
 		*len = strlen(o->type);
 	}

@@ -38,6 +38,9 @@ struct html_opts {
 	                     or NULL */
 	const char *etag; /* the JSON representation's ETag, sent back as
 	                     If-Match with each act, or NULL */
+	const char *name; /* the address's name (its directory's), the
+	                     heading without a title, or NULL */
+	size_t max_body;  /* address.conf's max_body (0: not told) */
 };
 
 /*
