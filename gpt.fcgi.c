@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "serve.h"
+#include "cli/cli.h"
+#include "responder/serve.h"
 
 /*
  * A process started with fd 0, 1 or 2 closed would hand that number to the

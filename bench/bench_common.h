@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "buf.h"
+#include "base/buf.h"
 
 /* xorshift32 from a fixed seed: generated bodies are the same each run. */
 #define BENCH_RAND_SEED 2463534242u

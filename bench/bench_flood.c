@@ -19,10 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
+#include "base/arena.h"
 #include "bench_common.h"
-#include "json.h"
-#include "schema.h"
+#include "parser/json.h"
+#include "schema/schema.h"
 #include "../tests/flood.h"
 
 #define ROUNDS 7

@@ -27,12 +27,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
+#include "base/arena.h"
 #include "bench_common.h"
-#include "buf.h"
-#include "cli.h"
-#include "json.h"
-#include "schema.h"
+#include "base/buf.h"
+#include "cli/cli.h"
+#include "parser/json.h"
+#include "schema/schema.h"
 
 #define ROUNDS 9
 #define ROUND_SECONDS 0.15

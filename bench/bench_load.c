@@ -20,14 +20,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "address.h"
-#include "answer.h"
-#include "arena.h"
-#include "audit.h"
+#include "site/address.h"
+#include "responder/answer.h"
+#include "base/arena.h"
+#include "tools/audit.h"
 #include "bench_common.h"
-#include "buf.h"
-#include "json.h"
-#include "log.h"
+#include "base/buf.h"
+#include "parser/json.h"
+#include "base/log.h"
 
 #define ROUNDS 5
 #define SLOW_SECONDS 1.0

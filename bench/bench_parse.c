@@ -10,6 +10,12 @@
  * one's time.  Reports the median MB/s of each and their ratio, then the
  * arena's peak for the 1 MiB body.
  *
+ * With SIMDJSON_WORKER naming bench/simdjson_worker (bench/parse.sh builds
+ * it where simdjson is installed), simdjson's DOM parser runs beside them
+ * as the ceiling: the same body from a file, the same batches, its own
+ * process, and the ratio gpt/simdjson is printed too.  simdjson checks
+ * less (no duplicate names) and keeps its parser's memory between parses.
+ *
  * The machine's speed varies from minute to minute, so only the ratio
  * (measured in one run, interleaved) is meaningful.
  */
@@ -23,10 +29,10 @@
 
 #include <cjson/cJSON.h>
 
-#include "arena.h"
+#include "base/arena.h"
 #include "bench_common.h"
-#include "buf.h"
-#include "json.h"
+#include "base/buf.h"
+#include "parser/json.h"
 
 #define ROUNDS 9
 #define ROUND_SECONDS 0.25
@@ -169,6 +175,41 @@ worker_start(struct worker *w, bool gpt, const char *body, size_t len)
 	w->result = r[0];
 }
 
+/* The simdjson worker: exec'd with the body in a file, on the same pipes. */
+static void
+worker_exec(struct worker *w, const char *prog, const char *body, size_t len)
+{
+	char path[] = "/tmp/bench_parse.XXXXXX";
+	int c[2], r[2], fd = mkstemp(path);
+
+	if (fd == -1 || write(fd, body, len) != (ssize_t)len || close(fd) == -1 ||
+	    pipe(c) == -1 || pipe(r) == -1 || (w->pid = fork()) == -1) {
+		perror("bench_parse");
+		exit(1);
+	}
+	if (w->pid == 0) {
+		if (dup2(c[0], 0) == -1 || dup2(r[1], 1) == -1)
+			_exit(1);
+		close(c[1]);
+		close(r[0]);
+		execl(prog, prog, path, (char *)NULL);
+		_exit(127);
+	}
+	close(c[0]);
+	close(r[1]);
+	w->cmd = c[1];
+	w->result = r[0];
+	/* the worker has the file open once it answers its first batch */
+	double t;
+	unsigned one = 1;
+	if (write(w->cmd, &one, sizeof(one)) != sizeof(one) ||
+	    read(w->result, &t, sizeof(t)) != sizeof(t)) {
+		fprintf(stderr, "bench_parse: %s failed\n", prog);
+		exit(1);
+	}
+	unlink(path);
+}
+
 static double
 worker_run(struct worker *w, unsigned n)
 {
@@ -197,14 +238,19 @@ worker_stop(struct worker *w)
 static void
 bench_body(const char *label, size_t target)
 {
-	double gpt[ROUNDS], cj[ROUNDS], t, tg, tc, mb, mg, mc;
+	double gpt[ROUNDS], cj[ROUNDS], sj[ROUNDS], t, tg, tc, ts, mb, mg, mc;
 	unsigned batch = 1, batches, r, k;
-	struct worker wg, wc;
+	struct worker wg, wc, ws;
 	size_t len;
 	char *body = make_body(target, &len);
+	const char *simd = getenv("SIMDJSON_WORKER");
 
 	worker_start(&wg, true, body, len);
 	worker_start(&wc, false, body, len);
+	if (simd != NULL && *simd != '\0')
+		worker_exec(&ws, simd, body, len);
+	else
+		simd = NULL;
 	/* A batch: enough iterations for about BATCH_SECONDS of cJSON. */
 	for (;;) {
 		t = worker_run(&wc, batch);
@@ -218,20 +264,28 @@ bench_body(const char *label, size_t target)
 	/* Batches of the two parsers alternate, so both see the same load
 	 * from whatever else runs on the machine. */
 	for (r = 0; r < ROUNDS; r++) {
-		tg = tc = 0;
+		tg = tc = ts = 0;
 		for (k = 0; k < batches; k++) {
 			tg += worker_run(&wg, batch);
 			tc += worker_run(&wc, batch);
+			if (simd != NULL)
+				ts += worker_run(&ws, batch);
 		}
 		gpt[r] = mb / tg;
 		cj[r] = mb / tc;
+		sj[r] = simd != NULL ? mb / ts : 0;
 	}
 	worker_stop(&wg);
 	worker_stop(&wc);
 	mg = median(gpt, ROUNDS);
 	mc = median(cj, ROUNDS);
-	printf("%-6s %8zu B %10.1f %10.1f %7.2fx\n", label, len, mg, mc,
-	    mg / mc);
+	printf("%-6s %8zu B %10.1f %10.1f %7.2fx", label, len, mg, mc, mg / mc);
+	if (simd != NULL) {
+		worker_stop(&ws);
+		double ms = median(sj, ROUNDS);
+		printf(" %10.1f %7.2fx", ms, mg / ms);
+	}
+	printf("\n");
 	free(body);
 }
 
@@ -278,8 +332,12 @@ main(int argc, char **argv)
 	printf("json_parse vs cJSON %s (parse + free; CPU time, median of %d "
 	       "interleaved rounds)\n",
 	    cJSON_Version(), ROUNDS);
-	printf("%-6s %10s %10s %10s %8s\n", "body", "size", "gpt MB/s",
+	printf("%-6s %10s %10s %10s %8s", "body", "size", "gpt MB/s",
 	    "cJSON MB/s", "ratio");
+	const char *simd = getenv("SIMDJSON_WORKER");
+	if (simd != NULL && *simd != '\0')
+		printf(" %10s %8s", "simdjson", "gpt/simd");
+	printf("\n");
 	bench_body("small", 300);
 	bench_body("medium", 20 * 1000);
 	bench_body("large", (size_t)1 << 20);

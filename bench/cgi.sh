@@ -1,6 +1,6 @@
 #!/bin/sh
 # cgi.sh: what one CGI request costs as the form grows, with the form
-# cache (src/formcache.c) and without it (GPT_FORM_CACHE=off: every
+# cache (src/responder/formcache.c) and without it (GPT_FORM_CACHE=off: every
 # request loads and compiles the form, as before the cache).
 #
 # Forms from bench/cgi_form.sh: 1 property (small) and 400 described

@@ -41,7 +41,8 @@ HOOK
 	*/tests/data/page/*) [ -f "$dir/hook" ] && cp "$dir/hook" "$root/$name/" ;;
 	esac
 	chmod 755 "$root/$name/hook"
-	chmod 777 "$root/$name"
+	# gpt.fcgi runs as the caller here, who owns the directory
+	chmod 755 "$root/$name"
 	addresses="$addresses $name"
 	case $dir in
 	*/examples/*) examples="$examples $name" ;;

@@ -1,8 +1,7 @@
 /*
  * check_address.c: address names, resolution from CGI variables, path
- * hygiene (symlinks out of the root), load errors, what a load gives, and
- * the cache: reload when a file changes (seen through the answers the
- * responder derives, answer.h), eviction under its budget.
+ * hygiene (symlinks out of the root), load errors, files others may
+ * write, and what a load gives.  check_addr_cache.c tests the cache.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -11,10 +10,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "address.h"
-#include "answer.h"
+#include "site/address.h"
+#include "responder/answer.h"
 #include "check_main.h"
-#include "json.h"
+#include "parser/json.h"
 
 static const char good_form[] =
     "{\"p\": \"A test.\", \"m\": [{\"role\": \"user\", \"content\": \"hi\"}],"
@@ -36,7 +35,7 @@ rm_tmp(void)
 
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
 	ck_assert_int_eq(system(cmd), 0);
-	addr_cache_clear();
+	addr_arrival_free();
 }
 
 /* Write text to tmp/rel (creating tmp/dir-of-rel as needed). */
@@ -367,220 +366,6 @@ START_TEST(addr_load_notices_an_executable_hook)
 }
 END_TEST
 
-/* --- addr_lookup ------------------------------------------------------ */
-
-static const struct addr *
-lookup(const char *name, const char **why)
-{
-	struct addr_ref ref;
-
-	snprintf(ref.dir, sizeof(ref.dir), "%s/root/%s", tmp, name);
-	ref.root_len = strlen(tmp) + 5;
-	return addr_lookup(&ref, answer_build, why);
-}
-
-START_TEST(addr_lookup_refuses_a_symlink_out_of_the_root)
-{
-	char target[PATH_MAX], link[PATH_MAX];
-	const char *why;
-	const struct addr *a;
-
-	make_tmp();
-	put("root/in/form.json", good_form);
-	put("out/form.json", good_form);
-	snprintf(target, sizeof(target), "%s/out", tmp);
-	snprintf(link, sizeof(link), "%s/root/escape", tmp);
-	ck_assert_int_eq(symlink(target, link), 0);
-	snprintf(link, sizeof(link), "%s/root/alias", tmp);
-	ck_assert_int_eq(symlink("in", link), 0);
-	snprintf(link, sizeof(link), "%s/root/self", tmp);
-	ck_assert_int_eq(symlink(".", link), 0);
-	ck_assert_ptr_null(lookup("escape", &why));
-	ck_assert_ptr_nonnull(strstr(why, "leaves its root"));
-	ck_assert_ptr_null(lookup("self", &why));
-	ck_assert_ptr_null(lookup("missing", &why));
-	a = lookup("in", &why);
-	ck_assert_ptr_nonnull(a);
-	ck_assert(a->ok);
-	a = lookup("alias", &why);
-	ck_assert_ptr_nonnull(a);
-	ck_assert(a->ok);
-	rm_tmp();
-}
-END_TEST
-
-START_TEST(addr_lookup_caches_and_reloads_on_change)
-{
-	char etag[HTTP_ETAG_MAX];
-	const struct addr *a;
-	const char *why;
-
-	make_tmp();
-	put("root/x/form.json", good_form);
-	a = lookup("x", &why);
-	ck_assert_ptr_nonnull(a);
-	ck_assert(a->ok);
-	memcpy(etag, answer_of(a)->etag, sizeof(etag));
-	ck_assert_ptr_eq(lookup("x", &why), a);
-	/* A change is seen after the recheck interval, not before. */
-	put("root/x/form.json",
-	    "{\"p\": \"Changed.\", \"m\": [], \"s\": {\"type\": \"object\"}}");
-	ck_assert_str_eq(answer_of(lookup("x", &why))->etag, etag);
-	usleep(ADDR_RECHECK_SEC * 1000000 + 100000);
-	a = lookup("x", &why);
-	ck_assert(a->ok);
-	ck_assert_str_ne(answer_of(a)->etag, etag);
-	/* Broken: 500 until fixed. */
-	put("root/x/form.json", "{\"p\": ");
-	usleep(ADDR_RECHECK_SEC * 1000000 + 100000);
-	a = lookup("x", &why);
-	ck_assert(!a->ok);
-	ck_assert_ptr_nonnull(strstr(a->err, "byte"));
-	put("root/x/form.json", good_form);
-	usleep(ADDR_RECHECK_SEC * 1000000 + 100000);
-	a = lookup("x", &why);
-	ck_assert(a->ok);
-	ck_assert_str_eq(answer_of(a)->etag, etag);
-	/* address.conf counts too. */
-	put("root/x/address.conf", "type = new\n");
-	usleep(ADDR_RECHECK_SEC * 1000000 + 100000);
-	ck_assert_str_eq(lookup("x", &why)->conf.type, "new");
-	rm_tmp();
-}
-END_TEST
-
-/* Past the byte budget (GPT_CACHE_BYTES), the least recently used goes. */
-START_TEST(addr_lookup_evicts_the_least_recently_used_past_the_budget)
-{
-	char name[32], budget[32];
-	const struct addr *first, *a;
-	const char *why;
-	size_t one;
-	int i;
-
-	make_tmp();
-	for (i = 0; i < 4; i++) {
-		snprintf(name, sizeof(name), "root/a%d/form.json", i);
-		put(name, good_form);
-	}
-	ck_assert_ptr_nonnull(lookup("a0", &why));
-	one = addr_cache_bytes();
-	ck_assert_uint_gt(one, 0);
-	addr_cache_clear();
-	/* room for three such addresses, not four */
-	snprintf(budget, sizeof(budget), "%zu", one * 3 + one / 2);
-	ck_assert_int_eq(setenv("GPT_CACHE_BYTES", budget, 1), 0);
-	first = lookup("a0", &why);
-	ck_assert_ptr_nonnull(first);
-	ck_assert_ptr_nonnull(lookup("a1", &why));
-	ck_assert_ptr_nonnull(lookup("a2", &why));
-	ck_assert_uint_eq(addr_cache_count(), 3);
-	ck_assert_ptr_eq(lookup("a0", &why), first); /* a1 is now oldest */
-	a = lookup("a3", &why);
-	ck_assert_ptr_nonnull(a);
-	ck_assert(a->ok);
-	ck_assert_uint_eq(addr_cache_count(), 3);
-	ck_assert_uint_le(addr_cache_bytes(), one * 3 + one / 2);
-	ck_assert_ptr_eq(lookup("a0", &why), first);
-	ck_assert_str_eq(a->dir + strlen(a->dir) - 3, "/a3");
-	/* A budget smaller than one address keeps the one in use. */
-	addr_cache_clear();
-	ck_assert_int_eq(setenv("GPT_CACHE_BYTES", "1K", 1), 0);
-	ck_assert(lookup("a0", &why)->ok);
-	ck_assert(lookup("a1", &why)->ok);
-	ck_assert_uint_eq(addr_cache_count(), 1);
-	/* A malformed budget is the default (and logged) for a lookup
-	 * without addr_cache_configure, which refuses it. */
-	addr_cache_clear();
-	ck_assert_int_eq(setenv("GPT_CACHE_BYTES", "64MB", 1), 0);
-	ck_assert_int_eq(addr_cache_configure(), -1);
-	addr_cache_clear();
-	for (i = 0; i < 4; i++) {
-		snprintf(name, sizeof(name), "a%d", i);
-		ck_assert(lookup(name, &why)->ok);
-	}
-	ck_assert_uint_eq(addr_cache_count(), 4);
-	ck_assert_int_eq(unsetenv("GPT_CACHE_BYTES"), 0);
-	rm_tmp();
-}
-END_TEST
-
-/* The issue's thrash: 17 addresses (and 100) under one root, looked up in
- * turn, all stay loaded with the default budget: none is reloaded. */
-START_TEST(addr_lookup_keeps_a_hundred_small_addresses)
-{
-	const struct addr *seen[100];
-	char name[32];
-	const char *why;
-	int i, round;
-
-	make_tmp();
-	for (i = 0; i < 100; i++) {
-		snprintf(name, sizeof(name), "root/a%d/form.json", i);
-		put(name, good_form);
-	}
-	for (round = 0; round < 3; round++) {
-		for (i = 0; i < 100; i++) {
-			const struct addr *a;
-
-			snprintf(name, sizeof(name), "a%d", i);
-			a = lookup(name, &why);
-			ck_assert_ptr_nonnull(a);
-			ck_assert(a->ok);
-			if (round == 0)
-				seen[i] = a;
-			ck_assert_ptr_eq(a, seen[i]);
-		}
-	}
-	ck_assert_uint_eq(addr_cache_count(), 100);
-	ck_assert_uint_le(addr_cache_bytes(), ADDR_CACHE_BYTES_DEFAULT);
-	rm_tmp();
-}
-END_TEST
-
-/*
- * A same-size rewrite in place whose mtime is put back (touch -d, tar,
- * rsync -t; or a clock too coarse to move it) changes only ctime: the
- * address is reloaded all the same.
- */
-START_TEST(addr_lookup_reloads_a_rewrite_that_kept_size_and_mtime)
-{
-	static const char other_form[] =
-	    "{\"p\": \"B test.\", \"m\": [{\"role\": \"user\", \"content\": \"hi\"}],"
-	    " \"s\": {\"type\": \"object\", \"required\": [\"b\"]}}";
-	char etag[HTTP_ETAG_MAX], path[PATH_MAX];
-	struct timespec times[2];
-	const struct addr *a;
-	struct stat st;
-	const char *why;
-
-	ck_assert_uint_eq(sizeof(other_form), sizeof(good_form));
-	make_tmp();
-	put("root/x/form.json", good_form);
-	snprintf(path, sizeof(path), "%s/root/x/form.json", tmp);
-	ck_assert_int_eq(stat(path, &st), 0);
-	/* older than the racy window, so only the stamps can tell */
-	usleep((ADDR_RACY_SEC + 1) * 1000000 + 100000);
-	a = lookup("x", &why);
-	ck_assert_ptr_nonnull(a);
-	ck_assert(a->ok && !a->racy);
-	memcpy(etag, answer_of(a)->etag, sizeof(etag));
-	put("root/x/form.json", other_form);
-	times[0] = st.st_atim;
-	times[1] = st.st_mtim;
-	ck_assert_int_eq(utimensat(AT_FDCWD, path, times, 0), 0);
-	ck_assert_int_eq(stat(path, &st), 0);
-	ck_assert_int_eq(st.st_mtim.tv_sec, a->form_st.mtime.tv_sec);
-	ck_assert_int_eq(st.st_mtim.tv_nsec, a->form_st.mtime.tv_nsec);
-	usleep(ADDR_RECHECK_SEC * 1000000 + 100000);
-	a = lookup("x", &why);
-	ck_assert(a->ok);
-	ck_assert_str_ne(answer_of(a)->etag, etag);
-	ck_assert_ptr_nonnull(strstr(answer_of(a)->json.bytes, "B test."));
-	rm_tmp();
-}
-END_TEST
-
 /* A form rewritten while it is being loaded (here: from inside the load,
  * by the compiler's warning callback) is read again, and the address is
  * the new form, not a mix of both. */
@@ -616,6 +401,61 @@ START_TEST(addr_load_reads_again_a_form_changed_while_read)
 }
 END_TEST
 
+/* A file of the address that its group or others may write refuses it,
+ * with the file and its mode (as sshd's StrictModes): the directory,
+ * form.json, address.conf, the hook, and anything under a refs
+ * directory. */
+START_TEST(addr_load_refuses_files_others_may_write)
+{
+	static const char *const files[] = {"", "form.json", "address.conf",
+	    "hook", "defs", "defs/name.json", "defs/sub/unused.json"};
+	static const mode_t bits[] = {S_IWGRP, S_IWOTH};
+	char dir[PATH_MAX], path[PATH_MAX];
+	struct addr a;
+	struct stat st;
+	size_t i, j;
+
+	make_tmp();
+	put("form.json", "{\"p\": \"x\", \"m\": [], \"s\": "
+	                 "{\"$ref\": \"https://example.com/defs/name.json\"}}");
+	put("address.conf", "refs = https://example.com/defs/=defs\n");
+	put("defs/name.json", "{\"type\": \"string\"}");
+	put("defs/sub/unused.json", "{}");
+	put("hook", "#!/bin/sh\nexec cat\n");
+	snprintf(dir, sizeof(dir), "%s", tmp);
+	snprintf(path, sizeof(path), "%s/hook", tmp);
+	ck_assert_int_eq(chmod(path, 0755), 0);
+	ck_assert_int_eq(addr_load(dir, &a, NULL, NULL), 0);
+	ck_assert(!a.writable);
+	addr_free(&a);
+	for (i = 0; i < GPT_ARRAY_LEN(files); i++) {
+		for (j = 0; j < GPT_ARRAY_LEN(bits); j++) {
+			snprintf(path, sizeof(path), "%s%s%s", tmp,
+			    files[i][0] != '\0' ? "/" : "", files[i]);
+			ck_assert_int_eq(stat(path, &st), 0);
+			ck_assert_int_eq(
+			    chmod(path, (st.st_mode & 07777) | bits[j]), 0);
+			ck_assert_int_eq(addr_load(dir, &a, NULL, NULL), -1);
+			ck_assert_msg(
+			    a.writable && !a.ok, "%s: %s", path, a.err);
+			ck_assert_msg(
+			    strstr(a.err, path) != NULL &&
+			        strstr(a.err, bits[j] == S_IWGRP
+			                          ? "writable by its group"
+			                          : "writable by others") !=
+			            NULL &&
+			        strstr(a.err, "chmod go-w") != NULL,
+			    "%s", a.err);
+			addr_free(&a);
+			ck_assert_int_eq(chmod(path, st.st_mode & 07777), 0);
+		}
+	}
+	ck_assert_int_eq(addr_load(dir, &a, NULL, NULL), 0);
+	addr_free(&a);
+	rm_tmp();
+}
+END_TEST
+
 static Suite *
 suite_address(void)
 {
@@ -636,17 +476,8 @@ suite_address(void)
 	tcase_add_test(tc, addr_load_refuses_a_symlinked_form);
 	tcase_add_test(tc, addr_load_gives_the_conf_the_document_and_the_form);
 	tcase_add_test(tc, addr_load_notices_an_executable_hook);
+	tcase_add_test(tc, addr_load_refuses_files_others_may_write);
 	tcase_add_test(tc, addr_load_reads_again_a_form_changed_while_read);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("addr_lookup");
-	tcase_set_timeout(tc, 30);
-	tcase_add_test(tc, addr_lookup_refuses_a_symlink_out_of_the_root);
-	tcase_add_test(tc, addr_lookup_caches_and_reloads_on_change);
-	tcase_add_test(
-	    tc, addr_lookup_evicts_the_least_recently_used_past_the_budget);
-	tcase_add_test(tc, addr_lookup_keeps_a_hundred_small_addresses);
-	tcase_add_test(
-	    tc, addr_lookup_reloads_a_rewrite_that_kept_size_and_mtime);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -10,8 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "address.h"
-#include "answer.h"
+#include "site/address.h"
+#include "responder/answer.h"
 #include "check_main.h"
 
 static char tmp[64];

@@ -1,7 +1,7 @@
 /* check_arena.c: the bump allocator's cap, alignment, rewind and reset. */
 #include <string.h>
 
-#include "arena.h"
+#include "base/arena.h"
 #include "check_main.h"
 
 START_TEST(arena_alloc_returns_aligned_distinct_memory)

@@ -2,7 +2,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "buf.h"
+#include "base/buf.h"
 #include "check_main.h"
 
 START_TEST(buf_append_grows_and_terminates)

@@ -3,7 +3,7 @@
 #include <time.h>
 
 #include "check_main.h"
-#include "common.h"
+#include "base/common.h"
 
 START_TEST(gpt_is_control_is_true_for_c0_and_del_only)
 {

@@ -5,7 +5,7 @@
 #include <unistd.h>
 
 #include "check_main.h"
-#include "conf.h"
+#include "site/conf.h"
 
 static struct conf
 expect_conf(const char *text)

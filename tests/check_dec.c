@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "check_main.h"
-#include "dec.h"
+#include "base/dec.h"
 
 static struct dec
 parse_ok(const char *text)

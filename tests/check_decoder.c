@@ -3,9 +3,9 @@
  * evaluation gives each decoder's refusals and ignored keywords.
  */
 #include "check_schema.h"
-#include "decoder.h"
-#include "lint.h"
-#include "report.h"
+#include "tools/decoder.h"
+#include "tools/lint.h"
+#include "tools/report.h"
 
 /* The report of the embedded table for schema. */
 static void
@@ -144,6 +144,21 @@ static const struct site_case site_cases[] = {
         "anthropic-strict", true, "", "pattern", true},
     {"{\"type\": \"string\", \"maxLength\": 3, \"pattern\": \"^a$\"}",
         "anthropic-strict", true, "", "pattern", false},
+    /* "(?=" inside a class is three characters, not a lookahead: the
+     * decoders are asked of the pattern's syntax tree, not of its text */
+    {"{\"type\": \"string\", \"maxLength\": 3, \"pattern\": "
+     "\"^[(?=]$\"}",
+        "anthropic-strict", true, "", "pattern", false},
+    {"{\"type\": \"string\", \"maxLength\": 3, \"pattern\": "
+     "\"^[\\\\b]$\"}",
+        "llguidance", true, "", "pattern", false},
+    {"{\"type\": \"string\", \"maxLength\": 3, \"pattern\": "
+     "\"^a\\\\b$\"}",
+        "llguidance", true, "", "pattern", true},
+    /* an escaped "$" at the end anchors nothing */
+    {"{\"type\": \"string\", \"maxLength\": 3, \"pattern\": "
+     "\"^a\\\\$\"}",
+        "llama.cpp", true, "", "pattern", true},
     /* where: anyOf at OpenAI's root only */
     {"{\"anyOf\": [{\"type\": \"null\"}, {\"type\": \"integer\"}]}",
         "openai-strict", true, "", "anyOf", true},

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "check_main.h"
-#include "fcgi.h"
+#include "web/fcgi.h"
 
 /* The web server's side: records built into a buffer, then written. */
 struct peer {

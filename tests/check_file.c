@@ -8,10 +8,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "arena.h"
-#include "buf.h"
+#include "base/arena.h"
+#include "base/buf.h"
 #include "check_main.h"
-#include "file.h"
+#include "base/file.h"
 
 static char dir[256];
 

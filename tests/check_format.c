@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "check_schema.h"
-#include "format.h"
+#include "schema/format.h"
 
 struct fcase {
 	const char *format;

@@ -10,14 +10,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "address.h"
-#include "answer.h"
-#include "buf.h"
+#include "site/address.h"
+#include "responder/answer.h"
+#include "base/buf.h"
 #include "check_main.h"
-#include "file.h"
-#include "formcache.h"
-#include "hash.h"
-#include "log.h"
+#include "base/file.h"
+#include "responder/formcache.h"
+#include "base/hash.h"
+#include "base/log.h"
 
 #define HEAD 32 /* magic, file length, header length, checksum */
 #define TABLE (4 * 32)

@@ -2,7 +2,7 @@
  * check_hash.c: SipHash-1-3 against published vectors and against a
  * second implementation written here in another style; the incremental
  * interface against the one-shot one; the key sources and their
- * fallbacks (src/hash.c is built into this test with GPT_TEST, which
+ * fallbacks (src/base/hash.c is built into this test with GPT_TEST, which
  * exposes hash_key_from).
  */
 #include <errno.h>
@@ -12,8 +12,8 @@
 #include <unistd.h>
 
 #include "check_main.h"
-#include "hash.h"
-#include "log.h"
+#include "base/hash.h"
+#include "base/log.h"
 
 /*
  * The 64-bit SipHash-1-3 outputs of the reference implementation
@@ -47,7 +47,7 @@ static const uint64_t sip13_zero_key[64] = {
 };
 
 /*
- * A second SipHash, written from the paper independently of src/hash.c:
+ * A second SipHash, written from the paper independently of src/base/hash.c:
  * the state as an array, the key and message read byte by byte, the
  * rounds counted by parameters.  It is checked against the paper's own
  * SipHash-2-4 example (Appendix A), then used as the oracle for 1-3.

@@ -24,8 +24,8 @@
 #include <unistd.h>
 
 #include "check_main.h"
-#include "hook.h"
-#include "log.h"
+#include "site/hook.h"
+#include "base/log.h"
 
 #define ADDRESS "test-address"
 #define MB ((size_t)1 << 20)

@@ -8,15 +8,15 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "arena.h"
-#include "buf.h"
+#include "base/arena.h"
+#include "base/buf.h"
 #include "check_main.h"
 #include "check_parse.h"
-#include "html.h"
-#include "json.h"
-#include "schema.h"
-#include "sha256.h"
-#include "utf8.h"
+#include "web/html.h"
+#include "parser/json.h"
+#include "schema/schema.h"
+#include "base/sha256.h"
+#include "base/utf8.h"
 
 static struct arena test_arena;
 

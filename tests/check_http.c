@@ -4,13 +4,13 @@
  */
 #include <string.h>
 
-#include "arena.h"
-#include "buf.h"
+#include "base/arena.h"
+#include "base/buf.h"
 #include "check_main.h"
-#include "http.h"
-#include "jptr.h"
-#include "json.h"
-#include "log.h"
+#include "web/http.h"
+#include "parser/jptr.h"
+#include "parser/json.h"
+#include "base/log.h"
 
 /* --- http_parse_env --------------------------------------------------- */
 

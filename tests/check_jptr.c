@@ -2,10 +2,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "arena.h"
+#include "base/arena.h"
 #include "check_main.h"
-#include "jptr.h"
-#include "json.h"
+#include "parser/jptr.h"
+#include "parser/json.h"
 
 static struct arena test_arena;
 static const struct json_value *doc;

@@ -9,12 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
-#include "buf.h"
+#include "base/arena.h"
+#include "base/buf.h"
 #include "check_main.h"
 #include "flood.h"
-#include "hash.h"
-#include "json.h"
+#include "base/hash.h"
+#include "parser/json.h"
 
 /* A literal with its length (inputs may hold NUL bytes). */
 #define S(s) s, sizeof(s) - 1

@@ -3,11 +3,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "arena.h"
+#include "base/arena.h"
 #include "check_main.h"
 #include "check_parse.h"
-#include "hash.h"
-#include "json.h"
+#include "base/hash.h"
+#include "parser/json.h"
 
 static struct arena test_arena;
 

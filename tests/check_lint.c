@@ -9,8 +9,8 @@
 #include <unistd.h>
 
 #include "check_schema.h"
-#include "lint.h"
-#include "report.h"
+#include "tools/lint.h"
+#include "tools/report.h"
 
 /* Lint schema (served as its own text); the report's problems. */
 static void
@@ -93,6 +93,14 @@ static const struct lint_case lint_cases[] = {
         NULL, NULL},
     {"{\"type\": \"string\", \"pattern\": \"^[a-z]{1,8}$\"}",
         "string-unbounded", false, NULL, NULL},
+    /* asked of the tree: a "+" in a class is a character, an unbounded
+     * lookahead consumes nothing, a "{2,}" is unbounded */
+    {"{\"type\": \"string\", \"pattern\": \"^[+*a-z]{1,8}$\"}",
+        "string-unbounded", false, NULL, NULL},
+    {"{\"type\": \"string\", \"pattern\": \"^(?=.*x)[a-z]{1,8}$\"}",
+        "string-unbounded", false, NULL, NULL},
+    {"{\"type\": \"string\", \"pattern\": \"^a{2,}$\"}",
+        "string-unbounded", true, "", NULL},
     {"{\"type\": \"string\", \"enum\": [\"a\", \"b\"]}", "string-unbounded",
         false, NULL, NULL},
     {"{\"type\": \"string\", \"format\": \"date\"}", "string-unbounded", false,
@@ -158,6 +166,13 @@ static const struct lint_case lint_cases[] = {
     {"{\"type\": \"integer\", \"description\": \"how many of the 3 "
      "colours\"}",
         "description-constraint", false, NULL, NULL},
+    /* a count the pattern's quantifier states, not any digit of it */
+    {"{\"type\": \"string\", \"pattern\": \"^[a-z]{3,20}$\", "
+     "\"description\": \"3 to 20 characters\"}",
+        "description-constraint", false, NULL, NULL},
+    {"{\"type\": \"string\", \"pattern\": \"^[0-5]{2}$\", "
+     "\"description\": \"at most 5 characters\"}",
+        "description-constraint", true, "", "5 characters"},
     /* pattern-unanchored */
     {"{\"type\": \"string\", \"maxLength\": 9, \"pattern\": \"abc\"}",
         "pattern-unanchored", true, "", "\"abc\""},
@@ -167,6 +182,12 @@ static const struct lint_case lint_cases[] = {
         "pattern-unanchored", true, "", NULL},
     {"{\"type\": \"string\", \"maxLength\": 9, \"pattern\": "
      "\"^(?:a|b)$\"}",
+        "pattern-unanchored", false, NULL, NULL},
+    {"{\"type\": \"string\", \"maxLength\": 9, \"pattern\": "
+     "\"^a$|^b$\"}",
+        "pattern-unanchored", false, NULL, NULL},
+    {"{\"type\": \"string\", \"maxLength\": 9, \"pattern\": "
+     "\"^[|]b$\"}",
         "pattern-unanchored", false, NULL, NULL},
     /* default-invalid, example-invalid: the real validator */
     {"{\"type\": \"string\", \"maxLength\": 3, \"default\": \"toolong\"}",

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 
 #include "check_main.h"
-#include "listenfd.h"
+#include "site/listenfd.h"
 
 static const struct {
 	const char *pid, *fds;

@@ -7,9 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "buf.h"
+#include "base/buf.h"
 #include "check_main.h"
-#include "log.h"
+#include "base/log.h"
 
 /* --- log_bucket_take --------------------------------------------------- */
 

@@ -9,12 +9,16 @@
 
 #include <check.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #define CHECK_MAIN(suite_fn)                                                   \
 	int main(void)                                                         \
 	{                                                                      \
 		SRunner *sr = srunner_create(suite_fn());                      \
 		int failed;                                                    \
+		/* the files a test makes are an operator's: an address     \
+		 * others may write is refused (address.h) */                 \
+		umask(022);                                                    \
 		srunner_run_all(sr, CK_NORMAL);                                \
 		failed = srunner_ntests_failed(sr);                            \
 		srunner_free(sr);                                              \

@@ -9,9 +9,9 @@
 #include <check.h>
 #include <string.h>
 
-#include "arena.h"
-#include "common.h"
-#include "json.h"
+#include "base/arena.h"
+#include "base/common.h"
+#include "parser/json.h"
 
 /* depth: as json_parse's max_depth (0 for the default). */
 GPT_UNUSED static const struct json_value *

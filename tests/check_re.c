@@ -2,9 +2,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
+#include "base/arena.h"
 #include "check_main.h"
-#include "re.h"
+#include "parser/re.h"
 
 static struct arena test_arena;
 

@@ -2,12 +2,12 @@
  * check_report.c: the report's order (refusals first) and its JSON
  * rendering, read back with the project's own strict parser.
  */
-#include "arena.h"
-#include "buf.h"
+#include "base/arena.h"
+#include "base/buf.h"
 #include "check_main.h"
 #include "check_parse.h"
-#include "json.h"
-#include "report.h"
+#include "parser/json.h"
+#include "tools/report.h"
 
 static const struct json_value *
 get(const struct json_value *o, const char *name)

@@ -1,5 +1,5 @@
 /*
- * check_sample.c: the value generator (src/sample.c), through its API:
+ * check_sample.c: the value generator (src/tools/sample.c), through its API:
  * every value passes the form, the same seed gives the same values, the
  * variety promised (branches, enum values, optional members), the forms
  * it cannot sample, and the regex subset it writes strings from.
@@ -8,13 +8,13 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "arena.h"
-#include "buf.h"
+#include "base/arena.h"
+#include "base/buf.h"
 #include "check_main.h"
 #include "check_schema.h"
-#include "json.h"
-#include "sample.h"
-#include "schema.h"
+#include "parser/json.h"
+#include "tools/sample.h"
+#include "schema/schema.h"
 
 struct fixture {
 	struct arena a;

@@ -9,11 +9,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "arena.h"
+#include "base/arena.h"
 #include "check_main.h"
 #include "check_parse.h"
-#include "json.h"
-#include "schema.h"
+#include "parser/json.h"
+#include "schema/schema.h"
 
 /* Deep enough for the depth-limit tests' bodies and forms. */
 #define TEST_PARSE_DEPTH 4000

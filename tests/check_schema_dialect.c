@@ -4,7 +4,7 @@
  * body under two dialects, or a keyword's passing and failing body.
  */
 #include "check_schema.h"
-#include "schema_load.h"
+#include "schema/schema_load.h"
 
 #define R_OK 0	   /* accepted */
 #define R_INVALID 1 /* rejected */

@@ -6,10 +6,11 @@
  */
 #include <stdlib.h>
 
+#include "base/buf.h"
 #include "check_schema.h"
 #include "flood.h"
-#include "schema_int.h"
-#include "re.h"
+#include "schema/schema_int.h"
+#include "parser/re.h"
 
 START_TEST(type_accepts_its_names_and_integer_by_value)
 {
@@ -322,6 +323,71 @@ START_TEST(unique_items_on_long_arrays_is_hashed)
 	expect_invalid("{\"uniqueItems\":true}", bad, "uniqueItems", "");
 	free(ok);
 	free(bad);
+}
+END_TEST
+
+/* --- $dynamicRef against many dynamic anchors, probes counted --------- */
+
+/* schema_anchor.c, built into this test with -DGPT_TEST. */
+extern uint64_t schema_test_anchor_probes;
+
+#define DYN_ANCHORS 20000
+#define DYN_ITEMS 2000
+
+/*
+ * Each $dynamicRef finds its target in the index of each resource of the
+ * dynamic scope: a slot or two, whatever the number of dynamic anchors.
+ * The scan it replaces compared the name with every dynamic anchor of the
+ * resource (charged one step), so a 1 MiB act against 50,000 dynamic
+ * anchors took 92 s; here 2,000 items against 20,000 anchors would have
+ * been 40 million comparisons.
+ */
+START_TEST(dynamic_ref_looks_up_its_anchor_in_constant_work)
+{
+	struct arena form, req;
+	struct buf b;
+	char piece[96];
+	const struct schema *s;
+	struct schema_err err;
+	char *text, *items;
+	size_t i;
+
+	buf_init(&b, (size_t)64 << 20);
+	ck_assert_int_eq(buf_puts(&b, "{\"$defs\":{"), 0);
+	for (i = 0; i < DYN_ANCHORS; i++) {
+		snprintf(piece, sizeof(piece),
+		    "%s\"d%zu\":{\"$dynamicAnchor\":\"a%zu\","
+		    "\"type\":\"integer\"}",
+		    i > 0 ? "," : "", i, i);
+		ck_assert_int_eq(buf_puts(&b, piece), 0);
+	}
+	/* the first declared: the last of a scan in declaration order, or
+	 * the first of one in reverse */
+	ck_assert_int_eq(buf_puts(&b, "},\"type\":\"array\",\"items\":"
+	                              "{\"$dynamicRef\":\"#a0\"}}"),
+	    0);
+	text = buf_take(&b, NULL);
+	buf_init(&b, (size_t)64 << 20);
+	ck_assert_int_eq(buf_puts(&b, "["), 0);
+	for (i = 0; i < DYN_ITEMS; i++)
+		ck_assert_int_eq(buf_puts(&b, i > 0 ? ",1" : "1"), 0);
+	ck_assert_int_eq(buf_puts(&b, "]"), 0);
+	items = buf_take(&b, NULL);
+
+	arena_init(&form, (size_t)256 << 20);
+	arena_init(&req, (size_t)64 << 20);
+	s = compile_text(&form, text, NULL);
+	schema_test_anchor_probes = 0;
+	ck_assert_int_eq(
+	    schema_validate(s, parse_text(&req, items), &req, &err), SCHEMA_OK);
+	ck_assert_msg(schema_test_anchor_probes <= 4 * DYN_ITEMS,
+	    "%d $dynamicRef evaluations looked at %llu slots", DYN_ITEMS,
+	    (unsigned long long)schema_test_anchor_probes);
+	arena_free(&req);
+	arena_free(&form);
+	expect_invalid(text, "[1,\"x\"]", "type", "/1");
+	free(items);
+	free(text);
 }
 END_TEST
 
@@ -1103,6 +1169,7 @@ suite_schema_validate(void)
 	tcase_add_test(
 	    l, numbers_out_of_range_fail_closed_on_numeric_keywords_only);
 	tcase_add_test(l, unique_items_on_long_arrays_is_hashed);
+	tcase_add_test(l, dynamic_ref_looks_up_its_anchor_in_constant_work);
 	tcase_add_test(
 	    l, strings_colliding_under_the_old_hash_cost_linear_unique_probes);
 	tcase_add_test(l, unique_items_sorts_when_every_item_takes_one_slot);

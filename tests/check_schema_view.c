@@ -4,7 +4,7 @@
  * boolean bounds already exclusive ones, annotations left in src.
  */
 #include "check_schema.h"
-#include "schema_view.h"
+#include "schema/schema_view.h"
 
 static struct schema_view
 view_of(struct arena *a, const char *schema, const struct schema **sp)

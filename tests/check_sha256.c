@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "check_main.h"
-#include "sha256.h"
+#include "base/sha256.h"
 
 static void
 hex_of(const unsigned char *d, char *out)

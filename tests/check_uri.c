@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "check_main.h"
-#include "uri.h"
+#include "parser/uri.h"
 
 static struct uri
 parse_ok(const char *s, unsigned flags)

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "check_main.h"
-#include "utf8.h"
+#include "base/utf8.h"
 
 /* A byte string with its length (sequences may hold NUL). */
 #define B(s) s, sizeof(s) - 1

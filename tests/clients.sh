@@ -26,7 +26,8 @@ cat >"$t/root/strictok/form.json" <<'EOF'
         "n": {"type": "integer", "minimum": 1, "maximum": 9}}}}
 EOF
 chmod -R a+rX "$t/root/strictok"
-chmod 777 "$t/root/strictok"
+mkdir -p "$t/root/strictok/data"
+chmod 777 "$t/root/strictok/data"
 port=$(free_port)
 render lighttpd-fastcgi.conf "$t/lighttpd.conf" PORT="$port" \
     ROOT="$t/root" BIN="$t/bin/gpt.fcgi" TMP="$t"
@@ -108,14 +109,14 @@ for args in '' "$base/probe $TEST_TMP/a $TEST_TMP/b" '-x'; do
 	expect_stderr_match 'usage:' "act.sh $args: prints usage"
 done
 printf '{ "note" : "from act.sh" }' >"$TEST_TMP/v.json"
-rm -f "$probe/ran"
+rm -f "$probe/data/ran"
 run env GPT_ACTOR=act-test "$clients/act.sh" "$base/probe" "$TEST_TMP/v.json"
 expect_status 0 "act.sh: a valid value"
 expect_stdout_match '^status: 200$' "act.sh prints the status"
 expect_true "act.sh: the result is the value's exact bytes" \
     sh -c "sed -n 2p '$TEST_TMP/out' | cmp -s - '$TEST_TMP/v.json' ||
         [ \"\$(sed -n 2p '$TEST_TMP/out')\" = \"\$(cat '$TEST_TMP/v.json')\" ]"
-expect_true "act.sh: GPT-Actor reached the hook" grep -qx act-test "$probe/ran"
+expect_true "act.sh: GPT-Actor reached the hook" grep -qx act-test "$probe/data/ran"
 "$clients/act.sh" -m "$base/probe" <"$TEST_TMP/v.json" >"$TEST_TMP/out" 2>&1
 status=$?
 expect_status 0 "act.sh -m: value on stdin, If-Match of the fresh form"
@@ -151,7 +152,7 @@ for c in llama.sh ollama.sh openai.sh; do
 	expect_status 2 "$c with three arguments: usage"
 done
 
-rm -f "$probe/ran"
+rm -f "$probe/data/ran"
 run env LLAMA_URL="$model" LLAMA_MAX_TOKENS=64 "$clients/llama.sh" \
     "$base/probe" "Say hi."
 check_model llama.sh /v1/chat/completions
@@ -169,11 +170,11 @@ expect_true "llama.sh: system p, m, then the instruction, as chat messages" \
          [{role: "user", content: "Say hi."}] and .max_tokens == 64 and
          .stream == false' "$r"
 expect_true "llama.sh: GPT-Actor llama.cpp reached the hook" \
-    grep -qx llama.cpp "$probe/ran"
+    grep -qx llama.cpp "$probe/data/ran"
 run env LLAMA_URL="$model" LLAMA_MAX_TOKENS=x "$clients/llama.sh" "$base/probe"
 expect_status 2 "llama.sh: LLAMA_MAX_TOKENS must be a number"
 
-rm -f "$probe/ran"
+rm -f "$probe/data/ran"
 run env OLLAMA_URL="$model" OLLAMA_MODEL=tiny "$clients/ollama.sh" \
     "$base/probe"
 check_model ollama.sh /api/chat
@@ -186,9 +187,9 @@ expect_true "ollama.sh: system p, then m, no instruction" \
         '.model == "tiny" and .stream == false and
          .messages == [{role: "system", content: $f[0].p}] + $f[0].m' "$r"
 expect_true "ollama.sh: GPT-Actor ollama/tiny reached the hook" \
-    grep -qx ollama/tiny "$probe/ran"
+    grep -qx ollama/tiny "$probe/data/ran"
 
-rm -f "$probe/ran"
+rm -f "$probe/data/ran"
 run env OPENAI_BASE_URL="$model/v1" OPENAI_MODEL=small \
     OPENAI_API_KEY=sk-test "$clients/openai.sh" "$base/probe" "Go."
 check_model openai.sh /v1/chat/completions
@@ -208,7 +209,7 @@ expect_true "openai.sh: system p, m, then the instruction" \
 expect_true "openai.sh: the key is sent as a Bearer token" \
     grep -qx 'Bearer sk-test' "${r%.json}.auth"
 expect_true "openai.sh: GPT-Actor openai/small reached the hook" \
-    grep -qx openai/small "$probe/ran"
+    grep -qx openai/small "$probe/data/ran"
 run env OPENAI_BASE_URL="$model/v1" OPENAI_STRICT=maybe \
     "$clients/openai.sh" "$base/probe"
 expect_status 2 "openai.sh: OPENAI_STRICT must be auto, true or false"
@@ -271,7 +272,7 @@ for c in llama ollama openai; do
 	    actor=openai/small ;;
 	esac
 	before=$(count_requests)
-	rm -f "$probe/ran"
+	rm -f "$probe/data/ran"
 	run "$@"
 	expect_status 0 "$c.sh --dry-run"
 	expect_stdout_match "^request: POST $endpoint\$" \
@@ -292,7 +293,7 @@ for c in llama ollama openai; do
 	    "$GPT_FCGI" --validate "$TEST_TMP/probe-s.json" "$TEST_TMP/dry-act"
 	expect_true "$c.sh --dry-run sends nothing to the model" \
 	    test "$(count_requests)" -eq "$before"
-	expect_true "$c.sh --dry-run submits nothing" test ! -e "$probe/ran"
+	expect_true "$c.sh --dry-run submits nothing" test ! -e "$probe/data/ran"
 done
 expect_stdout_match '^Authorization: (hidden)$' \
     "openai.sh --dry-run shows the key's header without the key"
@@ -310,10 +311,10 @@ expect_stderr_match 'no act to show' "... says so"
 
 # A model whose output fails the form: the address answers 204.
 printf '{"note": "x", "extra": true}' >"$TEST_TMP/model/canned"
-rm -f "$probe/ran"
+rm -f "$probe/data/ran"
 run env OLLAMA_URL="$model" "$clients/ollama.sh" "$base/probe"
 expect_status 1 "ollama.sh: a reply that fails the form is not accepted"
 expect_stdout_match '^status: 204$' "ollama.sh: prints 204"
-expect_true "no hook ran for it" test ! -e "$probe/ran"
+expect_true "no hook ran for it" test ! -e "$probe/data/ran"
 
 finish

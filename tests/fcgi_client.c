@@ -38,8 +38,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "buf.h"
-#include "common.h"
+#include "base/buf.h"
+#include "base/common.h"
 
 #define FC_VERSION 1
 #define FC_BEGIN_REQUEST 1

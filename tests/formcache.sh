@@ -1,5 +1,5 @@
 #!/bin/sh
-# formcache.sh: the CGI form cache (src/formcache.c) through the binary
+# formcache.sh: the CGI form cache (src/responder/formcache.c) through the binary
 # as a CGI program.  A GET after the first is answered from the cache
 # with the very bytes a load gives; an edit (even one that keeps the size
 # and puts the mtime back), a changed refs file, another binary, a damaged

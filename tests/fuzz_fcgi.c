@@ -20,7 +20,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "fcgi.h"
+#include "web/fcgi.h"
 
 #define FUZZ_INPUT_MAX ((size_t)32 * 1024) /* fits a socket's buffer */
 

@@ -21,11 +21,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
-#include "format.h"
-#include "json.h"
-#include "uri.h"
-#include "utf8.h"
+#include "base/arena.h"
+#include "schema/format.h"
+#include "parser/json.h"
+#include "parser/uri.h"
+#include "base/utf8.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -33,13 +33,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "address.h"
-#include "answer.h"
-#include "buf.h"
-#include "file.h"
-#include "formcache.h"
-#include "hash.h"
-#include "log.h"
+#include "site/address.h"
+#include "responder/answer.h"
+#include "base/buf.h"
+#include "base/file.h"
+#include "responder/formcache.h"
+#include "base/hash.h"
+#include "base/log.h"
 
 #define FC_HEAD 32 /* magic, file length, header length, checksum */
 #define FC_TABLE (4 * 32)

@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
-#include "buf.h"
-#include "json.h"
+#include "base/arena.h"
+#include "base/buf.h"
+#include "parser/json.h"
 
 #define FUZZ_ARENA_CAP ((size_t)256 * 1024)
 #define FUZZ_DEPTH 64

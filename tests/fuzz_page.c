@@ -21,12 +21,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
-#include "buf.h"
-#include "html.h"
-#include "json.h"
-#include "schema.h"
-#include "utf8.h"
+#include "base/arena.h"
+#include "base/buf.h"
+#include "web/html.h"
+#include "parser/json.h"
+#include "schema/schema.h"
+#include "base/utf8.h"
 
 #define FUZZ_FORM_CAP ((size_t)4 << 20)
 #define FUZZ_PAGE_CAP ((size_t)64 << 20)

@@ -16,9 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
-#include "json.h"
-#include "schema.h"
+#include "base/arena.h"
+#include "parser/json.h"
+#include "schema/schema.h"
 
 #define FUZZ_FORM_CAP ((size_t)4 << 20)
 #define FUZZ_REQ_CAP ((size_t)1 << 20)

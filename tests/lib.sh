@@ -1,6 +1,9 @@
 # lib.sh: helpers for the shell tests.  Source it, call the checks, end with
 # `finish`, which prints "N passed, N failed" and sets the exit status.
 set -u
+# the files a test makes are an operator's: an address others may write
+# is refused (gpt-address(5))
+umask 022
 GPT_FCGI=${GPT_FCGI:-./gpt.fcgi}
 GPT_SRCDIR=${GPT_SRCDIR:-.}
 TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/gpt-test.XXXXXX")

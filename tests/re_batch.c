@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
-#include "re.h"
+#include "base/arena.h"
+#include "parser/re.h"
 
 struct batch {
 	const char *p; /* borrowed: the whole input */

@@ -19,6 +19,15 @@ run_apache() {
 	started $!
 }
 
+# check_no_trace LABEL URL: TRACE is refused by the server (TraceEnable
+# off), so a header sent is never echoed back.
+check_no_trace() {
+	req TRACE "$2" -H 'X-Trace-Probe: secret-in-a-header'
+	expect_code 405 "$1: TRACE is refused"
+	expect_true "$1: and echoes no header back" \
+	    sh -c "! grep -q secret-in-a-header '$TEST_TMP/b'"
+}
+
 # CGI in a directory set up by .htaccess.
 _t=$TEST_TMP/cgi
 mkdir -p "$_t/docs/gpt"
@@ -36,6 +45,7 @@ wait_ready "$base/echo" || { cat "$_t"/*.log >&2; exit 1; }
 check_gpt apache-cgi "$base/probe" "$root/probe"
 req GET "$base/no-such-address"
 expect_code 404 "apache-cgi: an unknown address"
+check_no_trace apache-cgi "$base/probe"
 # The script's own URL: no gpt.fcgi.d/form.json yet, so 404 (not 500)
 # and a line in Apache's error log saying what to create.
 req GET "$base"
@@ -60,6 +70,30 @@ for p in .hidden a/b gpt.fcgi.d gpt.fcgi.d/probe/form.json gpt.fcgi.lib \
 done
 req GET "$short/gpt.fcgi/echo"
 expect_code 200 "apache-short: the long URL still works beside the short one"
+# A chunked body (no Content-Length, so no CONTENT_LENGTH: mod_cgid hands
+# the body over its socket) left unread by the answer: the answer must
+# still reach the client, whole, instead of an empty reply when Apache
+# finds the socket reset.
+head -c 900000 /dev/zero | tr '\0' x >"$TEST_TMP/chunked"
+req PUT "$base/probe" -H 'Transfer-Encoding: chunked' \
+    --data-binary "@$TEST_TMP/chunked"
+expect_code 405 "apache-cgi: a chunked PUT"
+expect_header Allow 'GET, HEAD, POST' "apache-cgi: a chunked PUT's Allow"
+post "$base/probe" "$TEST_TMP/chunked" -H 'Transfer-Encoding: chunked'
+expect_code 204 "apache-cgi: a chunked act over max_body"
+# curl sends a body with HEAD under -X HEAD only, and then waits for the
+# answer's body that HEAD never has: its time limit ends it (exit 28),
+# after the status and headers arrived.
+curl -s --max-time 3 -o /dev/null -D "$TEST_TMP/h0" -X HEAD \
+    -H 'Transfer-Encoding: chunked' --data-binary "@$TEST_TMP/chunked" \
+    "$base/probe"
+tr -d '\r' <"$TEST_TMP/h0" >"$TEST_TMP/h"
+code=$(sed -n '1s/^HTTP[^ ]* \([0-9]*\).*/\1/p' "$TEST_TMP/h")
+expect_code 200 "apache-cgi: HEAD with a chunked body"
+expect_header ETag '"' "apache-cgi: HEAD with a chunked body has its ETag"
+printf '{"note": "chunked"}' >"$TEST_TMP/chunked-act"
+post "$base/probe" "$TEST_TMP/chunked-act" -H 'Transfer-Encoding: chunked'
+expect_code 200 "apache-cgi: a small chunked act is read to its end"
 check_guestbook_parallel apache-short "$short/guestbook" "$root/guestbook" 10
 check_guestbook_parallel apache-cgi "$base/guestbook" "$root/guestbook" 20
 stop_started
@@ -81,6 +115,7 @@ wait_ready "$base/echo" || { cat "$_t"/*.log >&2; exit 1; }
 check_gpt apache-fcgid "$base/probe" "$root/probe"
 req GET "$base/no-such-address"
 expect_code 404 "apache-fcgid: an unknown address"
+check_no_trace apache-fcgid "$base/probe"
 check_guestbook_parallel apache-fcgid "$base/guestbook" "$root/guestbook" 30
 stop_started
 n=$(pgrep -f "^$TEST_TMP/" | wc -l)

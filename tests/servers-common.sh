@@ -95,8 +95,8 @@ install_bin() {
 }
 
 # make_root DIR: the example addresses, plus "probe": the echo form with a
-# hook that appends $GPT_ACTOR to a file named ran before echoing the act,
-# and max_body = 512.  Hooks may write in probe/ and guestbook/.
+# hook that appends $GPT_ACTOR to the file data/ran before echoing the act,
+# and max_body = 512.  Hooks may write in probe/data/ and guestbook/data/.
 make_root() {
 	mkdir -p "$1"
 	for _a in "$GPT_SRCDIR"/examples/*/; do
@@ -108,12 +108,16 @@ make_root() {
 	printf 'max_body = 512\n' >"$1/probe/address.conf"
 	cat >"$1/probe/hook" <<'HOOK'
 #!/bin/sh
-printf '%s\n' "${GPT_ACTOR:-}" >>ran
+printf '%s\n' "${GPT_ACTOR:-}" >>data/ran
 exec cat
 HOOK
-	chmod -R a+rX "$1"
+	# no group or other write: an address others may write is refused
+	chmod -R a+rX,go-w "$1"
 	chmod 755 "$1/probe/hook"
-	chmod 777 "$1/probe" "$1/guestbook"
+	# the hooks write in data/, not in the address: an address others
+	# may write is refused (the servers run them as another user)
+	mkdir -p "$1/probe/data" "$1/guestbook/data"
+	chmod 777 "$1/probe/data" "$1/guestbook/data"
 }
 
 # wait_ready URL: wait (at most 10 s) until something answers at URL.
@@ -238,7 +242,7 @@ check_gpt() {
 	expect_body_file "$TEST_TMP/ref.html" "$_l: HTML gives the CGI bytes"
 	expect_body_match 'Echo\. This address' "$_l: HTML shows p"
 
-	rm -f "$_dir/ran"
+	rm -f "$_dir/data/ran"
 	printf '{"note": "hello from %s", "tags": ["a-b"]}' "$_l" \
 	    >"$TEST_TMP/act.json"
 	post "$_url" "$TEST_TMP/act.json" -H "GPT-Actor: tester/$_l"
@@ -246,24 +250,24 @@ check_gpt() {
 	expect_header Content-Type '^application/json' "$_l: act type"
 	expect_body_file "$TEST_TMP/act.json" "$_l: the hook's answer"
 	expect_true "$_l: the hook saw GPT-Actor" \
-	    grep -qx "tester/$_l" "$_dir/ran"
+	    grep -qx "tester/$_l" "$_dir/data/ran"
 
-	rm -f "$_dir/ran"
+	rm -f "$_dir/data/ran"
 	printf '{"note": 5}' >"$TEST_TMP/bad.json"
 	post "$_url" "$TEST_TMP/bad.json"
 	expect_code 204 "$_l: an act that fails the form"
 	expect_body_empty "$_l: 204"
-	expect_true "$_l: no hook for an invalid act" test ! -e "$_dir/ran"
+	expect_true "$_l: no hook for an invalid act" test ! -e "$_dir/data/ran"
 
 	printf '{"note": "too big"%600s}' '' >"$TEST_TMP/big.json"
 	post "$_url" "$TEST_TMP/big.json"
 	expect_code 204 "$_l: an act over max_body"
-	expect_true "$_l: no hook for an oversize act" test ! -e "$_dir/ran"
+	expect_true "$_l: no hook for an oversize act" test ! -e "$_dir/data/ran"
 
 	req POST "$_url" -H 'Content-Type: text/plain' \
 	    --data-binary "@$TEST_TMP/act.json"
 	expect_code 204 "$_l: text/plain act"
-	expect_true "$_l: no hook for text/plain" test ! -e "$_dir/ran"
+	expect_true "$_l: no hook for text/plain" test ! -e "$_dir/data/ran"
 
 	req PUT "$_url" -H 'Content-Type: application/json' \
 	    --data-binary "@$TEST_TMP/act.json"

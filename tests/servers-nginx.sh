@@ -83,11 +83,11 @@ req GET "$base/a/b"
 expect_code 404 "nginx: two segments never reach gpt.fcgi"
 check_guestbook_parallel nginx "$base/guestbook" "$root/guestbook" 30
 # Over client_max_body_size: nginx refuses before gpt.fcgi reads a byte.
-rm -f "$root/probe/ran"
+rm -f "$root/probe/data/ran"
 head -c 1100000 /dev/zero | tr '\0' ' ' >"$TEST_TMP/huge.json"
 post "$base/probe" "$TEST_TMP/huge.json"
 expect_code 413 "nginx: a body over client_max_body_size"
-expect_true "nginx: no hook for a body over 1m" test ! -e "$root/probe/ran"
+expect_true "nginx: no hook for a body over 1m" test ! -e "$root/probe/data/ran"
 stop_started
 
 run_nginx pool nginx-fastcgi.conf 4
@@ -124,13 +124,13 @@ expect_code 200 "nginx-cache: HEAD"
 req GET "$base/echo"
 expect_body_file "$TEST_TMP/echo.json" "nginx-cache: GET after HEAD has a body"
 # POST is never answered from the cache: every act reaches the hook.
-rm -f "$root/probe/ran"
+rm -f "$root/probe/data/ran"
 printf '{"note": "one"}' >"$TEST_TMP/one.json"
 post "$base/probe" "$TEST_TMP/one.json" -H 'GPT-Actor: a1'
 post "$base/probe" "$TEST_TMP/one.json" -H 'GPT-Actor: a2'
 expect_code 200 "nginx-cache: a repeated act"
 expect_true "nginx-cache: both acts ran the hook" \
-    test "$(cat "$root/probe/ran" 2>/dev/null | tr '\n' ' ')" = "a1 a2 "
+    test "$(cat "$root/probe/data/ran" 2>/dev/null | tr '\n' ' ')" = "a1 a2 "
 # A form edit shows within the validity (1 s) + gpt.fcgi's recheck (1 s)
 # + a margin.
 req GET "$base/probe"

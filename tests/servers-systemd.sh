@@ -24,11 +24,12 @@ mkdir -p "$t/root/whoami"
 cp "$GPT_SRCDIR/examples/echo/form.json" "$t/root/whoami/"
 cat >"$t/root/whoami/hook" <<'HOOK'
 #!/bin/sh
-{ id -un; env; } >seen
+{ id -un; env; } >data/seen
 exec cat
 HOOK
 chmod 755 "$t/root/whoami/hook"
-chmod 777 "$t/root/whoami"
+mkdir -p "$t/root/whoami/data"
+chmod 777 "$t/root/whoami/data"
 chmod a+r "$t/root/whoami/form.json"
 
 # The units, with only their paths replaced.
@@ -106,11 +107,11 @@ else
 	fail "systemd: requests through the passed socket: $(cat "$t/client") $(cat "$t/err")"
 fi
 expect_true "systemd: the hook ran as the unit's user ($user)" \
-    test "$(head -n 1 "$t/root/whoami/seen" 2>/dev/null)" = "$user"
+    test "$(head -n 1 "$t/root/whoami/data/seen" 2>/dev/null)" = "$user"
 expect_true "systemd: the hook sees no LISTEN_ variable" \
-    sh -c "! grep -q '^LISTEN_' '$t/root/whoami/seen'"
+    sh -c "! grep -q '^LISTEN_' '$t/root/whoami/data/seen'"
 expect_true "systemd: the hook sees no variable of the process" \
-    sh -c "! grep -q GPT_TEST_MARKER '$t/root/whoami/seen'"
+    sh -c "! grep -q GPT_TEST_MARKER '$t/root/whoami/data/seen'"
 n=$(pgrep -f "^$t/bin/gpt.fcgi" | wc -l)
 expect_true "systemd: one process served them all (got $n)" test "$n" -eq 1
 stop_started

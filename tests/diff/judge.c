@@ -27,10 +27,10 @@
 #include <string.h>
 #include <sys/types.h>
 
-#include "arena.h"
-#include "jptr.h"
-#include "json.h"
-#include "schema.h"
+#include "base/arena.h"
+#include "parser/jptr.h"
+#include "parser/json.h"
+#include "schema/schema.h"
 
 /* Inputs are the harness's own, small; the arenas only bound runaway. */
 #define JUDGE_ARENA_CAP ((size_t)1 << 30)

@@ -1,0 +1,1380 @@
+/*
+ * json.c: the strict RFC 8259 parser for untrusted bytes, member lookup,
+ * and the names of types and errors.
+ *
+ * Owns nothing: the tree, the scratch stacks and the lookup indexes live in
+ * the caller's arena; no malloc, no global state, no recursion.
+ *
+ * How it works: one loop over the input (parse_loop) with an explicit stack
+ * of open containers.  Children of open containers wait on two scratch
+ * stacks (values for arrays, members for objects); when a container closes,
+ * its children are copied once into a contiguous arena array (as yyjson and
+ * jq do), so the finished tree has no per-node allocations.  Scratch stacks
+ * grow geometrically: a bigger one is allocated and the old one abandoned to
+ * the arena.  Strings without escapes point into the input (zero copy);
+ * strings with escapes are unescaped into the arena.  Numbers keep their
+ * text.
+ *
+ * Limits: nesting (max_depth), the arena's cap, and 2^30 members per
+ * object (the index stores 32-bit positions).  Every byte access checks the
+ * length first; the input need not be NUL-terminated.
+ *
+ * Member index, and its worst case whatever the names: objects of up to
+ * JSON_SMALL_OBJECT members are checked for duplicates by a 64-bit
+ * signature filter and at most JSON_LINEAR_COMPARES name comparisons, and
+ * searched linearly; bigger ones, and those whose names spend the
+ * comparisons, get an open-addressing table (at most half
+ * full, linear probing) hashed with the keyed SipHash of hash.h, so names
+ * cannot be chosen offline to collide.  No insertion may take more than
+ * JSON_PROBE_MAX probes: one that would (the key leaked, or a chance of
+ * about 1e-17 per name) moves that object to an AA tree ordered by
+ * (length, bytes), O(log n) comparisons per name from then on.  So an
+ * object of n names costs at most JSON_PROBE_MAX probes per insertion
+ * (rebuilds on growth re-insert fewer than 2n names) or 2 log2(n + 1)
+ * comparisons per name, and a lookup the same; with random keys about 2
+ * probes per name.  Comparisons read the names, so the time is bounded by
+ * the name bytes times that factor.
+ *
+ * Refuses everything RFC 8259 does not allow, plus (by our rule) duplicate
+ * member names, invalid UTF-8 and unpaired \u surrogates (section 8.2 leaves
+ * them to the implementation).
+ */
+#include <string.h>
+
+#include "base/arena.h"
+#include "base/hash.h"
+#include "parser/json.h"
+#include "base/utf8.h"
+
+/* Objects up to this many members are searched linearly, and checked for
+ * duplicate names by signatures and comparisons (at most
+ * JSON_LINEAR_COMPARES of them per object); bigger ones, and those whose
+ * names spend the comparisons, get a hash index, so 10,000 members cost
+ * 10,000 probes, not 50 million. */
+#define JSON_SMALL_OBJECT 32
+#define JSON_LINEAR_COMPARES 64
+
+/* The index stores 32-bit positions in a table twice the member count. */
+#define JSON_MAX_MEMBERS ((size_t)1 << 30)
+
+/* First capacity of each scratch stack and of the container stack. */
+#define JSON_SCRATCH_MIN 64
+#define JSON_FRAMES_MIN 16
+
+/* The longest probe sequence an insertion into a member table may take;
+ * past it the object moves to a tree.  Random keys: the longest in a
+ * million-name object is about 50. */
+#define JSON_PROBE_MAX 128
+/* An AA tree of 2^30 nodes is at most 2 log2(n + 1) = 60 levels deep. */
+#define JSON_TREE_MAX_HEIGHT 64
+
+/* A tree node, by member position: children as position + 1, 0 = none. */
+struct json_tnode {
+	uint32_t left, right;
+	uint32_t level; /* AA level: 1 for leaves */
+};
+
+/*
+ * A member index.  Hash mode (tree == NULL): open addressing over member
+ * positions, slot[] holds position + 1, 0 is empty, at most half full;
+ * no name took more than maxprobe probes to place, so a lookup stops
+ * there.  Each name is hashed once: hash[] keeps it by position, so a
+ * rebuild on growth re-places names without hashing them again, and a
+ * probe compares hashes before names.  Tree mode: the AA tree over the
+ * positions, slot[] and hash[] unused.
+ */
+struct json_index {
+	uint32_t mask;
+	uint32_t maxprobe;
+	struct json_tnode *tree; /* arena; tcap nodes */
+	uint32_t root;		 /* position + 1, 0 = empty */
+	uint32_t tcap;
+	uint32_t *hash; /* arena; key_hash by position, hcap entries */
+	uint32_t hcap;
+	uint32_t slot[];
+};
+/* One open container. */
+struct json_frame {
+	struct json_index *ix; /* arena; NULL for arrays and small objects */
+	size_t start;	       /* its first entry on the scratch stack */
+	uint64_t seen;	       /* small objects: key_sig bits of the names */
+	uint32_t compares;     /* small objects: name comparisons left */
+	bool is_object;
+};
+
+/* The cursor and the parser's working state. */
+struct json_parser {
+	const unsigned char *in; /* borrowed: the caller's bytes */
+	size_t len;
+	size_t pos;		 /* the slow string path's cursor */
+	struct arena *a;	 /* borrowed */
+	struct json_err *err;	 /* borrowed */
+	struct json_value *vals; /* arena scratch: items of open arrays */
+	size_t nvals, capvals;
+	struct json_member *mems; /* arena scratch: members of open objects */
+	size_t nmems, capmems;
+	struct json_frame *frames; /* arena: the open containers */
+	size_t depth, capframes;
+	size_t max_depth;
+};
+
+/* Empty containers point here rather than at NULL, so callers may pass
+ * items/members to memcpy or loops without a special case. */
+static struct json_value json_no_items[1];
+static struct json_member json_no_members[1];
+
+/*
+ * Bytes that may appear raw in a string and need no attention: printable
+ * ASCII except '"' and '\\'.  0 marks a control character (< 0x20, refused
+ * raw), the quote, the backslash and every byte >= 0x80 (a UTF-8 lead or
+ * continuation byte, checked by utf8_decode).
+ */
+static const unsigned char json_plain[256] = {
+	/*       0 1 2 3 4 5 6 7 8 9 A B C D E F */
+	/* 0x */ 0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+	/* 1x */ 0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+	/* 2x */ 1,1,0,1,1,1,1,1,1,1,1,1,1,1,1,1, /* 0x22 '"' */
+	/* 3x */ 1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,
+	/* 4x */ 1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,
+	/* 5x */ 1,1,1,1,1,1,1,1,1,1,1,1,0,1,1,1, /* 0x5C '\\' */
+	/* 6x */ 1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,
+	/* 7x */ 1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,
+	/* 8x..Fx: 0 (UTF-8) */
+};
+
+/*
+ * Where the first byte needing attention in a string (see json_plain) lies
+ * among the 8 at s: 0 to 7, or 8 when there is none.  A word at a time:
+ * the classic "has a zero byte" test (x - 0x01..) & ~x & 0x80.., applied to
+ * w ^ '"' and w ^ '\\'; w - 0x20.. sets the high bit of a byte below 0x20
+ * (and of bytes 0xA0 and up, special anyway), and w's own high bits flag
+ * 0x80 and up.  False positives lie only above a true one (borrows run
+ * upward), so the lowest flagged byte is exact.  Little-endian only;
+ * elsewhere the table does the work byte by byte.
+ */
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define JSON_SWAR 1
+static inline unsigned
+plain_run8(const unsigned char *s)
+{
+	const uint64_t ones = UINT64_C(0x0101010101010101);
+	const uint64_t high = UINT64_C(0x8080808080808080);
+	uint64_t w, q, b, t;
+
+	memcpy(&w, s, sizeof(w));
+	q = w ^ (ones * '"');
+	b = w ^ (ones * '\\');
+	t = (((q - ones) & ~q) | ((b - ones) & ~b) | (w - ones * 0x20) | w) &
+	    high;
+	return t == 0 ? 8 : (unsigned)__builtin_ctzll(t) >> 3;
+}
+#endif
+
+/* --- errors ------------------------------------------------------------- */
+
+static enum json_errcode
+fail(struct json_parser *p, enum json_errcode code, size_t offset,
+    const char *msg)
+{
+	p->err->code = code;
+	p->err->msg = msg != NULL ? msg : json_errstr(code);
+	p->err->offset = offset;
+	return code;
+}
+
+/* --- byte access ---------------------------------------------------------- */
+
+/*
+ * The hot functions below work on locals (in, len, pos) rather than on the
+ * parser struct, so the compiler keeps them in registers: a store into the
+ * tree cannot then force a reload of the cursor.  Every index is checked
+ * against len before the byte is read.
+ */
+
+/* RFC 8259 section 2: whitespace is space, tab, LF and CR, nothing else
+ * (a form feed or a NUL between tokens is a syntax error).  The position
+ * of the first other byte at or after pos (len at the end). */
+static inline size_t
+ws(const unsigned char *in, size_t len, size_t pos)
+{
+	while (pos < len) {
+		unsigned char c = in[pos];
+
+		/* Most tokens follow another at once: one compare. */
+		if (c > ' ' || (c != ' ' && c != '\n' && c != '\r' && c != '\t'))
+			break;
+		pos++;
+	}
+	return pos;
+}
+
+static inline bool
+is_digit(unsigned char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* --- hashing (duplicate detection and json_object_get share it) ----------- */
+
+#ifdef GPT_TEST
+uint64_t json_index_probes;
+uint64_t (*json_test_key_hash)(const char *s, size_t n);
+#define PROBED() (json_index_probes++)
+#else
+#define PROBED() ((void)0)
+#endif
+
+static inline uint32_t
+key_hash(const char *s, size_t n)
+{
+#ifdef GPT_TEST
+	if (json_test_key_hash != NULL)
+		return (uint32_t)json_test_key_hash(s, n);
+#endif
+	return (uint32_t)hash_bytes(s, n);
+}
+
+/* A 6-bit signature of a name (its length and end bytes), for a quick
+ * "certainly new" among the few names of a small object. */
+static inline unsigned
+key_sig(const struct json_string *k)
+{
+	const unsigned char *u = (const unsigned char *)k->ptr;
+	size_t n = k->len;
+
+	if (n == 0)
+		return 0;
+	return (unsigned)(n * 7 + u[0] * 3 + u[n - 1]) & 63;
+}
+
+static inline bool
+key_eq(const struct json_string *k, const char *s, size_t n)
+{
+	/* Names in one object mostly differ in length or first byte. */
+	return k->len == n &&
+	    (n == 0 || (k->ptr[0] == s[0] && memcmp(k->ptr, s, n) == 0));
+}
+
+/* --- scratch stacks ----------------------------------------------------------- */
+
+/*
+ * A copy of the arena array old (*cap elements of `size` bytes, `used` of
+ * them in use) with twice the capacity (at least min), or NULL on overflow
+ * or when the arena refuses (old and *cap are then unchanged).  The old
+ * array is abandoned to the arena: the total waste stays below the final
+ * size.
+ */
+static void *
+grow(struct arena *a, const void *old, size_t *cap, size_t used, size_t size,
+    size_t min)
+{
+	size_t ncap, bytes;
+	void *n;
+
+	if (*cap == 0)
+		ncap = min;
+	else if (!gpt_mul_size(*cap, 2, &ncap))
+		return NULL;
+	if (!gpt_mul_size(ncap, size, &bytes))
+		return NULL;
+	if ((n = arena_alloc(a, bytes)) == NULL)
+		return NULL;
+	if (used > 0)
+		memcpy(n, old, used * size);
+	*cap = ncap;
+	return n;
+}
+
+/*
+ * A new slot on the array scratch for the next item of the innermost open
+ * array, which is written in place (building a value on the C stack and
+ * copying it would cost a store-forwarding stall per value).  NULL when
+ * the arena refuses.
+ */
+static inline struct json_value *
+array_slot(struct json_parser *p, size_t pos)
+{
+	struct json_value *n;
+
+	if (p->nvals == p->capvals) {
+		if ((n = grow(p->a, p->vals, &p->capvals, p->nvals, sizeof(*n),
+			 JSON_SCRATCH_MIN)) == NULL) {
+			fail(p, JSON_E_NOMEM, pos, NULL);
+			return NULL;
+		}
+		p->vals = n;
+	}
+	return &p->vals[p->nvals++];
+}
+
+/* --- objects: member names and their index ---------------------------------- */
+
+/* The order of the tree: by length, then bytes. */
+static inline int
+key_cmp(const char *s, size_t n, const struct json_string *k)
+{
+	if (n != k->len)
+		return n < k->len ? -1 : 1;
+	return n == 0 ? 0 : memcmp(s, k->ptr, n);
+}
+
+/* AA tree rotations (Andersson 1993) on node x (position + 1); each
+ * returns the node now at x's place. */
+static uint32_t
+tree_skew(struct json_tnode *t, uint32_t x)
+{
+	uint32_t l = t[x - 1].left;
+
+	if (l == 0 || t[l - 1].level != t[x - 1].level)
+		return x;
+	t[x - 1].left = t[l - 1].right;
+	t[l - 1].right = x;
+	return l;
+}
+
+static uint32_t
+tree_split(struct json_tnode *t, uint32_t x)
+{
+	uint32_t r = t[x - 1].right;
+
+	if (r == 0 || t[r - 1].right == 0 ||
+	    t[t[r - 1].right - 1].level != t[x - 1].level)
+		return x;
+	t[x - 1].right = t[r - 1].left;
+	t[r - 1].left = x;
+	t[r - 1].level++;
+	return r;
+}
+
+/*
+ * Insert member position idx (ix->tcap > idx) unless a member with its
+ * name is in the tree already: true when one is (a duplicate).  No
+ * recursion: the path down is kept, then rebalanced bottom-up.
+ */
+static bool
+tree_insert(struct json_index *ix, const struct json_member *m, uint32_t idx)
+{
+	struct json_tnode *t = ix->tree;
+	const struct json_string *k = &m[idx].key;
+	uint32_t path[JSON_TREE_MAX_HEIGHT], cur = ix->root, top, up;
+	size_t d = 0, i;
+	int c = 0;
+
+	while (cur != 0) {
+		PROBED();
+		if ((c = key_cmp(k->ptr, k->len, &m[cur - 1].key)) == 0)
+			return true;
+		path[d++] = cur;
+		cur = c < 0 ? t[cur - 1].left : t[cur - 1].right;
+	}
+	t[idx].left = t[idx].right = 0;
+	t[idx].level = 1;
+	if (d == 0) {
+		ix->root = idx + 1;
+		return false;
+	}
+	if (c < 0)
+		t[path[d - 1] - 1].left = idx + 1;
+	else
+		t[path[d - 1] - 1].right = idx + 1;
+	for (i = d; i-- > 0;) {
+		top = tree_split(t, tree_skew(t, path[i]));
+		if (i == 0) {
+			ix->root = top;
+		} else if (top != path[i]) {
+			up = path[i - 1];
+			if (t[up - 1].left == path[i])
+				t[up - 1].left = top;
+			else
+				t[up - 1].right = top;
+		}
+	}
+	return false;
+}
+
+/* Room in ix's tree for positions below need.  0, or -1 when the arena
+ * refuses (the tree is then unchanged). */
+static int
+tree_reserve(struct arena *a, struct json_index *ix, size_t need)
+{
+	struct json_tnode *t;
+	size_t cap = ix->tcap < 16 ? 16 : ix->tcap, bytes;
+
+	if (need <= ix->tcap)
+		return 0;
+	while (cap < need)
+		cap *= 2;
+	if (cap > JSON_MAX_MEMBERS)
+		cap = JSON_MAX_MEMBERS;
+	if (!gpt_mul_size(cap, sizeof(*t), &bytes) ||
+	    (t = arena_alloc(a, bytes)) == NULL)
+		return -1;
+	if (ix->tcap > 0)
+		memcpy(t, ix->tree, ix->tcap * sizeof(*t));
+	ix->tree = t;
+	ix->tcap = (uint32_t)cap;
+	return 0;
+}
+
+/* A tree index of the n members at m (distinct names), with room for
+ * `need`.  NULL when the arena refuses. */
+static struct json_index *
+tree_build(struct arena *a, const struct json_member *m, size_t n,
+    size_t need)
+{
+	struct json_index *ix;
+	size_t i;
+
+	if ((ix = arena_alloc(a, sizeof(*ix))) == NULL)
+		return NULL;
+	memset(ix, 0, sizeof(*ix));
+	if (tree_reserve(a, ix, need) == -1)
+		return NULL;
+	for (i = 0; i < n; i++)
+		(void)tree_insert(ix, m, (uint32_t)i);
+	return ix;
+}
+
+/*
+ * Find the member named (s, n), whose key_hash is h, in a hash-mode ix,
+ * or the empty slot where it would go.  The slot's index in *at and true
+ * when found; false with *at the empty slot (*probes: the slots that
+ * placing it there takes), or with *at = UINT32_MAX when more than limit
+ * probes would be needed.
+ */
+static bool
+table_probe(const struct json_index *ix, const struct json_member *m,
+    const char *s, size_t n, uint32_t h, uint32_t limit, uint32_t *at,
+    uint32_t *probes)
+{
+	uint32_t b = h & ix->mask, seen = 0, k;
+
+	while ((k = ix->slot[b]) != 0) {
+		PROBED();
+		if (ix->hash[k - 1] == h && key_eq(&m[k - 1].key, s, n)) {
+			*at = b;
+			return true;
+		}
+		if (++seen >= limit) {
+			*at = UINT32_MAX;
+			return false;
+		}
+		b = (b + 1) & ix->mask;
+	}
+	PROBED();
+	*at = b;
+	*probes = seen + 1;
+	return false;
+}
+
+/* Place member position idx at the empty slot `at` that took `probes`. */
+static inline void
+table_place(struct json_index *ix, uint32_t at, uint32_t probes, uint32_t idx)
+{
+	if (probes > ix->maxprobe)
+		ix->maxprobe = probes;
+	ix->slot[at] = idx + 1;
+}
+
+/* Place member position idx (name unique in ix, hash[idx] set) in the
+ * hash-mode ix: false when it would take more than JSON_PROBE_MAX
+ * probes. */
+static bool
+table_put(struct json_index *ix, const struct json_member *m, uint32_t idx)
+{
+	uint32_t at, probes = 0;
+
+	(void)table_probe(ix, m, m[idx].key.ptr, m[idx].key.len,
+	    ix->hash[idx], JSON_PROBE_MAX, &at, &probes);
+	if (at == UINT32_MAX)
+		return false;
+	table_place(ix, at, probes, idx);
+	return true;
+}
+
+/*
+ * A new index for the n members at m (distinct names) with room for at
+ * least `need` entries: a table at half load, or the tree when a name
+ * would take more than JSON_PROBE_MAX probes.  old, the hash-mode index
+ * it replaces (or NULL), lends the names' hashes.  NULL when the arena
+ * refuses.
+ */
+static struct json_index *
+index_build(struct arena *a, const struct json_member *m, size_t n,
+    size_t need, const struct json_index *old)
+{
+	struct json_index *ix;
+	struct arena_mark mark = arena_mark(a);
+	size_t cap = 32, bytes, i;
+	uint32_t *hash;
+
+	while (cap < need * 2)
+		cap *= 2;
+	/* hash[] holds every position the table can take before the next
+	 * rebuild: cap / 2 */
+	if (!gpt_mul_size(cap, sizeof(uint32_t), &bytes) ||
+	    !gpt_add_size(bytes, sizeof(*ix), &bytes) ||
+	    (ix = arena_alloc(a, bytes)) == NULL ||
+	    (hash = arena_alloc(a, cap / 2 * sizeof(uint32_t))) == NULL)
+		return NULL;
+	memset(ix, 0, sizeof(*ix));
+	ix->mask = (uint32_t)(cap - 1);
+	ix->hash = hash;
+	ix->hcap = (uint32_t)(cap / 2);
+	memset(ix->slot, 0, cap * sizeof(uint32_t));
+	for (i = 0; i < n; i++) {
+		hash[i] = old != NULL ? old->hash[i]
+		                      : key_hash(m[i].key.ptr, m[i].key.len);
+		if (!table_put(ix, m, (uint32_t)i)) {
+			/* the table is dropped: give its memory back */
+			arena_rewind(a, mark);
+			return tree_build(a, m, n, need);
+		}
+	}
+	return ix;
+}
+
+/*
+ * Admit member position idx (the newest) to *ixp, which has room for it
+ * in hash mode: 1 when an earlier member has its name, 0 when added, -1
+ * when the arena refuses.  An insertion past JSON_PROBE_MAX moves the
+ * object to the tree (*ixp replaced).
+ */
+static int
+index_add(struct arena *a, struct json_index **ixp, const struct json_member *m,
+    uint32_t idx)
+{
+	struct json_index *ix = *ixp;
+	const struct json_string *k = &m[idx].key;
+	uint32_t at, probes = 0;
+
+	if (ix->tree == NULL) {
+		/* idx < hcap: the caller rebuilt a table at half load */
+		ix->hash[idx] = key_hash(k->ptr, k->len);
+		if (table_probe(ix, m, k->ptr, k->len, ix->hash[idx],
+			JSON_PROBE_MAX, &at, &probes))
+			return 1;
+		if (at != UINT32_MAX) {
+			table_place(ix, at, probes, idx);
+			return 0;
+		}
+		/* hits on names that all take one slot (a known key) */
+		if ((ix = tree_build(a, m, idx, (size_t)idx + 1)) == NULL)
+			return -1;
+		*ixp = ix;
+	}
+	if (tree_reserve(a, ix, (size_t)idx + 1) == -1)
+		return -1;
+	return tree_insert(ix, m, idx) ? 1 : 0;
+}
+
+/* Position of the member named (s, n) among m via ix, or -1. */
+static long long
+index_find(const struct json_index *ix, const struct json_member *m,
+    const char *s, size_t n)
+{
+	uint32_t at, probes, cur;
+	int c;
+
+	if (ix->tree == NULL)
+		return table_probe(ix, m, s, n, key_hash(s, n), ix->maxprobe,
+		           &at, &probes)
+		    ? (long long)ix->slot[at] - 1
+		    : -1;
+	for (cur = ix->root; cur != 0;) {
+		PROBED();
+		if ((c = key_cmp(s, n, &m[cur - 1].key)) == 0)
+			return (long long)cur - 1;
+		cur = c < 0 ? ix->tree[cur - 1].left : ix->tree[cur - 1].right;
+	}
+	return -1;
+}
+
+/*
+ * A new member slot on top of the innermost open object, for parse_string
+ * to write the name into in place.  NULL when the arena refuses.
+ */
+static inline struct json_member *
+member_slot(struct json_parser *p, size_t pos)
+{
+	struct json_member *m;
+
+	if (p->nmems == p->capmems) {
+		if ((m = grow(p->a, p->mems, &p->capmems, p->nmems, sizeof(*m),
+			 JSON_SCRATCH_MIN)) == NULL) {
+			fail(p, JSON_E_NOMEM, pos, NULL);
+			return NULL;
+		}
+		p->mems = m;
+	}
+	m = &p->mems[p->nmems++];
+	m->value.type = JSON_T_NULL;
+	return m;
+}
+
+#if defined(__GNUC__) || defined(__clang__)
+#define JSON_NOINLINE __attribute__((noinline))
+#else
+#define JSON_NOINLINE
+#endif
+
+static enum json_errcode member_indexed(struct json_parser *p,
+    struct json_frame *f, const struct json_member *m, size_t n,
+    size_t key_off);
+
+/*
+ * Admit the newest member of the innermost open object (its name already
+ * parsed) after checking that no earlier member has the same unescaped
+ * name.  key_off is where the name starts, for the error.
+ */
+static enum json_errcode
+check_member(struct json_parser *p, size_t key_off)
+{
+	struct json_frame *f = &p->frames[p->depth - 1];
+	const struct json_member *m = p->mems + f->start;
+	size_t n = p->nmems - 1 - f->start, i;
+	const struct json_string *k = &m[n].key;
+
+	if (n >= JSON_MAX_MEMBERS) /* a 5 GB body of distinct names */
+		return fail(p, JSON_E_TOO_BIG, key_off, "too many members");
+	if (f->ix == NULL && n < JSON_SMALL_OBJECT) {
+		/* Names whose signatures differ differ: most new names need
+		 * no comparison at all. */
+		uint64_t bit = (uint64_t)1 << key_sig(k);
+
+		if ((f->seen & bit) == 0) {
+			f->seen |= bit;
+			return JSON_OK;
+		}
+		/* names chosen to share signatures (or many names in the 64
+		 * bits) spend the comparisons: the object then takes the
+		 * index, so the names cost at most what hashing them does
+		 * plus JSON_LINEAR_COMPARES comparisons */
+		if (n <= f->compares) {
+			f->compares -= (uint32_t)n;
+			for (i = 0; i < n; i++) {
+				PROBED();
+				/* hits on {"a":1,"a":2} and
+				 * {"a":1,"\u0061":2} */
+				if (key_eq(&m[i].key, k->ptr, k->len))
+					return fail(p, JSON_E_DUPLICATE,
+					    key_off, NULL);
+			}
+			return JSON_OK;
+		}
+	}
+	return member_indexed(p, f, m, n, key_off);
+}
+
+/* check_member past the small objects: through the index (kept out of
+ * line, so the parser's loop stays small). */
+static JSON_NOINLINE enum json_errcode
+member_indexed(struct json_parser *p, struct json_frame *f,
+    const struct json_member *m, size_t n, size_t key_off)
+{
+	if (f->ix == NULL ||
+	    (f->ix->tree == NULL && (n + 1) * 2 > (size_t)f->ix->mask + 1)) {
+		if ((f->ix = index_build(p->a, m, n, n + 1, f->ix)) == NULL)
+			return fail(p, JSON_E_NOMEM, key_off, NULL);
+	}
+	switch (index_add(p->a, &f->ix, m, (uint32_t)n)) {
+	case 0:
+		return JSON_OK;
+	case 1:
+		/* hits on a 10,000-member object whose last name is its
+		 * first */
+		return fail(p, JSON_E_DUPLICATE, key_off, NULL);
+	default:
+		return fail(p, JSON_E_NOMEM, key_off, NULL);
+	}
+}
+
+/* --- strings ------------------------------------------------------------------ */
+
+/*
+ * The four hex digits at in[i..i+3] as *u.  0; -1 with *bad at the first
+ * non-hex byte; -2 when the input ends first.
+ */
+static int
+hex4(const unsigned char *in, size_t len, size_t i, uint32_t *u, size_t *bad)
+{
+	uint32_t v = 0;
+	size_t k;
+	int d;
+
+	for (k = 0; k < 4; k++) {
+		if (i + k >= len)
+			return -2;
+		if ((d = gpt_hex_value(in[i + k])) < 0) {
+			*bad = i + k;
+			return -1;
+		}
+		v = v << 4 | (uint32_t)d;
+	}
+	*u = v;
+	return 0;
+}
+
+/*
+ * Check the escape whose backslash is at in[i]: set *next past it (a
+ * surrogate pair counts as one escape) and *cp to the code point.
+ */
+static enum json_errcode
+check_escape(struct json_parser *p, size_t i, size_t *next, uint32_t *cp)
+{
+	const unsigned char *in = p->in;
+	size_t len = p->len, bad = 0;
+	uint32_t u, lo;
+	int r;
+
+	if (i + 1 >= len)
+		return fail(p, JSON_E_TRUNCATED, len, "input ends inside a string");
+	switch (in[i + 1]) {
+	case '"':
+	case '\\':
+	case '/':
+	case 'b':
+	case 'f':
+	case 'n':
+	case 'r':
+	case 't':
+		*next = i + 2;
+		*cp = in[i + 1];
+		return JSON_OK;
+	case 'u':
+		break;
+	default:
+		/* hits on "\x41", "\'", "\U0041", "\a" */
+		return fail(p, JSON_E_ESCAPE, i + 1, "unknown escape");
+	}
+	if ((r = hex4(in, len, i + 2, &u, &bad)) == -2)
+		return fail(p, JSON_E_TRUNCATED, len, "input ends inside a string");
+	if (r == -1) /* hits on "\u12G4" and "\u00" followed by '"' */
+		return fail(p, JSON_E_ESCAPE, bad, "\\u needs four hex digits");
+	if (u >= 0xDC00 && u <= 0xDFFF) /* hits on "\udc00" */
+		return fail(p, JSON_E_SURROGATE, i, "lone low surrogate");
+	if (u < 0xD800 || u > 0xDBFF) {
+		*next = i + 6;
+		*cp = u;
+		return JSON_OK;
+	}
+	/* A high surrogate must be followed at once by an escaped low one. */
+	if (i + 6 >= len)
+		return fail(p, JSON_E_TRUNCATED, len, "input ends inside a string");
+	if (in[i + 6] != '\\' || i + 7 >= len || in[i + 7] != 'u')
+		/* hits on "\ud800" and "\ud800x" */
+		return fail(p, JSON_E_SURROGATE, i, "lone high surrogate");
+	if ((r = hex4(in, len, i + 8, &lo, &bad)) == -2)
+		return fail(p, JSON_E_TRUNCATED, len, "input ends inside a string");
+	if (r == -1)
+		return fail(p, JSON_E_ESCAPE, bad, "\\u needs four hex digits");
+	if (lo < 0xDC00 || lo > 0xDFFF) /* hits on "\ud800\u0041" */
+		return fail(p, JSON_E_SURROGATE, i, "high surrogate without low");
+	*next = i + 12;
+	*cp = 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00);
+	return JSON_OK;
+}
+
+/*
+ * Unescape in[from..to), already checked by parse_string, into out, which
+ * has room for to - from bytes (every escape is longer than its UTF-8).
+ * Returns the bytes written.
+ */
+static size_t
+unescape(const unsigned char *in, size_t from, size_t to, char *out)
+{
+	size_t i = from, o = 0, run;
+	uint32_t u, lo;
+
+	while (i < to) {
+		for (run = i; run < to && in[run] != '\\'; run++)
+			;
+		memcpy(out + o, in + i, run - i);
+		o += run - i;
+		if ((i = run) >= to)
+			break;
+		switch (in[i + 1]) {
+		case 'b':
+			out[o++] = '\b';
+			break;
+		case 'f':
+			out[o++] = '\f';
+			break;
+		case 'n':
+			out[o++] = '\n';
+			break;
+		case 'r':
+			out[o++] = '\r';
+			break;
+		case 't':
+			out[o++] = '\t';
+			break;
+		case 'u':
+			u = (uint32_t)(gpt_hex_value(in[i + 2]) << 12 |
+			    gpt_hex_value(in[i + 3]) << 8 |
+			    gpt_hex_value(in[i + 4]) << 4 |
+			    gpt_hex_value(in[i + 5]));
+			if (u >= 0xD800 && u <= 0xDBFF) {
+				lo = (uint32_t)(gpt_hex_value(in[i + 8]) << 12 |
+				    gpt_hex_value(in[i + 9]) << 8 |
+				    gpt_hex_value(in[i + 10]) << 4 |
+				    gpt_hex_value(in[i + 11]));
+				u = 0x10000 + ((u - 0xD800) << 10) +
+				    (lo - 0xDC00);
+				i += 6;
+			}
+			o += utf8_encode(u, (unsigned char *)out + o);
+			i += 6;
+			continue;
+		default: /* '"', '\\', '/' stand for themselves */
+			out[o++] = (char)in[i + 1];
+			break;
+		}
+		i += 2;
+	}
+	return o;
+}
+
+/* Up to the first byte of in[i..len) that is not plain (see json_plain):
+ * eight bytes a step, then one table lookup a byte. */
+static inline size_t
+plain_run(const unsigned char *in, size_t len, size_t i)
+{
+#ifdef JSON_SWAR
+	while (len - i >= 8) {
+		unsigned k8 = plain_run8(in + i);
+
+		i += k8;
+		if (k8 < 8)
+			return i;
+	}
+#endif
+	while (i < len && json_plain[in[i]])
+		i++;
+	return i;
+}
+
+/*
+ * The rest of a string that holds something besides plain ASCII: in[start]
+ * is its first byte, in[i] the first byte that is not plain, cps the code
+ * points before it.  As parse_string.
+ */
+static enum json_errcode
+parse_string_slow(struct json_parser *p, struct json_string *s, size_t start,
+    size_t i, size_t cps)
+{
+	const unsigned char *in = p->in;
+	size_t len = p->len, run, k;
+	bool escaped = false;
+	enum json_errcode rc;
+	uint32_t cp;
+	char *out;
+
+	for (;;) {
+		if (i >= len) /* hits on "abc */
+			return fail(p, JSON_E_TRUNCATED, len,
+			    "input ends inside a string");
+		if (in[i] == '"')
+			break;
+		if (in[i] == '\\') {
+			if ((rc = check_escape(p, i, &i, &cp)) != JSON_OK)
+				return rc;
+			escaped = true;
+			cps++;
+		} else if (in[i] < 0x20) {
+			/* hits on a raw tab or LF inside "a b" */
+			return fail(p, JSON_E_CONTROL, i,
+			    "raw control character in string");
+		} else if (in[i] >= 0xC2 && in[i] <= 0xDF && i + 1 < len &&
+		    (in[i + 1] & 0xC0) == 0x80) {
+			/* a 2-byte sequence (U+0080..U+07FF), the commonest
+			 * outside ASCII: no call needed */
+			i += 2;
+			cps++;
+		} else if (in[i] >= 0xE1 && in[i] <= 0xEF && in[i] != 0xED &&
+		    i + 2 < len && (in[i + 1] & 0xC0) == 0x80 &&
+		    (in[i + 2] & 0xC0) == 0x80) {
+			/* a 3-byte sequence whose lead admits any continuation
+			 * (E0 may be overlong, ED a surrogate: utf8_decode) */
+			i += 3;
+			cps++;
+		} else {
+			/* hits on C0 80, ED A0 80, F4 90 80 80, a lone 80, and
+			 * E2 82 at the end of the input */
+			if ((k = utf8_decode(in + i, len - i, &cp)) == 0)
+				return fail(p, JSON_E_UTF8, i, NULL);
+			i += k;
+			cps++;
+		}
+		run = i;
+		i = plain_run(in, len, i);
+		cps += i - run;
+	}
+	p->pos = i + 1;
+	s->cps = cps;
+	if (!escaped) {
+		s->ptr = (const char *)in + start;
+		s->len = i - start;
+		return JSON_OK;
+	}
+	if ((out = arena_alloc(p->a, i - start)) == NULL)
+		return fail(p, JSON_E_NOMEM, start - 1, NULL);
+	s->len = unescape(in, start, i, out);
+	s->ptr = out;
+	return JSON_OK;
+}
+
+/*
+ * The string whose opening quote is at *pos.  On success *pos is past the
+ * closing quote and *s holds the unescaped bytes: borrowed from the input
+ * when there was no escape, else a copy in the arena.  Plain ASCII up to
+ * the closing quote is the common case and stays inline; anything else
+ * goes to parse_string_slow.
+ */
+static inline enum json_errcode
+parse_string(struct json_parser *p, const unsigned char *in, size_t len,
+    size_t *pos, struct json_string *s)
+{
+	size_t start = *pos + 1, i = plain_run(in, len, start);
+
+	if (i < len && in[i] == '"') {
+		s->ptr = (const char *)in + start;
+		s->len = i - start;
+		s->cps = i - start;
+		*pos = i + 1;
+		return JSON_OK;
+	}
+	p->pos = *pos;
+	if (parse_string_slow(p, s, start, i, i - start) != JSON_OK)
+		return p->err->code;
+	*pos = p->pos;
+	return JSON_OK;
+}
+
+/* --- numbers and literals ------------------------------------------------------ */
+
+/*
+ * RFC 8259 section 6: -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?
+ * The text is kept as written; plain integers that fit int64_t also get i.
+ */
+static inline enum json_errcode
+parse_number(struct json_parser *p, const unsigned char *in, size_t len,
+    size_t *pos, struct json_value *v)
+{
+	size_t start = *pos, i = start, digits;
+	bool neg = false, plain = true;
+	uint64_t u = 0;
+
+	if (in[i] == '-') {
+		neg = true;
+		i++;
+	}
+	if (i >= len) /* hits on "-" */
+		return fail(p, JSON_E_TRUNCATED, len, "input ends inside a number");
+	if (in[i] == '0') {
+		i++;
+		if (i < len && is_digit(in[i])) /* hits on 01 and -00 */
+			return fail(p, JSON_E_NUMBER, i, "leading zero");
+	} else if (is_digit(in[i])) {
+		/* Accumulate as we scan; u wraps (harmlessly, it is unsigned)
+		 * past 19 digits, and is used only up to 19. */
+		while (i < len && is_digit(in[i]))
+			u = u * 10 + (uint64_t)(in[i++] - '0');
+	} else { /* hits on -x, -.5, -Infinity */
+		return fail(p, JSON_E_NUMBER, i, "digit expected after '-'");
+	}
+	digits = i - start - neg;
+	if (i < len && in[i] == '.') {
+		plain = false;
+		if (++i >= len) /* hits on 1. */
+			return fail(p, JSON_E_TRUNCATED, len,
+			    "input ends inside a number");
+		if (!is_digit(in[i])) /* hits on 1.e5 and 1.] */
+			return fail(p, JSON_E_NUMBER, i,
+			    "digit expected after '.'");
+		while (i < len && is_digit(in[i]))
+			i++;
+	}
+	if (i < len && (in[i] == 'e' || in[i] == 'E')) {
+		plain = false;
+		if (++i < len && (in[i] == '+' || in[i] == '-'))
+			i++;
+		if (i >= len) /* hits on 1e and 1e+ */
+			return fail(p, JSON_E_TRUNCATED, len,
+			    "input ends inside a number");
+		if (!is_digit(in[i])) /* hits on 1e] and 1E+x */
+			return fail(p, JSON_E_NUMBER, i,
+			    "digit expected in exponent");
+		while (i < len && is_digit(in[i]))
+			i++;
+	}
+	v->type = JSON_T_NUMBER;
+	v->u.num.text = (const char *)in + start;
+	v->u.num.len = i - start;
+	v->u.num.is_small_int = false;
+	v->u.num.i = 0;
+	/* 19 digits always fit uint64_t; int64_t is checked below. */
+	if (plain && digits <= 19) {
+		if (!neg && u <= (uint64_t)INT64_MAX) {
+			v->u.num.is_small_int = true;
+			v->u.num.i = (int64_t)u;
+		} else if (neg && u <= (uint64_t)INT64_MAX + 1) {
+			v->u.num.is_small_int = true;
+			v->u.num.i = u == (uint64_t)INT64_MAX + 1
+			    ? INT64_MIN
+			    : -(int64_t)u;
+		}
+	}
+	*pos = i;
+	return JSON_OK;
+}
+
+/* One of true, false, null, spelled exactly (case matters), at *pos. */
+static inline enum json_errcode
+parse_literal(struct json_parser *p, const unsigned char *in, size_t len,
+    size_t *pos, enum json_type t, struct json_value *v)
+{
+	static const char *const words[] = {
+		[JSON_T_NULL] = "null", [JSON_T_FALSE] = "false",
+		[JSON_T_TRUE] = "true"};
+	const char *word = words[t];
+	size_t n = t == JSON_T_FALSE ? 5 : 4, k;
+
+	if (len - *pos >= n && memcmp(in + *pos, word, n) == 0) {
+		*pos += n;
+		v->type = t;
+		return JSON_OK;
+	}
+	/* Not the word: find the first byte that differs, for the error. */
+	for (k = 0; *pos + k < len; k++)
+		if (in[*pos + k] != (unsigned char)word[k])
+			/* hits on nul, True, fals3 */
+			return fail(p, JSON_E_SYNTAX, *pos + k, "invalid literal");
+	/* hits on tru */
+	return fail(p, JSON_E_TRUNCATED, len, "input ends inside a literal");
+}
+
+/* --- containers ------------------------------------------------------------------ */
+
+/* Open an array or object whose bracket is at pos. */
+static inline enum json_errcode
+open_container(struct json_parser *p, bool is_object, size_t pos)
+{
+	struct json_frame *f;
+
+	if (p->depth >= p->max_depth) /* hits on 129 '[' with the default */
+		return fail(p, JSON_E_DEPTH, pos, NULL);
+	if (p->depth == p->capframes) {
+		if ((f = grow(p->a, p->frames, &p->capframes, p->depth,
+			 sizeof(*f), JSON_FRAMES_MIN)) == NULL)
+			return fail(p, JSON_E_NOMEM, pos, NULL);
+		p->frames = f;
+	}
+	f = &p->frames[p->depth++];
+	f->ix = NULL;
+	f->seen = 0;
+	f->compares = JSON_LINEAR_COMPARES;
+	f->is_object = is_object;
+	f->start = is_object ? p->nmems : p->nvals;
+	return JSON_OK;
+}
+
+/*
+ * Close the innermost container: copy its children from scratch into one
+ * arena array, pop them, and describe the container in the slot reserved
+ * for it before it opened (the root, the last array slot or the pending
+ * member of the parent).
+ */
+static enum json_errcode
+close_container(struct json_parser *p, struct json_value *root, size_t pos)
+{
+	struct json_frame *f = &p->frames[p->depth - 1];
+	struct json_value *v;
+	size_t n, bytes, size;
+	const void *from;
+	void *dst = NULL;
+	bool is_object = f->is_object;
+	const struct json_index *ix = f->ix;
+
+	n = (is_object ? p->nmems : p->nvals) - f->start;
+	size = is_object ? sizeof(*p->mems) : sizeof(*p->vals);
+	if (n > 0) {
+		/* Only now: the stack of the other kind may still be NULL, and
+		 * NULL + 0 is undefined. */
+		from = is_object ? (const void *)(p->mems + f->start)
+				 : (const void *)(p->vals + f->start);
+		if (!gpt_mul_size(n, size, &bytes))
+			return fail(p, JSON_E_TOO_BIG, pos, NULL);
+		if ((dst = arena_alloc(p->a, bytes)) == NULL)
+			return fail(p, JSON_E_NOMEM, pos, NULL);
+		memcpy(dst, from, bytes);
+	}
+	if (is_object)
+		p->nmems = f->start;
+	else
+		p->nvals = f->start;
+	p->depth--;
+	if (p->depth == 0)
+		v = root;
+	else if (p->frames[p->depth - 1].is_object)
+		v = &p->mems[p->nmems - 1].value;
+	else
+		v = &p->vals[p->nvals - 1];
+	if (is_object) {
+		v->type = JSON_T_OBJECT;
+		v->u.obj.members = n > 0 ? dst : json_no_members;
+		v->u.obj.count = n;
+		v->u.obj.index = ix; /* NULL: searched linearly */
+	} else {
+		v->type = JSON_T_ARRAY;
+		v->u.arr.items = n > 0 ? dst : json_no_items;
+		v->u.arr.count = n;
+	}
+	return JSON_OK;
+}
+
+/* --- the loop --------------------------------------------------------------------- */
+
+/*
+ * The grammar as a state machine over explicit stacks.  Labels:
+ *   value:  a value must start here (after '[', ',' in an array, ':'),
+ *           to be written at v
+ *   done:   a value is complete: at the root, only whitespace may follow;
+ *           in a container, ',' or the closing bracket
+ *   close:  the closing bracket of the innermost container
+ *   key:    a member name must start here (after '{' or ',' in an object)
+ */
+static enum json_errcode
+parse_loop(struct json_parser *p, struct json_value *root)
+{
+	const unsigned char *in = p->in;
+	const size_t len = p->len;
+	size_t pos, key_off;
+	struct json_value *v;
+	struct json_member *m;
+	enum json_errcode rc;
+	bool in_object;
+	unsigned char c;
+
+	pos = ws(in, len, 0);
+	if (pos >= len) /* hits on "" and " \n\t" */
+		return fail(p, JSON_E_EMPTY, pos, NULL);
+	v = root;
+value:
+	/* v is where this value goes: the root, an array slot, a member. */
+	pos = ws(in, len, pos);
+	if (pos >= len) /* hits on [1, and {"a": */
+		return fail(p, JSON_E_TRUNCATED, pos,
+		    "input ends where a value should start");
+	c = in[pos];
+	switch (c) {
+	case '{':
+		if ((rc = open_container(p, true, pos)) != JSON_OK)
+			return rc;
+		pos = ws(in, len, pos + 1);
+		if (pos < len && in[pos] == '}')
+			goto close;
+		goto key;
+	case '[':
+		if ((rc = open_container(p, false, pos)) != JSON_OK)
+			return rc;
+		pos = ws(in, len, pos + 1);
+		if (pos < len && in[pos] == ']')
+			goto close;
+		if ((v = array_slot(p, pos)) == NULL)
+			return p->err->code;
+		goto value;
+	case '"':
+		v->type = JSON_T_STRING;
+		rc = parse_string(p, in, len, &pos, &v->u.str);
+		break;
+	case 't':
+		rc = parse_literal(p, in, len, &pos, JSON_T_TRUE, v);
+		break;
+	case 'f':
+		rc = parse_literal(p, in, len, &pos, JSON_T_FALSE, v);
+		break;
+	case 'n':
+		rc = parse_literal(p, in, len, &pos, JSON_T_NULL, v);
+		break;
+	case '-':
+	case '0':
+	case '1':
+	case '2':
+	case '3':
+	case '4':
+	case '5':
+	case '6':
+	case '7':
+	case '8':
+	case '9':
+		rc = parse_number(p, in, len, &pos, v);
+		break;
+	default:
+		/* hits on [1,] {"a":'b'} +1 .5 NaN // and a byte >= 0x80 */
+		return fail(p, JSON_E_SYNTAX, pos, "a value cannot start here");
+	}
+	if (rc != JSON_OK)
+		return rc;
+done:
+	pos = ws(in, len, pos);
+	if (p->depth == 0) {
+		if (pos < len) /* hits on {} x, {}{}, 1 2 */
+			return fail(p, JSON_E_TRAILING, pos, NULL);
+		return JSON_OK;
+	}
+	in_object = p->frames[p->depth - 1].is_object;
+	if (pos >= len) /* hits on [1 and {"a":1 */
+		return fail(p, JSON_E_TRUNCATED, pos,
+		    "input ends inside a container");
+	c = in[pos];
+	if (c == ',') {
+		pos++;
+		if (!in_object) {
+			if ((v = array_slot(p, pos)) == NULL)
+				return p->err->code;
+			goto value;
+		}
+		pos = ws(in, len, pos);
+		goto key;
+	}
+	if (c == (in_object ? '}' : ']'))
+		goto close;
+	/* hits on [1 2], [1}, {"a":1 "b":2} */
+	return fail(p, JSON_E_SYNTAX, pos,
+	    in_object ? "expected ',' or '}'" : "expected ',' or ']'");
+close:
+	if ((rc = close_container(p, root, pos)) != JSON_OK)
+		return rc;
+	pos++;
+	goto done;
+key:
+	if (pos >= len) /* hits on { and {"a":1, */
+		return fail(p, JSON_E_TRUNCATED, pos,
+		    "input ends where a member name should start");
+	if (in[pos] != '"') /* hits on {,} {a:1} {'a':1} {"a":1,} */
+		return fail(p, JSON_E_SYNTAX, pos, "member name expected");
+	key_off = pos;
+	if ((m = member_slot(p, pos)) == NULL)
+		return p->err->code;
+	if ((rc = parse_string(p, in, len, &pos, &m->key)) != JSON_OK)
+		return rc;
+	if ((rc = check_member(p, key_off)) != JSON_OK)
+		return rc;
+	pos = ws(in, len, pos);
+	if (pos >= len) /* hits on {"a" */
+		return fail(p, JSON_E_TRUNCATED, pos,
+		    "input ends after a member name");
+	if (in[pos] != ':') /* hits on {"a" 1} and {"a",1} */
+		return fail(p, JSON_E_SYNTAX, pos,
+		    "expected ':' after member name");
+	pos++;
+	v = &m->value;
+	goto value;
+}
+
+enum json_errcode
+json_parse(const char *in, size_t len, struct arena *a, unsigned max_depth,
+    const struct json_value **out, struct json_err *err)
+{
+	struct json_parser p;
+	struct json_value v, *root;
+	enum json_errcode rc;
+
+	memset(&p, 0, sizeof(p));
+	p.in = (const unsigned char *)in;
+	p.len = in != NULL ? len : 0;
+	p.a = a;
+	p.err = err;
+	p.max_depth = max_depth == 0 ? JSON_MAX_DEPTH : max_depth;
+	if ((rc = parse_loop(&p, &v)) != JSON_OK)
+		return rc;
+	if ((root = arena_alloc(a, sizeof(*root))) == NULL)
+		return fail(&p, JSON_E_NOMEM, p.len, NULL);
+	*root = v;
+	*out = root;
+	err->code = JSON_OK;
+	err->msg = json_errstr(JSON_OK);
+	err->offset = p.len;
+	return JSON_OK;
+}
+
+/* --- lookup and names ------------------------------------------------------------ */
+
+const struct json_value *
+json_object_get(const struct json_value *obj, const char *key, size_t key_len)
+{
+	const struct json_member *m;
+	long long at;
+	size_t i;
+
+	if (obj == NULL || obj->type != JSON_T_OBJECT)
+		return NULL;
+	m = obj->u.obj.members;
+	if (obj->u.obj.index != NULL) {
+		at = index_find(obj->u.obj.index, m, key, key_len);
+		return at >= 0 ? &m[at].value : NULL;
+	}
+	for (i = 0; i < obj->u.obj.count; i++)
+		if (key_eq(&m[i].key, key, key_len))
+			return &m[i].value;
+	return NULL;
+}
+
+const char *
+json_type_name(enum json_type t)
+{
+	switch (t) {
+	case JSON_T_NULL:
+		return "null";
+	case JSON_T_FALSE:
+	case JSON_T_TRUE:
+		return "boolean";
+	case JSON_T_NUMBER:
+		return "number";
+	case JSON_T_STRING:
+		return "string";
+	case JSON_T_ARRAY:
+		return "array";
+	case JSON_T_OBJECT:
+		return "object";
+	}
+	return "unknown";
+}
+
+const char *
+json_errstr(enum json_errcode code)
+{
+	switch (code) {
+	case JSON_OK:
+		return "no error";
+	case JSON_E_EMPTY:
+		return "no value (empty input)";
+	case JSON_E_SYNTAX:
+		return "syntax error";
+	case JSON_E_TRAILING:
+		return "bytes after the value";
+	case JSON_E_DEPTH:
+		return "nested too deeply";
+	case JSON_E_DUPLICATE:
+		return "duplicate member name";
+	case JSON_E_UTF8:
+		return "invalid UTF-8";
+	case JSON_E_ESCAPE:
+		return "invalid escape";
+	case JSON_E_SURROGATE:
+		return "unpaired surrogate escape";
+	case JSON_E_CONTROL:
+		return "raw control character in string";
+	case JSON_E_NUMBER:
+		return "malformed number";
+	case JSON_E_TRUNCATED:
+		return "input ends inside a value";
+	case JSON_E_TOO_BIG:
+		return "too big";
+	case JSON_E_NOMEM:
+		return "out of memory";
+	}
+	return "unknown error";
+}

@@ -1,0 +1,216 @@
+/*
+ * json.h: the strict JSON parser (RFC 8259) for untrusted bytes, the
+ * immutable tree it builds, JSON equality, and a compact serializer.
+ *
+ * Strict means: the RFC 8259 grammar exactly (no comments, trailing commas,
+ * leading zeros, NaN, '+', raw control characters; whitespace is only
+ * space, tab, LF, CR); nothing but whitespace after the value; a duplicate
+ * member name at any depth (compared after unescaping) is an error; UTF-8
+ * validated everywhere (see utf8.h); unpaired \u surrogates rejected.
+ *
+ * Owns nothing: every node lives in the arena the caller passes.  Strings in
+ * the tree may point into the input, so the input must outlive the tree.
+ * The parser never recurses; depth is bounded by the caller's max_depth.
+ */
+#ifndef GPT_JSON_H
+#define GPT_JSON_H
+
+#include "base/common.h"
+
+struct arena;
+struct buf;
+
+/* Default nesting limit: `[` or `{` opened and not closed at one time. */
+#define JSON_MAX_DEPTH 128
+
+/*
+ * The most arena bytes json_parse asks for (arena_alloc requests, each
+ * rounded up to 16) per byte of input, plus JSON_PARSE_BYTES_FIXED once,
+ * whatever the input; the arena's own slack (ARENA_WORST_FACTOR) comes on
+ * top.  A caller that sizes its arena from these never sees JSON_E_NOMEM
+ * for an input that parses.  Derived from json.c on LP64 (sizeof value 40,
+ * member 64); change it with json.c's allocation:
+ *  - Items: an array item takes at least 2 bytes (its first byte and the
+ *    ',' or ']' after it), so an input of L bytes has T <= L / 2 items.
+ *    Each waits on the value scratch stack, which doubles from 64 slots
+ *    and abandons the old copy: at most 2 * capacity slots were ever
+ *    allocated, and the capacity is below twice the most items pending
+ *    at once (or 64): 4 * 40 bytes per item.  When its array closes, the
+ *    item is copied once into the array's own block (40), which is
+ *    rounded up by at most 15 bytes (at most one block per item): 16.
+ *    (160 + 40 + 16) / 2 = 108 bytes per input byte: `[1,1,...]`.
+ *  - Members: a member takes at least 5 bytes (`"":0` and a separator):
+ *    4 * 64 scratch, 64 + 16 copied, and the name index of objects over 8
+ *    members (32-bit slots at most half full and a 32-bit hash for each
+ *    half of them, rebuilt doubling: 6 bytes a slot, under 64 bytes per
+ *    member) make 400 / 5 = 80 per byte, fewer than items; the
+ *    two share the input's bytes, so the worst is all items.
+ *  - Strings with an escape are unescaped into a copy no longer than
+ *    their text, rounded up by at most 15 per string of at least 4 bytes
+ *    ("\n" and a separator make 5): under 4 bytes per input byte, on top.
+ *  - Fixed: the first 64 slots of both scratch stacks (twice, with their
+ *    first copy), the container stack (16 to 128 frames of 32 bytes,
+ *    doubling) and the root: under 32 KiB.
+ * 108 + 4 = 112.  Measured (the smallest cap that parses, arena slack
+ * included): `[1,1,...]` of 524,293 bytes needs 124 bytes per byte;
+ * 1 MiB of it 84; `[[],[],...]` 77; `{"a":1,...}` 58; `["\u0000",...]` 20.
+ */
+#define JSON_PARSE_BYTES_PER_INPUT_BYTE 112
+#define JSON_PARSE_BYTES_FIXED ((size_t)32 * 1024)
+
+enum json_type {
+	JSON_T_NULL,
+	JSON_T_FALSE,
+	JSON_T_TRUE,
+	JSON_T_NUMBER,
+	JSON_T_STRING,
+	JSON_T_ARRAY,
+	JSON_T_OBJECT,
+};
+
+/* Unescaped UTF-8; may contain NUL bytes; not NUL-terminated. */
+struct json_string {
+	const char *ptr; /* borrowed: the input or the arena */
+	size_t len;	 /* bytes */
+	size_t cps;	 /* code points (for minLength/maxLength) */
+};
+
+struct json_member;
+
+/*
+ * A node.  Containers list their children in document order in one
+ * contiguous array (never NULL, even when count is 0).
+ */
+struct json_value {
+	enum json_type type;
+	union {
+		struct {
+			const char *text; /* borrowed: exactly as written */
+			size_t len;
+			/* true when text is an integer without fraction or
+			 * exponent that fits in int64_t, which is then in i */
+			bool is_small_int;
+			int64_t i;
+		} num;
+		struct json_string str;
+		struct {
+			struct json_value *items; /* arena; count values */
+			size_t count;
+		} arr;
+		struct {
+			struct json_member *members; /* arena; document order */
+			size_t count;
+			const void *index; /* arena; private lookup index */
+		} obj;
+	} u;
+};
+
+struct json_member {
+	struct json_string key;
+	struct json_value value;
+};
+
+/* The closed list of reasons a parse fails. */
+enum json_errcode {
+	JSON_OK = 0,
+	JSON_E_EMPTY,	  /* no value: empty or whitespace only */
+	JSON_E_SYNTAX,	  /* a byte the grammar does not allow here */
+	JSON_E_TRAILING,  /* bytes after the value */
+	JSON_E_DEPTH,	  /* nesting deeper than max_depth */
+	JSON_E_DUPLICATE, /* a member name repeated in one object */
+	JSON_E_UTF8,	  /* invalid UTF-8 */
+	JSON_E_ESCAPE,	  /* bad escape sequence */
+	JSON_E_SURROGATE, /* unpaired \u surrogate */
+	JSON_E_CONTROL,	  /* raw control character in a string */
+	JSON_E_NUMBER,	  /* malformed number */
+	JSON_E_TRUNCATED, /* input ended inside a value */
+	JSON_E_TOO_BIG,	  /* a size would overflow */
+	JSON_E_NOMEM,	  /* the arena refused */
+};
+
+/* What went wrong and where.  msg is static; offset counts bytes. */
+struct json_err {
+	enum json_errcode code;
+	const char *msg;
+	size_t offset;
+};
+
+/*
+ * Parse len bytes at in (not NUL-terminated; never read past len) into a
+ * tree allocated in a, nesting at most max_depth containers (0 means
+ * JSON_MAX_DEPTH).  On JSON_OK, *out is the root.  On failure *out is
+ * untouched, *err is filled, and the partial tree stays in the arena
+ * (rewind or reset it).  Reentrant; no global state.
+ */
+enum json_errcode json_parse(const char *in, size_t len, struct arena *a,
+    unsigned max_depth, const struct json_value **out, struct json_err *err)
+    GPT_MUSTCHECK;
+
+/* Member named key (len bytes) of obj, or NULL (also when obj is not an
+ * object).  A short scan for small objects; for large ones at most
+ * 128 probes of the keyed table, or O(log n) comparisons (json.c). */
+const struct json_value *json_object_get(const struct json_value *obj,
+    const char *key, size_t key_len);
+
+/*
+ * JSON equality as JSON Schema 2020-12 defines it: same type (integers and
+ * other numbers are one type), numbers equal as exact decimal values
+ * (1 == 1.0 == 1e0), strings equal as code points, arrays element-wise,
+ * objects with the same member names and equal values in any order.
+ */
+bool json_equal(const struct json_value *a, const struct json_value *b);
+
+/* json_equal and json_hash follow containers this deep at most; deeper
+ * ones compare unequal (the parser never builds such trees). */
+#define JSON_EQUAL_MAX_DEPTH 1024
+
+/*
+ * A 64-bit hash consistent with json_equal: equal values hash equal
+ * (numbers by their exact value, objects whatever their member order), for
+ * uniqueItems and enum tables.  Keyed per process (hash.h), so values
+ * cannot be chosen offline to collide; a string hashes as
+ * hash_bytes(ptr, len).  Values differ from process to process.
+ */
+uint64_t json_hash(const struct json_value *v);
+
+/*
+ * v's canonical encoding, in *out (len bytes, in arena a): two values are
+ * json_equal exactly when their encodings are the same bytes, so ordering
+ * encodings bytewise is a total order consistent with json_equal (for the
+ * sort uniqueItems falls back to).  Objects are encoded with members in
+ * name order, O(m log m) per object of m members; a value takes at most
+ * 18 bytes more than its text (json_equal.c).  0, or -1 when the arena
+ * refuses or the size would overflow (*out untouched).
+ */
+int json_canon(const struct json_value *v, struct arena *a,
+    const unsigned char **out, size_t *len) GPT_MUSTCHECK;
+
+/*
+ * Append the compact serialization of v to out: no whitespace, numbers as
+ * written, strings with '"', '\\' and control characters escaped (short
+ * escapes where they exist, else \u00XX), all else raw UTF-8; members in
+ * document order.  0, or -1 when out's max or memory refuses or v nests
+ * deeper than 1024 containers; out is then as it was.  Parsing the output
+ * gives back an equal tree (the same bytes once serialized again).
+ */
+int json_write(const struct json_value *v, struct buf *out) GPT_MUSTCHECK;
+
+/* As json_write, indented by `indent` spaces per level, for people. */
+int json_write_pretty(const struct json_value *v, unsigned indent,
+    struct buf *out) GPT_MUSTCHECK;
+
+/* "null", "boolean", "number", "string", "array" or "object". */
+const char *json_type_name(enum json_type t);
+
+/* A fixed English phrase for code. */
+const char *json_errstr(enum json_errcode code);
+
+#ifdef GPT_TEST
+/* Test builds of json.c: every slot or tree node the member index looks
+ * at and every name the duplicate check of a small object compares, and
+ * a replacement for the index's keyed hash (NULL: the keyed hash). */
+extern uint64_t json_index_probes;
+extern uint64_t (*json_test_key_hash)(const char *s, size_t n);
+#endif
+
+#endif /* GPT_JSON_H */

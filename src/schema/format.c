@@ -1,0 +1,1222 @@
+/*
+ * format.c: one checker per `format` name and the table that names them.
+ *
+ * Each checker is a hand-written recognizer of its RFC's ABNF: a cursor
+ * over (pointer, length) moving forward only, so work is linear in the
+ * value and nothing backtracks.  Adding a name is one row in `formats`.
+ *
+ * What libidn2 decides and what is decided here (README, "Formats"):
+ *   libidn2 (idn2_register_u8, RFC 5891 section 4 registration checks)
+ *   takes each non-ASCII label and each "xn--" label: NFC, the IDNA2008
+ *   code point classes (RFC 5892: PVALID, DISALLOWED, UNASSIGNED), the
+ *   CONTEXTJ and CONTEXTO rules (RFC 5892 appendix A), no leading
+ *   combining mark, no "--" in positions 3-4, the Bidi rule within a label
+ *   (RFC 5893), and that an A-label decodes to such a U-label.
+ *   Here: the label and name length limits (63 octets per A-label, 253 per
+ *   name), RFC 1123 LDH labels, the refusal of reserved LDH labels
+ *   ("ab--cd", RFC 5890 section 2.3.1), and RFC 5893's rule across labels:
+ *   in a domain with a right-to-left label, an ASCII label must not begin
+ *   with a digit (Bidi rule 1).  A label counts as right-to-left when it
+ *   has a code point of a right-to-left script block (Hebrew, Arabic,
+ *   Syriac, Thaana, NKo, Samaritan, Mandaic and their presentation forms,
+ *   and the right-to-left planes of the SMP): no bidi class table is
+ *   carried, and none of those blocks holds letters of left-to-right
+ *   scripts.
+ */
+#include <string.h>
+
+#include <idn2.h>
+
+#include "base/arena.h"
+#include "base/dec.h"
+#include "schema/format.h"
+#include "parser/re_tree.h"
+#include "parser/uri.h"
+#include "base/utf8.h"
+
+/* --- bytes ------------------------------------------------------------- */
+
+static bool
+is_digit(unsigned char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static bool
+is_alpha(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+static bool
+is_hex(unsigned char c)
+{
+	return gpt_hex_value(c) >= 0;
+}
+
+/*
+ * Character classes for the loops that test every byte of a value: one
+ * table lookup instead of a chain of comparisons.  Bits: FC_HEX (HEXDIG),
+ * FC_ATEXT (RFC 5322 3.2.3 atext), FC_LDH (RFC 1123 letter, digit or
+ * hyphen); nothing at or above 0x80.
+ */
+enum { FC_HEX = 0x04, FC_ATEXT = 0x08, FC_LDH = 0x10 };
+
+static const unsigned char fclass[256] = {
+    /*       0  1  2  3  4  5  6  7  8  9  A  B  C  D  E  F */
+    /* 0x */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 1x */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 2x */ 0, 8, 0, 8, 8, 8, 8, 8, 0, 0, 8, 8, 0, 24, 0, 8,
+    /* 3x */ 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 0, 0, 0, 8, 0, 8,
+    /* 4x */ 0, 28, 28, 28, 28, 28, 28, 24, 24, 24, 24, 24, 24, 24, 24, 24,
+    /* 5x */ 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 0, 0, 0, 8, 8,
+    /* 6x */ 8, 28, 28, 28, 28, 28, 28, 24, 24, 24, 24, 24, 24, 24, 24, 24,
+    /* 7x */ 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 8, 8, 8, 8, 0,
+    /* 8x..Fx: 0 */
+};
+
+/* The classes every one of the len bytes at p has (FC_* bits), and in
+ * *high whether one of them is 0x80 or above. */
+static unsigned
+classes_of(const char *p, size_t len, bool *high)
+{
+	unsigned all = FC_HEX | FC_ATEXT | FC_LDH;
+	unsigned char any = 0;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		all &= fclass[(unsigned char)p[i]];
+		any |= (unsigned char)p[i];
+	}
+	*high = (any & 0x80) != 0;
+	return all;
+}
+
+static unsigned char
+lower(unsigned char c)
+{
+	return c >= 'A' && c <= 'Z' ? (unsigned char)(c - 'A' + 'a') : c;
+}
+
+/* The value of the n ASCII digits at p (n <= 4), or -1. */
+static int
+digits(const char *p, size_t n)
+{
+	int v = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!is_digit((unsigned char)p[i]))
+			return -1;
+		v = v * 10 + (p[i] - '0');
+	}
+	return v;
+}
+
+/* --- RFC 3339: date, time, date-time ----------------------------------- */
+
+static bool
+is_leap_year(int y)
+{
+	return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+}
+
+/*
+ * full-date = date-fullyear "-" date-month "-" date-mday (section 5.6),
+ * with mday bounded by month and year (section 5.7).  Hits on
+ * "1900-02-29" (1900 is no leap year), "2021-04-31", "2021-1-01".
+ */
+static bool
+check_date(const char *p, size_t len)
+{
+	static const int mdays[12] = {
+	    31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+	int y, m, d;
+
+	if (len != 10 || p[4] != '-' || p[7] != '-')
+		return false;
+	y = digits(p, 4);
+	m = digits(p + 5, 2);
+	d = digits(p + 8, 2);
+	if (y < 0 || m < 1 || m > 12 || d < 1 || d > mdays[m - 1])
+		return false;
+	return !(m == 2 && d == 29 && !is_leap_year(y));
+}
+
+/*
+ * full-time = partial-time time-offset (section 5.6):
+ * HH ":" MM ":" SS [ "." 1*DIGIT ] ( "Z" / ( "+" / "-" ) HH ":" MM ).
+ * "T" and "Z" may be lower case (section 5.6, NOTE).  Second 60 is a leap
+ * second only at 23:59 UTC once the offset is taken off (section 5.7):
+ * "23:59:60Z" and "15:59:60-08:00" conform, "23:59:60+01:00" does not.
+ * Hits on "24:00:00Z", "12:00:00" (no offset), "08:30:06+0130".
+ */
+static bool
+check_time(const char *p, size_t len)
+{
+	int h, m, s, oh = 0, om = 0, sign = 0, utc;
+	size_t i = 8;
+
+	if (len < 9 || p[2] != ':' || p[5] != ':')
+		return false;
+	h = digits(p, 2);
+	m = digits(p + 3, 2);
+	s = digits(p + 6, 2);
+	if (h < 0 || h > 23 || m < 0 || m > 59 || s < 0 || s > 60)
+		return false;
+	if (p[i] == '.') {
+		size_t start = ++i;
+
+		while (i < len && is_digit((unsigned char)p[i]))
+			i++;
+		if (i == start)
+			return false; /* "12:00:00.Z" */
+	}
+	if (i >= len)
+		return false;
+	if (p[i] == 'Z' || p[i] == 'z') {
+		if (i + 1 != len)
+			return false; /* "01:02:03Z+00:30" */
+	} else if (p[i] == '+' || p[i] == '-') {
+		sign = p[i] == '+' ? 1 : -1;
+		if (len - i != 6 || p[i + 3] != ':')
+			return false;
+		oh = digits(p + i + 1, 2);
+		om = digits(p + i + 4, 2);
+		if (oh < 0 || oh > 23 || om < 0 || om > 59)
+			return false; /* "01:02:03+24:00" */
+	} else {
+		return false; /* "08:30:06 PST" */
+	}
+	if (s == 60) {
+		utc = h * 60 + m - sign * (oh * 60 + om);
+		utc = ((utc % 1440) + 1440) % 1440;
+		if (utc != 23 * 60 + 59)
+			return false; /* "22:59:60Z" */
+	}
+	return true;
+}
+
+/* date-time = full-date "T" full-time.  Hits on "2024-02-29 12:00:00Z". */
+static bool
+check_date_time(const char *p, size_t len)
+{
+	if (len < 11 || (p[10] != 'T' && p[10] != 't'))
+		return false;
+	return check_date(p, 10) && check_time(p + 11, len - 11);
+}
+
+/*
+ * duration (appendix A):
+ *   duration = "P" (dur-date / dur-time / dur-week)
+ *   dur-date = (dur-day / dur-month / dur-year) [dur-time]
+ *   dur-time = "T" (dur-hour / dur-minute / dur-second)
+ * and each unit may be followed only by the next smaller one: Y M D,
+ * H M S, with no gap ("P1Y2D" and "PT1H2S" do not conform).  W stands
+ * alone.  Digits only: no sign, fraction or exponent.
+ */
+static bool
+dur_units(const char *p, size_t len, size_t *i, const char *units)
+{
+	int next = -1; /* the index in units the last element had */
+	int count = 0;
+
+	while (*i < len && p[*i] != 'T') {
+		size_t start = *i;
+		const char *u;
+
+		while (*i < len && is_digit((unsigned char)p[*i]))
+			(*i)++;
+		/* "P1", "P-1D", "PT0.5S" */
+		if (*i == start || *i == len)
+			return false;
+		u = strchr(units, p[*i]);
+		if (p[*i] == '\0' || u == NULL)
+			return false; /* "P2S", "PT1D" */
+		if (next >= 0 && (int)(u - units) != next + 1)
+			return false; /* "P2D1Y", "P1Y2D" */
+		next = (int)(u - units);
+		(*i)++;
+		count++;
+	}
+	return count > 0;
+}
+
+static bool
+check_duration(const char *p, size_t len)
+{
+	size_t i = 1;
+
+	if (len < 3 || p[0] != 'P')
+		return false;
+	if (p[len - 1] == 'W') {
+		/* dur-week = 1*DIGIT "W"; hits on "P1Y2W", "P1WT1H" */
+		for (i = 1; i < len - 1; i++)
+			if (!is_digit((unsigned char)p[i]))
+				return false;
+		return true;
+	}
+	if (p[1] != 'T' && !dur_units(p, len, &i, "YMD"))
+		return false;
+	if (i == len)
+		return true;
+	i++; /* "T" */
+	/* "P1YT", "PT" */
+	if (!dur_units(p, len, &i, "HMS"))
+		return false;
+	return i == len; /* "PT1HT1M" */
+}
+
+/* --- hostnames (RFC 1123, RFC 5890-5893) -------------------------------- */
+
+/* The longest name in its A-label form (RFC 1034 3.1: 255 octets on the
+ * wire, so 253 in text without the final dot). */
+#define HOST_NAME_MAX_TEXT 253
+#define HOST_LABEL_MAX 63
+/* The longest U-label accepted, in UTF-8 bytes (its A-label is at most 63
+ * octets, and no code point of a valid U-label takes more than 4 bytes
+ * while costing less than one octet of punycode). */
+#define HOST_ULABEL_MAX 252
+
+/*
+ * An RFC 1123 section 2.1 label: letters, digits and hyphens, 1 to 63 of
+ * them, not starting or ending with a hyphen; a reserved LDH label (a
+ * hyphen in both positions 3 and 4, RFC 5890 section 2.3.1) only as an
+ * A-label ("xn--"), which the caller checks.  Hits on "-a", "a-", "a_b",
+ * and on 64 letters.
+ */
+static bool
+ldh_label(const char *p, size_t len)
+{
+	bool high;
+
+	if (len == 0 || len > HOST_LABEL_MAX || p[0] == '-' ||
+	    p[len - 1] == '-')
+		return false;
+	return (classes_of(p, len, &high) & FC_LDH) != 0;
+}
+
+static bool
+is_rldh(const char *p, size_t len)
+{
+	return len >= 4 && p[2] == '-' && p[3] == '-';
+}
+
+static bool
+is_xn(const char *p, size_t len)
+{
+	return is_rldh(p, len) && lower((unsigned char)p[0]) == 'x' &&
+	       lower((unsigned char)p[1]) == 'n';
+}
+
+/* A code point of a right-to-left script block (see the file head). */
+static bool
+is_rtl(uint32_t cp)
+{
+	return (cp >= 0x0590 && cp <= 0x08FF) ||
+	       (cp >= 0xFB1D && cp <= 0xFDFF) ||
+	       (cp >= 0xFE70 && cp <= 0xFEFF) ||
+	       (cp >= 0x10800 && cp <= 0x10FFF) ||
+	       (cp >= 0x1E800 && cp <= 0x1EFFF);
+}
+
+/*
+ * RFC 3492 punycode, decoding only as far as needed to see whether the
+ * label holds a right-to-left code point (validity is libidn2's).  false
+ * when the text does not decode.
+ */
+static bool
+puny_has_rtl(const char *p, size_t len, bool *rtl)
+{
+	enum { BASE = 36, TMIN = 1, TMAX = 26, SKEW = 38, DAMP = 700 };
+	uint32_t n = 128, i = 0, bias = 72, out = 0;
+	size_t b = 0, k, in;
+	bool first = true;
+
+	*rtl = false;
+	for (k = 0; k < len; k++)
+		if (p[k] == '-')
+			b = k;
+	out = (uint32_t)b;
+	in = b > 0 ? b + 1 : 0;
+	while (in < len) {
+		uint32_t oldi = i, w = 1, t, delta;
+		uint32_t kk;
+
+		for (kk = BASE;; kk += BASE) {
+			unsigned char c;
+			uint32_t digit;
+
+			if (in >= len)
+				return false;
+			c = lower((unsigned char)p[in++]);
+			if (c >= 'a' && c <= 'z')
+				digit = c - 'a';
+			else if (c >= '0' && c <= '9')
+				digit = c - '0' + 26;
+			else
+				return false;
+			if (digit > (UINT32_MAX - i) / w)
+				return false;
+			i += digit * w;
+			t = kk <= bias          ? TMIN
+			    : kk >= bias + TMAX ? TMAX
+			                        : kk - bias;
+			if (digit < t)
+				break;
+			if (w > UINT32_MAX / (BASE - t))
+				return false;
+			w *= BASE - t;
+		}
+		/* adapt (section 6.1) */
+		delta = first ? (i - oldi) / DAMP : (i - oldi) / 2;
+		first = false;
+		delta += delta / (out + 1);
+		for (kk = 0; delta > ((BASE - TMIN) * TMAX) / 2; kk += BASE)
+			delta /= BASE - TMIN;
+		bias = kk + (BASE - TMIN + 1) * delta / (delta + SKEW);
+		if (i / (out + 1) > UINT32_MAX - n)
+			return false;
+		n += i / (out + 1);
+		i %= out + 1;
+		if (n > 0x10FFFF)
+			return false;
+		if (is_rtl(n))
+			*rtl = true;
+		out++;
+		i++;
+	}
+	return true;
+}
+
+/*
+ * One label of an internationalized name (idn set) or of a host name:
+ * its A-label length goes to *alen, and *rtl tells a right-to-left label.
+ */
+static bool
+host_label(const char *p, size_t len, bool idn, size_t *alen, bool *rtl)
+{
+	char buf[HOST_ULABEL_MAX + 1];
+	uint8_t *out = NULL;
+	bool ascii, high;
+	unsigned cls = classes_of(p, len, &high);
+	size_t i;
+	int rc;
+
+	*rtl = false;
+	ascii = !high;
+	if (ascii && !is_xn(p, len)) {
+		/* ldh_label, from the classes already read */
+		*alen = len;
+		return len > 0 && len <= HOST_LABEL_MAX && p[0] != '-' &&
+		       p[len - 1] != '-' && (cls & FC_LDH) && !is_rldh(p, len);
+	}
+	/* "caf\xc3\xa9.example" as a hostname: ASCII only */
+	if (!ascii && !idn)
+		return false;
+	if (len == 0 || len > HOST_ULABEL_MAX ||
+	    (ascii && len > HOST_LABEL_MAX))
+		return false;
+	for (i = 0; i < len; i++)
+		buf[i] = ascii ? (char)lower((unsigned char)p[i]) : p[i];
+	buf[len] = '\0';
+	if (ascii) {
+		/* an A-label must decode to a valid U-label (RFC 5891 5.4):
+		 * "xn--X" (bad punycode), "XN--aa---o47jg78q" ("--" in 3-4) */
+		if (!ldh_label(buf, len) ||
+		    !puny_has_rtl(buf + 4, len - 4, rtl))
+			return false;
+		rc = idn2_register_u8(NULL, (const uint8_t *)buf, &out, 0);
+	} else {
+		const unsigned char *s = (const unsigned char *)p;
+		uint32_t cp;
+		size_t n;
+
+		for (i = 0; i < len; i += n) {
+			n = utf8_decode(s + i, len - i, &cp);
+			if (n == 0)
+				return false;
+			if (is_rtl(cp))
+				*rtl = true;
+		}
+		/* no IDN2_NFC_INPUT: a U-label must already be in NFC */
+		rc = idn2_register_u8((const uint8_t *)buf, NULL, &out, 0);
+	}
+	if (rc != IDN2_OK || out == NULL) {
+		idn2_free(out);
+		return false;
+	}
+	*alen = strlen((const char *)out);
+	idn2_free(out);
+	return *alen <= HOST_LABEL_MAX;
+}
+
+/* A host name: labels separated by "." (no empty label, so no final
+ * dot), at most 253 octets in A-label form.  Hits on "", ".", "a..b". */
+static bool
+host_name(const char *p, size_t len, bool idn)
+{
+	size_t i = 0, total = 0;
+	bool bidi = false, digit_start = false;
+
+	if (len == 0)
+		return false;
+	for (;;) {
+		const char *dot = memchr(p + i, '.', len - i);
+		size_t end = dot != NULL ? (size_t)(dot - p) : len, alen = 0;
+		bool rtl;
+
+		if (!host_label(p + i, end - i, idn, &alen, &rtl))
+			return false;
+		if (rtl)
+			bidi = true;
+		if (is_digit((unsigned char)p[i]))
+			digit_start = true;
+		total += alen + (i > 0);
+		if (total > HOST_NAME_MAX_TEXT)
+			return false;
+		if (dot == NULL)
+			break;
+		i = end + 1;
+	}
+	/* RFC 5893 section 2, rule 1, for every label of a bidi domain:
+	 * "1a.\xd7\x90\xd7\x91" */
+	return !(bidi && digit_start);
+}
+
+static bool
+check_hostname(const char *p, size_t len)
+{
+	return host_name(p, len, false);
+}
+
+static bool
+check_idn_hostname(const char *p, size_t len)
+{
+	return host_name(p, len, true);
+}
+
+/* --- email (RFC 5321 section 4.1.2, RFC 5322, RFC 6531 section 3.3) --- */
+
+#define EMAIL_LOCAL_MAX 64   /* RFC 5321 4.5.3.1.1 */
+#define EMAIL_DOMAIN_MAX 255 /* RFC 5321 4.5.3.1.2 */
+
+/* atext (RFC 5322 3.2.3) */
+static bool
+is_atext(unsigned char c)
+{
+	return (fclass[c] & FC_ATEXT) != 0;
+}
+
+/*
+ * Local-part = Dot-string / Quoted-string.  Dot-string = Atom *("."
+ * Atom); Quoted-string = DQUOTE *(qtextSMTP / "\" %d32-126) DQUOTE.  With
+ * RFC 6531 (idn set) both take UTF8-non-ascii as well.  Hits on ".a",
+ * "a.", "a..b", "a b", "\"a\\\x01\"".
+ */
+static bool
+email_local(const char *p, size_t len, bool idn)
+{
+	const unsigned char *s = (const unsigned char *)p;
+	size_t i;
+
+	if (len == 0 || len > EMAIL_LOCAL_MAX)
+		return false;
+	if (s[0] == '"') {
+		if (len < 2 || s[len - 1] != '"')
+			return false;
+		for (i = 1; i < len - 1; i++) {
+			if (s[i] == '\\') {
+				if (i + 1 >= len - 1 || s[i + 1] < 32 ||
+				    s[i + 1] > 126)
+					return false;
+				i++;
+			} else if (s[i] >= 0x80) {
+				if (!idn)
+					return false;
+			} else if (s[i] < 32 || s[i] > 126 || s[i] == '"') {
+				return false;
+			}
+		}
+		return true;
+	}
+	for (i = 0; i < len; i++) {
+		if (s[i] == '.') {
+			if (i == 0 || i == len - 1 || s[i - 1] == '.')
+				return false;
+		} else if (s[i] >= 0x80) {
+			if (!idn)
+				return false;
+		} else if (!is_atext(s[i])) {
+			return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * address-literal = "[" ( IPv4-address-literal / IPv6-address-literal /
+ * General-address-literal ) "]".  Hits on "[127.0.0.300]", "[::1]"
+ * (IPv6 needs its tag), "[x:]".
+ */
+static bool
+email_literal(const char *p, size_t len)
+{
+	size_t i, colon;
+
+	if (len < 3 || p[0] != '[' || p[len - 1] != ']')
+		return false;
+	p++;
+	len -= 2;
+	if (uri_is_ipv4(p, len))
+		return true;
+	for (colon = 0; colon < len && p[colon] != ':'; colon++)
+		;
+	if (colon == len || colon == 0)
+		return false;
+	if (colon == 4 && lower((unsigned char)p[0]) == 'i' &&
+	    lower((unsigned char)p[1]) == 'p' &&
+	    lower((unsigned char)p[2]) == 'v' && p[3] == '6')
+		return uri_is_ipv6(p + 5, len - 5);
+	/* Standardized-tag = Ldh-str; dcontent = %d33-90 / %d94-126 */
+	if (!ldh_label(p, colon) || colon + 1 == len)
+		return false;
+	for (i = colon + 1; i < len; i++) {
+		unsigned char c = (unsigned char)p[i];
+
+		if (c < 33 || c > 126 || (c >= 91 && c <= 93))
+			return false;
+	}
+	return true;
+}
+
+static bool
+email(const char *p, size_t len, bool idn)
+{
+	const char *at = NULL;
+	size_t i, dlen;
+	bool quoted = false;
+
+	/* the last "@" outside a quoted local part ends it; without a
+	 * quote, simply the last "@" */
+	if (memchr(p, '"', len) == NULL) {
+		for (i = len; i > 0 && at == NULL; i--)
+			if (p[i - 1] == '@')
+				at = p + i - 1;
+	} else {
+		for (i = 0; i < len; i++) {
+			if (p[i] == '"')
+				quoted = !quoted;
+			else if (p[i] == '\\' && quoted)
+				i++;
+			else if (p[i] == '@' && !quoted)
+				at = p + i;
+		}
+	}
+	if (at == NULL)
+		return false; /* "2962" */
+	dlen = len - (size_t)(at - p) - 1;
+	if (!email_local(p, (size_t)(at - p), idn) || dlen == 0 ||
+	    dlen > EMAIL_DOMAIN_MAX)
+		return false;
+	if (at[1] == '[')
+		return email_literal(at + 1, dlen);
+	return host_name(at + 1, dlen, idn);
+}
+
+static bool
+check_email(const char *p, size_t len)
+{
+	return email(p, len, false);
+}
+
+static bool
+check_idn_email(const char *p, size_t len)
+{
+	return email(p, len, true);
+}
+
+/* --- IP addresses ------------------------------------------------------ */
+
+/* RFC 2673 3.2 dotted-quad, without leading zeros: "1.2.3.04" refused. */
+static bool
+check_ipv4(const char *p, size_t len)
+{
+	return uri_is_ipv4(p, len);
+}
+
+/* RFC 4291 2.2 text forms, no zone id: "fe80::1%eth0" refused. */
+static bool
+check_ipv6(const char *p, size_t len)
+{
+	return uri_is_ipv6(p, len);
+}
+
+/* --- URIs and IRIs (RFC 3986, RFC 3987) --------------------------------- */
+
+static bool
+check_uri(const char *p, size_t len)
+{
+	struct uri u;
+
+	return uri_parse(p, len, URI_ABSOLUTE, &u) == 0;
+}
+
+static bool
+check_uri_reference(const char *p, size_t len)
+{
+	struct uri u;
+
+	return uri_parse(p, len, 0, &u) == 0;
+}
+
+static bool
+check_iri(const char *p, size_t len)
+{
+	struct uri u;
+
+	return uri_parse(p, len, URI_IRI | URI_ABSOLUTE, &u) == 0;
+}
+
+static bool
+check_iri_reference(const char *p, size_t len)
+{
+	struct uri u;
+
+	return uri_parse(p, len, URI_IRI, &u) == 0;
+}
+
+/* --- uuid (RFC 9562 section 4) ------------------------------------------ */
+
+/* 8-4-4-4-12 hex digits, either case; every version and variant (the
+ * Nil and Max UUIDs included).  Hits on "2eb8aa08aa984b28a4a4-ad5a3aa6c7f",
+ * "2eb8aa08-aa98-4b28-a4a4-ad5a3aa6c7fg". */
+static bool
+check_uuid(const char *p, size_t len)
+{
+	/* the five groups of hex digits: where each starts, how long */
+	static const unsigned char group[5][2] = {
+	    {0, 8}, {9, 4}, {14, 4}, {19, 4}, {24, 12}};
+	unsigned all = FC_HEX;
+	size_t g, i;
+
+	if (len != 36 || p[8] != '-' || p[13] != '-' || p[18] != '-' ||
+	    p[23] != '-')
+		return false;
+	for (g = 0; g < 5; g++)
+		for (i = group[g][0]; i < (size_t)group[g][0] + group[g][1];
+		     i++)
+			all &= fclass[(unsigned char)p[i]];
+	return all != 0;
+}
+
+/* --- uri-template (RFC 6570 section 2) ------------------------------------ */
+
+/* varchar = ALPHA / DIGIT / "_" / pct-encoded; its length at p, or 0. */
+static size_t
+varchar(const char *p, size_t len)
+{
+	unsigned char c;
+
+	if (len == 0)
+		return 0;
+	c = (unsigned char)p[0];
+	if (is_alpha(c) || is_digit(c) || c == '_')
+		return 1;
+	if (c == '%' && len >= 3 && is_hex((unsigned char)p[1]) &&
+	    is_hex((unsigned char)p[2]))
+		return 3;
+	return 0;
+}
+
+/*
+ * expression = "{" [ operator ] variable-list "}" from just after "{" to
+ * just before "}" (len bytes).  varspec = varname [ ":" max-length / "*" ],
+ * varname = varchar *( ["."] varchar ), max-length = 1-9999 without a
+ * leading zero.  Hits on "{}", "{a,}", "{a..b}", "{a:0}", "{a:10000}",
+ * "{a*:3}", "{ a}".
+ */
+static bool
+template_expr(const char *p, size_t len)
+{
+	size_t i = 0;
+
+	if (len > 0 && strchr("+#./;?&=,!@|", p[0]) != NULL && p[0] != '\0')
+		i = 1;
+	for (;;) {
+		size_t n = varchar(p + i, len - i);
+
+		if (n == 0)
+			return false;
+		i += n;
+		for (;;) {
+			size_t j = i < len && p[i] == '.' ? i + 1 : i;
+
+			n = varchar(p + j, len - j);
+			if (n == 0) {
+				if (j != i)
+					return false; /* "{a.}", "{a..b}" */
+				break;
+			}
+			i = j + n;
+		}
+		if (i < len && p[i] == '*') {
+			i++;
+		} else if (i < len && p[i] == ':') {
+			size_t start = ++i;
+
+			if (i >= len || p[i] < '1' || p[i] > '9')
+				return false;
+			while (i < len && is_digit((unsigned char)p[i]) &&
+			       i - start < 4)
+				i++;
+		}
+		if (i == len)
+			return true;
+		if (p[i] != ',')
+			return false;
+		i++;
+	}
+}
+
+/*
+ * URI-Template = *( literals / expression ).  literals: any character
+ * but CTL, SP, DQUOTE, "'", "%" (except in pct-encoded), "<", ">", "\",
+ * "^", "`", "{", "|", "}", and beyond ASCII only ucschar and iprivate
+ * (checked as an IRI query would be).  Hits on "{a", "a}", "%zz", "a b".
+ */
+static bool
+check_uri_template(const char *p, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)p;
+	size_t i = 0;
+
+	while (i < len) {
+		unsigned char c = s[i];
+
+		if (c == '{') {
+			const char *close = memchr(p + i + 1, '}', len - i - 1);
+			size_t end;
+
+			if (close == NULL)
+				return false;
+			end = (size_t)(close - p);
+			if (!template_expr(p + i + 1, end - i - 1))
+				return false;
+			i = end + 1;
+		} else if (c == '%') {
+			if (varchar(p + i, len - i) != 3)
+				return false;
+			i += 3;
+		} else if (c >= 0x80) {
+			uint32_t cp;
+			size_t n = utf8_decode(s + i, len - i, &cp);
+
+			/* "\xc2\x80" (U+0080 is no ucschar) */
+			if (n == 0 ||
+			    !(uri_is_ucschar(cp) || uri_is_iprivate(cp)))
+				return false;
+			i += n;
+		} else {
+			switch (c) {
+			case '"':
+			case '\'':
+			case '<':
+			case '>':
+			case '\\':
+			case '^':
+			case '`':
+			case '|':
+			case '}':
+				return false;
+			default:
+				if (c <= 0x20 || c == 0x7f)
+					return false;
+			}
+			i++;
+		}
+	}
+	return true;
+}
+
+/* --- JSON pointers ---------------------------------------------------- */
+
+/* RFC 6901 section 3: "" or ( "/" *( unescaped / "~0" / "~1" ) )*.
+ * Hits on "a", "/~", "/~2". */
+static bool
+check_json_pointer(const char *p, size_t len)
+{
+	size_t i;
+
+	if (len > 0 && p[0] != '/')
+		return false;
+	for (i = 0; i < len; i++)
+		if (p[i] == '~' &&
+		    (i + 1 >= len || (p[i + 1] != '0' && p[i + 1] != '1')))
+			return false;
+	return true;
+}
+
+/* non-negative-integer = "0" / %x31-39 *DIGIT; its length, or 0. */
+static size_t
+nonneg_int(const char *p, size_t len)
+{
+	size_t i = 0;
+
+	if (len == 0 || !is_digit((unsigned char)p[0]))
+		return 0;
+	if (p[0] == '0')
+		return 1;
+	while (i < len && is_digit((unsigned char)p[i]))
+		i++;
+	return i;
+}
+
+/*
+ * relative-json-pointer (draft-bhutton-relative-json-pointer-00 section
+ * 3): non-negative-integer [ index-manipulation ] ( "#" / json-pointer ),
+ * index-manipulation = ( "+" / "-" ) non-negative-integer.  Hits on
+ * "/a" (no prefix), "01/a", "0##", "-1/a", "0+", "0-01", "1#/a".
+ */
+static bool
+check_relative_json_pointer(const char *p, size_t len)
+{
+	size_t i = nonneg_int(p, len), n;
+
+	if (i == 0)
+		return false;
+	if (i < len && (p[i] == '+' || p[i] == '-')) {
+		n = nonneg_int(p + i + 1, len - i - 1);
+		if (n == 0)
+			return false;
+		i += 1 + n;
+	}
+	if (i < len && p[i] == '#')
+		return i + 1 == len;
+	if (i < len && is_digit((unsigned char)p[i]))
+		return false; /* "01" */
+	return check_json_pointer(p + i, len - i);
+}
+
+/* --- regex (ECMA-262, by the pattern parser) --------------------------- */
+
+/* ECMA-262 syntax by the validator's own pattern parser, without
+ * compiling (see re_tree_is_valid_syntax).  Hits on "^(abc]", "a{2,1}". */
+static bool
+check_regex(const char *p, size_t len)
+{
+	return re_tree_is_valid_syntax(p, len);
+}
+
+/* --- OpenAPI ---------------------------------------------------------- */
+
+/*
+ * A bound of the numeric formats, parsed once from its decimal text on
+ * first use (the text of DBL_LIMIT has 309 digits: parsing it per value
+ * would cost more than the comparison).  Single-threaded, as the process.
+ */
+struct bound {
+	const char *text;
+	struct dec d;
+	bool ready;
+};
+
+static const struct dec *
+bound_dec(struct bound *b)
+{
+	if (!b->ready) {
+		if (dec_parse(b->text, strlen(b->text), &b->d) == -1)
+			return NULL; /* never: the texts are in range */
+		b->ready = true;
+	}
+	return &b->d;
+}
+
+/* JSON number text p written as a plain integer of at most 18 digits,
+ * as *v: the common case, which needs no decimal. */
+static bool
+small_int(const char *p, size_t len, int64_t *v)
+{
+	size_t i = p[0] == '-';
+	int64_t n = 0;
+
+	if (len == 0 || len - i == 0 || len - i > 18)
+		return false;
+	for (; i < len; i++) {
+		if (!is_digit((unsigned char)p[i]))
+			return false; /* "1.5", "1e3" */
+		n = n * 10 + (p[i] - '0');
+	}
+	*v = p[0] == '-' ? -n : n;
+	return true;
+}
+
+/* The JSON number text p is an integer in [lo, hi] (exact decimals). */
+static bool
+int_in(const char *p, size_t len, struct bound *lo, struct bound *hi)
+{
+	const struct dec *dlo = bound_dec(lo), *dhi = bound_dec(hi);
+	struct dec v;
+
+	if (dlo == NULL || dhi == NULL || dec_parse(p, len, &v) == -1)
+		return false; /* 1e99999999999999: out of every range */
+	if (!dec_is_integer(&v))
+		return false; /* 1.5 */
+	return dec_cmp(&v, dlo) >= 0 && dec_cmp(&v, dhi) <= 0;
+}
+
+/* Hits on 2147483648, -2147483649, 1.5. */
+static bool
+check_int32(const char *p, size_t len)
+{
+	static struct bound lo = {"-2147483648", {0}, false},
+	                    hi = {"2147483647", {0}, false};
+	int64_t v;
+
+	if (small_int(p, len, &v))
+		return v >= INT32_MIN && v <= INT32_MAX;
+	return int_in(p, len, &lo, &hi);
+}
+
+static bool
+check_int64(const char *p, size_t len)
+{
+	static struct bound lo = {"-9223372036854775808", {0}, false},
+	                    hi = {"9223372036854775807", {0}, false};
+	int64_t v;
+
+	if (small_int(p, len, &v))
+		return true;
+	return int_in(p, len, &lo, &hi);
+}
+
+/*
+ * IEEE 754 binary32 and binary64, "finite and within the type's range":
+ * the value must convert to a finite float (double), so |x| must be
+ * below the overflow threshold, the largest finite value plus half its
+ * last place: (2 - 2^-24) * 2^127 and (2 - 2^-53) * 2^1023, exactly.  At
+ * or above it, round-to-nearest gives infinity (IEEE 754 section 7.4).
+ * The largest finite float as programs print it, 3.4028235e38, is thus a
+ * float, as it must be; 3.4028236e38 and 1.8e308 are not.
+ */
+#define FLT_LIMIT_TEXT "340282356779733661637539395458142568448"
+#define DBL_LIMIT_TEXT                                                         \
+	"17976931348623158079372897140530341507993413271003782693617377898044" \
+	"49682927647509466490179775872070963302864166928879109465555478519404" \
+	"02630657488671505820681908902000708383676273854845817711531764475730" \
+	"27006985557136695962284291481986083493647529271907416844436551070434" \
+	"2711559699508093042880177904174497792"
+
+/*
+ * The decimal exponent of the first significant digit of JSON number
+ * text p (|value| in [10^e, 10^(e+1))) as *e, or *zero when the value is
+ * 0: false when p is no plain JSON number or its exponent has more than
+ * 9 digits (the caller then asks dec).
+ */
+static bool
+lead_exp(const char *p, size_t len, long *e, bool *zero)
+{
+	size_t i = len > 0 && p[0] == '-', start = i, f;
+	long lead = 0, x = 0;
+	bool found = false, xneg = false;
+	unsigned nx = 0;
+
+	while (i < len && is_digit((unsigned char)p[i])) {
+		if (!found && p[i] != '0') {
+			found = true;
+			lead =
+			    (long)i; /* fixed below, once the length is known */
+		}
+		i++;
+	}
+	if (i == start)
+		return false;
+	if (found)
+		lead = (long)(i - 1) - lead;
+	if (i < len && p[i] == '.') {
+		for (f = ++i; i < len && is_digit((unsigned char)p[i]); i++)
+			if (!found && p[i] != '0') {
+				found = true;
+				lead = -(long)(i - f + 1);
+			}
+		if (i == f)
+			return false;
+	}
+	if (i < len && (p[i] == 'e' || p[i] == 'E')) {
+		if (++i < len && (p[i] == '+' || p[i] == '-'))
+			xneg = p[i++] == '-';
+		for (; i < len && is_digit((unsigned char)p[i]); i++) {
+			if (++nx > 9)
+				return false; /* 1e99999999999: dec decides */
+			x = x * 10 + (p[i] - '0');
+		}
+		if (nx == 0)
+			return false;
+	}
+	if (i != len)
+		return false;
+	*zero = !found;
+	*e = lead + (xneg ? -x : x);
+	return true;
+}
+
+/*
+ * |p| < limit for JSON number text p whose first significant digit has
+ * the limit's decade (the limit is an integer, its text its digits):
+ * the significant digits of both compared in turn, exactly.
+ */
+static bool
+digits_below(const char *p, size_t len, const char *limit)
+{
+	size_t i = 0, k = 0, n = strlen(limit);
+
+	/* skip the sign and the zeros before the first significant digit */
+	while (i < len && (p[i] == '-' || p[i] == '0' || p[i] == '.'))
+		i++;
+	for (; i < len && p[i] != 'e' && p[i] != 'E'; i++) {
+		if (p[i] == '.')
+			continue;
+		if (k == n)
+			break; /* more digits than the limit has */
+		if (p[i] != limit[k])
+			return p[i] < limit[k];
+		k++;
+	}
+	if (k < n) {
+		/* p's digits end: below unless the limit's rest is zeros */
+		for (; k < n; k++)
+			if (limit[k] != '0')
+				return true;
+		return false;
+	}
+	/* equal so far: above when a further digit of p is not 0 */
+	for (; i < len && p[i] != 'e' && p[i] != 'E'; i++)
+		if (p[i] != '.' && p[i] != '0')
+			return false;
+	return false; /* equal: not strictly below */
+}
+
+/* The JSON number text p is strictly inside (-limit, limit), where
+ * 10^elimit <= limit < 10^(elimit + 1): a value of another decade is
+ * decided by its decade, one of that decade digit by digit. */
+static bool
+num_below(const char *p, size_t len, struct bound *limit, long elimit)
+{
+	const struct dec *lim;
+	struct dec v;
+	long e;
+	bool zero;
+
+	if (lead_exp(p, len, &e, &zero)) {
+		if (zero || e != elimit)
+			return zero || e < elimit; /* 1.5, 1e-45; 1e39 */
+		/* 3.4028235e38, 3.4028236e38 */
+		return digits_below(p, len, limit->text);
+	}
+	lim = bound_dec(limit);
+
+	if (lim == NULL || dec_parse(p, len, &v) == -1)
+		return false; /* 1e99999999999999 */
+	v.neg = false;
+	return dec_cmp(&v, lim) < 0;
+}
+
+static bool
+check_float(const char *p, size_t len)
+{
+	static struct bound limit = {FLT_LIMIT_TEXT, {0}, false};
+
+	return num_below(p, len, &limit, 38);
+}
+
+static bool
+check_double(const char *p, size_t len)
+{
+	static struct bound limit = {DBL_LIMIT_TEXT, {0}, false};
+
+	return num_below(p, len, &limit, 308);
+}
+
+/*
+ * byte: RFC 4648 section 4 base64, padded to a multiple of 4, with the
+ * pad bits zero (section 3.5: one text per octet string).  Hits on "QQ",
+ * "QR==", "Q===", "QQ=A", "QQ==QQ==".
+ */
+static bool
+check_byte(const char *p, size_t len)
+{
+	size_t i, pad = 0;
+	int last = 0;
+
+	if (len % 4 != 0)
+		return false;
+	if (len > 0 && p[len - 1] == '=')
+		pad = len > 1 && p[len - 2] == '=' ? 2 : 1;
+	for (i = 0; i < len - pad; i++) {
+		unsigned char c = (unsigned char)p[i];
+
+		if (is_alpha(c))
+			last = c <= 'Z' ? c - 'A' : c - 'a' + 26;
+		else if (is_digit(c))
+			last = c - '0' + 52;
+		else if (c == '+')
+			last = 62;
+		else if (c == '/')
+			last = 63;
+		else
+			return false;
+	}
+	/* the bits after the last octet: 4 with "==", 2 with "=" */
+	return pad == 0 || (last & (pad == 2 ? 0xF : 0x3)) == 0;
+}
+
+/* --- the table -------------------------------------------------------- */
+
+static const struct format formats[] = {
+    {"date-time", check_date_time, FORMAT_STRINGS, 0, 0},
+    {"date", check_date, FORMAT_STRINGS, 0, 0},
+    {"time", check_time, FORMAT_STRINGS, 0, 0},
+    {"duration", check_duration, FORMAT_STRINGS, 0, 0},
+    {"email", check_email, FORMAT_STRINGS, 0, 0},
+    {"idn-email", check_idn_email, FORMAT_STRINGS, 0, 0},
+    {"hostname", check_hostname, FORMAT_STRINGS, 0, 0},
+    {"idn-hostname", check_idn_hostname, FORMAT_STRINGS, 0, 0},
+    {"ipv4", check_ipv4, FORMAT_STRINGS, 0, 0},
+    {"ipv6", check_ipv6, FORMAT_STRINGS, 0, 0},
+    {"uri", check_uri, FORMAT_STRINGS, 0, 0},
+    {"uri-reference", check_uri_reference, FORMAT_STRINGS, 0, 0},
+    {"iri", check_iri, FORMAT_STRINGS, 0, 0},
+    {"iri-reference", check_iri_reference, FORMAT_STRINGS, 0, 0},
+    {"uuid", check_uuid, FORMAT_STRINGS, 0, 0},
+    {"uri-template", check_uri_template, FORMAT_STRINGS, 0, 0},
+    {"json-pointer", check_json_pointer, FORMAT_STRINGS, 0, 0},
+    {"relative-json-pointer", check_relative_json_pointer, FORMAT_STRINGS, 0,
+        0},
+    {"regex", check_regex, FORMAT_STRINGS, 0, 0},
+    {"int32", check_int32, FORMAT_NUMBERS, INT32_MIN, INT32_MAX},
+    {"int64", check_int64, FORMAT_NUMBERS, INT64_MIN, INT64_MAX},
+    /* every int64 lies far inside both ranges */
+    {"float", check_float, FORMAT_NUMBERS, INT64_MIN, INT64_MAX},
+    {"double", check_double, FORMAT_NUMBERS, INT64_MIN, INT64_MAX},
+    {"byte", check_byte, FORMAT_STRINGS, 0, 0},
+    {"binary", NULL, FORMAT_STRINGS, 0, 0},
+    {"password", NULL, FORMAT_STRINGS, 0, 0},
+};
+
+const struct format *
+format_lookup(const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < GPT_ARRAY_LEN(formats); i++)
+		if (strlen(formats[i].name) == len &&
+		    memcmp(formats[i].name, name, len) == 0)
+			return &formats[i];
+	return NULL;
+}
+
+const struct format *
+format_at(size_t i)
+{
+	return i < GPT_ARRAY_LEN(formats) ? &formats[i] : NULL;
+}

@@ -1,0 +1,975 @@
+/*
+ * html.c: the human page (see html.h).
+ *
+ * Owns nothing past a call: the page is appended to the caller's buffer;
+ * the scratch (a buffer for the description, the table of nodes already
+ * numbered) is freed before returning.  html_csp() owns one static string.
+ *
+ * The description of the controls: every compiled node reachable from the
+ * root gets a number, the first time a node refers to it (a pointer-keyed
+ * hash table, so a node shared by many references, or a recursive form,
+ * is described once); nodes are written in that order, each naming the
+ * others by number.  What the view cannot describe, or what the page does
+ * not show as controls (dynamic references, unevaluated*, dependent*,
+ * if/then/else, contains with counts), is marked "u": the script gives
+ * that subtree a JSON editor and leaves its judgement to the address.
+ * Linear in the nodes and their keywords; the <title> shows at most
+ * HTML_TITLE_MAX code points of the heading.
+ *
+ * Refuses nothing: the document and the form were checked at load; a
+ * member of an unexpected shape (an `m` entry without `content`) is left
+ * out of the page.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/buf.h"
+#include "web/html.h"
+#include "parser/json.h"
+#include "schema/schema.h"
+#include "schema/schema_view.h"
+#include "base/sha256.h"
+#include "base/utf8.h"
+
+/* The page is small; the scratch buffer never needs more than this. */
+#define HTML_SCRATCH_MAX ((size_t)64 * 1024 * 1024)
+
+/* U+FFFD REPLACEMENT CHARACTER, written for what HTML text cannot carry. */
+static const char html_fffd[] = "\xEF\xBF\xBD";
+
+/* Put out back to len bytes: undoes a partly written page. */
+static void
+html_rollback(struct buf *out, size_t len)
+{
+	(void)buf_trunc(out, len); /* len came from buf_len(): cannot fail */
+}
+
+/*
+ * Characters that HTML text may not carry raw.  C0 controls other than
+ * tab, LF and CR, DEL, and the C1 controls are "control-character-in-input-
+ * stream" parse errors (HTML Living Standard 13.2.3.5); they become
+ * U+FFFD rather than character references, which are errors too.
+ */
+static bool
+html_is_control(uint32_t cp)
+{
+	if (cp == '\t' || cp == '\n' || cp == '\r')
+		return false;
+	return cp < 0x20 || (cp >= 0x7F && cp <= 0x9F);
+}
+
+static const char *
+html_entity(unsigned char c)
+{
+	switch (c) {
+	case '&':
+		return "&amp;";
+	case '<':
+		return "&lt;";
+	case '>':
+		return "&gt;";
+	case '"':
+		return "&quot;";
+	case '\'':
+		return "&#39;";
+	default:
+		return NULL;
+	}
+}
+
+int
+html_escape(const char *s, size_t len, struct buf *out)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t start = buf_len(out);
+	size_t i = 0, run = 0;
+
+	/* Copy runs of plain bytes whole; stop at each byte that needs care. */
+	while (i < len) {
+		const char *ent = html_entity(p[i]);
+		uint32_t cp = p[i];
+		size_t n = 1;
+
+		if (ent == NULL && p[i] >= 0x20 && p[i] < 0x7F) {
+			i++;
+			continue;
+		}
+		if (buf_append(out, p + run, i - run) == -1)
+			goto fail;
+		if (p[i] >= 0x80 &&
+		    (n = utf8_decode(p + i, len - i, &cp)) == 0) {
+			/* A stray byte, e.g. "\xC3(": shown as U+FFFD. */
+			n = 1;
+			cp = 0xFFFD;
+			if (buf_puts(out, html_fffd) == -1)
+				goto fail;
+		} else if (ent != NULL) {
+			if (buf_puts(out, ent) == -1)
+				goto fail;
+		} else if (html_is_control(cp)) {
+			/* "\u0000" in p reaches here. */
+			if (buf_puts(out, html_fffd) == -1)
+				goto fail;
+		} else if (buf_append(out, p + i, n) == -1) {
+			goto fail;
+		}
+		i += n;
+		run = i;
+	}
+	if (buf_append(out, p + run, len - run) == -1)
+		goto fail;
+	return 0;
+fail:
+	html_rollback(out, start);
+	return -1;
+}
+
+/* Escape the first `max` code points of s, then an ellipsis if cut. */
+static int
+html_escape_prefix(const char *s, size_t len, size_t max, struct buf *out)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, cps = 0;
+
+	while (i < len && cps < max) {
+		uint32_t cp;
+		size_t n = utf8_decode(p + i, len - i, &cp);
+
+		i += n == 0 ? 1 : n;
+		cps++;
+	}
+	if (html_escape(s, i, out) == -1)
+		return -1;
+	if (i < len && buf_puts(out, "\xE2\x80\xA6") == -1)
+		return -1;
+	return 0;
+}
+
+int
+html_json_script(const char *s, size_t len, struct buf *out)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t start = buf_len(out), i, run = 0;
+
+	for (i = 0; i < len; i++) {
+		const char *rep = NULL;
+		size_t skip = 1;
+
+		if (p[i] == '<')
+			rep = "\\u003c";
+		else if (p[i] == '>')
+			rep = "\\u003e";
+		else if (p[i] == '&')
+			rep = "\\u0026";
+		else if (p[i] == 0xE2 && i + 2 < len && p[i + 1] == 0x80 &&
+		         (p[i + 2] == 0xA8 || p[i + 2] == 0xA9)) {
+			/* U+2028, U+2029: line terminators to older scripts */
+			rep = p[i + 2] == 0xA8 ? "\\u2028" : "\\u2029";
+			skip = 3;
+		}
+		if (rep == NULL)
+			continue;
+		if (buf_append(out, p + run, i - run) == -1 ||
+		    buf_puts(out, rep) == -1)
+			goto fail;
+		i += skip - 1;
+		run = i + 1;
+	}
+	if (buf_append(out, p + run, len - run) == -1)
+		goto fail;
+	return 0;
+fail:
+	html_rollback(out, start);
+	return -1;
+}
+
+/* --- the description of the controls ---------------------------------- */
+
+struct html_desc {
+	struct buf *out;                  /* the description's JSON, raw */
+	const struct schema_node **nodes; /* owned: by number */
+	size_t count, cap;
+	/* owned: open addressing, node pointer -> number + 1 (0: empty) */
+	size_t *slots;
+	size_t nslots; /* a power of two, at least twice count */
+};
+
+static size_t
+html_slot_of(const struct html_desc *d, const struct schema_node *n)
+{
+	uint64_t h = (uint64_t)(uintptr_t)n * UINT64_C(0x9E3779B97F4A7C15);
+
+	return (size_t)(h >> 20) & (d->nslots - 1);
+}
+
+static int
+html_desc_grow(struct html_desc *d)
+{
+	size_t nslots = d->nslots == 0 ? 64 : d->nslots * 2, bytes, i;
+	size_t *slots;
+	const struct schema_node **nodes;
+
+	if (!gpt_mul_size(nslots, sizeof(*slots), &bytes) ||
+	    (slots = calloc(nslots, sizeof(*slots))) == NULL)
+		return -1;
+	if (!gpt_mul_size(nslots / 2, sizeof(*nodes), &bytes) ||
+	    (nodes = realloc(d->nodes, bytes)) == NULL) {
+		free(slots);
+		return -1;
+	}
+	free(d->slots);
+	d->nodes = nodes;
+	d->cap = nslots / 2;
+	d->slots = slots;
+	d->nslots = nslots;
+	for (i = 0; i < d->count; i++) {
+		size_t s = html_slot_of(d, d->nodes[i]);
+
+		while (d->slots[s] != 0)
+			s = (s + 1) & (d->nslots - 1);
+		d->slots[s] = i + 1;
+	}
+	return 0;
+}
+
+/* n's number, given now if n has none: -1 out of memory. */
+static int
+html_desc_num(struct html_desc *d, const struct schema_node *n, size_t *num)
+{
+	size_t s;
+
+	if (d->count >= d->cap && html_desc_grow(d) == -1)
+		return -1;
+	for (s = html_slot_of(d, n); d->slots[s] != 0;
+	     s = (s + 1) & (d->nslots - 1)) {
+		if (d->nodes[d->slots[s] - 1] == n) {
+			*num = d->slots[s] - 1;
+			return 0;
+		}
+	}
+	d->nodes[d->count] = n;
+	d->slots[s] = ++d->count;
+	*num = d->count - 1;
+	return 0;
+}
+
+static int
+html_json_text(struct buf *out, const char *p, size_t len)
+{
+	struct json_value v;
+
+	memset(&v, 0, sizeof(v));
+	v.type = JSON_T_STRING;
+	v.u.str.ptr = p;
+	v.u.str.len = len;
+	return json_write(&v, out);
+}
+
+/* ,"key": written before every member but the node's first */
+static int
+html_key(struct html_desc *d, const char *key)
+{
+	return buf_printf(d->out, ",\"%s\":", key);
+}
+
+static int
+html_ref(struct html_desc *d, const char *key, const struct schema_node *n)
+{
+	size_t num;
+
+	if (html_desc_num(d, n, &num) == -1)
+		return -1;
+	return buf_printf(d->out, ",\"%s\":%zu", key, num);
+}
+
+static int
+html_size(struct html_desc *d, const char *key, size_t v, size_t absent)
+{
+	if (v == absent)
+		return 0;
+	return buf_printf(d->out, ",\"%s\":%zu", key, v);
+}
+
+static int
+html_num(
+    struct html_desc *d, const char *key, const struct schema_view_num *num)
+{
+	if (num->text == NULL)
+		return 0;
+	if (html_key(d, key) == -1)
+		return -1;
+	return html_json_text(d->out, num->text, num->len);
+}
+
+/*
+ * Close the object opened at mark ("{" then members each written with a
+ * leading comma): the first member's comma goes.  An object with no
+ * member is left as "{" for the caller to judge (buf_len == mark + 1).
+ */
+static void
+html_close_first(struct buf *out, size_t mark)
+{
+	char *p = buf_data(out);
+	size_t len = buf_len(out);
+
+	if (len > mark + 1 && p[mark + 1] == ',') {
+		memmove(p + mark + 1, p + mark + 2, len - mark - 2);
+		html_rollback(out, len - 1);
+	}
+}
+
+/* title, description, default, examples of a schema as written */
+static int
+html_annotations(struct html_desc *d, const struct json_value *src)
+{
+	static const struct {
+		const char *keyword;
+		enum json_type type; /* JSON_T_NULL: any */
+	} ann[] = {
+	    {"title", JSON_T_STRING},
+	    {"description", JSON_T_STRING},
+	    {"default", JSON_T_NULL},
+	    {"examples", JSON_T_ARRAY},
+	};
+	size_t i;
+
+	if (src == NULL || src->type != JSON_T_OBJECT)
+		return 0;
+	for (i = 0; i < GPT_ARRAY_LEN(ann); i++) {
+		const struct json_value *v = json_object_get(
+		    src, ann[i].keyword, strlen(ann[i].keyword));
+
+		if (v == NULL ||
+		    (ann[i].type != JSON_T_NULL && v->type != ann[i].type))
+			continue;
+		if (html_key(d, ann[i].keyword) == -1 ||
+		    json_write(v, d->out) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * "x-defName": the name the form gave this schema, when it is a member of
+ * $defs, definitions or components/schemas (a pointer's last segment,
+ * unescaped): the page names an alternative or a list's items by it when
+ * the form gives no title ("span" rather than "object").
+ */
+static int
+html_def_name(struct html_desc *d, const struct schema_view *v)
+{
+	static const char *const homes[] = {
+	    "/$defs/", "/definitions/", "/components/schemas/"};
+	const char *p = v->pointer, *name = NULL;
+	size_t len = v->pointer_len, i, k;
+	struct buf *out = d->out;
+
+	if (p == NULL || len == 0)
+		return 0;
+	for (i = 0; i < GPT_ARRAY_LEN(homes) && name == NULL; i++) {
+		size_t hl = strlen(homes[i]);
+
+		for (k = 0; k + hl <= len; k++)
+			if ((k == 0 || p[k - 1] != '~') &&
+			    memcmp(p + k, homes[i], hl) == 0 &&
+			    memchr(p + k + hl, '/', len - k - hl) == NULL &&
+			    k + hl < len)
+				name = p + k + hl;
+	}
+	if (name == NULL)
+		return 0;
+	if (buf_puts(out, ",\"x-defName\":\"") == -1)
+		return -1;
+	for (; name < p + len; name++) {
+		char c = *name;
+
+		if (c == '~' && name + 1 < p + len) {
+			c = name[1] == '1' ? '/' : '~';
+			name++;
+		}
+		/* a name is JSON text here: escape what JSON needs */
+		if ((c == '"' || c == '\\') && buf_putc(out, '\\') == -1)
+			return -1;
+		if ((unsigned char)c < 0x20
+		        ? buf_printf(out, "\\u%04x", c) == -1
+		        : buf_putc(out, c) == -1)
+			return -1;
+	}
+	return buf_putc(out, '"');
+}
+
+static int
+html_types(struct html_desc *d, unsigned types)
+{
+	static const struct {
+		unsigned bit;
+		const char *name;
+	} names[] = {
+	    {SV_TY_OBJECT, "object"},
+	    {SV_TY_ARRAY, "array"},
+	    {SV_TY_STRING, "string"},
+	    {SV_TY_NUMBER, "number"},
+	    {SV_TY_INTEGER, "integer"},
+	    {SV_TY_BOOLEAN, "boolean"},
+	    {SV_TY_NULL, "null"},
+	};
+	bool first = true;
+	size_t i;
+
+	if (buf_puts(d->out, ",\"type\":[") == -1)
+		return -1;
+	for (i = 0; i < GPT_ARRAY_LEN(names); i++) {
+		if (!(types & names[i].bit))
+			continue;
+		if (buf_printf(d->out, "%s\"%s\"", first ? "" : ",",
+		        names[i].name) == -1)
+			return -1;
+		first = false;
+	}
+	return buf_putc(d->out, ']');
+}
+
+/*
+ * What the page cannot judge, by keyword: the script gives that part a
+ * JSON editor and its check says "cannot tell" there.  NULL: the page
+ * judges the node.  A constraint the view does not describe is named as
+ * such, never dropped.
+ */
+static const char *
+html_opaque(const struct schema_view *v)
+{
+	if (v->undescribed)
+		return "\"a keyword the page does not describe\"";
+	if (v->dyn != SV_DYN_NONE)
+		return "\"$dynamicRef\"";
+	if (v->unevaluated_items != NULL && v->unevaluated_props != NULL)
+		return "\"unevaluatedItems\",\"unevaluatedProperties\"";
+	if (v->unevaluated_items != NULL)
+		return "\"unevaluatedItems\"";
+	if (v->unevaluated_props != NULL)
+		return "\"unevaluatedProperties\"";
+	return NULL;
+}
+
+/* A list of nodes by number: "key":[n,...] (list(n, i) gives entry i). */
+static int
+html_list(struct html_desc *d, const char *key, const struct schema_node *n,
+    size_t count,
+    const struct schema_node *(*list)(const struct schema_node *, size_t))
+{
+	size_t i, num;
+
+	if (count == 0)
+		return 0;
+	if (buf_printf(d->out, ",\"%s\":[", key) == -1)
+		return -1;
+	for (i = 0; i < count; i++)
+		if (html_desc_num(d, list(n, i), &num) == -1 ||
+		    buf_printf(d->out, "%s%zu", i > 0 ? "," : "", num) == -1)
+			return -1;
+	return buf_putc(d->out, ']');
+}
+
+/* "properties": [[name, node, {annotations}?]...], "required": [names] */
+static int
+html_properties(struct html_desc *d, const struct schema_node *n,
+    const struct schema_view *v)
+{
+	struct schema_view_prop p;
+	struct schema_view sv;
+	bool any = false, anyreq = false;
+	size_t i, num;
+
+	for (i = 0; i < v->nprops; i++) {
+		schema_view_prop(n, i, &p);
+		if (p.sub == NULL)
+			continue;
+		if (buf_puts(d->out, any ? ",[" : ",\"properties\":[[") == -1 ||
+		    html_json_text(d->out, p.name, p.len) == -1 ||
+		    html_desc_num(d, p.sub, &num) == -1 ||
+		    buf_printf(d->out, ",%zu", num) == -1)
+			return -1;
+		any = true;
+		schema_view_get(p.sub, &sv);
+		/* beside a $ref the member's own title and description speak */
+		if (p.src != NULL && p.src != sv.src &&
+		    p.src->type == JSON_T_OBJECT) {
+			size_t mark = buf_len(d->out);
+
+			if (buf_puts(d->out, ",{") == -1 ||
+			    html_annotations(d, p.src) == -1)
+				return -1;
+			html_close_first(d->out, mark + 1);
+			if (buf_len(d->out) == mark + 2)
+				html_rollback(d->out, mark);
+			else if (buf_putc(d->out, '}') == -1)
+				return -1;
+		}
+		if (buf_putc(d->out, ']') == -1)
+			return -1;
+	}
+	if (any && buf_putc(d->out, ']') == -1)
+		return -1;
+	for (i = 0; i < v->nprops; i++) {
+		schema_view_prop(n, i, &p);
+		if (!p.required)
+			continue;
+		if (buf_puts(d->out, anyreq ? "," : ",\"required\":[") == -1 ||
+		    html_json_text(d->out, p.name, p.len) == -1)
+			return -1;
+		anyreq = true;
+	}
+	if (anyreq && buf_putc(d->out, ']') == -1)
+		return -1;
+	return 0;
+}
+
+/* patternProperties, dependentRequired, dependentSchemas */
+static int
+html_object_rules(struct html_desc *d, const struct schema_node *n,
+    const struct schema_view *v)
+{
+	struct schema_view_pprop pp;
+	struct schema_view_depreq dr;
+	const struct schema_node *sub;
+	const char *name;
+	size_t i, k, len, num;
+
+	for (i = 0; i < v->npprops; i++) {
+		schema_view_pprop(n, i, &pp);
+		if (buf_puts(d->out,
+		        i > 0 ? ",[" : ",\"patternProperties\":[[") == -1 ||
+		    html_json_text(d->out, pp.pattern, pp.len) == -1 ||
+		    html_desc_num(d, pp.sub, &num) == -1 ||
+		    buf_printf(d->out, ",%zu]", num) == -1)
+			return -1;
+	}
+	if (v->npprops > 0 && buf_putc(d->out, ']') == -1)
+		return -1;
+	for (i = 0; i < v->ndepreq; i++) {
+		schema_view_depreq(n, i, &dr);
+		if (buf_puts(d->out,
+		        i > 0 ? ",[" : ",\"dependentRequired\":[[") == -1 ||
+		    html_json_text(d->out, dr.name, dr.len) == -1 ||
+		    buf_puts(d->out, ",[") == -1)
+			return -1;
+		for (k = 0; k < dr.nneed; k++) {
+			schema_view_depreq_need(n, i, k, &name, &len);
+			if ((k > 0 && buf_putc(d->out, ',') == -1) ||
+			    html_json_text(d->out, name, len) == -1)
+				return -1;
+		}
+		if (buf_puts(d->out, "]]") == -1)
+			return -1;
+	}
+	if (v->ndepreq > 0 && buf_putc(d->out, ']') == -1)
+		return -1;
+	for (i = 0; i < v->ndepsch; i++) {
+		sub = schema_view_depsch(n, i, &name, &len);
+		if (buf_puts(d->out,
+		        i > 0 ? ",[" : ",\"dependentSchemas\":[[") == -1 ||
+		    html_json_text(d->out, name, len) == -1 ||
+		    html_desc_num(d, sub, &num) == -1 ||
+		    buf_printf(d->out, ",%zu]", num) == -1)
+			return -1;
+	}
+	if (v->ndepsch > 0 && buf_putc(d->out, ']') == -1)
+		return -1;
+	return 0;
+}
+
+/* A string's content: contentEncoding, contentMediaType, contentSchema. */
+static int
+html_content(struct html_desc *d, const struct schema_view *v)
+{
+	if (v->content_encoding != NULL &&
+	    (html_key(d, "contentEncoding") == -1 ||
+	        html_json_text(d->out, v->content_encoding,
+	            strlen(v->content_encoding)) == -1))
+		return -1;
+	if (v->content_json &&
+	    buf_puts(d->out, ",\"contentMediaType\":\"application/json\"") ==
+	        -1)
+		return -1;
+	if (v->content_schema != NULL &&
+	    html_ref(d, "contentSchema", v->content_schema) == -1)
+		return -1;
+	return 0;
+}
+
+static int
+html_node_end(struct html_desc *d, size_t mark)
+{
+	html_close_first(d->out, mark);
+	return buf_putc(d->out, '}');
+}
+
+/* One node's description: true, false, or {"keyword": ..., ...}. */
+static int
+html_node(struct html_desc *d, const struct schema_node *n)
+{
+	struct schema_view v;
+	const char *opaque, *format;
+	size_t i, mark;
+
+	schema_view_get(n, &v);
+	if (v.kind == SV_FALSE)
+		return buf_puts(d->out, "false");
+	mark = buf_len(d->out);
+	if (buf_putc(d->out, '{') == -1 || html_annotations(d, v.src) == -1 ||
+	    html_def_name(d, &v) == -1)
+		return -1;
+	if (v.kind == SV_TRUE && buf_len(d->out) == mark + 1) {
+		html_rollback(d->out, mark);
+		return buf_puts(d->out, "true");
+	}
+	if (v.kind == SV_TRUE)
+		return html_node_end(d, mark);
+	if ((opaque = html_opaque(&v)) != NULL) {
+		if (buf_printf(d->out, ",\"x-opaque\":[%s]", opaque) == -1)
+			return -1;
+		return html_node_end(d, mark);
+	}
+	if (v.typed && html_types(d, v.types) == -1)
+		return -1;
+	if (v.const_value != NULL &&
+	    (html_key(d, "const") == -1 ||
+	        json_write(v.const_value, d->out) == -1))
+		return -1;
+	if (v.nenums > 0) {
+		if (buf_puts(d->out, ",\"enum\":[") == -1)
+			return -1;
+		for (i = 0; i < v.nenums; i++)
+			if ((i > 0 && buf_putc(d->out, ',') == -1) ||
+			    json_write(schema_view_enum(n, i), d->out) == -1)
+				return -1;
+		if (buf_putc(d->out, ']') == -1)
+			return -1;
+	}
+	if (html_num(d, "minimum", &v.minimum) == -1 ||
+	    html_num(d, "maximum", &v.maximum) == -1 ||
+	    html_num(d, "exclusiveMinimum", &v.xminimum) == -1 ||
+	    html_num(d, "exclusiveMaximum", &v.xmaximum) == -1 ||
+	    html_num(d, "multipleOf", &v.multiple_of) == -1 ||
+	    html_size(d, "minLength", v.min_length, 0) == -1 ||
+	    html_size(d, "maxLength", v.max_length, SIZE_MAX) == -1)
+		return -1;
+	if (v.pattern != NULL &&
+	    (html_key(d, "pattern") == -1 ||
+	        html_json_text(d->out, v.pattern, v.pattern_len) == -1))
+		return -1;
+	/* one format keyword: the compiler tells a string's from a number's */
+	format = v.format != NULL ? v.format : v.nformat;
+	if (format != NULL &&
+	    (html_key(d, "format") == -1 ||
+	        html_json_text(d->out, format, strlen(format)) == -1))
+		return -1;
+	if (html_content(d, &v) == -1)
+		return -1;
+	if (html_size(d, "minItems", v.min_items, 0) == -1 ||
+	    html_size(d, "maxItems", v.max_items, SIZE_MAX) == -1 ||
+	    html_list(d, "prefixItems", n, v.nprefix, schema_view_prefix) ==
+	        -1 ||
+	    (v.items != NULL && html_ref(d, "items", v.items) == -1) ||
+	    (v.contains != NULL && html_ref(d, "contains", v.contains) == -1) ||
+	    (v.contains != NULL &&
+	        html_size(d, "minContains", v.min_contains, 1) == -1) ||
+	    (v.contains != NULL &&
+	        html_size(d, "maxContains", v.max_contains, SIZE_MAX) == -1) ||
+	    (v.unique_items && buf_puts(d->out, ",\"uniqueItems\":true") == -1))
+		return -1;
+	if (html_properties(d, n, &v) == -1 ||
+	    html_object_rules(d, n, &v) == -1 ||
+	    (v.additional != NULL &&
+	        html_ref(d, "additionalProperties", v.additional) == -1) ||
+	    (v.names != NULL && html_ref(d, "propertyNames", v.names) == -1) ||
+	    html_size(d, "minProperties", v.min_props, 0) == -1 ||
+	    html_size(d, "maxProperties", v.max_props, SIZE_MAX) == -1)
+		return -1;
+	if ((v.ref != NULL && html_ref(d, "$ref", v.ref) == -1) ||
+	    html_list(d, "allOf", n, v.nall_of, schema_view_all_of) == -1 ||
+	    html_list(d, "anyOf", n, v.nany_of, schema_view_any_of) == -1 ||
+	    html_list(d, "oneOf", n, v.none_of, schema_view_one_of) == -1 ||
+	    (v.not_ != NULL && html_ref(d, "not", v.not_) == -1) ||
+	    (v.if_ != NULL && html_ref(d, "if", v.if_) == -1) ||
+	    (v.then_ != NULL && html_ref(d, "then", v.then_) == -1) ||
+	    (v.else_ != NULL && html_ref(d, "else", v.else_) == -1))
+		return -1;
+	return html_node_end(d, mark);
+}
+
+/*
+ * The whole description, {"root":0, "jsonDepth", "schemaDepth",
+ * "maxBody"?, "type"?, "etag"?, "name"?, "nodes":[...]} (jsonDepth:
+ * JSON_MAX_DEPTH, schemaDepth: SCHEMA_MAX_DEPTH), raw JSON in out (the
+ * caller escapes it for the data block).
+ */
+static int
+html_describe(
+    const struct schema *form, const struct html_opts *o, struct buf *out)
+{
+	static const struct html_opts none;
+	struct html_desc d;
+	size_t i, num;
+	int rc = -1;
+
+	memset(&d, 0, sizeof(d));
+	d.out = out;
+	if (o == NULL)
+		o = &none;
+	/* the nesting the act parser reads and the validator's depth: the
+	 * page offers controls as deep as the address reads acts */
+	if (buf_printf(out, "{\"root\":0,\"jsonDepth\":%d,\"schemaDepth\":%d",
+	        JSON_MAX_DEPTH, SCHEMA_MAX_DEPTH) == -1)
+		goto done;
+	if (o->max_body > 0 &&
+	    buf_printf(out, ",\"maxBody\":%zu", o->max_body) == -1)
+		goto done;
+	if (o->type != NULL && o->type[0] != '\0' &&
+	    (buf_puts(out, ",\"type\":") == -1 ||
+	        html_json_text(out, o->type, strlen(o->type)) == -1))
+		goto done;
+	if (o->etag != NULL &&
+	    (buf_puts(out, ",\"etag\":") == -1 ||
+	        html_json_text(out, o->etag, strlen(o->etag)) == -1))
+		goto done;
+	if (o->name != NULL && o->name[0] != '\0' &&
+	    (buf_puts(out, ",\"name\":") == -1 ||
+	        html_json_text(out, o->name, strlen(o->name)) == -1))
+		goto done;
+	if (buf_puts(out, ",\"nodes\":[") == -1)
+		goto done;
+	if (form == NULL) {
+		if (buf_puts(out, "true") == -1)
+			goto done;
+	} else {
+		if (html_desc_num(&d, schema_view_root(form), &num) == -1)
+			goto done;
+		/* html_node numbers the nodes it names: d.count grows */
+		for (i = 0; i < d.count; i++)
+			if ((i > 0 && buf_putc(out, ',') == -1) ||
+			    html_node(&d, d.nodes[i]) == -1)
+				goto done;
+	}
+	rc = buf_puts(out, "]}");
+done:
+	free(d.nodes);
+	free(d.slots);
+	return rc;
+}
+
+/* --- the page ----------------------------------------------------------- */
+
+static const char html_head[] =
+    "<!DOCTYPE html>\n"
+    "<html lang=\"en\">\n"
+    "<head>\n"
+    "<meta charset=\"utf-8\">\n"
+    "<meta name=\"viewport\" content=\"width=device-width, "
+    "initial-scale=1\">\n"
+    "<meta name=\"referrer\" content=\"no-referrer\">\n"
+    "<meta name=\"color-scheme\" content=\"light dark\">\n"
+    "<title>";
+
+static const char html_act[] =
+    "<section aria-labelledby=\"h-act\">\n"
+    "<h2 id=\"h-act\">Act</h2>\n"
+    "<noscript><p class=\"note\">Reading this page needs no JavaScript; "
+    "composing and sending an act from it does.  Any HTTP client can "
+    "POST the act, a JSON value that conforms to the form below, with "
+    "Content-Type: application/json.</p></noscript>\n"
+    "<form id=\"act\" hidden novalidate>\n"
+    "<div id=\"controls\"></div>\n"
+    "<div class=\"field\">\n"
+    "<label for=\"body\">The act as JSON: exactly the bytes that will be "
+    "sent</label>\n"
+    "<textarea id=\"body\" name=\"body\" spellcheck=\"false\" "
+    "autocomplete=\"off\" autocapitalize=\"off\" "
+    "aria-describedby=\"body-help body-error\"></textarea>\n"
+    "<p class=\"help\" id=\"body-help\">Edit the controls above or this "
+    "text: each follows the other.</p>\n"
+    "<p class=\"error\" id=\"body-error\" aria-live=\"polite\"></p>\n"
+    "</div>\n"
+    "<div id=\"problems\" role=\"alert\"></div>\n"
+    "<button type=\"submit\" class=\"primary\">Submit</button>"
+    "<button type=\"button\" id=\"anyway\" hidden>Send anyway</button>\n"
+    "</form>\n"
+    "<div id=\"result\" hidden>\n"
+    "<p>Status: <output id=\"status\" role=\"status\" "
+    "aria-live=\"polite\"></output></p>\n"
+    "<p id=\"meaning\"></p>\n"
+    "<pre id=\"response\" hidden></pre>\n"
+    "<iframe id=\"preview\" title=\"The answer's HTML, previewed\" "
+    "sandbox hidden></iframe>\n"
+    "<button type=\"button\" id=\"again\" hidden>Send another</button>\n"
+    "</div>\n"
+    "</section>\n";
+
+static const char html_foot[] =
+    "<p class=\"note\">This page is for people.  A GET of this address "
+    "without text/html in its Accept header returns the JSON document "
+    "{p, m, s}; an act is a POST of a JSON body with Content-Type: "
+    "application/json.  A rejected act is answered 204, with no body "
+    "(422 with the reason where the address explains failures).</p>\n"
+    "</main>\n";
+
+static const struct json_value *
+html_get(const struct json_value *obj, const char *key)
+{
+	if (obj == NULL || obj->type != JSON_T_OBJECT)
+		return NULL;
+	return json_object_get(obj, key, strlen(key));
+}
+
+static int
+html_messages(const struct json_value *m, struct buf *out)
+{
+	size_t i;
+
+	if (m == NULL || m->type != JSON_T_ARRAY || m->u.arr.count == 0)
+		return 0;
+	if (buf_puts(out,
+	        "<section aria-labelledby=\"h-m\">\n"
+	        "<h2 id=\"h-m\">Messages</h2>\n<ol class=\"m\">\n") == -1)
+		return -1;
+	for (i = 0; i < m->u.arr.count; i++) {
+		const struct json_value *e = &m->u.arr.items[i];
+		const struct json_value *role = html_get(e, "role");
+		const struct json_value *content = html_get(e, "content");
+
+		if (buf_puts(out, "<li>") == -1)
+			return -1;
+		if (role != NULL && role->type == JSON_T_STRING &&
+		    (buf_puts(out, "<div class=\"role\">") == -1 ||
+		        html_escape(role->u.str.ptr, role->u.str.len, out) ==
+		            -1 ||
+		        buf_puts(out, "</div>") == -1))
+			return -1;
+		if (content != NULL && content->type == JSON_T_STRING &&
+		    (buf_puts(out, "<div class=\"content\">") == -1 ||
+		        html_escape(content->u.str.ptr, content->u.str.len,
+		            out) == -1 ||
+		        buf_puts(out, "</div>") == -1))
+			return -1;
+		if (buf_puts(out, "</li>\n") == -1)
+			return -1;
+	}
+	return buf_puts(out, "</ol>\n</section>\n");
+}
+
+/* The heading: the form's title, else the address's name, else its type. */
+static void
+html_heading(const struct schema *form, const struct html_opts *o,
+    const char **text, size_t *len)
+{
+	struct schema_view v;
+	const struct json_value *t;
+
+	/* only a page built without its address (a test's) has no name */
+	*text = "An address";
+	*len = strlen(*text);
+	if (form != NULL) {
+		schema_view_get(schema_view_root(form), &v);
+		t = html_get(v.src, "title");
+		if (t != NULL && t->type == JSON_T_STRING && t->u.str.len > 0) {
+			*text = t->u.str.ptr;
+			*len = t->u.str.len;
+			return;
+		}
+	}
+	if (o != NULL && o->name != NULL && o->name[0] != '\0') {
+		*text = o->name;
+		*len = strlen(o->name);
+	} else if (o != NULL && o->type != NULL && o->type[0] != '\0') {
+		*text = o->type;
+		*len = strlen(o->type);
+	}
+}
+
+static int
+html_form_section(
+    const struct json_value *s, struct buf *scratch, struct buf *out)
+{
+	buf_reset(scratch);
+	return buf_puts(out,
+	           "<section aria-labelledby=\"h-s\">\n"
+	           "<h2 id=\"h-s\">Form</h2>\n"
+	           "<details><summary>The rules an act must follow, "
+	           "as JSON Schema</summary>\n<pre class=\"s\">") == -1 ||
+	               json_write_pretty(s, 2, scratch) == -1 ||
+	               html_escape(buf_ptr(scratch), buf_len(scratch), out) ==
+	                   -1 ||
+	               buf_puts(out, "</pre></details>\n</section>\n") == -1
+	           ? -1
+	           : 0;
+}
+
+int
+html_page(const struct json_value *doc, const struct schema *form,
+    const struct html_opts *o, struct buf *out)
+{
+	const struct json_value *p = html_get(doc, "p");
+	const struct json_value *s = html_get(doc, "s");
+	const struct json_value *m = html_get(doc, "m");
+	const char *head;
+	size_t headlen, start = buf_len(out);
+	struct buf scratch;
+	int rc = -1;
+
+	buf_init(&scratch, HTML_SCRATCH_MAX);
+	html_heading(form, o, &head, &headlen);
+	if (buf_puts(out, html_head) == -1 ||
+	    html_escape_prefix(head, headlen, HTML_TITLE_MAX, out) == -1 ||
+	    buf_puts(out, "</title>\n<style>") == -1 ||
+	    buf_append(out, html_page_css, html_page_css_len) == -1 ||
+	    buf_puts(out, "</style>\n</head>\n<body>\n<main>\n<h1>") == -1 ||
+	    html_escape(head, headlen, out) == -1 ||
+	    buf_puts(out, "</h1>\n") == -1)
+		goto done;
+	if (p != NULL && p->type == JSON_T_STRING && p->u.str.len > 0 &&
+	    (buf_puts(out, "<p class=\"p\">") == -1 ||
+	        html_escape(p->u.str.ptr, p->u.str.len, out) == -1 ||
+	        buf_puts(out, "</p>\n") == -1))
+		goto done;
+	if (html_messages(m, out) == -1 || buf_puts(out, html_act) == -1)
+		goto done;
+	if (s != NULL && html_form_section(s, &scratch, out) == -1)
+		goto done;
+	buf_reset(&scratch);
+	if (buf_puts(out, html_foot) == -1 ||
+	    html_describe(form, o, &scratch) == -1 ||
+	    buf_puts(out, "<script type=\"application/json\" "
+	                  "id=\"gpt-form\">") == -1 ||
+	    html_json_script(buf_ptr(&scratch), buf_len(&scratch), out) == -1 ||
+	    buf_puts(out, "</script>\n<script>") == -1 ||
+	    buf_append(out, html_page_js, html_page_js_len) == -1 ||
+	    buf_puts(out, "</script>\n</body>\n</html>\n") == -1)
+		goto done;
+	rc = 0;
+done:
+	if (rc == -1)
+		html_rollback(out, start);
+	buf_free(&scratch);
+	return rc;
+}
+
+const char *
+html_csp(void)
+{
+	static char csp[256];
+	char js[SHA256_B64_SIZE], css[SHA256_B64_SIZE];
+
+	if (csp[0] != '\0')
+		return csp;
+	sha256_base64(html_page_js, html_page_js_len, js);
+	sha256_base64(html_page_css, html_page_css_len, css);
+	/* CSP Level 3: a hash-source names the exact text of an inline
+	 * <script> or <style> element; the JSON block is data, never run. */
+	snprintf(csp, sizeof(csp),
+	    "default-src 'none'; script-src 'sha256-%s'; "
+	    "style-src 'sha256-%s'; connect-src 'self'; form-action 'self'; "
+	    "base-uri 'none'; frame-ancestors 'none'",
+	    js, css);
+	return csp;
+}
