@@ -44,6 +44,7 @@
   function has(o, k) { return o !== null && typeof o === "object" && Object.prototype.hasOwnProperty.call(o, k); }
   function map() { return Object.create(null); }
   function put(o, k, v) { Object.defineProperty(o, k, {value: v, enumerable: true, writable: true, configurable: true}); }
+  var ESCAPES = {"\"": "\"", "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t"};
   var NUMBER_TEXT = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
 
   /* Strict JSON text to a value, as the address's parser reads an act:
@@ -130,7 +131,6 @@
     if (i < n) fail("text after the value");
     return v;
   }
-  var ESCAPES = {"\"": "\"", "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t"};
   /* a lone surrogate: valid in a JS string, refused in an act */
   function lone(s) { return /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(^|[^\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(s); }
 
@@ -304,6 +304,8 @@
     "ipv4": {on: "string", shape: /^\d{1,3}(\.\d{1,3}){3}$/, words: "an IPv4 address such as 192.0.2.1"},
     "hostname": {on: "string", shape: /^[^\s/@:]+$/, words: "a host name such as example.org"}
   };
+  /* the input types that carry a format's shape themselves */
+  var INPUT_FOR_FORMAT = {"date": "date", "time": "time", "date-time": "datetime-local", "email": "email", "idn-email": "email", "uri": "url", "iri": "url"};
   function base64(s) {
     if (s.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(s)) return false;
     var pad = /=*$/.exec(s)[0].length;
@@ -555,7 +557,8 @@
   }
   function patternWords(n) {
     var ex = example(n);
-    return "Enter it in the form the field asks for" + (ex !== undefined ? ", such as " + ex : "") + ".";
+    return (has(n, "description") ? "Enter it as the description says" : "Enter it in the form the field's pattern gives") +
+      (ex !== undefined ? ", such as " + (ex instanceof Num ? ex.text : ex) : "") + ".";
   }
   /* Help for a value: sentences in words; a pattern only where the form
    * gives no description (then the page shows it behind a disclosure). */
@@ -695,7 +698,6 @@
     return null;
   }
 
-  var INPUT_FOR_FORMAT = {"date": "date", "time": "time", "date-time": "datetime-local", "email": "email", "idn-email": "email", "uri": "url", "iri": "url"};
 
   var core = {Num: Num, parse: parse, stringify: stringify, typeOf: typeOf, dec: dec, decCmp: decCmp, decMultiple: decMultiple,
     same: same, readDescription: readDescription, Checker: Checker, Shapes: Shapes, kindsOf: kindsOf, altNames: altNames,
