@@ -278,18 +278,18 @@ START_TEST(html_describes_number_bounds_as_exact_text)
 	/* 0.10 and 1e2 stay as written: step 0.01 is 0.01, not 0.01000001 */
 	expect_nodes("{\"type\": \"number\", \"minimum\": 0.10, "
 	             "\"exclusiveMaximum\": 1e2, \"multipleOf\": 0.01}",
-	    "[{\"type\":[\"number\"],\"minimum\":\"0.10\","
-	    "\"exclusiveMaximum\":\"1e2\",\"multipleOf\":\"0.01\"}]");
+	    "[{\"type\":[\"number\"],\"minimum\":0.10,"
+	    "\"exclusiveMaximum\":1e2,\"multipleOf\":0.01}]");
 	expect_nodes("{\"type\": \"integer\", \"default\": 3, \"maximum\": 9, "
 	             "\"exclusiveMinimum\": -1}",
-	    "[{\"default\":3,\"type\":[\"integer\"],\"maximum\":\"9\","
-	    "\"exclusiveMinimum\":\"-1\"}]");
+	    "[{\"default\":3,\"type\":[\"integer\"],\"maximum\":9,"
+	    "\"exclusiveMinimum\":-1}]");
 	/* draft-04's boolean exclusiveMinimum, read once by the compiler */
 	expect_nodes(
 	    "{\"$schema\": \"http://json-schema.org/draft-04/schema#\","
 	    " \"type\": \"number\", \"minimum\": 5, "
 	    "\"exclusiveMinimum\": true}",
-	    "[{\"type\":[\"number\"],\"exclusiveMinimum\":\"5\"}]");
+	    "[{\"type\":[\"number\"],\"exclusiveMinimum\":5}]");
 }
 END_TEST
 
@@ -367,7 +367,7 @@ START_TEST(html_describes_alternatives_and_references_once)
 	expect_nodes("{\"oneOf\": [{\"title\": \"A\", \"type\": \"integer\"}, "
 	             "{\"title\": \"B\", \"type\": \"boolean\"}], "
 	             "\"allOf\": [{\"minimum\": 0}]}",
-	    "[{\"allOf\":[1],\"oneOf\":[2,3]},{\"minimum\":\"0\"},"
+	    "[{\"allOf\":[1],\"oneOf\":[2,3]},{\"minimum\":0},"
 	    "{\"title\":\"A\",\"type\":[\"integer\"]},"
 	    "{\"title\":\"B\",\"type\":[\"boolean\"]}]");
 	expect_nodes("{\"if\": {\"required\": [\"a\"]}, \"then\": "

@@ -297,9 +297,11 @@ html_num(
 {
 	if (num->text == NULL)
 		return 0;
+	/* the keyword's own JSON number text, as written: the page's reader
+	 * keeps it exact (0.10 stays 0.10, 2^53 + 1 stays 2^53 + 1) */
 	if (html_key(d, key) == -1)
 		return -1;
-	return html_json_text(d->out, num->text, num->len);
+	return buf_append(d->out, num->text, num->len);
 }
 
 /*

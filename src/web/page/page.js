@@ -512,7 +512,9 @@
       return {verdict: "reject", problems: r.problems, unsure: r.unsure};
     }
     try { v = parse(text, this.desc.jsonDepth); } catch (e) {
-      r.bad("", "json", "The act is not JSON yet: " + e.message + ".");
+      r.bad("", "json", /^nesting deeper/.test(e.message)
+        ? "Nest it less deep: the address reads acts nested at most " + this.desc.jsonDepth + " levels (" + e.message + ")."
+        : "The act is not JSON yet: " + e.message + ".");
       return {verdict: "reject", problems: r.problems, unsure: r.unsure};
     }
     return this.value(v);
@@ -849,7 +851,10 @@
     if (prose) { a["class"] = "prose"; el = h("textarea", a); } else {
       a.type = type;
       if (type === "datetime-local" || type === "time") a.step = "1";
+      /* the browser's own hint; never a pattern the page would not run */
+      if (type === "text" && has(s, "pattern") && regex(s.pattern)) a.pattern = "[\\s\\S]*(?:" + s.pattern + ")[\\s\\S]*";
       el = h("input", a);
+      if (a.pattern) { try { new RegExp("^(?:" + a.pattern + ")$", "v"); } catch (e) { el.removeAttribute("pattern"); } }
     }
     function toInput(v) {
       if (type === "datetime-local") return v.replace(/(Z|[+-]\d\d:\d\d)$/i, "").replace(" ", "T");
@@ -973,13 +978,14 @@
       slot.textContent = "";
       slot.appendChild(inner.el);
       if (inner.fixed) byPtr[ptr] = sel;
+      /* where a problem is, the alternative is named as its box is */
+      labelOf[ptr] = lab;
     }
     make(value);
     sel.addEventListener("change", function (e) { e.stopPropagation(); anew(); make(undefined); sync(); });
     var box = h("fieldset", {"class": "group", "data-kind-of": "alternatives"}, [h("legend", {text: lab}),
       h("div", {"class": "field"}, [h("label", {"for": id, text: "Kind"}), sel]), helpBox(base, id + "-h"), slot]);
     if (!byPtr[ptr]) register(ptr, {}, sel, lab);
-    labelOf[ptr] = lab;
     return {el: box, input: sel, get: function () { return inner.get(); }};
   };
   function fits(i, v) { var r = new Round(20000); checker.node(i, v, "", r, 0); return r.verdict(); }
