@@ -10,8 +10,11 @@
 // says accept or reject it must agree with the address: one disagreement
 // fails the run, with the form and the text.
 //
-//   node diff.mjs --gpt=PATH --tmp=DIR [--count=K] [--seed=S] FORM...
+//   node diff.mjs --gpt=PATH --tmp=DIR [--count=K] [--seed=S]
+//                 [--script=FILE] FORM...
 //
+// --script runs that file instead of the page's script (to see the run
+// fail on a check broken on purpose).
 // A FORM is an address directory, or a schema file (wrapped into an
 // address of its own); the files of its pass/ and fail/ beside it, when
 // there are, are judged too.  Prints per form and in total: texts
@@ -146,7 +149,7 @@ for (const f of forms) {
   if (check.status !== 0) { console.log(`${name}: the address does not load (skipped)`); continue; }
   const page = pageOf(dir);
   if (!page) { console.log(`FAIL: ${name}: no page`); total.disagree++; continue; }
-  const P = coreOf(page.js);
+  const P = coreOf(opt.script ? fs.readFileSync(opt.script, 'utf8') : page.js);
   const checker = new P.Checker(P.readDescription(page.desc));
   const sample = spawnSync(opt.gpt, ['--sample', '--count', String(opt.count), '--seed', String(opt.seed), dir], {maxBuffer: 64 << 20});
   const texts = new Set();
