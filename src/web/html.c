@@ -5,14 +5,16 @@
  * the scratch (a buffer for the description, the table of nodes already
  * numbered) is freed before returning.  html_csp() owns one static string.
  *
- * The description of the controls: every compiled node reachable from the
- * root gets a number, the first time a node refers to it (a pointer-keyed
- * hash table, so a node shared by many references, or a recursive form,
- * is described once); nodes are written in that order, each naming the
- * others by number.  What the view cannot describe, or what the page does
- * not show as controls (dynamic references, unevaluated*, dependent*,
- * if/then/else, contains with counts), is marked "u": the script gives
- * that subtree a JSON editor and leaves its judgement to the address.
+ * The description of the form (its format is written down at the head of
+ * src/web/page/page.js, which reads it): every compiled node reachable
+ * from the root gets a number, the first time a node refers to it (a
+ * pointer-keyed hash table, so a node shared by many references, or a
+ * recursive form, is described once); nodes are written in that order,
+ * each naming the others by number, each keyword under its JSON Schema
+ * name, bounds as the form's own number text.  What the page cannot judge
+ * (a constraint the view does not describe, dynamic references,
+ * unevaluated*) is named in "x-opaque", never dropped: the script gives
+ * that part a JSON editor and its check says it cannot tell there.
  * Linear in the nodes and their keywords; the <title> shows at most
  * HTML_TITLE_MAX code points of the heading.
  *
