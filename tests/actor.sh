@@ -41,8 +41,16 @@ for d in "$src"/examples/*/ "$src"/tests/data/addresses/*/; do
 	jq -e .s "$d/form.json" >"$t/work/s.json" 2>/dev/null || continue
 	address "$(basename "$d")" "$t/work/s.json"
 done
+# Three test forms read their form as neither the decoder nor the
+# reference library does, by design (gpt.fcgi enforces a later dialect's
+# keywords in an earlier form, keywords beside $ref in draft-07, and a
+# relative $id): they are judged by tests/validate.sh, not here.
 for f in "$src"/tests/data/validate/*/schema.json; do
-	address "test-$(basename "$(dirname "$f")")" "$f"
+	n=$(basename "$(dirname "$f")")
+	case $n in
+	later-keywords-draft04 | ref-siblings-draft07 | typebox-recursive) continue ;;
+	esac
+	address "test-$n" "$f"
 done
 chmod -R a+rX "$t/root"
 
