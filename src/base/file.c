@@ -226,17 +226,15 @@ file_read_buf(const char *path, struct buf *out, char *why, size_t whylen)
 	return 0;
 }
 
-int
-file_read_arena(const char *path, size_t max, struct arena *a,
-    const char **text, size_t *len, char *why, size_t whylen)
+/* The size bytes of the open fd into a (NUL after them), closing fd; on
+ * failure the arena is as it was. */
+static int
+file_read_opened(int fd, size_t size, struct arena *a, const char **text,
+    size_t *len, char *why, size_t whylen)
 {
 	struct arena_mark m = arena_mark(a);
-	size_t size;
 	char *p;
-	int fd;
 
-	if ((fd = file_open(path, max, &size, why, whylen)) == -1)
-		return -1;
 	if (size == SIZE_MAX || (p = arena_alloc(a, size + 1)) == NULL) {
 		file_fail(ENOMEM, why, whylen, "out of memory");
 		file_close(fd);
@@ -258,35 +256,28 @@ file_read_arena(const char *path, size_t max, struct arena *a,
 }
 
 int
+file_read_arena(const char *path, size_t max, struct arena *a,
+    const char **text, size_t *len, char *why, size_t whylen)
+{
+	size_t size;
+	int fd;
+
+	if ((fd = file_open(path, max, &size, why, whylen)) == -1)
+		return -1;
+	return file_read_opened(fd, size, a, text, len, why, whylen);
+}
+
+int
 file_read_beneath(const char *base, const char *rel, size_t rel_len, size_t max,
     struct arena *a, const char **text, size_t *len, char *why, size_t whylen)
 {
-	struct arena_mark m = arena_mark(a);
 	size_t size;
-	char *p;
 	int fd;
 
 	if ((fd = file_open_beneath(
 	         base, rel, rel_len, max, &size, why, whylen)) == -1)
 		return -1;
-	if (size == SIZE_MAX || (p = arena_alloc(a, size + 1)) == NULL) {
-		file_fail(ENOMEM, why, whylen, "out of memory");
-		file_close(fd);
-		return -1;
-	}
-	if (file_read_exact(fd, p, size, why, whylen) == -1) {
-		int e = errno;
-
-		close(fd);
-		arena_rewind(a, m);
-		errno = e;
-		return -1;
-	}
-	close(fd);
-	p[size] = '\0';
-	*text = p;
-	*len = size;
-	return 0;
+	return file_read_opened(fd, size, a, text, len, why, whylen);
 }
 
 int
