@@ -36,6 +36,7 @@
 #include "tools/sample_re.h"
 #include "schema/schema.h"
 #include "schema/schema_dialect.h"
+#include "schema/schema_facts.h"
 #include "schema/schema_view.h"
 #include "base/utf8.h"
 
@@ -195,31 +196,6 @@ gather(struct sample_gen *g, struct parts *p, const struct schema_node *n,
 			gather(g, p, v->else_, depth + 1);
 		}
 	}
-}
-
-/* The types every part admits; untyped parts admit what their keywords
- * are about, when they have any. */
-static unsigned
-part_types(const struct schema_view *v)
-{
-	unsigned t = 0;
-
-	if (v->typed)
-		return v->types;
-	if (v->nprops || v->npprops || v->additional || v->names ||
-	    v->min_props || v->max_props != SIZE_MAX || v->ndepreq ||
-	    v->ndepsch)
-		t |= SV_TY_OBJECT;
-	if (v->min_items || v->max_items != SIZE_MAX || v->nprefix ||
-	    v->items || v->contains || v->unique_items)
-		t |= SV_TY_ARRAY;
-	if (v->min_length || v->max_length != SIZE_MAX || v->pattern ||
-	    v->format || v->content_encoding || v->content_json)
-		t |= SV_TY_STRING;
-	if (v->minimum.text || v->maximum.text || v->xminimum.text ||
-	    v->xmaximum.text || v->multiple_of.text || v->nformat)
-		t |= SV_TY_NUMBER | SV_TY_INTEGER;
-	return t != 0 ? t : SV_TY_ALL;
 }
 
 static int gen(
@@ -1022,7 +998,7 @@ gen(struct sample_gen *g, const struct schema_node *const *ns, size_t count)
 			goto done;
 		}
 	for (i = 0; i < p->count; i++) {
-		unsigned t = part_types(&p->v[i]);
+		unsigned t = schema_facts_concerns(&p->v[i]);
 
 		/* a number part admits integers */
 		if (t & SV_TY_NUMBER)
