@@ -1134,12 +1134,14 @@ sample_next(struct sample_gen *g, struct buf *out, struct sample_err *err)
 		snprintf(err->pointer, sizeof(err->pointer), "%s", g->opaque);
 	} else if (failed_validation) {
 		snprintf(err->reason, sizeof(err->reason),
-		    "no value found in %d tries: the last candidate failed "
-		    "%s at %.*s",
+		    "no value found in %d tries: the last candidate was "
+		    "rejected at %.*s: %s%s%.*s",
 		    SAMPLE_TRIES,
-		    verr.keyword != NULL ? verr.keyword : "a limit",
 		    (int)(verr.pointer.len > 100 ? 100 : verr.pointer.len),
-		    verr.pointer.buf);
+		    verr.pointer.buf, verr.keyword != NULL ? verr.keyword : "",
+		    verr.keyword != NULL ? ": " : "",
+		    (int)(strlen(verr.reason) > 60 ? 60 : strlen(verr.reason)),
+		    verr.reason);
 		snprintf(err->pointer, sizeof(err->pointer), "%.*s",
 		    (int)verr.pointer.len, verr.pointer.buf);
 	} else {
