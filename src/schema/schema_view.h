@@ -250,7 +250,11 @@ struct schema_view_edges {
  * if, not), then those into the values inside (properties, whose members
  * without a schema have no edge, patternProperties, additionalProperties,
  * unevaluatedProperties, prefixItems, items, unevaluatedItems,
- * contentSchema, contains, propertyNames).  Allocates nothing.
+ * contentSchema, contains, propertyNames).  Allocates nothing.  The
+ * edges are the view's: a subschema the view leaves out has none (an
+ * `if` without then or else, which asserts nothing), which is why the
+ * compiler's plan (schema_plan.c), whose unevaluated* collection needs
+ * that if's annotations, walks the node's own fields instead.
  */
 void schema_view_edges_init(
     struct schema_view_edges *it, const struct schema_node *n);
