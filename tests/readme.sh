@@ -48,10 +48,15 @@ python3 "$GPT_SRCDIR/tests/readme.py" "$GPT_SRCDIR/README" "$port" "$H" "$OUT" |
 
 # reader CMD...: run CMD as the reader, in the checkout, with the
 # environment a login gives (HOME, a plain PATH), bounded in time.
-reader() {
-	(cd "$TREE" && exec env -i HOME="$H" USER=reader LOGNAME=reader \
+# reader_exec is the same in place of the shell: `reader_exec CMD &`
+# leaves $! the pid of timeout, which passes a TERM on to CMD.
+reader_exec() {
+	cd "$TREE" && exec env -i HOME="$H" USER=reader LOGNAME=reader \
 	    PATH=/usr/local/bin:/usr/bin:/bin TMPDIR="$H/tmp" \
-	    READ_OUT="$OUT" JOBS=2 $as_reader timeout 900 "$@")
+	    READ_OUT="$OUT" JOBS=2 $as_reader timeout 900 "$@"
+}
+reader() {
+	(reader_exec "$@")
 }
 
 # --- "Your first address", top to bottom ---------------------------------
@@ -122,7 +127,7 @@ expect_true "\"The two commands\" are scripts/test and scripts/demo" test $? -eq
 demo() {
 	dport=$(free_port)
 	rm -f "$OUT/demo.out"
-	reader env PORT="$dport" scripts/demo >"$OUT/demo.out" 2>&1 \
+	reader_exec env PORT="$dport" scripts/demo >"$OUT/demo.out" 2>&1 \
 	    </dev/null &
 	dpid=$!
 	started "$dpid"
@@ -176,7 +181,7 @@ demo "after the build in place, beside build/"
 # stays open until the test closes it).
 mkfifo "$OUT/fifo"
 [ -n "$as_reader" ] && chown "$READER_UID" "$OUT/fifo"
-reader sh -c "CONTENT_LENGTH=10 REQUEST_METHOD=POST \
+reader_exec sh -c "CONTENT_LENGTH=10 REQUEST_METHOD=POST \
     CONTENT_TYPE=application/json GPT_ADDRESS='$H/gpt/note' \
     exec ./gpt.fcgi <'$OUT/fifo'" >/dev/null 2>&1 &
 waiter=$!
