@@ -33,9 +33,13 @@ chmod 755 "$TEST_TMP/gpt.fcgi"
 site=$home/public_html/gpt
 addr=$site/gpt.fcgi.d/guestbook
 
-# The account publishes the guestbook, as itself.
+# The account publishes the guestbook, as itself (from a copy it can
+# read wherever the source tree is).
+cp -R "$GPT_SRCDIR/examples/guestbook" "$TEST_TMP/guestbook"
+rm -rf "$TEST_TMP/guestbook/data"
+chmod -R a+rX "$TEST_TMP/guestbook"
 as "$OWNER" sh -c "umask 022 && mkdir -p '$site/gpt.fcgi.d' &&
-    cp -R '$GPT_SRCDIR/examples/guestbook' '$site/gpt.fcgi.d/' &&
+    cp -R '$TEST_TMP/guestbook' '$site/gpt.fcgi.d/' &&
     cp '$TEST_TMP/gpt.fcgi' '$site/gpt.fcgi'"
 expect_true "the account published the address as itself" \
     test "$(stat -c %u "$addr/hook")" = "$OWNER"
@@ -61,6 +65,7 @@ expect_true "without data/ the server's user cannot keep the entry (502)" \
 # The README's recipe, word for word, as the account, from public_html/gpt.
 recipe=$(grep -m 1 '^    mkdir -p gpt.fcgi.d/guestbook/data && chmod 1733' \
     "$GPT_SRCDIR/README" | sed 's/^    //')
+# (the README is read by root: the account runs only the line)
 expect_true "the README gives the recipe" test -n "$recipe"
 (cd "$site" && as "$OWNER" sh -c "$recipe")
 expect_true "the account ran it without root" \
