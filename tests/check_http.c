@@ -710,7 +710,7 @@ START_TEST(http_head_blocks_carry_the_documented_headers)
 
 	buf_init(&b, 4096);
 	ck_assert_int_eq(
-	    http_head_ok(&b, "application/json", "\"e\"", 12, "chat", NULL), 0);
+	    http_head_ok(&b, "application/json", "\"e\"", 12, "chat", NULL, NULL), 0);
 	ck_assert_str_eq(buf_ptr(&b), "Status: 200 OK\r\n"
 	                              "Content-Type: application/json\r\n"
 	                              "Vary: Accept\r\n"
@@ -721,7 +721,7 @@ START_TEST(http_head_blocks_carry_the_documented_headers)
 	                              "\r\n");
 	buf_reset(&b);
 	ck_assert_int_eq(http_head_ok(&b, "text/html; charset=utf-8", "\"h\"",
-	                     0, "", "default-src 'none'"),
+	                     0, "", "default-src 'none'", NULL),
 	    0);
 	ck_assert_ptr_null(strstr(buf_ptr(&b), "GPT-Type"));
 	ck_assert_ptr_nonnull(strstr(buf_ptr(&b), "Content-Length: 0\r\n"));
