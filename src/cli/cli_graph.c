@@ -109,8 +109,8 @@ graph_dup(struct graph *g, const char *s, size_t n)
 	return p;
 }
 
-static void GPT_PRINTF(5, 6) graph_problem(struct graph *g,
-    enum graph_sev sev, const char *rule, size_t node, const char *fmt, ...)
+static void GPT_PRINTF(5, 6) graph_problem(struct graph *g, enum graph_sev sev,
+    const char *rule, size_t node, const char *fmt, ...)
 {
 	struct graph_problem *p;
 	char reason[512];
@@ -253,8 +253,7 @@ graph_find(const struct graph *g, const char *name)
 }
 
 static int
-graph_add_edge(struct graph *g, size_t from, size_t index,
-    const struct link *k)
+graph_add_edge(struct graph *g, size_t from, size_t index, const struct link *k)
 {
 	struct graph_edge *e;
 	char name[ADDR_NAME_MAX + 1];
@@ -314,7 +313,8 @@ graph_load(struct graph *g, size_t i)
 		const char *why = a.ok ? err : a.err;
 
 		nd->error = graph_dup(g, why, strlen(why));
-		graph_problem(g, GRAPH_REFUSAL, "address-refused", i, "%s", why);
+		graph_problem(
+		    g, GRAPH_REFUSAL, "address-refused", i, "%s", why);
 		addr_free(&a);
 		return;
 	}
@@ -529,8 +529,8 @@ graph_read(struct graph *g, const char *root)
 
 /* --- output ------------------------------------------------------------ */
 
-static const char *const graph_kinds[] = {"address", "self", "outside",
-    "nowhere"};
+static const char *const graph_kinds[] = {
+    "address", "self", "outside", "nowhere"};
 static const char *const graph_sevs[] = {"refusal", "warning", "info"};
 
 static int
@@ -547,7 +547,8 @@ graph_json(const struct graph *g, struct buf *out)
 {
 	size_t i;
 
-	if (buf_puts(out, "{\"root\":") == -1 || graph_str(out, g->root) == -1 ||
+	if (buf_puts(out, "{\"root\":") == -1 ||
+	    graph_str(out, g->root) == -1 ||
 	    buf_puts(out, ",\"nodes\":[") == -1)
 		return -1;
 	for (i = 0; i < g->nnodes; i++) {
@@ -582,9 +583,11 @@ graph_json(const struct graph *g, struct buf *out)
 		    buf_puts(out, ",\"href\":") == -1 ||
 		    graph_str(out, e->href) == -1 ||
 		    buf_puts(out, ",\"title\":") == -1 ||
-		    graph_str(out, e->title[0] != '\0' ? e->title : NULL) == -1 ||
+		    graph_str(out, e->title[0] != '\0' ? e->title : NULL) ==
+		        -1 ||
 		    buf_printf(out, ",\"kind\":\"%s\",\"broken\":%s}",
-		        graph_kinds[e->kind], e->broken ? "true" : "false") == -1)
+		        graph_kinds[e->kind],
+		        e->broken ? "true" : "false") == -1)
 			return -1;
 	}
 	if (buf_puts(out, "],\"problems\":[") == -1)
@@ -593,12 +596,14 @@ graph_json(const struct graph *g, struct buf *out)
 		const struct graph_problem *p = &g->problems[i];
 
 		if ((i > 0 && buf_putc(out, ',') == -1) ||
-		    buf_printf(out, "{\"severity\":\"%s\",\"rule\":\"%s\","
-		                    "\"address\":",
+		    buf_printf(out,
+		        "{\"severity\":\"%s\",\"rule\":\"%s\","
+		        "\"address\":",
 		        graph_sevs[p->sev], p->rule) == -1 ||
 		    graph_str(out, g->nodes[p->node].name) == -1 ||
 		    buf_puts(out, ",\"pointer\":") == -1 ||
-		    graph_str(out, p->pointer != NULL ? p->pointer : "") == -1 ||
+		    graph_str(out, p->pointer != NULL ? p->pointer : "") ==
+		        -1 ||
 		    buf_puts(out, ",\"reason\":") == -1 ||
 		    graph_str(out, p->reason) == -1 || buf_putc(out, '}') == -1)
 			return -1;
@@ -635,11 +640,11 @@ graph_dot(const struct graph *g, struct buf *out)
 {
 	size_t i;
 
-	if (buf_puts(out, "digraph gpt {\n  rankdir=LR;\n"
-	                  "  node [shape=box, fontname=\"sans-serif\", "
-	                  "fontsize=10];\n"
-	                  "  edge [fontname=\"sans-serif\", fontsize=9];\n") ==
-	    -1)
+	if (buf_puts(out,
+	        "digraph gpt {\n  rankdir=LR;\n"
+	        "  node [shape=box, fontname=\"sans-serif\", "
+	        "fontsize=10];\n"
+	        "  edge [fontname=\"sans-serif\", fontsize=9];\n") == -1)
 		return -1;
 	for (i = 0; i < g->nnodes; i++) {
 		const struct graph_node *n = &g->nodes[i];
@@ -666,8 +671,8 @@ graph_dot(const struct graph *g, struct buf *out)
 		        buf_printf(out, "\"%s];\n",
 		            e->broken ? ", color=red" : "") == -1))
 			return -1;
-		if ((node ? buf_printf(out, "  n%zu -> n%zu [label=\"", e->from,
-		                e->to)
+		if ((node ? buf_printf(
+		                out, "  n%zu -> n%zu [label=\"", e->from, e->to)
 		          : buf_printf(out, "  n%zu -> x%zu [label=\"", e->from,
 		                i)) == -1 ||
 		    graph_dot_str(out, e->rel) == -1 ||
@@ -711,7 +716,8 @@ graph_svg(const struct buf *dot)
 	}
 	/* bounded by the text's length */
 	while (off < buf_len(dot)) {
-		ssize_t w = write(fds[1], buf_ptr(dot) + off, buf_len(dot) - off);
+		ssize_t w =
+		    write(fds[1], buf_ptr(dot) + off, buf_len(dot) - off);
 
 		if (w < 0 && errno == EINTR)
 			continue;

@@ -564,8 +564,8 @@ addr_load_once(const char *dir, struct addr *a, schema_warn_fn warn,
 	}
 	if (links_check(doc, lptr, sizeof(lptr), lwhy, sizeof(lwhy)) == -1) {
 		/* hits on {"rel": "Next Page", "href": "x"} */
-		addr_fail(a, "%s: link refused at \"%s\": %s", path, lptr,
-		    lwhy);
+		addr_fail(
+		    a, "%s: link refused at \"%s\": %s", path, lptr, lwhy);
 		goto done;
 	}
 	s = json_object_get(doc, "s", 1);
@@ -599,8 +599,8 @@ addr_load_once(const char *dir, struct addr *a, schema_warn_fn warn,
 	 * included */
 	if ((doc = addr_bundled(a, doc, s, form)) == NULL ||
 	    (answer != NULL &&
-	        (doc = addr_bundled(a, doc, json_object_get(doc, "a", 1),
-	             answer)) == NULL)) {
+	        (doc = addr_bundled(
+	             a, doc, json_object_get(doc, "a", 1), answer)) == NULL)) {
 		addr_fail(a, "%s: out of memory", path);
 		goto done;
 	}

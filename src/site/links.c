@@ -32,8 +32,8 @@ links_count(const struct json_value *doc)
 }
 
 static void
-links_str(const struct json_value *o, const char *key, const char **p,
-    size_t *len)
+links_str(
+    const struct json_value *o, const char *key, const char **p, size_t *len)
 {
 	const struct json_value *v = json_object_get(o, key, strlen(key));
 
@@ -52,7 +52,8 @@ links_get(const struct json_value *doc, size_t i, struct link *out)
 
 	links_str(o, "rel", &out->rel, &out->rel_len);
 	links_str(o, "href", &out->href, &out->href_len);
-	links_str(o, "title", &out->title, &out->title_len);
+	/* a link member, RFC 8288's target attribute */
+	links_str(o, "title", &out->title, &out->title_len); /* not-a-keyword */
 }
 
 bool
@@ -69,8 +70,7 @@ links_rel_ok(const char *rel, size_t len)
 			char c = rel[i];
 
 			if (!((c >= 'a' && c <= 'z') ||
-			        (c >= '0' && c <= '9') || c == '.' ||
-			        c == '-'))
+			        (c >= '0' && c <= '9') || c == '.' || c == '-'))
 				break;
 		}
 		if (i == len)

@@ -20,8 +20,8 @@
 
 struct json_value;
 
-#define LINKS_MAX 64         /* links of one form */
-#define LINK_BYTES_MAX 2048  /* rel, href and title of one link, together */
+#define LINKS_MAX 64        /* links of one form */
+#define LINK_BYTES_MAX 2048 /* rel, href and title of one link, together */
 #define LINKS_WHY_MAX 160
 #define LINKS_PTR_MAX 48
 
@@ -45,10 +45,10 @@ void links_get(const struct json_value *doc, size_t i, struct link *out);
 
 /* Where a link's href leads, seen from an address under a root. */
 enum links_target {
-	LINKS_T_SELF,     /* "", "#x", "?q", "./": the address itself */
-	LINKS_T_SIBLING,  /* "name": the address name under the same root */
-	LINKS_T_OUTSIDE,  /* absolute, or a path out of the root: not ours */
-	LINKS_T_NOWHERE,  /* under the root but no address name ("a/b") */
+	LINKS_T_SELF,    /* "", "#x", "?q", "./": the address itself */
+	LINKS_T_SIBLING, /* "name": the address name under the same root */
+	LINKS_T_OUTSIDE, /* absolute, or a path out of the root: not ours */
+	LINKS_T_NOWHERE, /* under the root but no address name ("a/b") */
 };
 
 /*

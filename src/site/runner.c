@@ -316,13 +316,16 @@ runner_main(const struct runner_task *t, int lock_fd)
 			 * only that it failed, the log where and why */
 			struct schema_err serr;
 
-			arena_set_cap(&r.scratch, cap > SIZE_MAX / 4 ? SIZE_MAX : cap * 4);
-			switch (schema_validate(t->answer, v, &r.scratch, &serr)) {
+			arena_set_cap(&r.scratch,
+			    cap > SIZE_MAX / 4 ? SIZE_MAX : cap * 4);
+			switch (
+			    schema_validate(t->answer, v, &r.scratch, &serr)) {
 			case SCHEMA_OK:
 				break;
 			case SCHEMA_NOMEM:
-				log_error("task %s at %s: out of memory checking "
-				          "the answer against a",
+				log_error(
+				    "task %s at %s: out of memory checking "
+				    "the answer against a",
 				    hex, hr.address);
 				reason = "answer not checked";
 				break;

@@ -402,10 +402,9 @@ report_json(const struct report *r, struct buf *out)
 	if (buf_puts(out, ",\"decoders\":") == -1 ||
 	    report_json_decoders(out, r->decoders, r->ndecoders) == -1)
 		return -1;
-	if (r->has_answer &&
-	    (buf_puts(out, ",\"answer_decoders\":") == -1 ||
-	        report_json_decoders(
-	            out, r->answer_decoders, r->nanswer_decoders) == -1))
+	if (r->has_answer && (buf_puts(out, ",\"answer_decoders\":") == -1 ||
+	                         report_json_decoders(out, r->answer_decoders,
+	                             r->nanswer_decoders) == -1))
 		return -1;
 	return buf_puts(out, "}\n");
 }

@@ -616,9 +616,9 @@ http_link_field(struct buf *out, const char *href, size_t href_len,
 	for (i = 0; i < title_len; i++) {
 		unsigned char c = (unsigned char)title[i];
 
-		if ((c != '\0' && http_attr_char(c) ? buf_putc(out, (char)c)
-		                                     : buf_printf(out, "%%%02X",
-		                                           c)) == -1)
+		if ((c != '\0' && http_attr_char(c)
+		            ? buf_putc(out, (char)c)
+		            : buf_printf(out, "%%%02X", c)) == -1)
 			return -1;
 	}
 	return buf_puts(out, "\r\n");
