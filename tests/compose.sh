@@ -202,6 +202,17 @@ run_cli --graph --dot "$ROOT"
 expect_status 0 "--graph --dot"
 expect_true "--graph --dot: a digraph with an edge per link" \
     sh -c "head -n 1 '$TEST_TMP/out' | grep -qx 'digraph gpt {' && grep -c ' -> ' '$TEST_TMP/out' | grep -qx 5"
+if command -v dot >/dev/null 2>&1; then
+	run_cli --graph --svg "$ROOT"
+	expect_status 0 "--graph --svg through Graphviz"
+	expect_true "--graph --svg: an SVG with a node per address" \
+	    sh -c "grep -q '<svg' '$TEST_TMP/out' && test \$(grep -c '<title>n[0-9]*</title>' '$TEST_TMP/out') -eq 4"
+else
+	run_cli --graph --svg "$ROOT"
+	expect_status 1 "--graph --svg without Graphviz"
+	expect_true "--graph --svg says what is missing" \
+	    grep -q 'needs Graphviz' "$TEST_TMP/err"
+fi
 run_cli --graph --bogus "$ROOT"
 expect_status 2 "--graph with an unknown option"
 run_cli --graph "$TEST_TMP/none"

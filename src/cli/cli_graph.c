@@ -20,6 +20,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -696,6 +697,8 @@ graph_svg(const struct buf *dot)
 	size_t off = 0;
 	pid_t pid;
 
+	/* a dot that dies early must not take us with it: its status says */
+	(void)signal(SIGPIPE, SIG_IGN);
 	if (pipe(fds) == -1)
 		return -1;
 	posix_spawn_file_actions_init(&fa);
