@@ -40,10 +40,27 @@ report_init(struct report *r, const char *path)
 	r->form = report_dup(r, path);
 }
 
+static void
+report_free_decoders(struct report_decoder *list, size_t n)
+{
+	size_t i, k;
+
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < list[i].nrefused; k++) {
+			free(list[i].refused_by[k].pointer);
+			free(list[i].refused_by[k].keyword);
+		}
+		for (k = 0; k < list[i].nignores; k++) {
+			free(list[i].ignores[k].pointer);
+			free(list[i].ignores[k].keyword);
+		}
+	}
+}
+
 void
 report_free(struct report *r)
 {
-	size_t i, k;
+	size_t i;
 
 	for (i = 0; i < r->count; i++) {
 		free(r->problems[i].pointer);
@@ -55,16 +72,8 @@ report_free(struct report *r)
 		free(r->annotations[i]);
 		free(r->annotation_at[i]);
 	}
-	for (i = 0; i < r->ndecoders; i++) {
-		for (k = 0; k < r->decoders[i].nrefused; k++) {
-			free(r->decoders[i].refused_by[k].pointer);
-			free(r->decoders[i].refused_by[k].keyword);
-		}
-		for (k = 0; k < r->decoders[i].nignores; k++) {
-			free(r->decoders[i].ignores[k].pointer);
-			free(r->decoders[i].ignores[k].keyword);
-		}
-	}
+	report_free_decoders(r->decoders, r->ndecoders);
+	report_free_decoders(r->answer_decoders, r->nanswer_decoders);
 	free(r->form);
 	memset(r, 0, sizeof(*r));
 }
