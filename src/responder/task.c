@@ -503,7 +503,8 @@ task_route(char *const *envp, struct http_writer *out,
 /* Store the act as a task, start its runner, answer 202 into out. */
 static int
 task_create(const struct task_act_in *in, const struct store *s,
-    struct http_writer *out, bool preferred, enum http_outcome *o)
+    const char *key, size_t key_len, struct http_writer *out, bool preferred,
+    enum http_outcome *o)
 {
 	const struct http_req *req = in->req;
 	const struct addr *a = in->a;
@@ -544,6 +545,8 @@ task_create(const struct task_act_in *in, const struct store *s,
 	    .max_output = a->conf.hook_max_output,
 	    .extra_env = a->conf.hook_env,
 	    .extra_env_count = a->conf.hook_env_count,
+	    .idem_key = key,
+	    .idem_key_len = key_len,
 	};
 	store_id_hex(t.rec.id, hex);
 	store_name(STORE_TASK, t.rec.id, STORE_ID_BYTES, name);
@@ -630,7 +633,7 @@ task_act(const struct task_act_in *in, struct http_writer *out,
 		to = &k.capture;
 	}
 	if (as_task)
-		rc = task_create(in, &s, to, preferred, o);
+		rc = task_create(in, &s, k.key, k.key_len, to, preferred, o);
 	else
 		rc = answer(ctx, to, o);
 	if (k.key != NULL)

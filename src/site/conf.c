@@ -400,8 +400,8 @@ conf_value(struct conf *c, enum conf_key k, const char *v, size_t len,
 		c->store_scope[len] = '\0';
 		return 0;
 	case CONF_K_TASK_LEASE:
-		if (conf_number(v, len, CONF_TASK_LEASE_MIN, CONF_TASK_LEASE_MAX,
-		        &n) == -1)
+		if (conf_number(v, len, CONF_TASK_LEASE_MIN,
+		        CONF_TASK_LEASE_MAX, &n) == -1)
 			goto range;
 		c->task_lease = (unsigned)n;
 		return 0;

@@ -263,9 +263,8 @@ runner_lease_main(void *arg)
 	/* a third of the lease, and at least once a second, so that a
 	 * DELETE elsewhere reaches the hook well inside its wait
 	 * (TASK_CANCEL_WAIT_MS) */
-	unsigned every_ms = l->store->lease_ms / 3 < 1000
-	                        ? l->store->lease_ms / 3
-	                        : 1000;
+	unsigned every_ms =
+	    l->store->lease_ms / 3 < 1000 ? l->store->lease_ms / 3 : 1000;
 	bool cancelled = false;
 
 	(void)pthread_mutex_lock(&l->mu);
@@ -370,8 +369,8 @@ runner_main(const struct runner_task *t, int lock_fd)
 	if (store_child(&st, t->conninfo) == -1) {
 		/* the database is gone: nothing can be written, and the
 		 * lease runs out, so the task ends "runner lost" */
-		log_error("task runner: cannot reach the store %s: %s",
-		    st.path, strerror(errno));
+		log_error("task runner: cannot reach the store %s: %s", st.path,
+		    strerror(errno));
 		_exit(1);
 	}
 	/* What the hook starts outside its group comes back to the runner
@@ -548,8 +547,8 @@ locked:
 		int r = store_reap(s, name, buf_ptr(&nb), buf_len(&nb));
 
 		/* 0: renewed or ended meanwhile; the record as it is now */
-		if (r == -1 || (r == 0 && store_get(s, name, out,
-		                              STORE_RECORD_MAX) == -1))
+		if (r == -1 ||
+		    (r == 0 && store_get(s, name, out, STORE_RECORD_MAX) == -1))
 			rc = -1;
 		if (r != 1)
 			goto done;

@@ -85,8 +85,8 @@ store_open(struct store *s, const char *base, const char *dir)
 }
 
 int
-store_open_pg(struct store *s, const char *conninfo, const char *scope,
-    unsigned lease_s)
+store_open_pg(
+    struct store *s, const char *conninfo, const char *scope, unsigned lease_s)
 {
 	size_t n = strlen(scope);
 
@@ -352,7 +352,8 @@ store_create(const struct store *s, const char *name, const void *p, size_t n)
 	int fd, err;
 
 	if (s->pg)
-		return store_pg_create(s->scope, name, p, n, store_expiry(p, n));
+		return store_pg_create(
+		    s->scope, name, p, n, store_expiry(p, n));
 	fd = openat(s->dfd, name,
 	    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd == -1)

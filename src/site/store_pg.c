@@ -33,17 +33,16 @@ static pthread_mutex_t pg_mutex = PTHREAD_MUTEX_INITIALIZER;
 /* The database's clock in milliseconds, as SQL. */
 #define PG_NOW_MS "(extract(epoch from clock_timestamp()) * 1000)::bigint"
 
-static const char pg_ddl[] =
-    "SELECT pg_advisory_xact_lock(716400022);"
-    "CREATE TABLE IF NOT EXISTS gpt_store ("
-    " scope text NOT NULL,"
-    " name text NOT NULL,"
-    " body bytea NOT NULL,"
-    " expires bigint NOT NULL,"
-    " final boolean NOT NULL DEFAULT false,"
-    " lease bigint NOT NULL DEFAULT 0,"
-    " cancel boolean NOT NULL DEFAULT false,"
-    " PRIMARY KEY (scope, name))";
+static const char pg_ddl[] = "SELECT pg_advisory_xact_lock(716400022);"
+                             "CREATE TABLE IF NOT EXISTS gpt_store ("
+                             " scope text NOT NULL,"
+                             " name text NOT NULL,"
+                             " body bytea NOT NULL,"
+                             " expires bigint NOT NULL,"
+                             " final boolean NOT NULL DEFAULT false,"
+                             " lease bigint NOT NULL DEFAULT 0,"
+                             " cancel boolean NOT NULL DEFAULT false,"
+                             " PRIMARY KEY (scope, name))";
 
 bool
 store_pg_available(void)
@@ -395,8 +394,8 @@ store_pg_reap(const char *scope, const char *name, const void *p, size_t n)
 }
 
 int
-store_pg_renew(const char *scope, const char *name, unsigned lease_ms,
-    bool *cancel)
+store_pg_renew(
+    const char *scope, const char *name, unsigned lease_ms, bool *cancel)
 {
 	char lease[24];
 	const char *v[3] = {scope, name, lease};
@@ -482,7 +481,7 @@ store_pg_put(const char *scope, const char *name, const void *p, size_t n,
     int64_t expires, bool working, bool final, unsigned lease_ms)
 {
 	(void)scope, (void)name, (void)p, (void)n, (void)expires;
-	(void)working, (void)final, (void)lease_ms;
+	(void)working, (void) final, (void)lease_ms;
 	errno = ENOSYS;
 	return -1;
 }

@@ -80,8 +80,8 @@ bool store_pg_lease_alive(const char *scope, const char *name);
 /* Replace a working task's record whose lease ran out with the n bytes
  * at p (a final record).  1 replaced, 0 not (alive, or no longer
  * working), -1 on failure. */
-int store_pg_reap(const char *scope, const char *name, const void *p,
-    size_t n) GPT_MUSTCHECK;
+int store_pg_reap(
+    const char *scope, const char *name, const void *p, size_t n) GPT_MUSTCHECK;
 
 /* Renew a working task's lease for lease_ms; *cancel set when a DELETE
  * asked for it.  0, or -1. */
