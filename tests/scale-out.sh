@@ -307,7 +307,15 @@ with open(out, "w") as f:
     for r in sorted(results, key=lambda r: r["i"]):
         f.write(json.dumps(r) + "\n")
 PY
-client() { timeout 90 "$PY" "$TEST_TMP/client.py" "$@"; }
+# client ...: client.py, bounded (180 s: 1,000 Python hooks on two busy
+# cores), saying how long it took.
+client() {
+	_c0=$(date +%s)
+	timeout 180 "$PY" "$TEST_TMP/client.py" "$@"
+	_crc=$?
+	echo "client $4: $(($(date +%s) - _c0)) s (exit $_crc)"
+	return $_crc
+}
 
 # rows PREFIX: "ref id" of every stored row of a run, sorted.
 rows() {
@@ -555,9 +563,13 @@ kinds=$(jq -r 'select(.status != 200) | "\(.status)\(.error // "")"' \
 echo "r2: $ok answered 200, $lost not ($kinds)"
 expect_true "r2: the kill caught acts in flight ($lost without a 200)" \
     test "$lost" -gt 0
-expect_true "r2: an act without a 200 got a 502 or no answer ($kinds)" \
+# A 503 is the balancer's own when it took the surviving host for down
+# too (its check waits behind the acts on busy cores): no host saw that
+# act, and it carries no X-Backend.
+expect_true "r2: an act without a 200 got a 502, the balancer's 503 or no answer ($kinds)" \
     test "$(jq -s 'map(select(.status != 200 and .status != 502 and
-        .status != 0)) | length' "$TEST_TMP/r2.out")" -eq 0
+        .status != 0 and (.status != 503 or .backend != null))) | length' \
+        "$TEST_TMP/r2.out")" -eq 0
 expect_true "r2: the balancer sent no act twice (no replayed answer)" \
     test "$(jq -s 'map(select(.replayed)) | length' \
         "$TEST_TMP/r2.out")" -eq 0

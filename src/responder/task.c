@@ -169,10 +169,15 @@ task_lookup(const struct store *s, const char *text, size_t len,
 static void
 task_decoy(const struct store *s)
 {
+	/* the store the process made it in last: a shared store's decoy
+	 * is one row for every host, made once, not once per act */
+	static char made_in[sizeof(s->path)];
 	struct taskrec r;
 	struct buf b;
 	char name[STORE_NAME_MAX];
 
+	if (s->pg && strcmp(made_in, s->path) == 0)
+		return;
 	memset(&r, 0, sizeof(r));
 	r.status = TASKREC_FAILED;
 	r.reason = "none";
@@ -181,12 +186,15 @@ task_decoy(const struct store *s)
 	r.expires_s = TASK_DECOY_EXPIRES;
 	store_name(STORE_TASK, task_decoy_id, STORE_ID_BYTES, name);
 	buf_init(&b, 4096);
-	if (taskrec_format(&r, &b) == 0)
+	if (taskrec_format(&r, &b) == 0) {
 		if (store_create(s, name, buf_ptr(&b), buf_len(&b)) == -1 &&
 		    errno != EEXIST)
 			/* the act's own write will tell the store's state */
 			log_info("store %s: no decoy record: %s", s->path,
 			    strerror(errno));
+		else
+			memcpy(made_in, s->path, sizeof(made_in));
+	}
 	buf_free(&b);
 }
 
