@@ -81,7 +81,7 @@ port = 5432
 max_connections = 200
 EOF
 		if (cd "$T/pg" && as_pg "$PGBIN/pg_ctl" -D "$T/pg/data" \
-		    -l "$T/pg/log" -w -t 30 start >/dev/null 2>&1) &&
+		    -l "$T/pg/run/log" -w -t 30 start >/dev/null 2>&1) &&
 		    "$PGBIN/createdb" -h "$T/pg/run" -p 5432 -U gpt gpt; then
 			pg="host=$T/pg/run port=5432 dbname=gpt user=gpt"
 		fi
