@@ -573,7 +573,7 @@ loop_is_stream(const struct loop_conn *lc)
 
 	return m != NULL && strcmp(m, "GET") == 0 && q != NULL &&
 	       strncmp(q, "task=", 5) == 0 && acc != NULL &&
-	       strstr(acc, "text/event-stream") != NULL;
+	       strcasestr(acc, "text/event-stream") != NULL;
 }
 
 /*
