@@ -479,7 +479,26 @@ expect_code 409 "task: a second DELETE, through h1: 409"
 task_act "$h2" t-two
 expect_code 202 "task: another created through h2"
 t2=$tid
+# streamed through h1 (a process of its own there, with its own database
+# session) while it works
+curl -sN --max-time 30 -H 'Accept: text/event-stream' \
+    "$h1/slow?task=$t2" >"$TEST_TMP/t2.sse" 2>/dev/null &
+sse=$!
+expect_true "task: h2's task streamed through h1" \
+    task_wait "$h1" "$t2" statusMessage started
+_i=0
+while ! grep -q '"statusMessage":"started"' "$TEST_TMP/t2.sse" &&
+    [ "$_i" -lt 100 ]; do
+	sleep 0.1
+	_i=$((_i + 1))
+done
+expect_true "task: the stream through h1 carries it while it works" \
+    grep -q '"status":"working"' "$TEST_TMP/t2.sse"
 touch "$GO/t-two.half" "$GO/t-two.done"
+wait "$sse"
+expect_true "task: the stream through h1 ends with the completed task" \
+    sh -c "grep '^data:' '$TEST_TMP/t2.sse' | tail -n 1 |
+        grep -q '\"status\":\"completed\"'"
 expect_true "task: completed, read through h1" \
     task_wait "$h1" "$t2" status completed
 expect_true "task: its result through h1" \
@@ -544,6 +563,8 @@ expect_true "task with a key: ... answered 202 and 202 or 409 ($codes)" \
     sh -c "echo '$codes' | grep -Eq '^(202 202|202 409) \$'"
 expect_true "task with a key: it completes" \
     task_wait "$h2" "$ka" status completed
+task_act "$h2" t-other -H 'Idempotency-Key: t-key-1'
+expect_code 422 "task with a key: another body under the key, through h2: 422"
 
 # --- 1,000 acts, h2 killed halfway ---------------------------------------------
 { cat "$TEST_TMP/h2/gpt.pid"; echo; cat "$TEST_TMP/h2/nginx.pid.master"; } \
