@@ -18,6 +18,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 /* Advisory locks one process holds at once, at most (an act holds one). */
 #define STORE_PG_LOCKS 16
@@ -62,6 +63,21 @@ pg_log(const char *what)
 	log_error("PostgreSQL store: %s: %.*s", what, (int)n, m);
 }
 
+/* The process that made pg_conn: a child that inherited it never ends
+ * the parent's session (it leaves by _exit, but an exit must not
+ * either). */
+static pid_t pg_owner;
+
+/* At exit (a CGI request's end, a FastCGI process stopped): say goodbye
+ * to the server, which otherwise logs a connection lost. */
+static void
+pg_at_exit(void)
+{
+	if (pg_conn != NULL && pg_owner == getpid())
+		PQfinish(pg_conn);
+	pg_conn = NULL;
+}
+
 static void
 pg_quiet(void *arg, const char *message)
 {
@@ -92,6 +108,13 @@ store_pg_connect(const char *conninfo)
 		PQfinish(pg_conn);
 	memset(pg_lock_used, 0, sizeof(pg_lock_used));
 	pg_conn = PQconnectdb(conninfo);
+	pg_owner = getpid();
+	{
+		static bool registered;
+
+		if (!registered && atexit(pg_at_exit) == 0)
+			registered = true;
+	}
 	if (pg_conn == NULL || PQstatus(pg_conn) != CONNECTION_OK) {
 		/* hits on a database that is down */
 		pg_log("cannot connect");
