@@ -378,7 +378,8 @@ conf_value(struct conf *c, enum conf_key k, const char *v, size_t len,
 		if (!store_pg_available()) {
 			conf_fail(err, errlen, line,
 			    "store_pg: this gpt.fcgi is built without "
-			    "PostgreSQL (configure --with-libpq)");
+			    "PostgreSQL (configure --with-libpq), or "
+			    "libpq.so.5 is not installed");
 			return -1;
 		}
 		memcpy(c->store_pg, v, len);

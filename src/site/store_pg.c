@@ -14,11 +14,103 @@
 
 #ifdef HAVE_LIBPQ
 
+#include <dlfcn.h>
 #include <libpq-fe.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+
+/*
+ * libpq is opened when an address first needs it (dlopen), not linked:
+ * every CGI request starts the binary anew, and libpq's twenty libraries
+ * would be loaded by every one of them, most of which never see a
+ * database.  The calls below go through these pointers.
+ */
+#define STORE_PG_LIBPQ "libpq.so.5"
+static PGconn *(*p_PQconnectdb)(const char *);
+static ConnStatusType (*p_PQstatus)(const PGconn *);
+static void (*p_PQreset)(PGconn *);
+static void (*p_PQfinish)(PGconn *);
+static char *(*p_PQerrorMessage)(const PGconn *);
+static PQnoticeProcessor (*p_PQsetNoticeProcessor)(
+    PGconn *, PQnoticeProcessor, void *);
+static PGresult *(*p_PQexec)(PGconn *, const char *);
+static PGresult *(*p_PQexecParams)(PGconn *, const char *, int, const Oid *,
+    const char *const *, const int *, const int *, int);
+static ExecStatusType (*p_PQresultStatus)(const PGresult *);
+static int (*p_PQntuples)(const PGresult *);
+static char *(*p_PQgetvalue)(const PGresult *, int, int);
+static int (*p_PQgetlength)(const PGresult *, int, int);
+static char *(*p_PQcmdTuples)(PGresult *);
+static void (*p_PQclear)(PGresult *);
+#define PQconnectdb p_PQconnectdb
+#define PQstatus p_PQstatus
+#define PQreset p_PQreset
+#define PQfinish p_PQfinish
+#define PQerrorMessage p_PQerrorMessage
+#define PQsetNoticeProcessor p_PQsetNoticeProcessor
+#define PQexec p_PQexec
+#define PQexecParams p_PQexecParams
+#define PQresultStatus p_PQresultStatus
+#define PQntuples p_PQntuples
+#define PQgetvalue p_PQgetvalue
+#define PQgetlength p_PQgetlength
+#define PQcmdTuples p_PQcmdTuples
+#define PQclear p_PQclear
+
+/* Open libpq and find its calls, once: 0, or -1 (logged once). */
+static int
+pg_load(void)
+{
+	static int state; /* 0 not tried, 1 loaded, -1 failed */
+	static const struct {
+		const char *name;
+		void *to; /* the pointer to set */
+	} calls[] = {
+	    {"PQconnectdb", &p_PQconnectdb},
+	    {"PQstatus", &p_PQstatus},
+	    {"PQreset", &p_PQreset},
+	    {"PQfinish", &p_PQfinish},
+	    {"PQerrorMessage", &p_PQerrorMessage},
+	    {"PQsetNoticeProcessor", &p_PQsetNoticeProcessor},
+	    {"PQexec", &p_PQexec},
+	    {"PQexecParams", &p_PQexecParams},
+	    {"PQresultStatus", &p_PQresultStatus},
+	    {"PQntuples", &p_PQntuples},
+	    {"PQgetvalue", &p_PQgetvalue},
+	    {"PQgetlength", &p_PQgetlength},
+	    {"PQcmdTuples", &p_PQcmdTuples},
+	    {"PQclear", &p_PQclear},
+	};
+	void *h;
+	size_t i;
+
+	if (state != 0)
+		return state == 1 ? 0 : -1;
+	state = -1;
+	h = dlopen(STORE_PG_LIBPQ, RTLD_NOW | RTLD_LOCAL);
+	if (h == NULL) {
+		/* hits where libpq5 is not installed */
+		log_error("PostgreSQL store: cannot open %s: %s",
+		    STORE_PG_LIBPQ, dlerror());
+		return -1;
+	}
+	for (i = 0; i < GPT_ARRAY_LEN(calls); i++) {
+		void *f = dlsym(h, calls[i].name);
+
+		if (f == NULL) {
+			log_error("PostgreSQL store: %s has no %s",
+			    STORE_PG_LIBPQ, calls[i].name);
+			return -1;
+		}
+		/* a data pointer to a function pointer of the same size
+		 * (POSIX requires it of dlsym) */
+		memcpy(calls[i].to, &f, sizeof(f));
+	}
+	state = 1;
+	return 0;
+}
 
 /* Advisory locks one process holds at once, at most (an act holds one). */
 #define STORE_PG_LOCKS 16
@@ -48,7 +140,7 @@ static const char pg_ddl[] = "SELECT pg_advisory_xact_lock(716400022);"
 bool
 store_pg_available(void)
 {
-	return true;
+	return pg_load() == 0;
 }
 
 /* Log the server's words for a failed call. */
@@ -89,6 +181,10 @@ store_pg_connect(const char *conninfo)
 {
 	PGresult *r;
 
+	if (pg_load() == -1) {
+		errno = ENOSYS;
+		return -1;
+	}
 	if (pg_conn != NULL && strcmp(pg_conninfo, conninfo) == 0) {
 		if (PQstatus(pg_conn) == CONNECTION_OK)
 			return 0;

@@ -25,7 +25,8 @@
  * Owns: one connection per process (its calls serialized by a mutex:
  * the runner's lease thread shares it) (kept for the next call with the same
  * conninfo), and the advisory locks it holds.  Built only with libpq
- * (HAVE_LIBPQ); without it, store_pg_available() is false and the rest
+ * (HAVE_LIBPQ), which is opened at run time; without it (or without
+ * libpq.so.5 installed), store_pg_available() is false and the rest
  * fails with ENOSYS.
  */
 #ifndef GPT_STORE_PG_H
