@@ -26,6 +26,7 @@
 #include "base/log.h"
 #include "responder/metrics.h"
 #include "schema/schema.h"
+#include "responder/idem.h"
 #include "responder/serve.h"
 #include "responder/task.h"
 
@@ -208,7 +209,14 @@ serve_hook(struct serve_io *io, struct serve_state *st,
 	struct hook_result res;
 	const struct json_value *v;
 	struct json_err jerr;
+	struct idem k;
 
+	/* a malformed key was answered 400 before the body was read */
+	if (idem_header(io->envp, &k) == 0 && k.key != NULL) {
+		hr.idem_key = k.key;
+		hr.idem_key_len = k.key_len;
+	}
+	idem_release(&k);
 	/* The web server's connection is CLOEXEC since its accept4 (and
 	 * the listening socket since the start): no hook inherits them. */
 	switch (hook_run(&hr, &st->output, &res)) {
