@@ -365,18 +365,6 @@ class Loose(BaseModel):
             extra = "allow"
 
 
-@model([
-    {"q": "shoes", "filters": [{"field": "brand", "values": ["a"]},
-                               {"field": "price", "max": 3}]},
-    {"q": "", "filters": [{"field": "color"}], "limit": 100},
-])
-class Search(BaseModel):
-    q: str = Field(min_length=1, max_length=200)
-    filters: List[Annotated[Union[
-        "PriceFilter", "BrandFilter"], Field(discriminator="field")]] = []
-    limit: int = Field(10, ge=1, le=50)
-
-
 class PriceFilter(BaseModel):
     field: Literal["price"]
     min: Optional[float] = None
@@ -388,7 +376,19 @@ class BrandFilter(BaseModel):
     values: List[str] = items(lo=1)
 
 
-rebuild(Search)
+
+@model([
+    {"q": "shoes", "filters": [{"field": "brand", "values": ["a"]},
+                               {"field": "price", "max": 3}]},
+    {"q": "", "filters": [{"field": "color"}], "limit": 100},
+])
+class Search(BaseModel):
+    q: str = Field(min_length=1, max_length=200)
+    filters: List[Annotated[Union[PriceFilter, BrandFilter],
+                            Field(discriminator="field")]] = []
+    limit: int = Field(10, ge=1, le=50)
+
+
 
 
 @model([
@@ -410,6 +410,12 @@ class UnionField(BaseModel):
     value: Union[Annotated[str, Field(max_length=5)], int, List[int]]
 
 
+class InvoiceLine(BaseModel):
+    description: str
+    hours: float = Field(gt=0, le=24)
+    rate: float = Field(gt=0)
+
+
 @model([
     {"number": "INV-000001", "issued": "2024-01-01",
      "lines": [{"description": "x", "hours": 8, "rate": 100}], "tax": 0.2},
@@ -418,17 +424,10 @@ class UnionField(BaseModel):
 class Invoice(BaseModel):
     number: str = pat(r"^INV-[0-9]{6}$")
     issued: datetime.date
-    lines: List["InvoiceLine"] = items(lo=1, hi=100)
+    lines: List[InvoiceLine] = items(lo=1, hi=100)
     tax: Optional[float] = Field(None, ge=0, le=0.5)
 
 
-class InvoiceLine(BaseModel):
-    description: str
-    hours: float = Field(gt=0, le=24)
-    rate: float = Field(gt=0)
-
-
-rebuild(Invoice)
 
 
 @model([
@@ -503,7 +502,9 @@ def check(cls, value):
         else:
             cls.parse_raw(text)
         return True
-    except (pydantic.ValidationError, ValueError, TypeError):
+    except Exception:  # noqa: BLE001
+        # Pydantic 1 raises ConfigError, not ValidationError, for a
+        # discriminator value it cannot hash (a list): it did not accept
         return False
 
 
