@@ -635,7 +635,10 @@ START_TEST(format_lookup_knows_every_name_and_only_those)
 	    "decimal", "decimal128", "double-int", "html", "http-date", "int8",
 	    "int16", "media-range", "sf-binary", "sf-boolean", "sf-decimal",
 	    "sf-integer", "sf-string", "sf-token", "uint8", "uint16", "uint32",
-	    "uint64", "int-or-string", "unix-time"};
+	    "uint64", "int-or-string", "unix-time", "base64", "cidrv4",
+	    "cidrv6", "cuid", "cuid2", "ulid", "nanoid", "ksuid", "xid", "hex",
+	    "e164", "lowercase", "uppercase", "starts_with", "ends_with",
+	    "includes"};
 	size_t i;
 
 	for (i = 0; i < GPT_ARRAY_LEN(names); i++)
@@ -773,6 +776,70 @@ START_TEST(registry_integers_have_their_ranges)
 	/* int-or-string takes any string (IntOrString's StrVal) */
 	ck_assert_ptr_null(format_lookup("int-or-string", 13)->check);
 	ck_assert_ptr_nonnull(format_lookup("int-or-string", 13)->ncheck);
+}
+END_TEST
+
+/* zod's names, as its regexes.ts decides them (each refused before). */
+START_TEST(zod_formats_follow_its_expressions)
+{
+	static const struct fcase t[] = {
+	    Y("base64", ""),
+	    Y("base64", "aGk="),
+	    Y("base64", "aGl="),
+	    N("base64", "aGk"),
+	    N("base64", "aG-="),
+	    Y("cidrv4", "10.0.0.0/8"),
+	    Y("cidrv4", "0.0.0.0/0"),
+	    Y("cidrv4", "1.2.3.4/32"),
+	    N("cidrv4", "1.2.3.4/33"),
+	    N("cidrv4", "1.2.3.4/08"),
+	    N("cidrv4", "1.2.3.4"),
+	    N("cidrv4", "1.2.3/8"),
+	    N("cidrv4", "1.2.3.4/"),
+	    Y("cidrv6", "2001:db8::/32"),
+	    Y("cidrv6", "::/128"),
+	    N("cidrv6", "::/129"),
+	    N("cidrv6", "1.2.3.4/8"),
+	    Y("cuid", "cjld2cjxh0000qzrmn831i7rn"),
+	    Y("cuid", "C123456"),
+	    N("cuid", "c12345"),
+	    N("cuid", "d1234567"),
+	    N("cuid", "c123456A"),
+	    Y("cuid2", "tz4a98xxat96iws9zmbrgj3a"),
+	    N("cuid2", ""),
+	    N("cuid2", "tZ4"),
+	    Y("ulid", "01ARZ3NDEKTSV4RRFFQ69G5FAV"),
+	    Y("ulid", "7zzzzzzzzzzzzzzzzzzzzzzzzz"),
+	    N("ulid", "81ARZ3NDEKTSV4RRFFQ69G5FAV"),
+	    N("ulid", "01ARZ3NDEKTSV4RRFFQ69G5FAI"),
+	    N("ulid", "01ARZ3NDEKTSV4RRFFQ69G5FA"),
+	    Y("nanoid", "V1StGXR8_Z5jdHi6B-myT"),
+	    N("nanoid", "V1StGXR8_Z5jdHi6B-my"),
+	    N("nanoid", "V1StGXR8_Z5jdHi6B-my+"),
+	    Y("ksuid", "0ujsswThIGTUYm2K8FjOOfXtY1K"),
+	    N("ksuid", "0ujsswThIGTUYm2K8FjOOfXtY1-"),
+	    Y("xid", "9m4e2mr0ui3e8a215n4g"),
+	    N("xid", "9m4e2mr0ui3e8a215n4w"),
+	    Y("hex", ""),
+	    Y("hex", "0aF9"),
+	    N("hex", "0x1"),
+	    Y("e164", "+15551234567"),
+	    Y("e164", "+1234567"),
+	    N("e164", "+123456"),
+	    N("e164", "+0123456789"),
+	    N("e164", "+1234567890123456"),
+	    N("e164", "15551234567"),
+	    Y("lowercase", "abc-1 \xc3\x89"),
+	    N("lowercase", "aBc"),
+	    Y("uppercase", "ABC-1"),
+	    N("uppercase", "ABc"),
+	};
+
+	RUN_FCASES(t);
+	/* the prefix, suffix or text is only in zod's pattern beside them */
+	ck_assert_ptr_null(format_lookup("starts_with", 11)->check);
+	ck_assert_ptr_null(format_lookup("ends_with", 9)->check);
+	ck_assert_ptr_null(format_lookup("includes", 8)->check);
 }
 END_TEST
 
@@ -992,6 +1059,7 @@ suite_format(void)
 	tcase_add_test(tc, idn_names_take_ideographic_stops_and_bidi_rule_4);
 	tcase_add_test(tc, registry_integers_have_their_ranges);
 	tcase_add_test(tc, registry_decimals_are_exact);
+	tcase_add_test(tc, zod_formats_follow_its_expressions);
 	tcase_add_test(tc, registry_text_formats_follow_their_rfcs);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("schema");

@@ -10,7 +10,9 @@
 #     the service's ExecStart as its User=, with its EnvironmentFile= and
 #     the hardening a mount namespace can reproduce (ProtectSystem=strict
 #     with ReadWritePaths= and StateDirectory=, PrivateTmp=, ProtectHome=,
-#     NoNewPrivileges=, an empty CapabilityBoundingSet=); the hook
+#     NoNewPrivileges=, an empty CapabilityBoundingSet=, PrivateDevices=,
+#     ProtectProc=invisible, ProtectKernelTunables=, ProtectKernelLogs=,
+#     ProtectControlGroups=, UMask=); the hook
 #     reports what it could do; systemd-analyze verify checks the units;
 #   - nginx with snippets/gpt-fcgi.conf, lighttpd with
 #     conf-available/50-gpt-fcgi.conf, Apache with
@@ -145,7 +147,9 @@ expect_true "unit: the socket is under /run/gpt-fcgi ($SOCK)" \
     test "$SOCK" = /run/gpt-fcgi/default.sock
 expect_true "unit: runs as _gpt-fcgi" test "$USER_" = _gpt-fcgi
 for o in NoNewPrivileges=yes PrivateTmp=yes ProtectSystem=strict \
-    ProtectHome=yes PrivateDevices=yes 'CapabilityBoundingSet='; do
+    ProtectHome=yes PrivateDevices=yes 'CapabilityBoundingSet=' \
+    ProtectProc=invisible ProtectKernelTunables=yes ProtectKernelLogs=yes \
+    ProtectControlGroups=yes UMask=0022; do
 	expect_true "unit: $o" grep -qx "$o" /lib/systemd/system/gpt-fcgi@.service
 done
 
@@ -162,9 +166,19 @@ data=$(yes_no sh -c 'echo x >>data/ran')
 tmp=$(yes_no sh -c 'echo x >/tmp/gpt-pkgtest && test -f /tmp/gpt-pkgtest')
 etc=$(yes_no sh -c 'echo x >/etc/gpt-pkgtest-write')
 usr=$(yes_no sh -c 'echo x >/usr/gpt-pkgtest-write')
+null=$(yes_no sh -c 'echo x >/dev/null && test -z "$(head -c 1 /dev/null)"')
+rand=$(yes_no sh -c 'test "$(head -c 8 /dev/urandom | wc -c)" -eq 8')
+self=$(yes_no test -r /proc/self/status)
+pid1=$(yes_no test -e /proc/1)
+disk=$(yes_no sh -c 'ls /dev | grep -Eq "^(sd|vd|nvme|xvd|loop|mem$|kmsg$)"')
+perl=$(yes_no perl -e 'exit 0')
+mask=$(umask)
 input=$(cat)
-printf '{"user":"%s","data":%s,"tmp":%s,"etc":%s,"usr":%s,"act":%s}\n' \
-    "$(id -un)" "$data" "$tmp" "$etc" "$usr" "$input"
+printf '{"user":"%s","data":%s,"tmp":%s,"etc":%s,"usr":%s,' \
+    "$(id -un)" "$data" "$tmp" "$etc" "$usr"
+printf '"null":%s,"random":%s,"self":%s,"pid1":%s,"disk":%s,"perl":%s,' \
+    "$null" "$rand" "$self" "$pid1" "$disk" "$perl"
+printf '"umask":"%s","act":%s}\n' "$mask" "$input"
 HOOK
 chmod 755 "$A/hook"
 chmod -R a+rX "$A"
@@ -187,7 +201,41 @@ chown "$USER_:$GROUP_" /var/lib/gpt-fcgi
 # capabilities.
 # (The writable paths are mounts of their own first, so that the
 # read-only bind over their parent, recursive, keeps them writable.)
+# PrivateDevices: a /dev of its own with only the pseudo-devices (null,
+# zero, full, random, urandom, tty); ProtectProc=invisible: a /proc that
+# shows no process of another user; ProtectKernelTunables: /proc/sys and
+# /sys read-only; ProtectKernelLogs: no /proc/kmsg (nor /dev/kmsg);
+# ProtectControlGroups: /sys/fs/cgroup read-only; UMask=0022.  The rest
+# of the unit's options are system call filters that only systemd
+# installs (RestrictNamespaces, RestrictRealtime, RestrictSUIDSGID,
+# LockPersonality, RestrictAddressFamilies, SystemCallArchitectures,
+# ProtectClock, ProtectHostname, ProtectKernelModules): the unit file's
+# comment says why a hook needs none of what they forbid.
+mkdir -p "$TEST_TMP/hostdev"
 HARDEN='set -e
+mount --bind /dev "$2"
+mount -t tmpfs -o mode=0755,nosuid,noexec tmpfs /dev
+for n in null zero full random urandom tty; do
+	: >"/dev/$n"
+	mount --bind "$2/$n" "/dev/$n"
+done
+mkdir /dev/shm
+mount -t tmpfs -o mode=1777,nosuid,nodev tmpfs /dev/shm
+ln -s /proc/self/fd /dev/fd
+ln -s /proc/self/fd/0 /dev/stdin
+ln -s /proc/self/fd/1 /dev/stdout
+ln -s /proc/self/fd/2 /dev/stderr
+umount -l "$2"
+mount -t proc -o hidepid=invisible,nosuid,nodev,noexec proc /proc
+mount --bind /proc/sys /proc/sys
+mount -o remount,bind,ro /proc/sys
+mount --bind /dev/null /proc/kmsg
+mount --rbind /sys /sys
+mount -o remount,bind,ro /sys
+for d in /sys/fs/cgroup /sys/fs/cgroup/*; do
+	if mountpoint -q "$d"; then mount -o remount,bind,ro "$d"; fi
+done
+umask 022
 mount --bind /srv/gpt /srv/gpt
 mount --bind /var/lib/gpt-fcgi /var/lib/gpt-fcgi
 for d in /usr /etc /var /srv /opt /boot; do
@@ -203,6 +251,7 @@ exec setpriv --reuid="$0" --regid="$1" --init-groups --no-new-privs \
     --bounding-set=-all /usr/bin/gpt.fcgi'
 systemd-socket-activate -l "$SOCK" "$@" \
     unshare -m --propagation private sh -c "$HARDEN" "$USER_" "$GROUP_" \
+    "$TEST_TMP/hostdev" \
     >"$TEST_TMP/unit.log" 2>&1 &
 started $!
 i=0
@@ -230,6 +279,12 @@ through() {
 	expect_body_match '"tmp":true' "$1: the hook has a /tmp"
 	expect_body_match '"etc":false,"usr":false' \
 	    "$1: /etc and /usr are read-only to the hook"
+	expect_body_match '"null":true,"random":true,"self":true' \
+	    "$1: the hook has /dev/null, /dev/urandom and its own /proc"
+	expect_body_match '"pid1":false,"disk":false' \
+	    "$1: no other user's process, no disk or kernel log device"
+	expect_body_match '"perl":true,"umask":"0022"' \
+	    "$1: an interpreter runs; umask 0022"
 	req GET "$2/no-such-address"
 	expect_code 404 "$1: no such address"
 }

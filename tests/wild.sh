@@ -2,7 +2,8 @@
 # wild.sh: real forms from npm packages (tests/wild/packages.txt), loaded
 # by gpt.fcgi and judged with their shipped examples against
 # @hyperjump/json-schema (tests/wild/corpus.mjs says what is taken and
-# how).  The packages are fetched with `npm pack` into the build tree
+# how), and the JSON Schemas zod, TypeBox and Pydantic make of the models
+# in tests/wild/models/, with instances made from them.  The packages are fetched with `npm pack` into the build tree
 # (tests/wild/pkgs), each checked against its pinned integrity, never
 # into the source tree; the library is the oracle's (tests/diff,
 # installed by make check-diff's npm ci).  Skips (77) when npm or node
@@ -46,6 +47,18 @@ while IFS="$(printf '\t')" read -r name version integrity; do
 done
 rc=$?
 [ "$rc" -eq 0 ] || exit "$rc"
+# Pydantic's models run under the first python3 that has it (Debian's
+# python3-pydantic is version 1; version 2 is read as well).
+python=
+for p in ${WILD_PYTHON:-python3 /usr/bin/python3}; do
+	if "$p" -c 'import pydantic' >/dev/null 2>&1; then
+		python=$p
+		break
+	fi
+done
+[ -n "$python" ] ||
+	echo "wild.sh: no python3 with pydantic: its models are not run" >&2
 node "$GPT_SRCDIR/tests/wild/corpus.mjs" --gpt="$GPT_FCGI" \
     --modules="$modules" --pkgs="$pkgs" --work="$TEST_TMP/work" \
+    --models="$GPT_SRCDIR/tests/wild/models" ${python:+--python="$python"} \
     ${WILD_LIST:+--list=1}

@@ -1803,6 +1803,209 @@ check_sf_decimal(const char *p, size_t len)
 	return t.zero || (!t.wild && t.last >= -3 && t.lead <= 11);
 }
 
+/* --- zod's string formats -----------------------------------------------
+
+zod (v4) writes a format name beside the pattern of each of its string
+checks (z.toJSONSchema); its definitions are the expressions of its
+source, packages/zod/src/v4/core/regexes.ts, and the checks in
+packages/zod/src/v4/core/checks.ts.  Each checker below decides what that
+expression decides, on the characters it names. */
+
+/* The number text at p (len bytes) is a decimal integer at most max,
+ * without a leading zero ("0" is one): a CIDR prefix length. */
+static bool
+prefix_len(const char *p, size_t len, unsigned max)
+{
+	unsigned v = 0;
+	size_t i;
+
+	if (len == 0 || len > 3 || (len > 1 && p[0] == '0'))
+		return false;
+	for (i = 0; i < len; i++) {
+		if (!is_digit((unsigned char)p[i]))
+			return false;
+		v = v * 10 + (unsigned)(p[i] - '0');
+	}
+	return v <= max;
+}
+
+/* cidrv4, cidrv6: an address, "/", a prefix length without a leading zero
+ * (0-32, 0-128): RFC 4632 3.1 and RFC 4291 2.3's prefix notation.  Hits on
+ * "10.0.0.0/8", "10.0.0.0/33", "10.0.0.0/08", "::/0". */
+static bool
+cidr(const char *p, size_t len, bool v6)
+{
+	const char *slash = memchr(p, '/', len);
+	size_t n;
+
+	if (slash == NULL)
+		return false;
+	n = (size_t)(slash - p);
+	if (!(v6 ? uri_is_ipv6(p, n) : uri_is_ipv4(p, n)))
+		return false;
+	return prefix_len(slash + 1, len - n - 1, v6 ? 128 : 32);
+}
+
+static bool
+check_cidrv4(const char *p, size_t len)
+{
+	return cidr(p, len, false);
+}
+
+static bool
+check_cidrv6(const char *p, size_t len)
+{
+	return cidr(p, len, true);
+}
+
+/* base64 (zod's z.base64()): RFC 4648 4, padded to a multiple of 4, the
+ * empty string included; pad bits are not checked (zod decodes with
+ * atob, which ignores them).  Hits on "aGk=", "aGl=", "aGk". */
+static bool
+check_zod_base64(const char *p, size_t len)
+{
+	return b64_text(p, len, false, false, true);
+}
+
+/* The character classes zod's expressions use. */
+enum zclass {
+	Z_LOWER_ALNUM, /* [0-9a-z] */
+	Z_HEX,         /* [0-9a-fA-F] */
+	Z_NANOID,      /* [a-zA-Z0-9_-] */
+	Z_ALNUM,       /* [A-Za-z0-9] */
+	Z_XID,         /* [0-9a-vA-V] */
+	Z_CROCKFORD,   /* [0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]: no I L O U */
+	Z_NOT_UPPER,   /* [^A-Z] */
+	Z_NOT_LOWER    /* [^a-z] */
+};
+
+static bool
+in_zclass(unsigned char c, enum zclass k)
+{
+	bool lo = c >= 'a' && c <= 'z', up = c >= 'A' && c <= 'Z';
+	bool dig = is_digit(c);
+
+	switch (k) {
+	case Z_LOWER_ALNUM:
+		return lo || dig;
+	case Z_HEX:
+		return dig || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+	case Z_NANOID:
+		return lo || up || dig || c == '_' || c == '-';
+	case Z_ALNUM:
+		return lo || up || dig;
+	case Z_XID:
+		return dig || (c >= 'a' && c <= 'v') || (c >= 'A' && c <= 'V');
+	case Z_CROCKFORD: {
+		unsigned char u = up ? c : (unsigned char)(c - 'a' + 'A');
+
+		if (dig)
+			return true;
+		return (lo || up) && u != 'I' && u != 'L' && u != 'O' &&
+		       u != 'U';
+	}
+	case Z_NOT_UPPER:
+		return !up;
+	case Z_NOT_LOWER:
+		return !lo;
+	}
+	return false;
+}
+
+/* Every byte of p[from, len) in the class (a multi-byte UTF-8 character
+ * is in [^A-Z] and [^a-z] byte by byte, and in no other class). */
+static bool
+all_in(const char *p, size_t from, size_t len, enum zclass k)
+{
+	size_t i;
+
+	for (i = from; i < len; i++)
+		if (!in_zclass((unsigned char)p[i], k))
+			return false;
+	return true;
+}
+
+/* cuid: ^[cC][0-9a-z]{6,}$.  Hits on "cjld2cjxh0000qzrmn831i7rn", "c123". */
+static bool
+check_cuid(const char *p, size_t len)
+{
+	return len >= 7 && (p[0] == 'c' || p[0] == 'C') &&
+	       all_in(p, 1, len, Z_LOWER_ALNUM);
+}
+
+/* cuid2: ^[0-9a-z]+$.  Hits on "", "A". */
+static bool
+check_cuid2(const char *p, size_t len)
+{
+	return len > 0 && all_in(p, 0, len, Z_LOWER_ALNUM);
+}
+
+/* ulid: ^[0-7][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{25}$ (Crockford's base32,
+ * 128 bits).  Hits on "8" first, an "I", 25 characters. */
+static bool
+check_ulid(const char *p, size_t len)
+{
+	return len == 26 && p[0] >= '0' && p[0] <= '7' &&
+	       all_in(p, 1, len, Z_CROCKFORD);
+}
+
+/* nanoid: ^[a-zA-Z0-9_-]{21}$.  Hits on 20 characters, a "+". */
+static bool
+check_nanoid(const char *p, size_t len)
+{
+	return len == 21 && all_in(p, 0, len, Z_NANOID);
+}
+
+/* ksuid: ^[A-Za-z0-9]{27}$. */
+static bool
+check_ksuid(const char *p, size_t len)
+{
+	return len == 27 && all_in(p, 0, len, Z_ALNUM);
+}
+
+/* xid: ^[0-9a-vA-V]{20}$.  Hits on a "w". */
+static bool
+check_xid(const char *p, size_t len)
+{
+	return len == 20 && all_in(p, 0, len, Z_XID);
+}
+
+/* hex: ^[0-9a-fA-F]*$, the empty string included.  Hits on "g". */
+static bool
+check_hex(const char *p, size_t len)
+{
+	return all_in(p, 0, len, Z_HEX);
+}
+
+/* e164: ^\+[1-9]\d{6,14}$ (ITU-T E.164's at most 15 digits, zod's at
+ * least 7).  Hits on "+0123456", "+123456", "+1234567890123456". */
+static bool
+check_e164(const char *p, size_t len)
+{
+	size_t i;
+
+	if (len < 8 || len > 16 || p[0] != '+' || p[1] < '1' || p[1] > '9')
+		return false;
+	for (i = 2; i < len; i++)
+		if (!is_digit((unsigned char)p[i]))
+			return false;
+	return true;
+}
+
+/* lowercase: ^[^A-Z]*$; uppercase: ^[^a-z]*$ (ASCII letters only, as
+ * zod's expressions are written). */
+static bool
+check_lowercase(const char *p, size_t len)
+{
+	return all_in(p, 0, len, Z_NOT_UPPER);
+}
+
+static bool
+check_uppercase(const char *p, size_t len)
+{
+	return all_in(p, 0, len, Z_NOT_LOWER);
+}
+
 /* --- the table --------------------------------------------------------
 
 One row per name: its checkers for strings and numbers (NULL: every value
@@ -1929,6 +2132,45 @@ static const struct format formats[] = {
         "Stripe's OpenAPI description (github.com/stripe/openapi): integer "
         "seconds since the Unix epoch, an int64",
         "0"},
+    {"base64", check_zod_base64, NULL, FORMAT_STRINGS, 0, 0,
+        "zod z.base64(): RFC 4648 4, padded, pad bits not checked", "aGk="},
+    {"cidrv4", check_cidrv4, NULL, FORMAT_STRINGS, 0, 0,
+        "zod z.cidrv4(): dotted-quad \"/\" 0-32 (RFC 4632 3.1)", "10.0.0.0/8"},
+    {"cidrv6", check_cidrv6, NULL, FORMAT_STRINGS, 0, 0,
+        "zod z.cidrv6(): RFC 4291 2.3 address \"/\" 0-128", "2001:db8::/32"},
+    {"cuid", check_cuid, NULL, FORMAT_STRINGS, 0, 0,
+        "zod z.cuid(): ^[cC][0-9a-z]{6,}$", "cjld2cjxh0000qzrmn831i7rn"},
+    {"cuid2", check_cuid2, NULL, FORMAT_STRINGS, 0, 0,
+        "zod z.cuid2(): ^[0-9a-z]+$", "tz4a98xxat96iws9zmbrgj3a"},
+    {"ulid", check_ulid, NULL, FORMAT_STRINGS, 0, 0,
+        "zod z.ulid(): ^[0-7][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{25}$",
+        "01ARZ3NDEKTSV4RRFFQ69G5FAV"},
+    {"nanoid", check_nanoid, NULL, FORMAT_STRINGS, 0, 0,
+        "zod z.nanoid(): ^[a-zA-Z0-9_-]{21}$", "V1StGXR8_Z5jdHi6B-myT"},
+    {"ksuid", check_ksuid, NULL, FORMAT_STRINGS, 0, 0,
+        "zod z.ksuid(): ^[A-Za-z0-9]{27}$", "0ujsswThIGTUYm2K8FjOOfXtY1K"},
+    {"xid", check_xid, NULL, FORMAT_STRINGS, 0, 0,
+        "zod z.xid(): ^[0-9a-vA-V]{20}$", "9m4e2mr0ui3e8a215n4g"},
+    {"hex", check_hex, NULL, FORMAT_STRINGS, 0, 0,
+        "zod z.hex(): ^[0-9a-fA-F]*$", "0a"},
+    {"e164", check_e164, NULL, FORMAT_STRINGS, 0, 0,
+        "zod z.e164(): ^\\+[1-9]\\d{6,14}$ (ITU-T E.164)", "+15551234567"},
+    {"lowercase", check_lowercase, NULL, FORMAT_STRINGS, 0, 0,
+        "zod .lowercase(): ^[^A-Z]*$", "a"},
+    {"uppercase", check_uppercase, NULL, FORMAT_STRINGS, 0, 0,
+        "zod .uppercase(): ^[^a-z]*$", "A"},
+    {"starts_with", NULL, NULL, FORMAT_STRINGS, 0, 0,
+        "zod .startsWith(s): the prefix is only in the pattern zod writes "
+        "beside it (^s.*), an annotation",
+        NULL},
+    {"ends_with", NULL, NULL, FORMAT_STRINGS, 0, 0,
+        "zod .endsWith(s): the suffix is only in the pattern zod writes "
+        "beside it (.*s$), an annotation",
+        NULL},
+    {"includes", NULL, NULL, FORMAT_STRINGS, 0, 0,
+        "zod .includes(s): the text is only in the pattern zod writes beside "
+        "it, an annotation",
+        NULL},
 };
 
 const struct format *
