@@ -494,6 +494,91 @@ node_shortcut(struct schema_node *n)
 	return changed;
 }
 
+/* ----- member names: a perfect hash ----------------------------------- */
+
+/* Multiplier pairs tried per table size, and the table sizes tried: from
+ * twice the names up to 32 times (at most 2^14 entries). */
+#define PH_TRIES 32
+#define PH_GROW 4
+#define PH_MAX_BITS 14
+
+static uint64_t
+splitmix(uint64_t *state)
+{
+	uint64_t z = (*state += UINT64_C(0x9E3779B97F4A7C15));
+
+	z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+	return z ^ (z >> 31);
+}
+
+/*
+ * Search a perfect hash (schema_int.h, struct schema_ph) for the n names
+ * of slots into *ph: ph->tab stays NULL when none is found in the tries
+ * (the keyed table then serves, as before).  Deterministic: a form gets
+ * the same functions on every load.  0, or -1 (no memory).
+ */
+static int
+ph_build(struct cctx *c, const struct schema_slot *slots, uint32_t n,
+    struct schema_ph *ph)
+{
+	uint16_t *tab = NULL;
+	uint64_t state = UINT64_C(0x6a09e667f3bcc908);
+	unsigned bits = 1, grow, try;
+	uint32_t i;
+
+	ph->tab = NULL;
+	if (n == 0 || n > SCHEMA_PH_MAX)
+		return 0;
+	while (((uint32_t)1 << bits) < 2 * n)
+		bits++;
+	for (grow = 0; grow <= PH_GROW && bits <= PH_MAX_BITS; grow++, bits++) {
+		size_t size = (size_t)1 << bits;
+
+		if ((tab = arena_calloc(c->a, size, sizeof(*tab))) == NULL)
+			return nomem(c), -1;
+		for (try = 0; try < PH_TRIES; try++) {
+			uint32_t j;
+
+			ph->m1 = splitmix(&state) | 1;
+			ph->m2 = splitmix(&state) | 1;
+			ph->shift = 64 - bits;
+			for (i = 0; i < n; i++) {
+				uint32_t h = schema_ph_slot(
+				    ph, slots[i].wa, slots[i].wb, slots[i].len);
+
+				if (tab[h] != 0)
+					break;
+				tab[h] = (uint16_t)(i + 1);
+			}
+			if (i == n) {
+				ph->tab = tab;
+				return 0;
+			}
+			/* a collision: clear what this try set, no more (a
+			 * try costs the names it placed, not the table) */
+			for (j = 0; j < i; j++)
+				tab[schema_ph_slot(ph, slots[j].wa, slots[j].wb,
+				    slots[j].len)] = 0;
+		}
+		/* the arena keeps the failed table: a load-time cost only */
+	}
+	return 0;
+}
+
+/* Every node's slot names get their perfect hash. */
+static int
+plan_ph(struct cctx *c)
+{
+	struct cnode *cn;
+
+	for (cn = c->nodes; cn != NULL; cn = cn->next)
+		if (cn->n.nslots > 0 && ph_build(c, cn->n.slots, cn->n.nslots,
+		                            &cn->n.slot_ph) == -1)
+			return -1;
+	return 0;
+}
+
 /* ----- unevaluatedProperties decided at load -------------------------- */
 
 /* The most nodes and names the static plans of one form may look at in
@@ -613,6 +698,8 @@ uneval_build(struct cctx *c, struct schema_node *n, struct cnode *const *list,
 			slot[u->n].name = s->name;
 			slot[u->n].len = s->len;
 			slot[u->n].hash = s->hash;
+			slot[u->n].wa = s->wa;
+			slot[u->n].wb = s->wb;
 			table[b] = ++u->n;
 			u->lens |= (uint64_t)1 << (s->len % 64);
 			u->firsts |=
@@ -624,7 +711,7 @@ uneval_build(struct cctx *c, struct schema_node *n, struct cnode *const *list,
 	u->slots = slot;
 	u->table = table;
 	u->mask = (uint32_t)(size - 1);
-	return 0;
+	return ph_build(c, slot, u->n, &u->ph);
 }
 
 /*
@@ -775,7 +862,8 @@ plan_nodes(struct cctx *c)
 
 	for (cn = c->nodes; cn != NULL; cn = cn->next)
 		node_plan(&cn->n);
-	if (plan_uneval_static(c) == -1 || plan_collect(c) == -1)
+	if (plan_ph(c) == -1 || plan_uneval_static(c) == -1 ||
+	    plan_collect(c) == -1)
 		return -1;
 	if (c->dynamic)
 		for (cn = c->nodes; cn != NULL; cn = cn->next) {

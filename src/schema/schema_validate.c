@@ -59,11 +59,14 @@
 uint64_t schema_test_probes;
 uint64_t (*schema_test_item_hash)(const struct json_value *v);
 uint64_t schema_test_collects;
+uint64_t schema_test_name_hashes;
 #define PROBED() (schema_test_probes++)
 #define COLLECTED() (schema_test_collects++)
+#define NAME_HASHED() (schema_test_name_hashes++)
 #else
 #define PROBED() ((void)0)
 #define COLLECTED() ((void)0)
+#define NAME_HASHED() ((void)0)
 #endif
 /* Member-name slots whose seen-bits fit on the stack. */
 #define SEEN_LOCAL_WORDS 4
@@ -877,13 +880,16 @@ check_array(struct vctx *x, const struct schema_node *n,
 static VALIDATE_INLINE uint32_t
 names_find(const struct schema_slot *slots, uint32_t nslots,
     const uint32_t *table, uint32_t mask, uint64_t lens, uint64_t firsts,
-    const struct json_string *key, uint32_t guess)
+    const struct schema_ph *ph, const struct json_string *key, uint32_t guess)
 {
-	uint64_t h;
+	uint64_t h, a, b;
 	uint32_t i, k;
 
-	if (guess < nslots && slots[guess].len == key->len &&
-	    schema_key_eq(slots[guess].name, key->ptr, key->len))
+	/* the name's two words: with its length, the whole of a name up
+	 * to 16 bytes, compared without reading the schema's string */
+	schema_name_words(key->ptr, key->len, &a, &b);
+	if (guess < nslots &&
+	    schema_slot_is(&slots[guess], key->ptr, key->len, a, b))
 		return guess;
 	/* A member another allOf branch names is usually no slot here:
 	 * most such names differ in length or first byte from every slot,
@@ -892,10 +898,19 @@ names_find(const struct schema_slot *slots, uint32_t nslots,
 	    !((firsts >> (key->len > 0 ? (unsigned char)key->ptr[0] % 64 : 0)) &
 	        1))
 		return UINT32_MAX;
+	/* the names' perfect hash: one entry, one comparison */
+	if (ph->tab != NULL) {
+		k = ph->tab[schema_ph_slot(ph, a, b, key->len)];
+		if (k != 0 &&
+		    schema_slot_is(&slots[k - 1], key->ptr, key->len, a, b))
+			return k - 1;
+		return UINT32_MAX;
+	}
 	/* an optional member left out: the one after the guess */
-	if (guess + 1 < nslots && slots[guess + 1].len == key->len &&
-	    schema_key_eq(slots[guess + 1].name, key->ptr, key->len))
+	if (guess + 1 < nslots &&
+	    schema_slot_is(&slots[guess + 1], key->ptr, key->len, a, b))
 		return guess + 1;
+	NAME_HASHED();
 	h = hash_bytes(key->ptr, key->len);
 	i = (uint32_t)h & mask;
 	while ((k = table[i]) != 0) {
@@ -915,7 +930,7 @@ slot_find(
     const struct schema_node *n, const struct json_string *key, uint32_t guess)
 {
 	return names_find(n->slots, n->nslots, n->table, n->table_mask,
-	    n->slot_lens, n->slot_firsts, key, guess);
+	    n->slot_lens, n->slot_firsts, &n->slot_ph, key, guess);
 }
 
 #define SEEN(seen, k) (((seen)[(k) / 64] >> ((k) % 64)) & 1u)
@@ -1597,7 +1612,7 @@ check_uneval_static(
 		const struct json_member *m = &v->u.obj.members[i];
 
 		k = names_find(u->slots, u->n, u->table, u->mask, u->lens,
-		    u->firsts, &m->key, guess);
+		    u->firsts, &u->ph, &m->key, guess);
 		if (k != UINT32_MAX) {
 			guess = k + 1;
 			continue;
