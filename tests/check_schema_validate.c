@@ -1204,6 +1204,40 @@ START_TEST(member_lookup_takes_the_perfect_hash_not_the_keyed_one)
 }
 END_TEST
 
+/*
+ * A node holding only a $ref, or only an allOf of one branch, is taken
+ * as an alias of its target at load; a node that also holds a keyword
+ * with no flag of its own is not one: unevaluatedProperties beside $ref
+ * still applies (it was dropped with the node), and an
+ * additionalProperties of true beside $ref still evaluates every member
+ * for an unevaluatedProperties above it (they were all rejected).
+ */
+START_TEST(aliases_keep_the_keywords_beside_their_ref)
+{
+	static const char closed[] =
+	    "{\"properties\":{\"a\":{\"$ref\":\"#/$defs/t\","
+	    "\"unevaluatedProperties\":false}},"
+	    "\"$defs\":{\"t\":{\"properties\":{\"x\":{}}}}}";
+	static const char open[] =
+	    "{\"unevaluatedProperties\":false,\"allOf\":[{\"$ref\":"
+	    "\"#/$defs/t\",\"additionalProperties\":true}],"
+	    "\"$defs\":{\"t\":{\"minProperties\":1}}}";
+	static const char alias[] =
+	    "{\"allOf\":[{\"$ref\":\"#/$defs/t\"}],"
+	    "\"$defs\":{\"t\":{\"properties\":{\"n\":{\"type\":\"integer\"}},"
+	    "\"required\":[\"n\"]}}}";
+
+	expect_valid(closed, "{\"a\":{\"x\":1}}");
+	expect_invalid(closed, "{\"a\":{\"x\":1,\"y\":2}}",
+	    "unevaluatedProperties", "/a/y");
+	expect_valid(open, "{\"a\":1}");
+	expect_invalid(open, "{}", "minProperties", "");
+	expect_valid(alias, "{\"n\":1}");
+	expect_invalid(alias, "{\"n\":\"1\"}", "type", "/n");
+	expect_invalid(alias, "{}", "required", "");
+}
+END_TEST
+
 static Suite *
 suite_schema_validate(void)
 {
@@ -1222,6 +1256,7 @@ suite_schema_validate(void)
 	tcase_add_test(k, required_works_past_the_stack_bitmap);
 	tcase_add_test(
 	    k, member_lookup_takes_the_perfect_hash_not_the_keyed_one);
+	tcase_add_test(k, aliases_keep_the_keywords_beside_their_ref);
 	tcase_add_test(k, applicators_combine_per_2020_12);
 	tcase_add_test(
 	    k, shortcuts_give_the_answers_and_reports_of_the_full_walk);

@@ -1784,6 +1784,7 @@ schema_compile_opts(const struct json_value *root, const struct schema_opts *o,
 		goto fail;
 	}
 	s->root = n;
+	s->entry = schema_plan_entry(&c, n);
 	if (list_nodes(&c, s) == -1)
 		goto fail;
 	s->dynamic = c.dynamic;

@@ -342,6 +342,29 @@ struct schema_node {
 	 * (draft-04 core 3.5), so 1.0 is none; later dialects take 1.0 */
 	bool integer_text;
 
+	/* objects: the fields a member walk reads, next to need[] and the
+	 * shortcuts, so that visiting an object node touches few cache
+	 * lines (the node is over a kilobyte) */
+	size_t min_props, max_props;
+	const struct schema_slot *slots; /* nslots entries */
+	uint32_t nslots;
+	const uint32_t *table; /* open addressing: slot + 1, 0 = empty */
+	uint32_t table_mask;   /* table size - 1 */
+	/* a quick "not a slot" before hashing: bit (len % 64) of every
+	 * slot name's length, bit (first byte % 64) of every first byte
+	 * (bit 0 also for the empty name) */
+	uint64_t slot_lens, slot_firsts;
+	struct schema_ph slot_ph; /* the perfect hash of the slot names */
+	const uint32_t *required; /* slot indices */
+	uint32_t nrequired;
+	const struct schema_depreq *depreq;
+	uint32_t ndepreq;
+	const struct schema_pprop *pprops;
+	uint32_t npprops;
+	const struct schema_node *additional; /* NULL: any */
+	const struct schema_node *names;      /* propertyNames, NULL: any */
+	bool additional_all; /* additionalProperties present, even true */
+
 	/* enum / const */
 	const struct schema_enum *enums;
 	size_t nenums;
@@ -376,26 +399,7 @@ struct schema_node {
 	const struct schema_node *contains;
 	size_t min_contains, max_contains; /* 1 and SIZE_MAX by default */
 
-	/* objects */
-	size_t min_props, max_props;
-	const struct schema_slot *slots; /* nslots entries */
-	uint32_t nslots;
-	const uint32_t *table; /* open addressing: slot + 1, 0 = empty */
-	uint32_t table_mask;   /* table size - 1 */
-	/* a quick "not a slot" before hashing: bit (len % 64) of every
-	 * slot name's length, bit (first byte % 64) of every first byte
-	 * (bit 0 also for the empty name) */
-	uint64_t slot_lens, slot_firsts;
-	struct schema_ph slot_ph; /* the perfect hash of the slot names */
-	const uint32_t *required; /* slot indices */
-	uint32_t nrequired;
-	const struct schema_depreq *depreq;
-	uint32_t ndepreq;
-	const struct schema_pprop *pprops;
-	uint32_t npprops;
-	const struct schema_node *additional; /* NULL: any */
-	const struct schema_node *names;      /* propertyNames, NULL: any */
-	bool additional_all; /* additionalProperties present, even true */
+	/* objects (the rest) */
 	const struct schema_depsch *depsch;
 	uint32_t ndepsch;
 	/* unevaluatedProperties / unevaluatedItems (collect), or NULL */
@@ -438,6 +442,9 @@ struct schema_node {
 
 struct schema {
 	const struct schema_node *root;
+	/* where schema_validate starts: root, or what root is an alias of
+	 * (schema_plan.c, skip_refs) */
+	const struct schema_node *entry;
 	/* every object schema compiled, in document order (schema_view) */
 	const struct schema_node *const *nodes;
 	size_t nnodes;

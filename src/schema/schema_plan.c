@@ -168,11 +168,51 @@ size_t schema_test_ref_hops;
 #define COUNT_REF_HOP() ((void)0)
 #endif
 
+/* true when n holds nothing but what its flags say: no unevaluated*
+ * keyword, and no additionalProperties or items that is `true` (those
+ * set no flag, yet evaluate members or items for an unevaluated* above:
+ * {"$ref": "#/$defs/t", "unevaluatedProperties": false} is no alias of
+ * its target). */
+static bool
+only_flags(const struct schema_node *n)
+{
+	return n->uneval_props == NULL && n->uneval_items == NULL &&
+	       !n->additional_all && !n->items_all;
+}
+
+/* The node a pointer to n may lead to instead, or NULL: the target of a
+ * node that holds nothing but a static $ref, or the one branch of a node
+ * that holds nothing but an allOf of one ({"allOf": [{"$ref": ...}]}, as
+ * draft-07 forms give $ref siblings). */
+static const struct schema_node *
+alias_target(const struct schema_node *n)
+{
+	if (n == NULL || n->kind != SCHEMA_K_NODE || !only_flags(n))
+		return NULL;
+	if (n->flags == SF_REF && n->dyn == SCHEMA_DYN_NONE)
+		return n->ref;
+	if (n->flags == SF_ALLOF && n->nall_of == 1)
+		return n->all_of[0];
+	return NULL;
+}
+
 static bool
 is_pure_ref(const struct schema_node *n)
 {
-	return n != NULL && n->kind == SCHEMA_K_NODE && n->flags == SF_REF &&
-	       n->dyn == SCHEMA_DYN_NONE && n->ref != NULL;
+	return alias_target(n) != NULL;
+}
+
+/* Point n's alias link at end (n is a cnode, allocated writable, and so
+ * is its allOf list). */
+static void
+alias_set(const struct schema_node *n, const struct schema_node *end)
+{
+	struct schema_node *w = (struct schema_node *)(uintptr_t)n;
+
+	if (w->flags == SF_REF)
+		w->ref = end;
+	else
+		((const struct schema_node **)(uintptr_t)w->all_of)[0] = end;
 }
 
 /*
@@ -190,13 +230,12 @@ skip_refs(const struct schema_node *n)
 
 	while (is_pure_ref(end)) {
 		COUNT_REF_HOP();
-		end = end->ref;
+		end = alias_target(end);
 	}
 	while (n != end) {
 		COUNT_REF_HOP();
-		next = n->ref;
-		/* a pure-$ref node is a cnode, allocated writable */
-		((struct schema_node *)(uintptr_t)n)->ref = end;
+		next = alias_target(n);
+		alias_set(n, end);
 		n = next;
 	}
 	return end;
@@ -895,6 +934,20 @@ schema_plan(struct cctx *c)
 		return -1;
 	skip_pure_refs(c);
 	return plan_nodes(c);
+}
+
+const struct schema_node *
+schema_plan_entry(const struct cctx *c, const struct schema_node *root)
+{
+	const struct schema_node *end;
+
+	/* skip_pure_refs made the same choice for every other pointer; a
+	 * `false` at the end is left to be reached through the root, so
+	 * that the report names the keyword that led there */
+	if (c->dynamic || root == NULL)
+		return root;
+	end = skip_refs(root);
+	return end->kind == SCHEMA_K_NODE ? end : root;
 }
 
 void

@@ -1701,7 +1701,8 @@ enum schema_result
 schema_validate(const struct schema *s, const struct json_value *instance,
     struct arena *scratch, struct schema_err *err)
 {
-	return schema_view_validate(s, s->root, instance, scratch, err);
+	return schema_view_validate(
+	    s, s->entry != NULL ? s->entry : s->root, instance, scratch, err);
 }
 
 enum schema_result
