@@ -935,37 +935,64 @@ slot_find(
 
 #define SEEN(seen, k) (((seen)[(k) / 64] >> ((k) % 64)) & 1u)
 
+/* The first name of n's required that v lacks (n->nrequired > 0 and
+ * fewer of them seen), found by looking each up in v: the walk counts
+ * the required names it meets and keeps no bitmap unless
+ * dependentRequired needs one, so only a failure pays for the search. */
+static VALIDATE_NOINLINE const struct schema_slot *
+first_missing(const struct schema_node *n, const struct json_value *v,
+    const uint64_t *seen)
+{
+	uint32_t p;
+
+	for (p = 0; p < n->nrequired; p++) {
+		const struct schema_slot *s = &n->slots[n->required[p]];
+
+		if (seen != NULL ? !SEEN(seen, n->required[p])
+		                 : json_object_get(v, s->name, s->len) == NULL)
+			return s;
+	}
+	return NULL;
+}
+
+/* seen: NULL, or (dependentRequired) a bitmap of the slots met. */
 static VALIDATE_INLINE enum schema_result
 check_members(struct vctx *x, const struct schema_node *n,
     const struct json_value *v, uint64_t *seen, struct eval *ev)
 {
-	size_t i;
+	/* read once: the calls below may not change the node, but the
+	 * compiler cannot know it */
+	const struct schema_node *names = n->names, *additional = n->additional;
+	const struct schema_slot *slots = n->slots;
+	const uint32_t nslots = n->nslots, npprops = n->npprops;
+	const struct json_member *m = v->u.obj.members,
+	                         *end = m + v->u.obj.count;
 	uint32_t p, guess = 0, nreq = 0;
 	enum schema_result r;
 
-	for (i = 0; i < v->u.obj.count; i++) {
-		const struct json_member *m = &v->u.obj.members[i];
+	for (; m < end; m++) {
 		bool matched = false;
 
-		if (n->names != NULL) {
+		if (names != NULL) {
 			struct json_value name;
 
 			name.type = JSON_T_STRING;
 			name.u.str = m->key;
-			if ((r = apply_key(x, n->names, &name, m->key.ptr,
+			if ((r = apply_key(x, names, &name, m->key.ptr,
 			         m->key.len, "propertyNames")) != SCHEMA_OK)
 				return r;
 		}
-		if (n->nslots > 0) {
+		if (nslots > 0) {
 			uint32_t k = slot_find(n, &m->key, guess);
 
 			if (k != UINT32_MAX) {
 				guess = k + 1;
-				seen[k / 64] |= (uint64_t)1 << (k % 64);
-				nreq += n->slots[k].required;
-				if (n->slots[k].sub != NULL) {
+				if (seen != NULL)
+					seen[k / 64] |= (uint64_t)1 << (k % 64);
+				nreq += slots[k].required;
+				if (slots[k].sub != NULL) {
 					matched = true;
-					if ((r = apply_key(x, n->slots[k].sub,
+					if ((r = apply_key(x, slots[k].sub,
 					         &m->value, m->key.ptr,
 					         m->key.len, "properties")) !=
 					    SCHEMA_OK)
@@ -973,7 +1000,7 @@ check_members(struct vctx *x, const struct schema_node *n,
 				}
 			}
 		}
-		for (p = 0; p < n->npprops; p++) {
+		for (p = 0; p < npprops; p++) {
 			x->steps++;
 			switch (re_search_budget(n->pprops[p].re, m->key.ptr,
 			    m->key.len, &x->re_budget)) {
@@ -998,25 +1025,26 @@ check_members(struct vctx *x, const struct schema_node *n,
 		}
 		/* 2020-12: only members neither properties nor
 		 * patternProperties named */
-		if (!matched && n->additional != NULL &&
-		    (r = apply_key(x, n->additional, &m->value, m->key.ptr,
+		if (!matched && additional != NULL &&
+		    (r = apply_key(x, additional, &m->value, m->key.ptr,
 		         m->key.len, "additionalProperties")) != SCHEMA_OK)
 			return r;
 		if (ev != NULL && (matched || n->additional_all))
-			eval_mark(ev, i);
+			eval_mark(ev, (size_t)(m - v->u.obj.members));
 	}
 	/* Each required name counted once as seen (no duplicate members in
 	 * a strictly parsed object): all present unless the count is short. */
-	for (p = 0; nreq < n->nrequired && p < n->nrequired; p++)
-		if (!SEEN(seen, n->required[p])) {
-			const struct schema_slot *s = &n->slots[n->required[p]];
-			char name[SCHEMA_CLIP_MAX + 1];
+	if (nreq < n->nrequired) {
+		const struct schema_slot *s;
+		char name[SCHEMA_CLIP_MAX + 1];
 
-			if (x->quiet > 0)
-				return SCHEMA_INVALID;
+		if (x->quiet > 0)
+			return SCHEMA_INVALID;
+		if ((s = first_missing(n, v, seen)) != NULL) {
 			schema_clip(name, s->name, s->len);
 			return FAIL(x, "required", "missing \"%s\"", name);
 		}
+	}
 	for (p = 0; p < n->ndepreq; p++) {
 		const struct schema_depreq *d = &n->depreq[p];
 		uint32_t j;
@@ -1046,8 +1074,8 @@ static VALIDATE_INLINE enum schema_result
 check_object(struct vctx *x, const struct schema_node *n,
     const struct json_value *v, struct eval *ev)
 {
-	uint64_t local[SEEN_LOCAL_WORDS] = {0}, *seen = local;
-	size_t words = ((size_t)n->nslots + 63) / 64;
+	uint64_t local[SEEN_LOCAL_WORDS], *seen = NULL;
+	size_t words;
 	struct arena_mark mark;
 	enum schema_result r;
 
@@ -1063,16 +1091,21 @@ check_object(struct vctx *x, const struct schema_node *n,
 	}
 	if (!(n->flags & (SF_MEMBERS | SF_REQUIRED | SF_DEPREQ)))
 		return SCHEMA_OK;
-	/* one call site, so check_members is inlined once */
-	if (words > SEEN_LOCAL_WORDS) {
-		mark = arena_mark(x->scratch);
-		if ((seen = arena_calloc(x->scratch, words, sizeof(*seen))) ==
-		    NULL)
+	/* one call site, so check_members is inlined once; only
+	 * dependentRequired reads a bitmap of the slots met */
+	if (n->ndepreq > 0) {
+		words = ((size_t)n->nslots + 63) / 64;
+		seen = local;
+		if (words <= SEEN_LOCAL_WORDS)
+			memset(local, 0, sizeof(local));
+		else if ((mark = arena_mark(x->scratch),
+		             seen = arena_calloc(
+		                 x->scratch, words, sizeof(*seen))) == NULL)
 			return STOP(
 			    x, SCHEMA_NOMEM, "properties", "out of memory");
 	}
 	r = check_members(x, n, v, seen, ev);
-	if (seen != local)
+	if (seen != NULL && seen != local)
 		arena_rewind(x->scratch, mark);
 	return r;
 }
