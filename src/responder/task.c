@@ -515,6 +515,7 @@ task_create(const struct task_act_in *in, const struct store *s,
 	    .extra_env = a->conf.hook_env,
 	    .extra_env_count = a->conf.hook_env_count,
 	};
+	t.answer = a->answer;
 	store_id_hex(t.rec.id, hex);
 	store_name(STORE_TASK, t.rec.id, STORE_ID_BYTES, name);
 	memcpy(lock, name, sizeof(lock));

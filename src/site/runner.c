@@ -310,6 +310,36 @@ runner_main(const struct runner_task *t, int lock_fd)
 			          "strict JSON value: byte %zu: %s",
 			    hex, hr.address, jerr.offset, jerr.msg);
 			reason = "output not JSON";
+		} else if (t->answer != NULL) {
+			/* a, the answer's form: the result stored as
+			 * completed is one the form promises; the record says
+			 * only that it failed, the log where and why */
+			struct schema_err serr;
+
+			arena_set_cap(&r.scratch,
+			    cap > SIZE_MAX / 4 ? SIZE_MAX : cap * 4);
+			switch (
+			    schema_validate(t->answer, v, &r.scratch, &serr)) {
+			case SCHEMA_OK:
+				break;
+			case SCHEMA_NOMEM:
+				log_error(
+				    "task %s at %s: out of memory checking "
+				    "the answer against a",
+				    hex, hr.address);
+				reason = "answer not checked";
+				break;
+			default:
+				/* hits on {"ticket": 7} against a's string */
+				log_error("task %s at %s: answer fails the "
+				          "answer's form (a) at \"%s\": %s, "
+				          "keyword %s",
+				    hex, hr.address, serr.pointer.buf,
+				    serr.reason,
+				    serr.keyword != NULL ? serr.keyword : "?");
+				reason = "answer off its form";
+				break;
+			}
 		}
 	} else {
 		log_error("task %s at %s: %s: %s", hex, hr.address,

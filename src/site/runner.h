@@ -37,6 +37,7 @@
 #ifndef GPT_RUNNER_H
 #define GPT_RUNNER_H
 
+#include "schema/schema.h"
 #include "site/hook.h"
 #include "site/store.h"
 #include "site/taskrec.h"
@@ -49,6 +50,10 @@ struct runner_task {
 	struct taskrec rec;        /* the record as stored at the 202 */
 	struct hook_req hook;      /* borrowed strings; timeout_sec is
 	                              task_timeout */
+	/* borrowed: the form of the answer (address.h's a), or NULL; the
+	 * runner is a fork of the responder, so the load it points into is
+	 * the runner's copy, kept as long as the runner lives */
+	const struct schema *answer;
 };
 
 /*

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "base/buf.h"
 #include "web/html.h"
@@ -190,68 +191,44 @@ fail:
 struct html_desc {
 	struct buf *out;                  /* the description's JSON, raw */
 	const struct schema_node **nodes; /* owned: by number */
-	size_t count, cap;
-	/* owned: open addressing, node pointer -> number + 1 (0: empty) */
-	size_t *slots;
-	size_t nslots; /* a power of two, at least twice count */
+	size_t count;
+	/* owned: each node's number + 1 (0: none yet) by its dense id
+	 * (schema_view_id), then three slots for the nodes without one:
+	 * NULL, the static true and the static false schema */
+	size_t *num_of;
+	size_t nids; /* the form's node count */
 };
 
-static size_t
-html_slot_of(const struct html_desc *d, const struct schema_node *n)
-{
-	uint64_t h = (uint64_t)(uintptr_t)n * UINT64_C(0x9E3779B97F4A7C15);
-
-	return (size_t)(h >> 20) & (d->nslots - 1);
-}
-
+/* Room for every node of form.  0, or -1 out of memory. */
 static int
-html_desc_grow(struct html_desc *d)
+html_desc_init(struct html_desc *d, const struct schema *form)
 {
-	size_t nslots = d->nslots == 0 ? 64 : d->nslots * 2, bytes, i;
-	size_t *slots;
-	const struct schema_node **nodes;
+	size_t n = schema_view_count(form) + 3;
 
-	if (!gpt_mul_size(nslots, sizeof(*slots), &bytes) ||
-	    (slots = calloc(nslots, sizeof(*slots))) == NULL)
+	d->nids = n - 3;
+	if ((d->num_of = calloc(n, sizeof(*d->num_of))) == NULL ||
+	    (d->nodes = calloc(n, sizeof(*d->nodes))) == NULL)
 		return -1;
-	if (!gpt_mul_size(nslots / 2, sizeof(*nodes), &bytes) ||
-	    (nodes = realloc(d->nodes, bytes)) == NULL) {
-		free(slots);
-		return -1;
-	}
-	free(d->slots);
-	d->nodes = nodes;
-	d->cap = nslots / 2;
-	d->slots = slots;
-	d->nslots = nslots;
-	for (i = 0; i < d->count; i++) {
-		size_t s = html_slot_of(d, d->nodes[i]);
-
-		while (d->slots[s] != 0)
-			s = (s + 1) & (d->nslots - 1);
-		d->slots[s] = i + 1;
-	}
 	return 0;
 }
 
-/* n's number, given now if n has none: -1 out of memory. */
+/* n's number, given now if n has none: always 0 (the arrays were sized
+ * for every node by html_desc_init). */
 static int
 html_desc_num(struct html_desc *d, const struct schema_node *n, size_t *num)
 {
-	size_t s;
+	size_t k = schema_view_id(n);
+	struct schema_view v;
 
-	if (d->count >= d->cap && html_desc_grow(d) == -1)
-		return -1;
-	for (s = html_slot_of(d, n); d->slots[s] != 0;
-	     s = (s + 1) & (d->nslots - 1)) {
-		if (d->nodes[d->slots[s] - 1] == n) {
-			*num = d->slots[s] - 1;
-			return 0;
-		}
+	if (k >= d->nids) {
+		schema_view_get(n, &v);
+		k = d->nids + (n == NULL ? 0 : v.kind == SV_FALSE ? 2 : 1);
 	}
-	d->nodes[d->count] = n;
-	d->slots[s] = ++d->count;
-	*num = d->count - 1;
+	if (d->num_of[k] == 0) {
+		d->nodes[d->count] = n;
+		d->num_of[k] = ++d->count;
+	}
+	*num = d->num_of[k] - 1;
 	return 0;
 }
 
@@ -570,7 +547,8 @@ html_describe(
 		if (buf_puts(out, "{\"k\":1}") == -1)
 			goto done;
 	} else {
-		if (html_desc_num(&d, schema_view_root(form), &num) == -1)
+		if (html_desc_init(&d, form) == -1 ||
+		    html_desc_num(&d, schema_view_root(form), &num) == -1)
 			goto done;
 		/* html_node numbers the nodes it names: d.count grows */
 		for (i = 0; i < d.count; i++)
@@ -581,7 +559,7 @@ html_describe(
 	rc = buf_puts(out, "]}");
 done:
 	free(d.nodes);
-	free(d.slots);
+	free(d.num_of);
 	return rc;
 }
 
@@ -706,6 +684,88 @@ html_heading(const struct schema *form, const struct html_opts *o,
 	}
 }
 
+/* May the page make href a hyperlink: a relative reference, or http(s)
+ * (a javascript: or data: URI is shown as text, never followed)? */
+static bool
+html_href_safe(const char *h, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if (h[i] == '/' || h[i] == '?' || h[i] == '#')
+			return true;
+		if (h[i] == ':')
+			return (i == 4 && strncasecmp(h, "http", 4) == 0) ||
+			       (i == 5 && strncasecmp(h, "https", 5) == 0);
+	}
+	return true;
+}
+
+/* The form's links as navigation: what this address names, by rel. */
+static int
+html_links(const struct json_value *links, struct buf *out)
+{
+	size_t i;
+
+	if (links == NULL || links->type != JSON_T_ARRAY ||
+	    links->u.arr.count == 0)
+		return 0;
+	if (buf_puts(out, "<nav aria-label=\"Links\"><ul class=\"links\">\n") ==
+	    -1)
+		return -1;
+	/* bounded: the form's links are at most 64 (links.h) */
+	for (i = 0; i < links->u.arr.count; i++) {
+		const struct json_value *k = &links->u.arr.items[i];
+		const struct json_value *rel = html_get(k, "rel");
+		const struct json_value *href = html_get(k, "href");
+		/* a link member, RFC 8288's target attribute */
+		const struct json_value *title =
+		    html_get(k, "title"); /* not-a-keyword */
+		const struct json_value *text;
+		bool a;
+
+		if (rel == NULL || rel->type != JSON_T_STRING || href == NULL ||
+		    href->type != JSON_T_STRING)
+			continue;
+		text = title != NULL && title->type == JSON_T_STRING &&
+		               title->u.str.len > 0
+		           ? title
+		           : href;
+		a = html_href_safe(href->u.str.ptr, href->u.str.len);
+		if (buf_puts(out, "<li>") == -1 ||
+		    (a && (buf_puts(out, "<a href=\"") == -1 ||
+		              html_escape(href->u.str.ptr, href->u.str.len,
+		                  out) == -1 ||
+		              buf_puts(out, "\">") == -1)) ||
+		    html_escape(text->u.str.ptr, text->u.str.len, out) == -1 ||
+		    buf_puts(out, a ? "</a>" : "") == -1 ||
+		    buf_puts(out, " <span class=\"help\">") == -1 ||
+		    html_escape(rel->u.str.ptr, rel->u.str.len, out) == -1 ||
+		    buf_puts(out, "</span></li>\n") == -1)
+			return -1;
+	}
+	return buf_puts(out, "</ul></nav>\n");
+}
+
+/* The answer's form (a), beside the act: what an accepted act returns. */
+static int
+html_answer_section(
+    const struct json_value *a, struct buf *scratch, struct buf *out)
+{
+	buf_reset(scratch);
+	return buf_puts(out,
+	           "<section aria-labelledby=\"h-a\">\n"
+	           "<h2 id=\"h-a\">Answer</h2>\n"
+	           "<details><summary>What an accepted act returns, "
+	           "as JSON Schema</summary>\n<pre class=\"s\">") == -1 ||
+	               json_write_pretty(a, 2, scratch) == -1 ||
+	               html_escape(buf_ptr(scratch), buf_len(scratch), out) ==
+	                   -1 ||
+	               buf_puts(out, "</pre></details>\n</section>\n") == -1
+	           ? -1
+	           : 0;
+}
+
 static int
 html_form_section(
     const struct json_value *s, struct buf *scratch, struct buf *out)
@@ -751,7 +811,11 @@ html_page(const struct json_value *doc, const struct schema *form,
 	        html_escape(p->u.str.ptr, p->u.str.len, out) == -1 ||
 	        buf_puts(out, "</p>\n") == -1))
 		goto done;
-	if (html_messages(m, out) == -1 || buf_puts(out, html_act) == -1)
+	if (html_links(html_get(doc, "links"), out) == -1 ||
+	    html_messages(m, out) == -1 || buf_puts(out, html_act) == -1)
+		goto done;
+	if (html_get(doc, "a") != NULL &&
+	    html_answer_section(html_get(doc, "a"), &scratch, out) == -1)
 		goto done;
 	if (s != NULL && html_form_section(s, &scratch, out) == -1)
 		goto done;
