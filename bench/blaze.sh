@@ -47,4 +47,10 @@ if [ ! -x "$work/build/blaze_e2e" ]; then
 	    >>"$work/cmake.log" 2>&1 || { tail -n 30 "$work/cmake.log"; exit 1; }
 fi
 CORPUS=$work/src/benchmark/e2e PEER=$work/build/blaze_e2e PEER_NAME=blaze \
-    OUT=$GPT_BUILDDIR/bench/blaze-out exec sh "$GPT_SRCDIR/bench/corpus.sh"
+    OUT=$GPT_BUILDDIR/bench/blaze-out sh "$GPT_SRCDIR/bench/corpus.sh"
+# Memory per input byte, both sides measured alike (bench/heap.sh).
+echo
+echo "== memory: heap peak per byte of instances (both keep every instance parsed)"
+CORPUS=$work/src/benchmark/e2e PEER=$work/build/blaze_e2e \
+    ADDRS=$GPT_BUILDDIR/bench/blaze-out/addrs \
+    OUT=$GPT_BUILDDIR/bench/heap-out exec sh "$GPT_SRCDIR/bench/heap.sh"

@@ -425,21 +425,22 @@ END_TEST
 
 START_TEST(json_parse_classifies_every_byte_at_every_word_offset)
 {
-	/* The string scanner reads eight bytes at a time: put each byte
-	 * value at each offset of a word, after and before plain ASCII. */
-	char buf[64];
+	/* The string scanner reads sixteen bytes at a time (eight, or one,
+	 * on the portable paths): put each byte value at each offset of two
+	 * vectors, after and before plain ASCII. */
+	char buf[80];
 	unsigned b, k;
 	size_t n;
 
-	for (k = 0; k <= 17; k++)
+	for (k = 0; k <= 33; k++)
 		for (b = 0; b <= 0xFF; b++) {
 			n = 0;
 			buf[n++] = '"';
 			memset(buf + n, 'a', k);
 			n += k;
 			buf[n++] = (char)b;
-			memset(buf + n, 'a', 9);
-			n += 9;
+			memset(buf + n, 'a', 17);
+			n += 17;
 			buf[n++] = '"';
 			if (b == '"')
 				expect_reject(buf, n, JSON_E_TRAILING, k + 2);
@@ -1318,11 +1319,26 @@ START_TEST(json_type_name_and_errstr_name_every_value)
 }
 END_TEST
 
+/* The portable scanners (no vector step), as a machine without SSE2
+ * runs them. */
+static void
+portable_on(void)
+{
+	json_test_portable = true;
+}
+
+static void
+portable_off(void)
+{
+	json_test_portable = false;
+}
+
 static Suite *
 suite_json(void)
 {
 	Suite *s = suite_create("json");
 	TCase *parse = tcase_create("json_parse");
+	TCase *portable = tcase_create("json_parse_portable");
 	TCase *limits = tcase_create("Limits");
 	TCase *get = tcase_create("json_object_get");
 	TCase *write = tcase_create("json_write");
@@ -1347,6 +1363,20 @@ suite_json(void)
 	tcase_add_test(parse, json_parse_accepts_a_key_holding_nul);
 	tcase_add_test(
 	    parse, json_parse_rejects_duplicates_at_depth_1_3_and_100);
+
+	tcase_add_checked_fixture(portable, portable_on, portable_off);
+	tcase_add_test(portable, json_parse_accepts_every_rfc8259_value);
+	tcase_add_test(portable,
+	    json_parse_rejects_what_rfc8259_forbids_with_code_and_offset);
+	tcase_add_test(portable, json_parse_never_reads_past_len);
+	tcase_add_test(portable,
+	    json_parse_accepts_utf8_at_every_boundary_in_values_and_names);
+	tcase_add_test(
+	    portable, json_parse_rejects_invalid_utf8_in_values_and_names);
+	tcase_add_test(
+	    portable, json_parse_classifies_every_byte_at_every_word_offset);
+	tcase_add_test(
+	    portable, json_parse_unescapes_strings_and_counts_code_points);
 
 	tcase_set_timeout(limits, 60);
 	tcase_add_test(limits, json_parse_accepts_a_ten_thousand_digit_number);
@@ -1384,6 +1414,7 @@ suite_json(void)
 	tcase_add_test(names, json_type_name_and_errstr_name_every_value);
 
 	suite_add_tcase(s, parse);
+	suite_add_tcase(s, portable);
 	suite_add_tcase(s, limits);
 	suite_add_tcase(s, get);
 	suite_add_tcase(s, write);

@@ -1140,6 +1140,104 @@ START_TEST(arrival_schema_accepts_documents_and_rejects_bad_ones)
 }
 END_TEST
 
+/*
+ * Member names are looked up through a perfect hash of the form's names,
+ * found at load: one probe and one comparison per member, whatever its
+ * name and its place, and no keyed hash of it.  200 properties named in
+ * one order and members given in the reverse order, with as many names
+ * that are no property, cost no hash at all (the lookup hashed each
+ * member the guess missed); names alike in length and in their first
+ * and last 8 bytes, which no such function separates, still find their
+ * own slots through the keyed table.
+ */
+START_TEST(member_lookup_takes_the_perfect_hash_not_the_keyed_one)
+{
+	struct buf form, body;
+	char piece[96];
+	int i;
+
+	buf_init(&form, (size_t)1 << 20);
+	buf_init(&body, (size_t)1 << 20);
+	ck_assert_int_eq(buf_puts(&form, "{\"properties\":{"), 0);
+	for (i = 0; i < 200; i++) {
+		snprintf(piece, sizeof(piece),
+		    "%s\"member_%d\":{\"type\":\"integer\"}", i ? "," : "", i);
+		ck_assert_int_eq(buf_puts(&form, piece), 0);
+	}
+	ck_assert_int_eq(buf_puts(&form, "},\"required\":[\"member_7\"],"
+	                                 "\"additionalProperties\":"
+	                                 "{\"type\":\"string\"}}"),
+	    0);
+	ck_assert_int_eq(buf_putc(&form, '\0'), 0);
+	ck_assert_int_eq(buf_putc(&body, '{'), 0);
+	for (i = 199; i >= 0; i--) {
+		snprintf(piece, sizeof(piece),
+		    "\"member_%d\":%d,\"other_%d\":\"x\",", i, i, i);
+		ck_assert_int_eq(buf_puts(&body, piece), 0);
+	}
+	ck_assert_int_eq(buf_puts(&body, "\"m\":\"short\"}"), 0);
+	ck_assert_int_eq(buf_putc(&body, '\0'), 0);
+	schema_test_name_hashes = 0;
+	expect_valid(buf_ptr(&form), buf_ptr(&body));
+	ck_assert_uint_eq(schema_test_name_hashes, 0);
+	/* a property name takes its own subschema, another name
+	 * additionalProperties */
+	expect_invalid(buf_ptr(&form), "{\"member_150\":\"x\",\"member_7\":1}",
+	    "type", "/member_150");
+	expect_invalid(buf_ptr(&form), "{\"member_7\":1,\"member_200\":2}",
+	    "type", "/member_200");
+	expect_invalid(buf_ptr(&form), "{\"member_8\":1}", "required", "");
+	buf_free(&form);
+	buf_free(&body);
+
+	/* 17 bytes, alike but for the middle one */
+	expect_valid(
+	    "{\"properties\":{\"aaaaaaaaXaaaaaaaa\":{\"type\":\"string\"},"
+	    "\"aaaaaaaaYaaaaaaaa\":{\"type\":\"integer\"}}}",
+	    "{\"aaaaaaaaYaaaaaaaa\":1,\"aaaaaaaaXaaaaaaaa\":\"x\","
+	    "\"aaaaaaaaZaaaaaaaa\":null}");
+	expect_invalid(
+	    "{\"properties\":{\"aaaaaaaaXaaaaaaaa\":{\"type\":\"string\"},"
+	    "\"aaaaaaaaYaaaaaaaa\":{\"type\":\"integer\"}}}",
+	    "{\"aaaaaaaaXaaaaaaaa\":\"x\",\"aaaaaaaaYaaaaaaaa\":\"y\"}", "type",
+	    "/aaaaaaaaYaaaaaaaa");
+}
+END_TEST
+
+/*
+ * A node holding only a $ref, or only an allOf of one branch, is taken
+ * as an alias of its target at load; a node that also holds a keyword
+ * with no flag of its own is not one: unevaluatedProperties beside $ref
+ * still applies (it was dropped with the node), and an
+ * additionalProperties of true beside $ref still evaluates every member
+ * for an unevaluatedProperties above it (they were all rejected).
+ */
+START_TEST(aliases_keep_the_keywords_beside_their_ref)
+{
+	static const char closed[] =
+	    "{\"properties\":{\"a\":{\"$ref\":\"#/$defs/t\","
+	    "\"unevaluatedProperties\":false}},"
+	    "\"$defs\":{\"t\":{\"properties\":{\"x\":{}}}}}";
+	static const char open[] =
+	    "{\"unevaluatedProperties\":false,\"allOf\":[{\"$ref\":"
+	    "\"#/$defs/t\",\"additionalProperties\":true}],"
+	    "\"$defs\":{\"t\":{\"minProperties\":1}}}";
+	static const char alias[] =
+	    "{\"allOf\":[{\"$ref\":\"#/$defs/t\"}],"
+	    "\"$defs\":{\"t\":{\"properties\":{\"n\":{\"type\":\"integer\"}},"
+	    "\"required\":[\"n\"]}}}";
+
+	expect_valid(closed, "{\"a\":{\"x\":1}}");
+	expect_invalid(closed, "{\"a\":{\"x\":1,\"y\":2}}",
+	    "unevaluatedProperties", "/a/y");
+	expect_valid(open, "{\"a\":1}");
+	expect_invalid(open, "{}", "minProperties", "");
+	expect_valid(alias, "{\"n\":1}");
+	expect_invalid(alias, "{\"n\":\"1\"}", "type", "/n");
+	expect_invalid(alias, "{}", "required", "");
+}
+END_TEST
+
 static Suite *
 suite_schema_validate(void)
 {
@@ -1156,6 +1254,9 @@ suite_schema_validate(void)
 	tcase_add_test(k, array_keywords_follow_2020_12);
 	tcase_add_test(k, object_keywords_follow_2020_12);
 	tcase_add_test(k, required_works_past_the_stack_bitmap);
+	tcase_add_test(
+	    k, member_lookup_takes_the_perfect_hash_not_the_keyed_one);
+	tcase_add_test(k, aliases_keep_the_keywords_beside_their_ref);
 	tcase_add_test(k, applicators_combine_per_2020_12);
 	tcase_add_test(
 	    k, shortcuts_give_the_answers_and_reports_of_the_full_walk);

@@ -12,6 +12,9 @@ parse_ok(const char *s, unsigned flags)
 
 	ck_assert_msg(uri_parse(s, strlen(s), flags, &u) == 0,
 	    "\"%s\" should parse (flags %u)", s, flags);
+	/* the format checks' quick path gives the same answer */
+	ck_assert_msg(uri_valid(s, strlen(s), flags),
+	    "\"%s\" should be valid (flags %u)", s, flags);
 	return u;
 }
 
@@ -28,6 +31,8 @@ expect_invalid(const char *s, unsigned flags)
 
 	ck_assert_msg(uri_parse(s, strlen(s), flags, &u) != 0,
 	    "\"%s\" should be refused (flags %u)", s, flags);
+	ck_assert_msg(!uri_valid(s, strlen(s), flags),
+	    "\"%s\" should be invalid (flags %u)", s, flags);
 }
 
 /* A slice equals the C string want (NULL: absent). */

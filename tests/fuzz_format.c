@@ -71,6 +71,15 @@ check_uri_layer(const char *p, size_t len)
 	size_t n, n2, rn;
 	struct arena a;
 
+	static const unsigned flags[] = {
+	    0, URI_ABSOLUTE, URI_IRI, URI_IRI | URI_ABSOLUTE};
+	size_t k;
+
+	/* the format checks' quick path answers as the parser does */
+	for (k = 0; k < sizeof(flags) / sizeof(flags[0]); k++)
+		if (uri_valid(p, len, flags[k]) !=
+		    (uri_parse(p, len, flags[k], &again) == 0))
+			abort();
 	if (uri_parse(p, len, URI_IRI, &ref) != 0)
 		return;
 	arena_init(&a, (size_t)1 << 20);

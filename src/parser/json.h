@@ -220,6 +220,8 @@ const char *json_errstr(enum json_errcode code);
  * a replacement for the index's keyed hash (NULL: the keyed hash). */
 extern uint64_t json_index_probes;
 extern uint64_t (*json_test_key_hash)(const char *s, size_t n);
+/* true: the string scanner takes its portable paths only (no SSE2). */
+extern bool json_test_portable;
 #endif
 
 #endif /* GPT_JSON_H */

@@ -74,6 +74,10 @@ struct uri {
 int uri_parse(
     const char *p, size_t len, unsigned flags, struct uri *out) GPT_MUSTCHECK;
 
+/* uri_parse's answer alone (0 as true), with a quick path for the
+ * commonest text (plain ASCII scheme://host/path): the format checks. */
+bool uri_valid(const char *p, size_t len, unsigned flags);
+
 /* true when the len bytes at p are an IPv4address (RFC 3986 3.2.2:
  * dotted decimal, each octet 0-255 without leading zeros). */
 bool uri_is_ipv4(const char *p, size_t len);

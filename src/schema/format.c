@@ -733,33 +733,25 @@ check_ipv6(const char *p, size_t len)
 static bool
 check_uri(const char *p, size_t len)
 {
-	struct uri u;
-
-	return uri_parse(p, len, URI_ABSOLUTE, &u) == 0;
+	return uri_valid(p, len, URI_ABSOLUTE);
 }
 
 static bool
 check_uri_reference(const char *p, size_t len)
 {
-	struct uri u;
-
-	return uri_parse(p, len, 0, &u) == 0;
+	return uri_valid(p, len, 0);
 }
 
 static bool
 check_iri(const char *p, size_t len)
 {
-	struct uri u;
-
-	return uri_parse(p, len, URI_IRI | URI_ABSOLUTE, &u) == 0;
+	return uri_valid(p, len, URI_IRI | URI_ABSOLUTE);
 }
 
 static bool
 check_iri_reference(const char *p, size_t len)
 {
-	struct uri u;
-
-	return uri_parse(p, len, URI_IRI, &u) == 0;
+	return uri_valid(p, len, URI_IRI);
 }
 
 /* --- uuid (RFC 9562 section 4) ------------------------------------------ */

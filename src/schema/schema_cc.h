@@ -150,6 +150,12 @@ int schema_cc_bundle(struct cctx *c, struct schema *s) GPT_MUSTCHECK;
  * paths of every node.  0, or -1 (refused / no memory). */
 int schema_plan(struct cctx *c) GPT_MUSTCHECK;
 
+/* schema_plan.c, after schema_plan: where validation of the whole form
+ * starts, root or the node root is an alias of (a root holding nothing
+ * but {"allOf": [{"$ref": ...}]}). */
+const struct schema_node *schema_plan_entry(
+    const struct cctx *c, const struct schema_node *root);
+
 /* schema_plan.c: only the refusal of no-progress $ref cycles, over what
  * compiled, for a form that has other problems (the refusal, or no
  * memory, is recorded in c). */

@@ -321,6 +321,7 @@ slots_get(struct slots *s, const struct json_string *name)
 	s->slot[k].name = name->ptr;
 	s->slot[k].len = name->len;
 	s->slot[k].hash = h;
+	schema_name_words(name->ptr, name->len, &s->slot[k].wa, &s->slot[k].wb);
 	s->table[i] = k + 1;
 	return k;
 }
@@ -1793,6 +1794,7 @@ schema_compile_opts(const struct json_value *root, const struct schema_opts *o,
 		goto fail;
 	}
 	s->root = n;
+	s->entry = schema_plan_entry(&c, n);
 	if (list_nodes(&c, s) == -1)
 		goto fail;
 	s->dynamic = c.dynamic;

@@ -133,10 +133,108 @@ struct schema_num {
 struct schema_slot {
 	const char *name; /* borrowed: the schema's string */
 	size_t len;
-	uint64_t hash;                 /* hash_bytes(name, len) */
+	uint64_t hash; /* hash_bytes(name, len) */
+	/* schema_name_words(name, len): with len, the whole name when it
+	 * is at most 16 bytes long, so a lookup compares two words and
+	 * never reads the schema's string */
+	uint64_t wa, wb;
 	const struct schema_node *sub; /* properties[name], or NULL */
 	bool required;                 /* named by required */
 };
+
+/* true when the len bytes at a and b are equal.  Inline, with no byte
+ * loop past 3 bytes: member names are mostly 4 to 16 bytes long. */
+static inline bool
+schema_key_eq(const char *a, const char *b, size_t len)
+{
+	uint64_t x, y;
+	uint32_t u, v;
+
+	if (len >= 8) {
+		for (; len > 8; a += 8, b += 8, len -= 8) {
+			memcpy(&x, a, 8);
+			memcpy(&y, b, 8);
+			if (x != y)
+				return false;
+		}
+		/* the last 8 bytes, overlapping what was compared */
+		memcpy(&x, a + len - 8, 8);
+		memcpy(&y, b + len - 8, 8);
+		return x == y;
+	}
+	if (len >= 4) {
+		memcpy(&u, a, 4);
+		memcpy(&v, b, 4);
+		if (u != v)
+			return false;
+		memcpy(&u, a + len - 4, 4);
+		memcpy(&v, b + len - 4, 4);
+		return u == v;
+	}
+	return len == 0 || (a[0] == b[0] && a[len / 2] == b[len / 2] &&
+	                       a[len - 1] == b[len - 1]);
+}
+
+/*
+ * A perfect hash of a fixed set of member names, found at load
+ * (schema_plan.c, schema_ph_build): schema_ph_slot maps any name to one
+ * entry of tab, and no two names of the set share an entry, so a lookup
+ * is one probe and one comparison, whatever the name.  Nothing here needs
+ * to be secret: a body cannot make a lookup probe twice.  tab is NULL
+ * when no such function was found (more than SCHEMA_PH_MAX names, or two
+ * names alike in length and in their first and last 8 bytes); the keyed
+ * table is then used.
+ */
+struct schema_ph {
+	const uint16_t *tab; /* 1 << (64 - shift) entries: slot + 1, 0 none */
+	uint64_t m1, m2;     /* the multipliers found */
+	unsigned shift;
+};
+
+/* The most names a perfect hash is searched for. */
+#define SCHEMA_PH_MAX 256
+
+/* Two words of a name (len bytes at p), read from its own bytes only:
+ * the first and last 8 (4 when shorter, overlapping), or all of a name
+ * under 4 bytes.  With len they are the whole name up to 16 bytes. */
+static inline void
+schema_name_words(const char *p, size_t len, uint64_t *a, uint64_t *b)
+{
+	uint32_t u, v;
+
+	if (len >= 8) {
+		memcpy(a, p, 8);
+		memcpy(b, p + len - 8, 8);
+	} else if (len >= 4) {
+		memcpy(&u, p, 4);
+		memcpy(&v, p + len - 4, 4);
+		*a = u;
+		*b = v;
+	} else {
+		*a = len > 0 ? (unsigned char)p[0] |
+		                   (uint64_t)(unsigned char)p[len / 2] << 8 |
+		                   (uint64_t)(unsigned char)p[len - 1] << 16
+		             : 0;
+		*b = 0;
+	}
+}
+
+/* The entry of tab a name of len bytes, whose words are a and b, maps to
+ * under ph. */
+static inline uint32_t
+schema_ph_slot(const struct schema_ph *ph, uint64_t a, uint64_t b, size_t len)
+{
+	return (uint32_t)(((a ^ len) * ph->m1 + b * ph->m2) >> ph->shift);
+}
+
+/* true when slot s is the name of len bytes at p whose words are a, b. */
+static inline bool
+schema_slot_is(const struct schema_slot *s, const char *p, size_t len,
+    uint64_t a, uint64_t b)
+{
+	return s->len == len && s->wa == a && s->wb == b &&
+	       (len <= 16 || schema_key_eq(s->name, p, len));
+}
 
 /* A set of member names, looked up as schema_node's slots are. */
 struct schema_names {
@@ -145,6 +243,7 @@ struct schema_names {
 	const uint32_t *table; /* open addressing: slot + 1, 0 = empty */
 	uint32_t mask;         /* table size - 1 */
 	uint64_t lens, firsts; /* as schema_node.slot_lens, slot_firsts */
+	struct schema_ph ph;   /* the perfect hash of the names, if found */
 };
 
 struct schema_pprop {
@@ -243,6 +342,29 @@ struct schema_node {
 	 * (draft-04 core 3.5), so 1.0 is none; later dialects take 1.0 */
 	bool integer_text;
 
+	/* objects: the fields a member walk reads, next to need[] and the
+	 * shortcuts, so that visiting an object node touches few cache
+	 * lines (the node is over a kilobyte) */
+	size_t min_props, max_props;
+	const struct schema_slot *slots; /* nslots entries */
+	uint32_t nslots;
+	const uint32_t *table; /* open addressing: slot + 1, 0 = empty */
+	uint32_t table_mask;   /* table size - 1 */
+	/* a quick "not a slot" before hashing: bit (len % 64) of every
+	 * slot name's length, bit (first byte % 64) of every first byte
+	 * (bit 0 also for the empty name) */
+	uint64_t slot_lens, slot_firsts;
+	struct schema_ph slot_ph; /* the perfect hash of the slot names */
+	const uint32_t *required; /* slot indices */
+	uint32_t nrequired;
+	const struct schema_depreq *depreq;
+	uint32_t ndepreq;
+	const struct schema_pprop *pprops;
+	uint32_t npprops;
+	const struct schema_node *additional; /* NULL: any */
+	const struct schema_node *names;      /* propertyNames, NULL: any */
+	bool additional_all; /* additionalProperties present, even true */
+
 	/* enum / const */
 	const struct schema_enum *enums;
 	size_t nenums;
@@ -277,25 +399,7 @@ struct schema_node {
 	const struct schema_node *contains;
 	size_t min_contains, max_contains; /* 1 and SIZE_MAX by default */
 
-	/* objects */
-	size_t min_props, max_props;
-	const struct schema_slot *slots; /* nslots entries */
-	uint32_t nslots;
-	const uint32_t *table; /* open addressing: slot + 1, 0 = empty */
-	uint32_t table_mask;   /* table size - 1 */
-	/* a quick "not a slot" before hashing: bit (len % 64) of every
-	 * slot name's length, bit (first byte % 64) of every first byte
-	 * (bit 0 also for the empty name) */
-	uint64_t slot_lens, slot_firsts;
-	const uint32_t *required; /* slot indices */
-	uint32_t nrequired;
-	const struct schema_depreq *depreq;
-	uint32_t ndepreq;
-	const struct schema_pprop *pprops;
-	uint32_t npprops;
-	const struct schema_node *additional; /* NULL: any */
-	const struct schema_node *names;      /* propertyNames, NULL: any */
-	bool additional_all; /* additionalProperties present, even true */
+	/* objects (the rest) */
 	const struct schema_depsch *depsch;
 	uint32_t ndepsch;
 	/* unevaluatedProperties / unevaluatedItems (collect), or NULL */
@@ -338,6 +442,9 @@ struct schema_node {
 
 struct schema {
 	const struct schema_node *root;
+	/* where schema_validate starts: root, or what root is an alias of
+	 * (schema_plan.c, skip_refs) */
+	const struct schema_node *entry;
 	/* every object schema compiled, in document order (schema_view) */
 	const struct schema_node *const *nodes;
 	size_t nnodes;
@@ -355,39 +462,6 @@ struct schema {
  */
 void schema_clip(char *out, const char *s, size_t len);
 
-/* true when the len bytes at a and b are equal.  Inline, with no byte
- * loop past 3 bytes: member names are mostly 4 to 16 bytes long. */
-static inline bool
-schema_key_eq(const char *a, const char *b, size_t len)
-{
-	uint64_t x, y;
-	uint32_t u, v;
-
-	if (len >= 8) {
-		for (; len > 8; a += 8, b += 8, len -= 8) {
-			memcpy(&x, a, 8);
-			memcpy(&y, b, 8);
-			if (x != y)
-				return false;
-		}
-		/* the last 8 bytes, overlapping what was compared */
-		memcpy(&x, a + len - 8, 8);
-		memcpy(&y, b + len - 8, 8);
-		return x == y;
-	}
-	if (len >= 4) {
-		memcpy(&u, a, 4);
-		memcpy(&v, b, 4);
-		if (u != v)
-			return false;
-		memcpy(&u, a + len - 4, 4);
-		memcpy(&v, b + len - 4, 4);
-		return u == v;
-	}
-	return len == 0 || (a[0] == b[0] && a[len / 2] == b[len / 2] &&
-	                       a[len - 1] == b[len - 1]);
-}
-
 #ifdef GPT_TEST
 /* Test builds of schema_validate.c: every enum entry, uniqueItems slot
  * or sort comparison looked at, and a replacement for uniqueItems' item
@@ -397,6 +471,9 @@ extern uint64_t (*schema_test_item_hash)(const struct json_value *v);
 /* Test builds: objects and arrays walked by the collecting walk (what
  * uneval_static spares). */
 extern uint64_t schema_test_collects;
+/* Test builds: member names hashed with the keyed hash by a lookup
+ * (what a perfect hash of the form's names spares). */
+extern uint64_t schema_test_name_hashes;
 #endif
 
 #endif /* GPT_SCHEMA_INT_H */

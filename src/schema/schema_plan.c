@@ -168,11 +168,51 @@ size_t schema_test_ref_hops;
 #define COUNT_REF_HOP() ((void)0)
 #endif
 
+/* true when n holds nothing but what its flags say: no unevaluated*
+ * keyword, and no additionalProperties or items that is `true` (those
+ * set no flag, yet evaluate members or items for an unevaluated* above:
+ * {"$ref": "#/$defs/t", "unevaluatedProperties": false} is no alias of
+ * its target). */
+static bool
+only_flags(const struct schema_node *n)
+{
+	return n->uneval_props == NULL && n->uneval_items == NULL &&
+	       !n->additional_all && !n->items_all;
+}
+
+/* The node a pointer to n may lead to instead, or NULL: the target of a
+ * node that holds nothing but a static $ref, or the one branch of a node
+ * that holds nothing but an allOf of one ({"allOf": [{"$ref": ...}]}, as
+ * draft-07 forms give $ref siblings). */
+static const struct schema_node *
+alias_target(const struct schema_node *n)
+{
+	if (n == NULL || n->kind != SCHEMA_K_NODE || !only_flags(n))
+		return NULL;
+	if (n->flags == SF_REF && n->dyn == SCHEMA_DYN_NONE)
+		return n->ref;
+	if (n->flags == SF_ALLOF && n->nall_of == 1)
+		return n->all_of[0];
+	return NULL;
+}
+
 static bool
 is_pure_ref(const struct schema_node *n)
 {
-	return n != NULL && n->kind == SCHEMA_K_NODE && n->flags == SF_REF &&
-	       n->dyn == SCHEMA_DYN_NONE && n->ref != NULL;
+	return alias_target(n) != NULL;
+}
+
+/* Point n's alias link at end (n is a cnode, allocated writable, and so
+ * is its allOf list). */
+static void
+alias_set(const struct schema_node *n, const struct schema_node *end)
+{
+	struct schema_node *w = (struct schema_node *)(uintptr_t)n;
+
+	if (w->flags == SF_REF)
+		w->ref = end;
+	else
+		((const struct schema_node **)(uintptr_t)w->all_of)[0] = end;
 }
 
 /*
@@ -190,13 +230,12 @@ skip_refs(const struct schema_node *n)
 
 	while (is_pure_ref(end)) {
 		COUNT_REF_HOP();
-		end = end->ref;
+		end = alias_target(end);
 	}
 	while (n != end) {
 		COUNT_REF_HOP();
-		next = n->ref;
-		/* a pure-$ref node is a cnode, allocated writable */
-		((struct schema_node *)(uintptr_t)n)->ref = end;
+		next = alias_target(n);
+		alias_set(n, end);
 		n = next;
 	}
 	return end;
@@ -494,6 +533,91 @@ node_shortcut(struct schema_node *n)
 	return changed;
 }
 
+/* ----- member names: a perfect hash ----------------------------------- */
+
+/* Multiplier pairs tried per table size, and the table sizes tried: from
+ * twice the names up to 32 times (at most 2^14 entries). */
+#define PH_TRIES 32
+#define PH_GROW 4
+#define PH_MAX_BITS 14
+
+static uint64_t
+splitmix(uint64_t *state)
+{
+	uint64_t z = (*state += UINT64_C(0x9E3779B97F4A7C15));
+
+	z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+	return z ^ (z >> 31);
+}
+
+/*
+ * Search a perfect hash (schema_int.h, struct schema_ph) for the n names
+ * of slots into *ph: ph->tab stays NULL when none is found in the tries
+ * (the keyed table then serves, as before).  Deterministic: a form gets
+ * the same functions on every load.  0, or -1 (no memory).
+ */
+static int
+ph_build(struct cctx *c, const struct schema_slot *slots, uint32_t n,
+    struct schema_ph *ph)
+{
+	uint16_t *tab = NULL;
+	uint64_t state = UINT64_C(0x6a09e667f3bcc908);
+	unsigned bits = 1, grow, try;
+	uint32_t i;
+
+	ph->tab = NULL;
+	if (n == 0 || n > SCHEMA_PH_MAX)
+		return 0;
+	while (((uint32_t)1 << bits) < 2 * n)
+		bits++;
+	for (grow = 0; grow <= PH_GROW && bits <= PH_MAX_BITS; grow++, bits++) {
+		size_t size = (size_t)1 << bits;
+
+		if ((tab = arena_calloc(c->a, size, sizeof(*tab))) == NULL)
+			return nomem(c), -1;
+		for (try = 0; try < PH_TRIES; try++) {
+			uint32_t j;
+
+			ph->m1 = splitmix(&state) | 1;
+			ph->m2 = splitmix(&state) | 1;
+			ph->shift = 64 - bits;
+			for (i = 0; i < n; i++) {
+				uint32_t h = schema_ph_slot(
+				    ph, slots[i].wa, slots[i].wb, slots[i].len);
+
+				if (tab[h] != 0)
+					break;
+				tab[h] = (uint16_t)(i + 1);
+			}
+			if (i == n) {
+				ph->tab = tab;
+				return 0;
+			}
+			/* a collision: clear what this try set, no more (a
+			 * try costs the names it placed, not the table) */
+			for (j = 0; j < i; j++)
+				tab[schema_ph_slot(ph, slots[j].wa, slots[j].wb,
+				    slots[j].len)] = 0;
+		}
+		/* the arena keeps the failed table: a load-time cost only */
+	}
+	return 0;
+}
+
+/* Every node's slot names get their perfect hash. */
+static int
+plan_ph(struct cctx *c)
+{
+	struct cnode *cn;
+
+	for (cn = c->nodes; cn != NULL; cn = cn->next)
+		if (cn->n.nslots > 0 && ph_build(c, cn->n.slots, cn->n.nslots,
+		                            &cn->n.slot_ph) == -1)
+			return -1;
+	return 0;
+}
+
 /* ----- unevaluatedProperties decided at load -------------------------- */
 
 /* The most nodes and names the static plans of one form may look at in
@@ -613,6 +737,8 @@ uneval_build(struct cctx *c, struct schema_node *n, struct cnode *const *list,
 			slot[u->n].name = s->name;
 			slot[u->n].len = s->len;
 			slot[u->n].hash = s->hash;
+			slot[u->n].wa = s->wa;
+			slot[u->n].wb = s->wb;
 			table[b] = ++u->n;
 			u->lens |= (uint64_t)1 << (s->len % 64);
 			u->firsts |=
@@ -624,7 +750,7 @@ uneval_build(struct cctx *c, struct schema_node *n, struct cnode *const *list,
 	u->slots = slot;
 	u->table = table;
 	u->mask = (uint32_t)(size - 1);
-	return 0;
+	return ph_build(c, slot, u->n, &u->ph);
 }
 
 /*
@@ -775,7 +901,8 @@ plan_nodes(struct cctx *c)
 
 	for (cn = c->nodes; cn != NULL; cn = cn->next)
 		node_plan(&cn->n);
-	if (plan_uneval_static(c) == -1 || plan_collect(c) == -1)
+	if (plan_ph(c) == -1 || plan_uneval_static(c) == -1 ||
+	    plan_collect(c) == -1)
 		return -1;
 	if (c->dynamic)
 		for (cn = c->nodes; cn != NULL; cn = cn->next) {
@@ -807,6 +934,20 @@ schema_plan(struct cctx *c)
 		return -1;
 	skip_pure_refs(c);
 	return plan_nodes(c);
+}
+
+const struct schema_node *
+schema_plan_entry(const struct cctx *c, const struct schema_node *root)
+{
+	const struct schema_node *end;
+
+	/* skip_pure_refs made the same choice for every other pointer; a
+	 * `false` at the end is left to be reached through the root, so
+	 * that the report names the keyword that led there */
+	if (c->dynamic || root == NULL)
+		return root;
+	end = skip_refs(root);
+	return end->kind == SCHEMA_K_NODE ? end : root;
 }
 
 void

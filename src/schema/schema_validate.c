@@ -59,11 +59,14 @@
 uint64_t schema_test_probes;
 uint64_t (*schema_test_item_hash)(const struct json_value *v);
 uint64_t schema_test_collects;
+uint64_t schema_test_name_hashes;
 #define PROBED() (schema_test_probes++)
 #define COLLECTED() (schema_test_collects++)
+#define NAME_HASHED() (schema_test_name_hashes++)
 #else
 #define PROBED() ((void)0)
 #define COLLECTED() ((void)0)
+#define NAME_HASHED() ((void)0)
 #endif
 /* Member-name slots whose seen-bits fit on the stack. */
 #define SEEN_LOCAL_WORDS 4
@@ -887,13 +890,16 @@ check_array(struct vctx *x, const struct schema_node *n,
 static VALIDATE_INLINE uint32_t
 names_find(const struct schema_slot *slots, uint32_t nslots,
     const uint32_t *table, uint32_t mask, uint64_t lens, uint64_t firsts,
-    const struct json_string *key, uint32_t guess)
+    const struct schema_ph *ph, const struct json_string *key, uint32_t guess)
 {
-	uint64_t h;
+	uint64_t h, a, b;
 	uint32_t i, k;
 
-	if (guess < nslots && slots[guess].len == key->len &&
-	    schema_key_eq(slots[guess].name, key->ptr, key->len))
+	/* the name's two words: with its length, the whole of a name up
+	 * to 16 bytes, compared without reading the schema's string */
+	schema_name_words(key->ptr, key->len, &a, &b);
+	if (guess < nslots &&
+	    schema_slot_is(&slots[guess], key->ptr, key->len, a, b))
 		return guess;
 	/* A member another allOf branch names is usually no slot here:
 	 * most such names differ in length or first byte from every slot,
@@ -902,10 +908,19 @@ names_find(const struct schema_slot *slots, uint32_t nslots,
 	    !((firsts >> (key->len > 0 ? (unsigned char)key->ptr[0] % 64 : 0)) &
 	        1))
 		return UINT32_MAX;
+	/* the names' perfect hash: one entry, one comparison */
+	if (ph->tab != NULL) {
+		k = ph->tab[schema_ph_slot(ph, a, b, key->len)];
+		if (k != 0 &&
+		    schema_slot_is(&slots[k - 1], key->ptr, key->len, a, b))
+			return k - 1;
+		return UINT32_MAX;
+	}
 	/* an optional member left out: the one after the guess */
-	if (guess + 1 < nslots && slots[guess + 1].len == key->len &&
-	    schema_key_eq(slots[guess + 1].name, key->ptr, key->len))
+	if (guess + 1 < nslots &&
+	    schema_slot_is(&slots[guess + 1], key->ptr, key->len, a, b))
 		return guess + 1;
+	NAME_HASHED();
 	h = hash_bytes(key->ptr, key->len);
 	i = (uint32_t)h & mask;
 	while ((k = table[i]) != 0) {
@@ -925,42 +940,69 @@ slot_find(
     const struct schema_node *n, const struct json_string *key, uint32_t guess)
 {
 	return names_find(n->slots, n->nslots, n->table, n->table_mask,
-	    n->slot_lens, n->slot_firsts, key, guess);
+	    n->slot_lens, n->slot_firsts, &n->slot_ph, key, guess);
 }
 
 #define SEEN(seen, k) (((seen)[(k) / 64] >> ((k) % 64)) & 1u)
 
+/* The first name of n's required that v lacks (n->nrequired > 0 and
+ * fewer of them seen), found by looking each up in v: the walk counts
+ * the required names it meets and keeps no bitmap unless
+ * dependentRequired needs one, so only a failure pays for the search. */
+static VALIDATE_NOINLINE const struct schema_slot *
+first_missing(const struct schema_node *n, const struct json_value *v,
+    const uint64_t *seen)
+{
+	uint32_t p;
+
+	for (p = 0; p < n->nrequired; p++) {
+		const struct schema_slot *s = &n->slots[n->required[p]];
+
+		if (seen != NULL ? !SEEN(seen, n->required[p])
+		                 : json_object_get(v, s->name, s->len) == NULL)
+			return s;
+	}
+	return NULL;
+}
+
+/* seen: NULL, or (dependentRequired) a bitmap of the slots met. */
 static VALIDATE_INLINE enum schema_result
 check_members(struct vctx *x, const struct schema_node *n,
     const struct json_value *v, uint64_t *seen, struct eval *ev)
 {
-	size_t i;
+	/* read once: the calls below may not change the node, but the
+	 * compiler cannot know it */
+	const struct schema_node *names = n->names, *additional = n->additional;
+	const struct schema_slot *slots = n->slots;
+	const uint32_t nslots = n->nslots, npprops = n->npprops;
+	const struct json_member *m = v->u.obj.members,
+	                         *end = m + v->u.obj.count;
 	uint32_t p, guess = 0, nreq = 0;
 	enum schema_result r;
 
-	for (i = 0; i < v->u.obj.count; i++) {
-		const struct json_member *m = &v->u.obj.members[i];
+	for (; m < end; m++) {
 		bool matched = false;
 
-		if (n->names != NULL) {
+		if (names != NULL) {
 			struct json_value name;
 
 			name.type = JSON_T_STRING;
 			name.u.str = m->key;
-			if ((r = apply_key(x, n->names, &name, m->key.ptr,
+			if ((r = apply_key(x, names, &name, m->key.ptr,
 			         m->key.len, KW_PROPERTYNAMES)) != SCHEMA_OK)
 				return r;
 		}
-		if (n->nslots > 0) {
+		if (nslots > 0) {
 			uint32_t k = slot_find(n, &m->key, guess);
 
 			if (k != UINT32_MAX) {
 				guess = k + 1;
-				seen[k / 64] |= (uint64_t)1 << (k % 64);
-				nreq += n->slots[k].required;
-				if (n->slots[k].sub != NULL) {
+				if (seen != NULL)
+					seen[k / 64] |= (uint64_t)1 << (k % 64);
+				nreq += slots[k].required;
+				if (slots[k].sub != NULL) {
 					matched = true;
-					if ((r = apply_key(x, n->slots[k].sub,
+					if ((r = apply_key(x, slots[k].sub,
 					         &m->value, m->key.ptr,
 					         m->key.len, KW_PROPERTIES)) !=
 					    SCHEMA_OK)
@@ -968,7 +1010,7 @@ check_members(struct vctx *x, const struct schema_node *n,
 				}
 			}
 		}
-		for (p = 0; p < n->npprops; p++) {
+		for (p = 0; p < npprops; p++) {
 			x->steps++;
 			switch (re_search_budget(n->pprops[p].re, m->key.ptr,
 			    m->key.len, &x->re_budget)) {
@@ -993,25 +1035,26 @@ check_members(struct vctx *x, const struct schema_node *n,
 		}
 		/* 2020-12: only members neither properties nor
 		 * patternProperties named */
-		if (!matched && n->additional != NULL &&
-		    (r = apply_key(x, n->additional, &m->value, m->key.ptr,
+		if (!matched && additional != NULL &&
+		    (r = apply_key(x, additional, &m->value, m->key.ptr,
 		         m->key.len, KW_ADDITIONALPROPERTIES)) != SCHEMA_OK)
 			return r;
 		if (ev != NULL && (matched || n->additional_all))
-			eval_mark(ev, i);
+			eval_mark(ev, (size_t)(m - v->u.obj.members));
 	}
 	/* Each required name counted once as seen (no duplicate members in
 	 * a strictly parsed object): all present unless the count is short. */
-	for (p = 0; nreq < n->nrequired && p < n->nrequired; p++)
-		if (!SEEN(seen, n->required[p])) {
-			const struct schema_slot *s = &n->slots[n->required[p]];
-			char name[SCHEMA_CLIP_MAX + 1];
+	if (nreq < n->nrequired) {
+		const struct schema_slot *s;
+		char name[SCHEMA_CLIP_MAX + 1];
 
-			if (x->quiet > 0)
-				return SCHEMA_INVALID;
+		if (x->quiet > 0)
+			return SCHEMA_INVALID;
+		if ((s = first_missing(n, v, seen)) != NULL) {
 			schema_clip(name, s->name, s->len);
 			return FAIL(x, KW_REQUIRED, "missing \"%s\"", name);
 		}
+	}
 	for (p = 0; p < n->ndepreq; p++) {
 		const struct schema_depreq *d = &n->depreq[p];
 		uint32_t j;
@@ -1041,8 +1084,8 @@ static VALIDATE_INLINE enum schema_result
 check_object(struct vctx *x, const struct schema_node *n,
     const struct json_value *v, struct eval *ev)
 {
-	uint64_t local[SEEN_LOCAL_WORDS] = {0}, *seen = local;
-	size_t words = ((size_t)n->nslots + 63) / 64;
+	uint64_t local[SEEN_LOCAL_WORDS], *seen = NULL;
+	size_t words;
 	struct arena_mark mark;
 	enum schema_result r;
 
@@ -1058,16 +1101,21 @@ check_object(struct vctx *x, const struct schema_node *n,
 	}
 	if (!(n->flags & (SF_MEMBERS | SF_REQUIRED | SF_DEPREQ)))
 		return SCHEMA_OK;
-	/* one call site, so check_members is inlined once */
-	if (words > SEEN_LOCAL_WORDS) {
-		mark = arena_mark(x->scratch);
-		if ((seen = arena_calloc(x->scratch, words, sizeof(*seen))) ==
-		    NULL)
+	/* one call site, so check_members is inlined once; only
+	 * dependentRequired reads a bitmap of the slots met */
+	if (n->ndepreq > 0) {
+		words = ((size_t)n->nslots + 63) / 64;
+		seen = local;
+		if (words <= SEEN_LOCAL_WORDS)
+			memset(local, 0, sizeof(local));
+		else if ((mark = arena_mark(x->scratch),
+		             seen = arena_calloc(
+		                 x->scratch, words, sizeof(*seen))) == NULL)
 			return STOP(
 			    x, SCHEMA_NOMEM, KW_PROPERTIES, "out of memory");
 	}
 	r = check_members(x, n, v, seen, ev);
-	if (seen != local)
+	if (seen != NULL && seen != local)
 		arena_rewind(x->scratch, mark);
 	return r;
 }
@@ -1607,7 +1655,7 @@ check_uneval_static(
 		const struct json_member *m = &v->u.obj.members[i];
 
 		k = names_find(u->slots, u->n, u->table, u->mask, u->lens,
-		    u->firsts, &m->key, guess);
+		    u->firsts, &u->ph, &m->key, guess);
 		if (k != UINT32_MAX) {
 			guess = k + 1;
 			continue;
@@ -1696,7 +1744,8 @@ enum schema_result
 schema_validate(const struct schema *s, const struct json_value *instance,
     struct arena *scratch, struct schema_err *err)
 {
-	return schema_view_validate(s, s->root, instance, scratch, err);
+	return schema_view_validate(
+	    s, s->entry != NULL ? s->entry : s->root, instance, scratch, err);
 }
 
 enum schema_result
