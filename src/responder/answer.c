@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "site/address.h"
+#include "site/store.h"
 #include "responder/answer.h"
 #include "base/buf.h"
 #include "web/html.h"
@@ -118,6 +119,10 @@ answer_make(struct addr *a, bool page, char *err, size_t errlen)
 	po.etag = set->etag;
 	po.name = answer_name(a->dir, name, sizeof(name));
 	po.max_body = a->conf.max_body;
+	/* a key needs the store: where it cannot be made, an act with one
+	 * would be a 503, so the page sends none there */
+	po.keys = a->conf.act != CONF_ACT_ANSWER ||
+	          store_usable(a->dir, a->conf.store);
 	if (page &&
 	    (html_page(a->doc, a->schema, &po, &body) == -1 ||
 	        answer_pair(a, "text/html; charset=utf-8", html_csp(), &body,

@@ -67,6 +67,12 @@ int store_open(
     struct store *s, const char *base, const char *dir) GPT_MUSTCHECK;
 void store_close(struct store *s);
 
+/* Could store_open open dir (as it takes it) now: a directory that this
+ * process may write, or a missing one in a directory it may write (store_open
+ * would make it).  Asked at load, so that the page sends Idempotency-Key
+ * only where keys can be kept; it changes nothing. */
+bool store_usable(const char *base, const char *dir);
+
 /* 16 random bytes from getrandom(2).  0, or -1 with errno. */
 int store_new_id(unsigned char id[STORE_ID_BYTES]) GPT_MUSTCHECK;
 

@@ -835,7 +835,8 @@ html_keywords(struct buf *out)
 
 /*
  * The whole description, {"root":0, "jsonDepth", "schemaDepth",
- * "maxBody"?, "type"?, "etag"?, "name"?, "keywords":{...}, "nodes":[...]}
+ * "maxBody"?, "type"?, "keys"?, "etag"?, "name"?, "keywords":{...},
+ * "nodes":[...]}
  * (jsonDepth:
  * JSON_MAX_DEPTH, schemaDepth: SCHEMA_MAX_DEPTH), raw JSON in out (the
  * caller escapes it for the data block).
@@ -864,6 +865,8 @@ html_describe(
 	if (o->type != NULL && o->type[0] != '\0' &&
 	    (buf_puts(out, ",\"type\":") == -1 ||
 	        html_json_text(out, o->type, strlen(o->type)) == -1))
+		goto done;
+	if (o->keys && buf_puts(out, ",\"keys\":true") == -1)
 		goto done;
 	if (o->etag != NULL &&
 	    (buf_puts(out, ",\"etag\":") == -1 ||
@@ -934,10 +937,16 @@ static const char html_act[] =
     "<p>Status: <output id=\"status\" role=\"status\" "
     "aria-live=\"polite\"></output></p>\n"
     "<p id=\"meaning\"></p>\n"
+    "<progress id=\"progress\" max=\"1\" aria-label=\"The task's progress\" "
+    "hidden></progress>\n"
     "<pre id=\"response\" hidden></pre>\n"
     "<iframe id=\"preview\" title=\"The answer's HTML, previewed\" "
     "sandbox hidden></iframe>\n"
     "<button type=\"button\" id=\"again\" hidden>Send another</button>\n"
+    "<button type=\"button\" id=\"retry\" hidden>Send it again, safely"
+    "</button>\n"
+    "<button type=\"button\" id=\"cancel\" hidden>Cancel the task"
+    "</button>\n"
     "</div>\n"
     "</section>\n";
 

@@ -42,6 +42,8 @@ struct html_opts {
 	const char *name; /* the address's name (its directory's), the
 	                     heading without a title, or NULL */
 	size_t max_body;  /* address.conf's max_body (0: not told) */
+	bool keys;        /* the address keeps Idempotency-Keys: the page
+	                     sends one with each act */
 };
 
 /*

@@ -730,6 +730,7 @@
   var form = $("act"), controls = $("controls"), body = $("body"), bodyError = $("body-error");
   var problemsEl = $("problems"), anyway = $("anyway"), result = $("result"), statusEl = $("status");
   var meaning = $("meaning"), response = $("response"), again = $("again"), preview = $("preview");
+  var retry = $("retry"), progress = $("progress"), cancel = $("cancel");
   /* each act of building makes at most BUILD_MAX controls, and fills in a
    * value not given yet at most AUTO_MAX levels deep at a time (required
    * members that recurse): past those, JSON editors and "Fill in" buttons */
@@ -1373,16 +1374,37 @@
 
   /* ==== sending and the answer ============================================ */
 
-  /* The headers of an act.  The hook point for the long-running-acts work:
-   * an Idempotency-Key, kept per composed act so that a retry after a 502
-   * is the same act, belongs here, once the address announces it. */
-  function actHeaders() {
-    var headers = {"Content-Type": "application/json"};
+  /* The Idempotency-Key of an act, where the address keeps keys (the
+   * description's "keys"): one per composed text, kept until an answer
+   * settles it, so that sending the same bytes again after a 5xx or a lost
+   * answer is the same act to the address: it answers the first answer
+   * again and does not run the act twice.  Any answer under 500 forgets
+   * it, so that the same text composed again later is a new act. */
+  var keyText = null, keyValue = null;
+  function keyFor(text) {
+    if (text !== keyText || keyValue === null) {
+      var b = new Uint8Array(16), k = "", i;
+      G.crypto.getRandomValues(b);
+      for (i = 0; i < b.length; i++) k += (b[i] < 16 ? "0" : "") + b[i].toString(16);
+      keyText = text;
+      keyValue = k;
+    }
+    return keyValue;
+  }
+  function forgetKey() { keyText = null; keyValue = null; }
+  /* The headers of an act.  Prefer: respond-async asks an address that
+   * allows both (act = either) for a task, whose progress the page shows
+   * and which it can cancel; an address that answers acts directly
+   * ignores it. */
+  function actHeaders(sent) {
+    var headers = {"Content-Type": "application/json", Prefer: "respond-async"};
     if (D.etag) headers["If-Match"] = D.etag;
+    if (D.keys) headers["Idempotency-Key"] = keyFor(sent);
     return headers;
   }
   /* after an answer: what a second Submit of the same text would mean */
-  var lastSent = null, lastStatus = 0;
+  var lastSent = null, lastStatus = 0, pendingGuess = [];
+  var SAFE_RETRY = "Sending it again is safe: the page sends it with the same Idempotency-Key, so an address that stored it answers with the first answer and does not store it twice.";
   function changed() {
     if (lastSent !== null && body.value !== lastSent) { lastSent = null; lastStatus = 0; }
   }
@@ -1394,6 +1416,9 @@
     response.textContent = text || "";
     response.hidden = !text;
     again.hidden = true;
+    retry.hidden = true;
+    progress.hidden = true;
+    cancel.hidden = true;
     preview.hidden = true;
     preview.removeAttribute("srcdoc");
     if (typeof html === "string") {
@@ -1405,24 +1430,125 @@
   }
   function send(guess) {
     var sent = body.value;
+    stopTask();
     say("", "Sending\u2026", "", "");
     anyway.hidden = true;
     fetch(location.href, {method: "POST", headers: actHeaders(sent), body: sent, cache: "no-store", credentials: "same-origin"})
       .then(function (r) {
         return r.text().then(function (t) { answered(r, t, sent, guess); });
       }).catch(function (e) {
-        say("status-bad", "Not sent", "The request failed before an answer came (" + e.message + "). The act may or may not have reached the address.", "");
+        lastSent = sent;
+        lastStatus = 599;
+        say("status-bad", "Not sent", "The request failed before an answer came (" + e.message + "). The act may or may not have reached the address." +
+          (D.keys ? " " + SAFE_RETRY : ""), "");
+        offerRetry();
       });
+  }
+  function offerRetry() {
+    if (D.keys) retry.hidden = false;
+    else { pendingGuess = []; anyway.hidden = false; }
+  }
+
+  /* ==== a task: 202 and its resource ======================================
+   * The address took the act as a task (act = task, or act = either and
+   * the page's Prefer).  The page polls the task's Location at the
+   * pollInterval the task gives, shows its statusMessage and progress,
+   * offers Cancel (a DELETE) while it works, and shows its result as it
+   * would show a 200's. */
+  var task = null, POLL_MIN = 250, POLL_MAX = 10000, POLL_FAILS = 5;
+  function stopTask() { if (task && task.timer) G.clearTimeout(task.timer); task = null; }
+  function numberOf(x) { return x instanceof Num ? Number(x.text) : typeof x === "number" ? x : null; }
+  function taskShow(doc) {
+    var st = doc && typeof doc.status === "string" ? doc.status : "";
+    var msg = doc && typeof doc.statusMessage === "string" ? doc.statusMessage : "";
+    var p = doc ? numberOf(doc.progress) : null;
+    if (st === "working" || st === "input_required") {
+      say("", "202: working", msg ? "The address is working on the act: " + msg : "The address took the act as a task and is working on it.", "");
+      progress.hidden = false;
+      if (p !== null && p >= 0 && p <= 1) progress.value = p; else progress.removeAttribute("value");
+      progress.setAttribute("aria-valuetext", p !== null ? Math.round(p * 100) + "%" + (msg ? ": " + msg : "") : msg || "working");
+      cancel.hidden = false;
+      cancel.disabled = false;
+      return true;
+    }
+    if (st === "completed") {
+      var res = has(doc, "result") ? doc.result : null;
+      var html = res && typeOf(res) === "object" && typeof res.html === "string" ? res.html : undefined;
+      say("status-ok", "Completed", "The task completed, and the address answered:", stringify(res, 2), html);
+      again.hidden = false;
+    } else if (st === "failed") {
+      say("status-bad", "Failed", "The task failed" + (typeof doc.reason === "string" ? " (" + doc.reason + ")" : "") +
+        ". Whether its hook stored something before it failed, the address does not say.", "");
+    } else if (st === "cancelled") {
+      say("status-bad", "Cancelled", "The task was cancelled" + (msg ? " (" + msg + ")" : "") + ": its hook was stopped.", "");
+      again.hidden = false;
+    } else {
+      say("status-bad", "Unknown", "The task's status is one this page does not know.", stringify(doc, 2));
+    }
+    return false;
+  }
+  function track(url, doc) {
+    stopTask();
+    if (!url) { say("status-bad", "202: no task address", "The address took the act as a task but named no place to follow it.", doc ? stringify(doc, 2) : ""); return; }
+    var t = task = {url: url, timer: null, fails: 0};
+    function wait(d) {
+      var ms = d ? numberOf(d.pollInterval) : null;
+      ms = ms === null ? 2000 : Math.min(Math.max(ms, POLL_MIN), POLL_MAX);
+      t.timer = G.setTimeout(poll, ms);
+    }
+    function poll() {
+      if (task !== t) return;
+      fetch(t.url, {headers: {Accept: "application/json"}, cache: "no-store", credentials: "same-origin"})
+        .then(function (r) { return r.text().then(function (x) { return {status: r.status, text: x}; }); })
+        .then(function (a) {
+          if (task !== t) return;
+          if (a.status === 404) { stopTask(); say("status-bad", "404: the task is gone", "The address no longer knows this task: it expired."); return; }
+          var d = parse(a.text);
+          t.fails = 0;
+          if (taskShow(d)) wait(d); else stopTask();
+        }).catch(function () {
+          if (task !== t) return;
+          if (++t.fails >= POLL_FAILS) { stopTask(); meaning.textContent = "The page lost contact with the task; it may still be running. Reload its address later: " + t.url; return; }
+          wait(null);
+        });
+    }
+    if (!taskShow(doc)) { stopTask(); return; }
+    wait(doc);
+  }
+  function cancelTask() {
+    var t = task;
+    if (!t) return;
+    cancel.disabled = true;
+    fetch(t.url, {method: "DELETE", headers: {Accept: "application/json"}, cache: "no-store", credentials: "same-origin"})
+      .then(function (r) { return r.text().then(function (x) { return {status: r.status, text: x}; }); })
+      .then(function (a) {
+        if (task !== t) return;
+        var d = null;
+        try { d = parse(a.text); } catch (e) { d = null; }
+        if (a.status === 200 && d) { stopTask(); taskShow(d); return; }
+        /* 409: it had ended; the next poll shows how */
+        cancel.disabled = false;
+        meaning.textContent = a.status === 409 ? "The task had already ended; its outcome follows." : "Cancelling failed (" + a.status + "); the task may still be running.";
+        if (t.timer) G.clearTimeout(t.timer);
+        t.timer = G.setTimeout(function () { if (task === t) { t.timer = null; track(t.url, {status: "working"}); } }, 0);
+      }).catch(function (e) { cancel.disabled = false; meaning.textContent = "Cancelling failed (" + e.message + "); the task may still be running."; });
   }
   function answered(r, t, sent, guess) {
     var pretty = t, v = null;
     try { v = parse(t); pretty = stringify(v, 2); } catch (e) { pretty = t; }
     lastSent = sent;
     lastStatus = r.status;
+    if (r.status < 500) forgetKey();
     if (r.status === 200) {
       var html = v && typeOf(v) === "object" && typeof v.html === "string" ? v.html : undefined;
-      say("status-ok", "200: accepted", "The address accepted the act and answered:", pretty, html);
+      var replayed = r.headers.get("Idempotent-Replayed") === "true";
+      say("status-ok", replayed ? "200: accepted before" : "200: accepted", replayed
+        ? "The address had already accepted this very act (the same Idempotency-Key): it did not run it again, and answers as it did the first time:"
+        : "The address accepted the act and answered:", pretty, html);
       again.hidden = false;
+    } else if (r.status === 202) {
+      var loc = r.headers.get("Location");
+      track(loc ? new G.URL(loc, location.href).href : null, v);
     } else if (r.status === 204) {
       say("status-bad", "204: rejected by the address", guess.length
         ? "The page's own best guess why: " + guess.map(function (e) { return where(e.ptr) + ": " + e.words; }).join(" ")
@@ -1433,7 +1559,12 @@
       say("status-bad", "412: the form changed", "The address's form changed since this page was loaded. Reloading the form and keeping what you typed\u2026");
       reload(sent);
     } else if (r.status >= 500) {
-      say("status-bad", r.status + ": the address failed", "The address could not answer, but the act may have been stored: its hook may have run before the failure. Check whether it took effect before you send it again; this page will not resend it unless you change it or confirm.", pretty);
+      if (D.keys) {
+        say("status-bad", r.status + ": the address failed", "The address could not answer, but the act may have been stored: its hook may have run before the failure, or the answer was lost on its way. " + SAFE_RETRY, pretty);
+        offerRetry();
+      } else {
+        say("status-bad", r.status + ": the address failed", "The address could not answer, but the act may have been stored: its hook may have run before the failure. Check whether it took effect before you send it again; this page will not resend it unless you change it or confirm.", pretty);
+      }
     } else {
       say("status-bad", (r.status + " " + r.statusText).trim(), "An answer this page does not expect.", pretty);
     }
@@ -1461,10 +1592,11 @@
         meaning.textContent = "The address's form changed since this page was loaded, and reloading it failed (" + e.message + "). Reload the page; copy the act from the JSON editor first.";
       });
   }
-  var pendingGuess = [];
   form.addEventListener("submit", function (e) {
     e.preventDefault();
     checked = true;
+    /* the same act again after a 5xx, under the same key: safe */
+    if (lastSent !== null && body.value === lastSent && lastStatus >= 500 && D.keys) { send([]); return; }
     if (lastSent !== null && body.value === lastSent && (lastStatus === 200 || lastStatus >= 500)) {
       /* the same act again: never by a second click alone */
       say("status-bad", "Not sent", lastStatus === 200
@@ -1482,7 +1614,11 @@
     say("status-bad", "Not sent", "Fix the problems above, or send anyway: the address decides.", "");
   });
   anyway.addEventListener("click", function () { send(pendingGuess); });
+  retry.addEventListener("click", function () { send([]); });
+  cancel.addEventListener("click", cancelTask);
   again.addEventListener("click", function () {
+    stopTask();
+    forgetKey();
     render(undefined);
     body.value = stringify(root.get(), 2);
     lastSent = null;
