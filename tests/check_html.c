@@ -621,6 +621,30 @@ START_TEST(html_page_shows_p_each_message_and_the_form)
 }
 END_TEST
 
+/* The page sends an Idempotency-Key only where the address keeps them. */
+START_TEST(html_page_says_whether_the_address_keeps_keys)
+{
+	const char *doc =
+	    "{\"p\": \"x\", \"m\": [], \"s\": {\"type\": \"string\"}}";
+	const struct json_value *d = parse(doc);
+	const struct schema *form = NULL;
+	struct schema_err err;
+	struct html_opts o = {NULL, NULL, NULL, 0, true};
+	struct buf page;
+
+	ck_assert_int_eq(schema_compile(json_object_get(d, "s", 1), &test_arena,
+	                     NULL, NULL, &form, &err),
+	    SCHEMA_OK);
+	buf_init(&page, 16 << 20);
+	ck_assert_int_eq(html_page(d, form, &o, &page), 0);
+	expect_page_contains(&page, ",\"keys\":true,");
+	buf_free(&page);
+	page_of(doc, &page);
+	ck_assert(!contains(&page, "\"keys\""));
+	buf_free(&page);
+}
+END_TEST
+
 START_TEST(html_page_is_one_document_that_needs_nothing_else)
 {
 	struct buf page, want;
@@ -854,6 +878,7 @@ suite_html(void)
 	tcase_add_test(page, html_page_is_the_same_bytes_from_load_to_load);
 	tcase_add_test(page, html_page_cuts_a_long_title_on_a_code_point);
 	tcase_add_test(page, html_page_is_valid_utf8);
+	tcase_add_test(page, html_page_says_whether_the_address_keeps_keys);
 	tcase_add_test(page, html_page_leaves_the_buffer_as_it_was_when_full);
 	suite_add_tcase(s, page);
 	return s;
