@@ -996,6 +996,21 @@ await test('task: progress, the result, and cancel', async () => {
   await close(slow, 'task cancelled');
 });
 
+await test('task-either: act = either, the page asks for a task', async () => {
+  const page = await open('task-either');
+  const prefer = [];
+  page.on('request', (r) => { if (r.method() === 'POST') prefer.push(r.headers().prefer); });
+  const url = taskOf(page);
+  await type(page, '/steps', '1');
+  await page.click('#act button[type=submit]');
+  await page.waitForFunction(() => document.getElementById('status').textContent === 'Completed', {timeout: 20000});
+  eq(prefer, ['respond-async'], 'task-either: the act says Prefer: respond-async');
+  eq(JSON.parse(await page.$eval('#response', (e) => e.textContent)), {steps: 1, done: true}, 'task-either: the task\'s result is shown');
+  const doc = await (await fetch(await url, {headers: {Accept: 'application/json'}})).json();
+  eq(doc.status, 'completed', 'task-either: the act was a task (202, a task resource)');
+  await close(page, 'task-either act');
+});
+
 await test('pydantic: a model as Pydantic writes it; numbers as typed; prose; send another', async () => {
   const page = await open('pydantic');
   eq(await page.$eval('h1', (e) => e.textContent), 'Member', 'pydantic: the heading is the model\'s title');
