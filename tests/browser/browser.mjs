@@ -142,7 +142,7 @@ async function paste(page, text) {
   }, text);
 }
 async function answer(page) {
-  await page.waitForFunction(() => /^\d{3}:/.test(document.getElementById('status').textContent), {timeout: 10000});
+  await page.waitForFunction(() => /^\d{3}:/.test(document.getElementById('status').textContent), {timeout: 30000});
   return page.evaluate(() => [document.getElementById('status').textContent,
     document.getElementById('meaning').textContent, document.getElementById('response').textContent]);
 }
@@ -186,7 +186,7 @@ async function submit(page, a, label) {
   fs.rmSync(path.join(arg.root, a, 'received'), {force: true});
   const shown = await page.$eval('#body', (e) => e.value);
   await page.click('#act button[type=submit]');
-  await page.waitForFunction(() => /^\d{3}:/.test(document.getElementById('status').textContent), {timeout: 10000});
+  await page.waitForFunction(() => /^\d{3}:/.test(document.getElementById('status').textContent), {timeout: 30000});
   const status = await page.$eval('#status', (e) => e.textContent);
   const got = received(a);
   ok(status === '200: accepted', `${label}: accepted`, `${status} (${await page.$eval('#meaning', (e) => e.textContent)})`);
@@ -334,7 +334,7 @@ await test('echo: type a note, add two tags, submit', async () => {
   for (let i = 0; i < 40 && !status.startsWith('412'); i++) {
     await new Promise((r) => setTimeout(r, 250));
     await page.click('#act button[type=submit]');
-    await page.waitForFunction(() => /^\d{3}:/.test(document.getElementById('status').textContent), {timeout: 10000});
+    await page.waitForFunction(() => /^\d{3}:/.test(document.getElementById('status').textContent), {timeout: 30000});
     status = await page.$eval('#status', (e) => e.textContent);
   }
   eq(status, '412: the form changed', 'echo: a changed form is shown as a 412');
@@ -375,7 +375,7 @@ await test('ledger: an act, an invalid amount flagged, a 204', async () => {
   ok(page.posts === before && received('ledger') === null, 'ledger: nothing is sent while the page sees a problem');
   // the person insists: the address is the judge, 204
   await page.click('#anyway');
-  await page.waitForFunction(() => /^204/.test(document.getElementById('status').textContent), {timeout: 10000});
+  await page.waitForFunction(() => /^204/.test(document.getElementById('status').textContent), {timeout: 30000});
   const shown = await page.evaluate(() => [document.getElementById('status').textContent,
     document.getElementById('meaning').textContent]);
   eq(shown[0], '204: rejected by the address', 'ledger: a 204 is shown as a rejection');
@@ -446,7 +446,7 @@ await test('guestbook: one act with the keyboard only', async () => {
   const shown = await page.$eval('#body', (e) => e.value);
   await tabTo(':submit');
   await page.keyboard.press('Enter');
-  await page.waitForFunction(() => /^\d{3}:/.test(document.getElementById('status').textContent), {timeout: 10000});
+  await page.waitForFunction(() => /^\d{3}:/.test(document.getElementById('status').textContent), {timeout: 30000});
   eq(await page.$eval('#status', (e) => e.textContent), '200: accepted', 'guestbook: the keyboard act is accepted');
   const got = received('guestbook');
   ok(got !== null && got.equals(Buffer.from(shown)), 'guestbook: the body received is the editor\'s text, byte for byte');
@@ -620,7 +620,7 @@ await test('failing: a 5xx is the address failing', async () => {
   const page = await open('failing');
   await type(page, '/n', '5');
   await page.click('#act button[type=submit]');
-  await page.waitForFunction(() => /^\d{3}:/.test(document.getElementById('status').textContent), {timeout: 10000});
+  await page.waitForFunction(() => /^\d{3}:/.test(document.getElementById('status').textContent), {timeout: 30000});
   const shown = await page.evaluate(() => [document.getElementById('status').textContent,
     document.getElementById('meaning').textContent]);
   eq(shown[0], '502: the address failed', 'failing: a 502 is shown as the address failing');
@@ -633,10 +633,10 @@ await test('failing: a 5xx is the address failing', async () => {
   page.on('request', (r) => { if (r.method() === 'POST') keys.push(r.headers()['idempotency-key']); });
   await page.evaluate(() => { document.getElementById('status').textContent = ''; });
   await page.click('#retry');
-  await page.waitForFunction(() => /^\d{3}:/.test(document.getElementById('status').textContent), {timeout: 10000});
+  await page.waitForFunction(() => /^\d{3}:/.test(document.getElementById('status').textContent), {timeout: 30000});
   await page.evaluate(() => { document.getElementById('status').textContent = ''; });
   await page.click('#act button[type=submit]');
-  await page.waitForFunction(() => /^\d{3}:/.test(document.getElementById('status').textContent), {timeout: 10000});
+  await page.waitForFunction(() => /^\d{3}:/.test(document.getElementById('status').textContent), {timeout: 30000});
   ok(keys.length === 2 && /^[0-9a-f]{32}$/.test(keys[0]) && keys[0] === keys[1],
     'failing: the retry and a second Submit of the same act resend it with the same Idempotency-Key', JSON.stringify(keys));
   // a changed act is another act: a new key

@@ -1538,7 +1538,8 @@
     try { v = parse(t); pretty = stringify(v, 2); } catch (e) { pretty = t; }
     lastSent = sent;
     lastStatus = r.status;
-    if (r.status < 500) forgetKey();
+    /* 409: the first send of this act (its key) is still being answered */
+    if (r.status < 500 && r.status !== 409) forgetKey();
     if (r.status === 200) {
       var html = v && typeOf(v) === "object" && typeof v.html === "string" ? v.html : undefined;
       var replayed = r.headers.get("Idempotent-Replayed") === "true";
@@ -1555,6 +1556,9 @@
         : "The page found nothing wrong, so the address checks something the page cannot (a format, the size of the body, or a rule of its own). The address says no more, by design.");
     } else if (r.status === 422) {
       say("status-bad", "422: rejected, with the reason", "The address explains its rejections (it is under development):", pretty);
+    } else if (r.status === 409 && D.keys) {
+      say("status-bad", "409: still being answered", "The address is still answering this very act, sent before under the same Idempotency-Key. Wait a moment, then send it again: that is safe.", pretty);
+      offerRetry();
     } else if (r.status === 412) {
       say("status-bad", "412: the form changed", "The address's form changed since this page was loaded. Reloading the form and keeping what you typed\u2026");
       reload(sent);
