@@ -6,10 +6,11 @@
  * browser can before sending, sends the editor's exact text to this very
  * URL and says what the answer means.
  *
- * The description (built by src/html.c from the compiled form, the one
- * the address enforces): {"root": I, "jsonDepth": J, "schemaDepth": S,
- * "maxBody": B?, "type": T?, "etag": E?, "name": A?, "keywords": {NAME:
- * KIND...}, "nodes": [NODE...]}.
+ * The description (built by src/web/html.c from the compiled form, the
+ * one the address enforces): {"root": I, "jsonDepth": J, "schemaDepth": S,
+ * "maxBody": B?, "type": T?, "keys": true?, "etag": E?, "name": A?,
+ * "keywords": {NAME: KIND...}, "nodes": [NODE...]}; keys: the address
+ * keeps Idempotency-Keys, so each act carries one.
  * A node is true, false or an object whose keys are the JSON Schema
  * keywords they describe, with subschemas as node numbers: title,
  * description, default, examples; type (a list), const, enum; minimum,
