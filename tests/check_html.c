@@ -189,7 +189,7 @@ page_named(const char *doc, const char *type, const char *etag,
 	const struct json_value *s = json_object_get(d, "s", 1);
 	const struct schema *form = NULL;
 	struct schema_err err;
-	struct html_opts o = {type, etag, name, 0};
+	struct html_opts o = {type, etag, name, 0, false};
 
 	ck_assert_ptr_nonnull(s);
 	ck_assert_msg(schema_compile(s, &test_arena, NULL, NULL, &form, &err) ==
