@@ -62,8 +62,8 @@ expect_status 0 "a body on stdin is accepted"
 run_cli_in "$data/person/fail/empty-name.json" --validate \
     "$data/person/schema.json" -
 expect_status 1 "a body on stdin (-) is rejected"
-expect_stderr_match '^gpt.fcgi: rejected at /name: minLength' \
-    "the rejection names pointer and keyword"
+expect_stderr_match '^gpt.fcgi: rejected at /name: minLength: shorter than 1 characters$' \
+    "the rejection names pointer, keyword and reason, as the other refusals of the command line do"
 
 # Acceptance is silent.
 run_cli --validate "$data/person/schema.json" "$data/person/pass/full.json"
@@ -96,7 +96,7 @@ expect_status 2 "a directory without form.json is an error"
 printf '{"p": "", "m": []}' >"$TEST_TMP/no-form/form.json"
 run_cli --validate "$TEST_TMP/no-form" "$data/money/pass/cents.json"
 expect_status 2 "a form.json without s is an error"
-expect_stderr_match 'not an arrival document: missing "s"' \
+expect_stderr_match 'not an arrival document at "": required: missing "s"' \
     "the missing s is named, as the server names it"
 
 # Usage.
@@ -257,7 +257,7 @@ while IFS='|' read -r form conf why; do
 	expect_stderr_match "$why" "served$i: the reason is the server's"
 done <<'EOF'
 {"p": 1, "m": [], "s": {}}|-|not an arrival document
-{"m": [], "s": {}}|-|not an arrival document: missing "p"
+{"m": [], "s": {}}|-|not an arrival document at "": required: missing "p"
 {"p": "x", "m": [], "s": {}}|max_bdy = 1|address.conf
 {"p": "x", "m": [], "s": {"type": "object"}}|dialect = nope|address.conf
 EOF
