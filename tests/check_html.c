@@ -194,13 +194,14 @@ static const char data_open[] =
 /* The page of the arrival document doc (its s compiled as the address
  * would), with type and etag as address.conf and the JSON ETag give. */
 static void
-page_with(const char *doc, const char *type, const char *etag, struct buf *out)
+page_named(const char *doc, const char *type, const char *etag,
+    const char *name, struct buf *out)
 {
 	const struct json_value *d = parse(doc);
 	const struct json_value *s = json_object_get(d, "s", 1);
 	const struct schema *form = NULL;
 	struct schema_err err;
-	struct html_opts o = {type, etag};
+	struct html_opts o = {type, etag, name, 0, false};
 
 	ck_assert_ptr_nonnull(s);
 	ck_assert_msg(schema_compile(s, &test_arena, NULL, NULL, &form, &err) ==
@@ -209,6 +210,12 @@ page_with(const char *doc, const char *type, const char *etag, struct buf *out)
 	buf_init(out, 16 << 20);
 	ck_assert_int_eq(html_page(d, form, &o, out), 0);
 	ck_assert_uint_gt(buf_len(out), 0);
+}
+
+static void
+page_with(const char *doc, const char *type, const char *etag, struct buf *out)
+{
+	page_named(doc, type, etag, NULL, out);
 }
 
 static void
@@ -231,7 +238,7 @@ data_block(const struct buf *page, const char **text, size_t *len)
 	*len = (size_t)(end - p);
 }
 
-/* The description of schema s's controls: the data block's "n". */
+/* The description of schema s's controls: the data block's "nodes". */
 static void
 expect_nodes(const char *schema, const char *want)
 {
@@ -244,10 +251,10 @@ expect_nodes(const char *schema, const char *want)
 	    doc, sizeof(doc), "{\"p\": \"\", \"m\": [], \"s\": %s}", schema);
 	page_of(doc, &page);
 	data_block(&page, &text, &len);
-	n = strstr(text, ",\"n\":");
+	n = strstr(text, ",\"nodes\":");
 	ck_assert_msg(
 	    n != NULL && n < text + len, "no nodes in %.*s", (int)len, text);
-	n += 5;
+	n += 9;
 	/* the block ends with the nodes and "}" */
 	ck_assert_msg((size_t)(text + len - n - 1) == strlen(want) &&
 	                  memcmp(n, want, strlen(want)) == 0,
@@ -262,9 +269,19 @@ START_TEST(html_describes_strings_with_lengths_pattern_and_format)
 	             "\"maxLength\": 9, \"pattern\": \"^a+$\", "
 	             "\"format\": \"date\", \"title\": \"T\", "
 	             "\"description\": \"D\", \"examples\": [\"aa\"]}",
-	    "[{\"k\":2,\"ti\":\"T\",\"d\":\"D\",\"ex\":[\"aa\"],"
-	    "\"t\":[\"string\"],\"minL\":2,\"maxL\":9,\"pat\":\"^a+$\","
-	    "\"fmt\":\"date\"}]");
+	    "[{\"title\":\"T\",\"description\":\"D\",\"examples\":[\"aa\"],"
+	    "\"type\":[\"string\"],\"minLength\":2,\"maxLength\":9,"
+	    "\"pattern\":\"^a+$\",\"format\":\"date\"}]");
+	/* a number's format, and a string's content: described, never
+	 * dropped */
+	expect_nodes("{\"type\": \"integer\", \"format\": \"int32\"}",
+	    "[{\"type\":[\"integer\"],\"format\":\"int32\"}]");
+	expect_nodes("{\"type\": \"string\", \"contentEncoding\": \"base64\", "
+	             "\"contentMediaType\": \"application/json\", "
+	             "\"contentSchema\": {\"type\": \"object\"}}",
+	    "[{\"type\":[\"string\"],\"contentEncoding\":\"base64\","
+	    "\"contentMediaType\":\"application/json\",\"contentSchema\":1},"
+	    "{\"type\":[\"object\"]}]");
 }
 END_TEST
 
@@ -273,34 +290,33 @@ START_TEST(html_describes_number_bounds_as_exact_text)
 	/* 0.10 and 1e2 stay as written: step 0.01 is 0.01, not 0.01000001 */
 	expect_nodes("{\"type\": \"number\", \"minimum\": 0.10, "
 	             "\"exclusiveMaximum\": 1e2, \"multipleOf\": 0.01}",
-	    "[{\"k\":2,\"t\":[\"number\"],\"min\":\"0.10\",\"xmax\":\"1e2\","
-	    "\"mul\":\"0.01\"}]");
+	    "[{\"type\":[\"number\"],\"minimum\":0.10,"
+	    "\"exclusiveMaximum\":1e2,\"multipleOf\":0.01}]");
 	expect_nodes("{\"type\": \"integer\", \"default\": 3, \"maximum\": 9, "
 	             "\"exclusiveMinimum\": -1}",
-	    "[{\"k\":2,\"df\":3,\"t\":[\"integer\"],\"max\":\"9\","
-	    "\"xmin\":\"-1\"}]");
+	    "[{\"default\":3,\"type\":[\"integer\"],\"maximum\":9,"
+	    "\"exclusiveMinimum\":-1}]");
 	/* draft-04's boolean exclusiveMinimum, read once by the compiler */
 	expect_nodes(
 	    "{\"$schema\": \"http://json-schema.org/draft-04/schema#\","
 	    " \"type\": \"number\", \"minimum\": 5, "
 	    "\"exclusiveMinimum\": true}",
-	    "[{\"k\":2,\"t\":[\"number\"],\"xmin\":\"5\"}]");
+	    "[{\"type\":[\"number\"],\"exclusiveMinimum\":5}]");
 }
 END_TEST
 
 START_TEST(html_describes_booleans_enums_consts_and_type_unions)
 {
-	expect_nodes(
-	    "{\"type\": \"boolean\"}", "[{\"k\":2,\"t\":[\"boolean\"]}]");
+	expect_nodes("{\"type\": \"boolean\"}", "[{\"type\":[\"boolean\"]}]");
 	expect_nodes("{\"enum\": [\"a\", 1, null, {\"b\": [true]}]}",
-	    "[{\"k\":2,\"en\":[\"a\",1,null,{\"b\":[true]}]}]");
-	expect_nodes("{\"const\": {\"v\": 1}}", "[{\"k\":2,\"co\":{\"v\":1}}]");
+	    "[{\"enum\":[\"a\",1,null,{\"b\":[true]}]}]");
+	expect_nodes("{\"const\": {\"v\": 1}}", "[{\"const\":{\"v\":1}}]");
 	expect_nodes("{\"type\": [\"null\", \"string\"], \"maxLength\": 5}",
-	    "[{\"k\":2,\"t\":[\"string\",\"null\"],\"maxL\":5}]");
-	expect_nodes("true", "[{\"k\":1}]");
-	expect_nodes("false", "[{\"k\":0}]");
+	    "[{\"type\":[\"string\",\"null\"],\"maxLength\":5}]");
+	expect_nodes("true", "[true]");
+	expect_nodes("false", "[false]");
 	/* annotations only: every value, with its title */
-	expect_nodes("{\"title\": \"Any\"}", "[{\"k\":1,\"ti\":\"Any\"}]");
+	expect_nodes("{\"title\": \"Any\"}", "[{\"title\":\"Any\"}]");
 }
 END_TEST
 
@@ -310,20 +326,28 @@ START_TEST(html_describes_objects_members_and_maps)
 	             "{\"type\": \"string\"}, \"b\": true}, \"required\": "
 	             "[\"a\", \"c\"], \"additionalProperties\": false, "
 	             "\"minProperties\": 1, \"maxProperties\": 4}",
-	    "[{\"k\":2,\"t\":[\"object\"],\"pr\":[[\"a\",1,1],[\"b\",2,0]],"
-	    "\"rq\":[\"c\"],\"ap\":3,\"minP\":1,\"maxP\":4},"
-	    "{\"k\":2,\"t\":[\"string\"]},{\"k\":1},{\"k\":0}]");
+	    "[{\"type\":[\"object\"],\"properties\":[[\"a\",1],[\"b\",2]],"
+	    "\"required\":[\"a\",\"c\"],\"additionalProperties\":3,"
+	    "\"minProperties\":1,\"maxProperties\":4},"
+	    "{\"type\":[\"string\"]},true,false]");
+	/* propertyNames, dependentRequired, dependentSchemas */
+	expect_nodes("{\"propertyNames\": {\"maxLength\": 3}, "
+	             "\"dependentRequired\": {\"a\": [\"b\", \"c\"]}, "
+	             "\"dependentSchemas\": {\"b\": {\"minProperties\": 2}}}",
+	    "[{\"dependentRequired\":[[\"a\",[\"b\",\"c\"]]],"
+	    "\"dependentSchemas\":[[\"b\",1]],\"propertyNames\":2},"
+	    "{\"minProperties\":2},{\"maxLength\":3}]");
 	expect_nodes("{\"patternProperties\": {\"^x-\": {\"type\": "
 	             "\"integer\"}}, \"additionalProperties\": {\"type\": "
 	             "\"string\"}}",
-	    "[{\"k\":2,\"pp\":[[\"^x-\",1]],\"ap\":2},"
-	    "{\"k\":2,\"t\":[\"integer\"]},{\"k\":2,\"t\":[\"string\"]}]");
+	    "[{\"patternProperties\":[[\"^x-\",1]],\"additionalProperties\":2},"
+	    "{\"type\":[\"integer\"]},{\"type\":[\"string\"]}]");
 	/* a member's own title beside its $ref is the member's label */
 	expect_nodes("{\"properties\": {\"a\": {\"$ref\": \"#/$defs/s\", "
 	             "\"title\": \"A\"}}, \"$defs\": {\"s\": {\"type\": "
 	             "\"string\", \"title\": \"S\"}}}",
-	    "[{\"k\":2,\"pr\":[[\"a\",1,0,{\"_\":0,\"ti\":\"A\"}]]},"
-	    "{\"k\":2,\"ti\":\"S\",\"t\":[\"string\"]}]");
+	    "[{\"properties\":[[\"a\",1,{\"title\":\"A\"}]]},"
+	    "{\"title\":\"S\",\"x-defName\":\"s\",\"type\":[\"string\"]}]");
 }
 END_TEST
 
@@ -332,13 +356,17 @@ START_TEST(html_describes_arrays_slots_and_bounds)
 	expect_nodes("{\"type\": \"array\", \"prefixItems\": [{\"type\": "
 	             "\"number\"}, {\"type\": \"string\"}], \"items\": false, "
 	             "\"minItems\": 1, \"maxItems\": 2, \"uniqueItems\": true}",
-	    "[{\"k\":2,\"t\":[\"array\"],\"minI\":1,\"maxI\":2,\"pre\":[1,2],"
-	    "\"it\":3,\"uq\":1},{\"k\":2,\"t\":[\"number\"]},"
-	    "{\"k\":2,\"t\":[\"string\"]},{\"k\":0}]");
+	    "[{\"type\":[\"array\"],\"minItems\":1,\"maxItems\":2,"
+	    "\"prefixItems\":[1,2],\"items\":3,\"uniqueItems\":true},"
+	    "{\"type\":[\"number\"]},{\"type\":[\"string\"]},false]");
 	expect_nodes("{\"items\": {\"type\": \"integer\"}, \"contains\": "
 	             "{\"const\": 1}}",
-	    "[{\"k\":2,\"it\":1,\"ct\":2},{\"k\":2,\"t\":[\"integer\"]},"
-	    "{\"k\":2,\"co\":1}]");
+	    "[{\"items\":1,\"contains\":2},{\"type\":[\"integer\"]},"
+	    "{\"const\":1}]");
+	expect_nodes("{\"contains\": {\"const\": 1}, \"minContains\": 2, "
+	             "\"maxContains\": 3}",
+	    "[{\"contains\":1,\"minContains\":2,\"maxContains\":3},"
+	    "{\"const\":1}]");
 }
 END_TEST
 
@@ -346,34 +374,35 @@ START_TEST(html_describes_alternatives_and_references_once)
 {
 	expect_nodes("{\"anyOf\": [{\"type\": \"string\"}, {\"type\": "
 	             "\"null\"}], \"not\": {\"const\": \"\"}}",
-	    "[{\"k\":2,\"any\":[1,2],\"not\":3},{\"k\":2,\"t\":[\"string\"]},"
-	    "{\"k\":2,\"t\":[\"null\"]},{\"k\":2,\"co\":\"\"}]");
+	    "[{\"anyOf\":[1,2],\"not\":3},{\"type\":[\"string\"]},"
+	    "{\"type\":[\"null\"]},{\"const\":\"\"}]");
 	expect_nodes("{\"oneOf\": [{\"title\": \"A\", \"type\": \"integer\"}, "
 	             "{\"title\": \"B\", \"type\": \"boolean\"}], "
 	             "\"allOf\": [{\"minimum\": 0}]}",
-	    "[{\"k\":2,\"all\":[1],\"one\":[2,3]},{\"k\":2,\"min\":\"0\"},"
-	    "{\"k\":2,\"ti\":\"A\",\"t\":[\"integer\"]},"
-	    "{\"k\":2,\"ti\":\"B\",\"t\":[\"boolean\"]}]");
+	    "[{\"allOf\":[1],\"oneOf\":[2,3]},{\"minimum\":0},"
+	    "{\"title\":\"A\",\"type\":[\"integer\"]},"
+	    "{\"title\":\"B\",\"type\":[\"boolean\"]}]");
+	expect_nodes("{\"if\": {\"required\": [\"a\"]}, \"then\": "
+	             "{\"required\": [\"b\"]}, \"else\": false}",
+	    "[{\"if\":1,\"then\":2,\"else\":3},{\"required\":[\"a\"]},"
+	    "{\"required\":[\"b\"]},false]");
 	/* a recursive form: the tree node is described once, named twice */
 	expect_nodes("{\"$ref\": \"#/$defs/t\", \"$defs\": {\"t\": {\"type\": "
 	             "\"object\", \"properties\": {\"kids\": {\"type\": "
 	             "\"array\", \"items\": {\"$ref\": \"#/$defs/t\"}}}}}}",
-	    "[{\"k\":2,\"ref\":1},"
-	    "{\"k\":2,\"t\":[\"object\"],\"pr\":[[\"kids\",2,0]]},"
-	    "{\"k\":2,\"t\":[\"array\"],\"it\":1}]");
+	    "[{\"$ref\":1},"
+	    "{\"x-defName\":\"t\",\"type\":[\"object\"],"
+	    "\"properties\":[[\"kids\",2]]},"
+	    "{\"type\":[\"array\"],\"items\":1}]");
 }
 END_TEST
 
 START_TEST(html_hands_what_it_cannot_show_to_a_json_editor)
 {
+	/* what the page cannot judge: marked by its keyword's name */
 	static const char *const opaque[] = {
-	    "{\"type\": \"object\", \"if\": {\"required\": [\"a\"]}, "
-	    "\"then\": {\"required\": [\"b\"]}}",
-	    "{\"dependentRequired\": {\"a\": [\"b\"]}}",
-	    "{\"dependentSchemas\": {\"a\": {\"required\": [\"b\"]}}}",
 	    "{\"properties\": {\"a\": true}, \"unevaluatedProperties\": false}",
 	    "{\"prefixItems\": [true], \"unevaluatedItems\": false}",
-	    "{\"contains\": {\"type\": \"string\"}, \"minContains\": 2}",
 	    "{\"$dynamicAnchor\": \"n\", \"properties\": {\"k\": "
 	    "{\"$dynamicRef\": \"#n\"}}}",
 	};
@@ -389,7 +418,7 @@ START_TEST(html_hands_what_it_cannot_show_to_a_json_editor)
 		    "{\"p\": \"\", \"m\": [], \"s\": %s}", opaque[i]);
 		page_of(doc, &page);
 		data_block(&page, &text, &len);
-		ck_assert_msg(count_of(text, len, "\"u\":1") >= 1,
+		ck_assert_msg(count_of(text, len, "\"x-opaque\":[\"") >= 1,
 		    "%s is not handed to a JSON editor: %.*s", opaque[i],
 		    (int)len, text);
 		buf_free(&page);
@@ -418,8 +447,9 @@ START_TEST(html_describes_a_shared_node_once_in_linear_size)
 	ck_assert_int_eq(buf_puts(&doc, "}}}"), 0);
 	page_of(buf_ptr(&doc), &page);
 	data_block(&page, &text, &len);
-	ck_assert_uint_eq(count_of(text, len, "{\"k\":"), 2);
-	ck_assert_uint_eq(count_of(text, len, ",1,0]"), 20000);
+	ck_assert_uint_eq(count_of(text, len, "{\"x-defName\":\"d\""), 1);
+	ck_assert_uint_eq(count_of(text, len, "\"type\":["), 1);
+	ck_assert_uint_eq(count_of(text, len, ",1]"), 20000);
 	buf_free(&page);
 	buf_free(&doc);
 }
@@ -500,33 +530,38 @@ START_TEST(html_page_keeps_hostile_strings_inside_text_and_data)
 	buf_init(&raw, 1 << 20);
 	ck_assert_int_eq(buf_append(&raw, text, len), 0);
 	d = parse(buf_ptr(&raw));
-	n0 = &json_object_get(d, "n", 1)->u.arr.items[0];
-	expect_string(json_object_get(n0, "ti", 2), "</title><!--\xE2\x80\xA8");
-	pr = &json_object_get(n0, "pr", 2)->u.arr.items[0];
-	expect_string(&pr->u.arr.items[0], "</pre><script>z()</script>");
-	sub = &json_object_get(d, "n", 1)->u.arr.items[1];
-	expect_string(json_object_get(sub, "df", 2),
-	    "</script><!-- \xE2\x80\xA8\xE2\x80\xA9 '\"");
-	expect_string(json_object_get(sub, "pat", 3), "</script>|<!--");
+	n0 = &json_object_get(d, "nodes", 5)->u.arr.items[0];
 	expect_string(
-	    &json_object_get(sub, "en", 2)->u.arr.items[1], "\xE2\x80\xA9");
+	    json_object_get(n0, "title", 5), "</title><!--\xE2\x80\xA8");
+	pr = &json_object_get(n0, "properties", 10)->u.arr.items[0];
+	expect_string(&pr->u.arr.items[0], "</pre><script>z()</script>");
+	sub = &json_object_get(d, "nodes", 5)->u.arr.items[1];
+	expect_string(json_object_get(sub, "default", 7),
+	    "</script><!-- \xE2\x80\xA8\xE2\x80\xA9 '\"");
+	expect_string(json_object_get(sub, "pattern", 7), "</script>|<!--");
+	expect_string(
+	    &json_object_get(sub, "enum", 4)->u.arr.items[1], "\xE2\x80\xA9");
 	buf_free(&raw);
 	buf_free(&page);
 }
 END_TEST
 
-START_TEST(html_page_heading_is_the_title_else_the_type)
+START_TEST(html_page_heading_is_the_title_else_the_name)
 {
 	static const struct {
-		const char *s, *type, *want;
+		const char *s, *type, *name, *want;
 	} cases[] = {
-	    {"{\"title\": \"A ledger entry\"}", "ledger",
+	    {"{\"title\": \"A ledger entry\"}", "ledger", "books",
 	        "<title>A ledger entry</title>"},
-	    {"{\"title\": \"\"}", "ledger", "<title>ledger</title>"},
-	    {"{\"type\": \"object\"}", "ledger", "<title>ledger</title>"},
-	    {"true", NULL, "<title>GPT address</title>"},
-	    {"{\"description\": \"no title\"}", "",
-	        "<title>GPT address</title>"},
+	    {"{\"title\": \"\"}", "ledger", NULL, "<title>ledger</title>"},
+	    {"{\"type\": \"object\"}", "ledger", NULL, "<title>ledger</title>"},
+	    /* without a title, the address's name, before its type */
+	    {"{\"type\": \"object\"}", "ledger", "books",
+	        "<title>books</title>"},
+	    {"true", NULL, "note", "<title>note</title>"},
+	    {"true", NULL, NULL, "<title>An address</title>"},
+	    {"{\"description\": \"no title\"}", "", "",
+	        "<title>An address</title>"},
 	};
 	size_t i;
 
@@ -537,7 +572,7 @@ START_TEST(html_page_heading_is_the_title_else_the_type)
 		snprintf(doc, sizeof(doc),
 		    "{\"p\": \"Not the title.\", \"m\": [], \"s\": %s}",
 		    cases[i].s);
-		page_with(doc, cases[i].type, NULL, &page);
+		page_named(doc, cases[i].type, NULL, cases[i].name, &page);
 		expect_page_contains(&page, cases[i].want);
 		/* <title>X</title> and <h1>X</h1> */
 		snprintf(h1, sizeof(h1), "<h1>%.*s</h1>",
@@ -573,9 +608,40 @@ START_TEST(html_page_shows_p_each_message_and_the_form)
 	/* The type and the JSON ETag (sent back as If-Match) are data, and
 	 * so are the nesting the address reads and the validator's depth:
 	 * the controls go as deep as an act may. */
-	expect_page_contains(&page, "{\"root\":0,\"jd\":128,\"sd\":512,"
-	                            "\"type\":\"tea\",\"etag\":\"\\\"e1\\\"\","
-	                            "\"n\":[");
+	expect_page_contains(&page,
+	    "{\"root\":0,\"jsonDepth\":128,\"schemaDepth\":512,"
+	    "\"type\":\"tea\",\"etag\":\"\\\"e1\\\"\","
+	    "\"keywords\":{\"title\":\"value\",");
+	/* the keywords' value forms come from the registry */
+	expect_page_contains(&page, "\"minLength\":\"count\"");
+	expect_page_contains(&page, "\"prefixItems\":\"nodes\"");
+	expect_page_contains(&page, "\"$ref\":\"node\"");
+	expect_page_contains(&page, "\"properties\":\"pairs\"");
+	expect_page_contains(&page, "\"multipleOf\":\"number\"");
+	buf_free(&page);
+}
+END_TEST
+
+/* The page sends an Idempotency-Key only where the address keeps them. */
+START_TEST(html_page_says_whether_the_address_keeps_keys)
+{
+	const char *doc =
+	    "{\"p\": \"x\", \"m\": [], \"s\": {\"type\": \"string\"}}";
+	const struct json_value *d = parse(doc);
+	const struct schema *form = NULL;
+	struct schema_err err;
+	struct html_opts o = {NULL, NULL, NULL, 0, true};
+	struct buf page;
+
+	ck_assert_int_eq(schema_compile(json_object_get(d, "s", 1), &test_arena,
+	                     NULL, NULL, &form, &err),
+	    SCHEMA_OK);
+	buf_init(&page, 16 << 20);
+	ck_assert_int_eq(html_page(d, form, &o, &page), 0);
+	expect_page_contains(&page, ",\"keys\":true,");
+	buf_free(&page);
+	page_of(doc, &page);
+	ck_assert(!contains(&page, "\"keys\""));
 	buf_free(&page);
 }
 END_TEST
@@ -785,7 +851,7 @@ START_TEST(html_page_leaves_the_buffer_as_it_was_when_full)
 	    SCHEMA_OK);
 	/* full at every point of the page: in the markup, the style, the
 	 * data block, the script */
-	for (max = 1000; max < 60000; max += 997) {
+	for (max = 1000; max < 120000; max += 997) {
 		buf_init(&out, max);
 		ck_assert_int_eq(buf_puts(&out, "abc"), 0);
 		if (html_page(d, form, NULL, &out) == 0) {
@@ -796,7 +862,7 @@ START_TEST(html_page_leaves_the_buffer_as_it_was_when_full)
 		ck_assert_str_eq(buf_ptr(&out), "abc");
 		buf_free(&out);
 	}
-	ck_assert_msg(max < 60000, "the page never fit");
+	ck_assert_msg(max < 120000, "the page never fit");
 }
 END_TEST
 
@@ -834,7 +900,7 @@ suite_html(void)
 	tcase_add_checked_fixture(page, setup, teardown);
 	tcase_add_test(
 	    page, html_page_keeps_hostile_strings_inside_text_and_data);
-	tcase_add_test(page, html_page_heading_is_the_title_else_the_type);
+	tcase_add_test(page, html_page_heading_is_the_title_else_the_name);
 	tcase_add_test(page, html_page_shows_p_each_message_and_the_form);
 	tcase_add_test(page, html_page_is_one_document_that_needs_nothing_else);
 	tcase_add_test(
@@ -843,6 +909,7 @@ suite_html(void)
 	tcase_add_test(page, html_page_is_the_same_bytes_from_load_to_load);
 	tcase_add_test(page, html_page_cuts_a_long_title_on_a_code_point);
 	tcase_add_test(page, html_page_is_valid_utf8);
+	tcase_add_test(page, html_page_says_whether_the_address_keeps_keys);
 	tcase_add_test(
 	    page, html_page_shows_links_as_navigation_and_the_answer_form);
 	tcase_add_test(page, html_page_leaves_the_buffer_as_it_was_when_full);

@@ -107,6 +107,35 @@ START_TEST(store_open_creates_a_private_directory)
 }
 END_TEST
 
+START_TEST(store_usable_says_what_store_open_would_do_and_makes_nothing)
+{
+	struct store s;
+	struct stat st;
+	char path[128], link[128];
+	int fd;
+
+	/* missing, in a directory this process may write: store_open makes it
+	 */
+	ck_assert(store_usable(tmpl, ".store"));
+	snprintf(path, sizeof(path), "%s/.store", tmpl);
+	ck_assert_int_eq(stat(path, &st), -1);
+	ck_assert_int_eq(errno, ENOENT);
+	ck_assert_int_eq(store_open(&s, tmpl, ".store"), 0);
+	store_close(&s);
+	ck_assert(store_usable(tmpl, ".store"));
+	ck_assert(store_usable("/nowhere", path)); /* absolute: base unused */
+	/* in a directory that does not exist, a file, a symlink: no */
+	ck_assert(!store_usable(tmpl, "missing/.store"));
+	snprintf(path, sizeof(path), "%s/file", tmpl);
+	ck_assert_int_ge(fd = open(path, O_CREAT | O_WRONLY, 0600), 0);
+	close(fd);
+	ck_assert(!store_usable(tmpl, "file"));
+	snprintf(link, sizeof(link), "%s/lnk", tmpl);
+	ck_assert_int_eq(symlink("/tmp", link), 0);
+	ck_assert(!store_usable(tmpl, "lnk"));
+}
+END_TEST
+
 START_TEST(store_open_refuses_a_symlink)
 {
 	struct store s;
@@ -269,6 +298,8 @@ suite_store(void)
 	tcase_add_test(tc, store_id_parse_rejects_malformed_ids);
 	tcase_add_test(tc, store_name_hides_the_secret);
 	tcase_add_test(tc, store_open_creates_a_private_directory);
+	tcase_add_test(
+	    tc, store_usable_says_what_store_open_would_do_and_makes_nothing);
 	tcase_add_test(tc, store_open_refuses_a_symlink);
 	tcase_add_test(tc, store_put_replaces_and_store_get_reads);
 	tcase_add_test(tc, store_create_refuses_an_existing_record);

@@ -126,7 +126,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const struct schema *compiled = NULL;
 	struct schema_err serr;
 	struct json_err jerr;
-	struct html_opts o = {"x-</script><!--\xE2\x80\xA8", "\"e</script>\""};
+	struct html_opts o = {"x-</script><!--\xE2\x80\xA8", "\"e</script>\"",
+	    "n-</script>\xE2\x80\xA9", 1024, true};
 	struct buf page;
 	char *copy = malloc(size ? size : 1);
 

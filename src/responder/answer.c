@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "site/address.h"
+#include "site/store.h"
 #include "responder/answer.h"
 #include "base/buf.h"
 #include "web/html.h"
@@ -98,12 +99,31 @@ answer_precondition(struct addr *a, struct answer_set *set, struct buf *b)
 	return answer_keep(a, &set->precondition, b, buf_len(b));
 }
 
+/* The address's name: dir's last segment (trailing slashes left out),
+ * in out, or NULL when it does not fit. */
+static const char *
+answer_name(const char *dir, char *out, size_t size)
+{
+	size_t end = strlen(dir), start;
+
+	while (end > 1 && dir[end - 1] == '/')
+		end--;
+	for (start = end; start > 0 && dir[start - 1] != '/'; start--)
+		;
+	if (end - start == 0 || end - start >= size)
+		return NULL;
+	memcpy(out, dir + start, end - start);
+	out[end - start] = '\0';
+	return out;
+}
+
 /* The answers of a; the page too when page is set. */
 static int
 answer_make(struct addr *a, bool page, char *err, size_t errlen)
 {
 	struct answer_set *set;
 	struct html_opts po;
+	char name[ADDR_NAME_MAX + 1];
 	struct buf body;
 	int rc = -1;
 
@@ -127,6 +147,12 @@ answer_make(struct addr *a, bool page, char *err, size_t errlen)
 	buf_reset(&body);
 	po.type = a->conf.type;
 	po.etag = set->etag;
+	po.name = answer_name(a->dir, name, sizeof(name));
+	po.max_body = a->conf.max_body;
+	/* a key needs the store: where it cannot be made, an act with one
+	 * would be a 503, so the page sends none there */
+	po.keys = a->conf.act != CONF_ACT_ANSWER ||
+	          store_usable(a->dir, a->conf.store);
 	if (page &&
 	    (html_page(a->doc, a->schema, &po, &body) == -1 ||
 	        answer_pair(a, "text/html; charset=utf-8", html_csp(), &body,

@@ -156,6 +156,7 @@ schema_view_get(const struct schema_node *n, struct schema_view *v)
 	v->undescribed = (n->flags & ~described_mask()) != 0;
 	if (n->flags & SF_TYPE) {
 		v->typed = true;
+		v->integer_text = n->integer_text;
 		v->types = n->types;
 	}
 	if (n->flags & SF_CONST)

@@ -83,6 +83,9 @@ struct schema_view {
 	int dialect;
 	unsigned types; /* SV_TY_*: what `type` admits; SV_TY_ALL without */
 	bool typed;     /* `type` present */
+	/* draft-04's integer: a number written without a fraction or an
+	 * exponent (1.0 is a number there, not an integer) */
+	bool integer_text;
 	bool undescribed;
 
 	/* enum / const (a const is one value; both may be present) */

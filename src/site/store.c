@@ -84,6 +84,34 @@ store_open(struct store *s, const char *base, const char *dir)
 	return 0;
 }
 
+bool
+store_usable(const char *base, const char *dir)
+{
+	char path[sizeof(((struct store *)0)->path)];
+	struct stat st;
+	char *slash;
+	int n;
+
+	if (dir[0] == '/')
+		n = snprintf(path, sizeof(path), "%s", dir);
+	else
+		n = snprintf(path, sizeof(path), "%s/%s", base, dir);
+	if (n < 0 || (size_t)n >= sizeof(path))
+		return false;
+	if (lstat(path, &st) == 0)
+		return S_ISDIR(st.st_mode) &&
+		       faccessat(AT_FDCWD, path, W_OK | X_OK, AT_EACCESS) == 0;
+	if (errno != ENOENT)
+		return false;
+	/* missing: store_open makes it in its parent */
+	while (n > 1 && path[n - 1] == '/')
+		path[--n] = '\0';
+	if ((slash = strrchr(path, '/')) == NULL)
+		return faccessat(AT_FDCWD, ".", W_OK | X_OK, AT_EACCESS) == 0;
+	*(slash == path ? slash + 1 : slash) = '\0';
+	return faccessat(AT_FDCWD, path, W_OK | X_OK, AT_EACCESS) == 0;
+}
+
 int
 store_open_pg(
     struct store *s, const char *conninfo, const char *scope, unsigned lease_s)

@@ -82,6 +82,12 @@ int store_open(
     struct store *s, const char *base, const char *dir) GPT_MUSTCHECK;
 void store_close(struct store *s);
 
+/* Could store_open open dir (as it takes it) now: a directory that this
+ * process may write, or a missing one in a directory it may write (store_open
+ * would make it).  Asked at load, so that the page sends Idempotency-Key
+ * only where keys can be kept; it changes nothing. */
+bool store_usable(const char *base, const char *dir);
+
 /*
  * Open the PostgreSQL store of conninfo under scope, a runner's lease
  * lease_s seconds: 0, or -1 with errno (the server's words logged).

@@ -5,14 +5,16 @@
  * the scratch (a buffer for the description, the table of nodes already
  * numbered) is freed before returning.  html_csp() owns one static string.
  *
- * The description of the controls: every compiled node reachable from the
- * root gets a number, the first time a node refers to it (a pointer-keyed
- * hash table, so a node shared by many references, or a recursive form,
- * is described once); nodes are written in that order, each naming the
- * others by number.  What the view cannot describe, or what the page does
- * not show as controls (dynamic references, unevaluated*, dependent*,
- * if/then/else, contains with counts), is marked "u": the script gives
- * that subtree a JSON editor and leaves its judgement to the address.
+ * The description of the form (its format is written down at the head of
+ * src/web/page/page.js, which reads it): every compiled node reachable
+ * from the root gets a number, the first time a node refers to it (a
+ * pointer-keyed hash table, so a node shared by many references, or a
+ * recursive form, is described once); nodes are written in that order,
+ * each naming the others by number, each keyword under its JSON Schema
+ * name, bounds as the form's own number text.  What the page cannot judge
+ * (a constraint the view does not describe, dynamic references,
+ * unevaluated*) is named in "x-opaque", never dropped: the script gives
+ * that part a JSON editor and its check says it cannot tell there.
  * Linear in the nodes and their keywords; the <title> shows at most
  * HTML_TITLE_MAX code points of the heading.
  *
@@ -246,38 +248,56 @@ html_json_text(struct buf *out, const char *p, size_t len)
 
 /* ,"key": written before every member but the node's first */
 static int
-html_key(struct html_desc *d, const char *key)
+html_key(struct html_desc *d, enum kw k)
 {
-	return buf_printf(d->out, ",\"%s\":", key);
+	return buf_printf(d->out, ",\"%s\":", schema_kw_name(k));
 }
 
 static int
-html_ref(struct html_desc *d, const char *key, const struct schema_node *n)
+html_ref(struct html_desc *d, enum kw k, const struct schema_node *n)
 {
 	size_t num;
 
 	if (html_desc_num(d, n, &num) == -1)
 		return -1;
-	return buf_printf(d->out, ",\"%s\":%zu", key, num);
+	return buf_printf(d->out, ",\"%s\":%zu", schema_kw_name(k), num);
 }
 
 static int
-html_size(struct html_desc *d, const char *key, size_t v, size_t absent)
+html_size(struct html_desc *d, enum kw k, size_t v, size_t absent)
 {
 	if (v == absent)
 		return 0;
-	return buf_printf(d->out, ",\"%s\":%zu", key, v);
+	return buf_printf(d->out, ",\"%s\":%zu", schema_kw_name(k), v);
 }
 
 static int
-html_num(
-    struct html_desc *d, const char *key, const struct schema_view_num *num)
+html_num(struct html_desc *d, enum kw k, const struct schema_view_num *num)
 {
 	if (num->text == NULL)
 		return 0;
-	if (html_key(d, key) == -1)
+	/* the keyword's own JSON number text, as written: the page's reader
+	 * keeps it exact (0.10 stays 0.10, 2^53 + 1 stays 2^53 + 1) */
+	if (html_key(d, k) == -1)
 		return -1;
-	return html_json_text(d->out, num->text, num->len);
+	return buf_append(d->out, num->text, num->len);
+}
+
+/*
+ * Close the object opened at mark ("{" then members each written with a
+ * leading comma): the first member's comma goes.  An object with no
+ * member is left as "{" for the caller to judge (buf_len == mark + 1).
+ */
+static void
+html_close_first(struct buf *out, size_t mark)
+{
+	char *p = buf_data(out);
+	size_t len = buf_len(out);
+
+	if (len > mark + 1 && p[mark + 1] == ',') {
+		memmove(p + mark + 1, p + mark + 2, len - mark - 2);
+		html_rollback(out, len - 1);
+	}
 }
 
 /* title, description, default, examples of a schema as written */
@@ -286,13 +306,12 @@ html_annotations(struct html_desc *d, const struct json_value *src)
 {
 	static const struct {
 		enum kw keyword;
-		const char *key;
 		enum json_type type; /* JSON_T_NULL: any */
 	} ann[] = {
-	    {KW_TITLE, "ti", JSON_T_STRING},
-	    {KW_DESCRIPTION, "d", JSON_T_STRING},
-	    {KW_DEFAULT, "df", JSON_T_NULL},
-	    {KW_EXAMPLES, "ex", JSON_T_ARRAY},
+	    {KW_TITLE, JSON_T_STRING},
+	    {KW_DESCRIPTION, JSON_T_STRING},
+	    {KW_DEFAULT, JSON_T_NULL},
+	    {KW_EXAMPLES, JSON_T_ARRAY},
 	};
 	size_t i;
 
@@ -306,11 +325,60 @@ html_annotations(struct html_desc *d, const struct json_value *src)
 		if (v == NULL ||
 		    (ann[i].type != JSON_T_NULL && v->type != ann[i].type))
 			continue;
-		if (html_key(d, ann[i].key) == -1 ||
+		if (html_key(d, ann[i].keyword) == -1 ||
 		    json_write(v, d->out) == -1)
 			return -1;
 	}
 	return 0;
+}
+
+/*
+ * "x-defName": the name the form gave this schema, when it is a member of
+ * $defs, definitions or components/schemas (a pointer's last segment,
+ * unescaped): the page names an alternative or a list's items by it when
+ * the form gives no title ("span" rather than "object").
+ */
+static int
+html_def_name(struct html_desc *d, const struct schema_view *v)
+{
+	static const char *const homes[] = {
+	    "/$defs/", "/definitions/", "/components/schemas/"};
+	const char *p = v->pointer, *name = NULL;
+	size_t len = v->pointer_len, i, k;
+	struct buf *out = d->out;
+
+	if (p == NULL || len == 0)
+		return 0;
+	for (i = 0; i < GPT_ARRAY_LEN(homes) && name == NULL; i++) {
+		size_t hl = strlen(homes[i]);
+
+		for (k = 0; k + hl <= len; k++)
+			if ((k == 0 || p[k - 1] != '~') &&
+			    memcmp(p + k, homes[i], hl) == 0 &&
+			    memchr(p + k + hl, '/', len - k - hl) == NULL &&
+			    k + hl < len)
+				name = p + k + hl;
+	}
+	if (name == NULL)
+		return 0;
+	if (buf_puts(out, ",\"x-defName\":\"") == -1)
+		return -1;
+	for (; name < p + len; name++) {
+		char c = *name;
+
+		if (c == '~' && name + 1 < p + len) {
+			c = name[1] == '1' ? '/' : '~';
+			name++;
+		}
+		/* a name is JSON text here: escape what JSON needs */
+		if ((c == '"' || c == '\\') && buf_putc(out, '\\') == -1)
+			return -1;
+		if ((unsigned char)c < 0x20
+		        ? buf_printf(out, "\\u%04x", c) == -1
+		        : buf_putc(out, c) == -1)
+			return -1;
+	}
+	return buf_putc(out, '"');
 }
 
 static int
@@ -331,7 +399,7 @@ html_types(struct html_desc *d, unsigned types)
 	bool first = true;
 	size_t i;
 
-	if (buf_puts(d->out, ",\"t\":[") == -1)
+	if (html_key(d, KW_TYPE) == -1 || buf_putc(d->out, '[') == -1)
 		return -1;
 	for (i = 0; i < GPT_ARRAY_LEN(names); i++) {
 		if (!(types & names[i].bit))
@@ -344,20 +412,46 @@ html_types(struct html_desc *d, unsigned types)
 	return buf_putc(d->out, ']');
 }
 
-/* Does the page show this node as controls, or hand it to a JSON editor? */
-static bool
-html_opaque(const struct schema_view *v)
+/*
+ * What the page cannot judge, by keyword ("x-opaque"): the script gives
+ * that part a JSON editor and its check says "cannot tell" there.
+ * *opaque false: the page judges the node.  A constraint the view does
+ * not describe is named as such, never dropped.
+ */
+static int
+html_opaque(struct html_desc *d, const struct schema_view *v, bool *opaque)
 {
-	return v->undescribed || v->dyn != SV_DYN_NONE ||
-	       v->unevaluated_items != NULL || v->unevaluated_props != NULL ||
-	       v->ndepreq > 0 || v->ndepsch > 0 || v->if_ != NULL ||
-	       (v->contains != NULL &&
-	           (v->min_contains != 1 || v->max_contains != SIZE_MAX));
+	enum kw names[2];
+	size_t i, n = 0;
+
+	*opaque = true;
+	if (v->undescribed)
+		return buf_puts(d->out,
+		    ",\"x-opaque\":[\"a keyword the page does not describe\"]");
+	if (v->dyn != SV_DYN_NONE)
+		names[n++] = KW_DYNAMICREF;
+	else {
+		if (v->unevaluated_items != NULL)
+			names[n++] = KW_UNEVALITEMS;
+		if (v->unevaluated_props != NULL)
+			names[n++] = KW_UNEVALPROPS;
+	}
+	if (n == 0) {
+		*opaque = false;
+		return 0;
+	}
+	if (buf_puts(d->out, ",\"x-opaque\":[") == -1)
+		return -1;
+	for (i = 0; i < n; i++)
+		if (buf_printf(d->out, "%s\"%s\"", i > 0 ? "," : "",
+		        schema_kw_name(names[i])) == -1)
+			return -1;
+	return buf_putc(d->out, ']');
 }
 
 /* A list of nodes by number: "key":[n,...] (list(n, i) gives entry i). */
 static int
-html_list(struct html_desc *d, const char *key, const struct schema_node *n,
+html_list(struct html_desc *d, enum kw k, const struct schema_node *n,
     size_t count,
     const struct schema_node *(*list)(const struct schema_node *, size_t))
 {
@@ -365,7 +459,7 @@ html_list(struct html_desc *d, const char *key, const struct schema_node *n,
 
 	if (count == 0)
 		return 0;
-	if (buf_printf(d->out, ",\"%s\":[", key) == -1)
+	if (buf_printf(d->out, ",\"%s\":[", schema_kw_name(k)) == -1)
 		return -1;
 	for (i = 0; i < count; i++)
 		if (html_desc_num(d, list(n, i), &num) == -1 ||
@@ -374,27 +468,26 @@ html_list(struct html_desc *d, const char *key, const struct schema_node *n,
 	return buf_putc(d->out, ']');
 }
 
+/* "properties": [[name, node, {annotations}?]...], "required": [names] */
 static int
-html_object_members(struct html_desc *d, const struct schema_node *n,
+html_properties(struct html_desc *d, const struct schema_node *n,
     const struct schema_view *v)
 {
 	struct schema_view_prop p;
-	struct schema_view_pprop pp;
 	struct schema_view sv;
 	bool any = false, anyreq = false;
 	size_t i, num;
 
-	/* properties: [name, node, required, {annotations as written}?] */
 	for (i = 0; i < v->nprops; i++) {
 		schema_view_prop(n, i, &p);
 		if (p.sub == NULL)
 			continue;
-		if (buf_puts(d->out, any ? "," : ",\"pr\":[") == -1 ||
-		    buf_putc(d->out, '[') == -1 ||
+		if ((!any && (html_key(d, KW_PROPERTIES) == -1 ||
+		                 buf_putc(d->out, '[') == -1)) ||
+		    buf_puts(d->out, any ? ",[" : "[") == -1 ||
 		    html_json_text(d->out, p.name, p.len) == -1 ||
 		    html_desc_num(d, p.sub, &num) == -1 ||
-		    buf_printf(d->out, ",%zu,%d", num, p.required ? 1 : 0) ==
-		        -1)
+		    buf_printf(d->out, ",%zu", num) == -1)
 			return -1;
 		any = true;
 		schema_view_get(p.sub, &sv);
@@ -403,10 +496,11 @@ html_object_members(struct html_desc *d, const struct schema_node *n,
 		    p.src->type == JSON_T_OBJECT) {
 			size_t mark = buf_len(d->out);
 
-			if (buf_puts(d->out, ",{\"_\":0") == -1 ||
+			if (buf_puts(d->out, ",{") == -1 ||
 			    html_annotations(d, p.src) == -1)
 				return -1;
-			if (buf_len(d->out) == mark + 7)
+			html_close_first(d->out, mark + 1);
+			if (buf_len(d->out) == mark + 2)
 				html_rollback(d->out, mark);
 			else if (buf_putc(d->out, '}') == -1)
 				return -1;
@@ -416,21 +510,38 @@ html_object_members(struct html_desc *d, const struct schema_node *n,
 	}
 	if (any && buf_putc(d->out, ']') == -1)
 		return -1;
-	/* required names that properties does not list */
 	for (i = 0; i < v->nprops; i++) {
 		schema_view_prop(n, i, &p);
-		if (p.sub != NULL || !p.required)
+		if (!p.required)
 			continue;
-		if (buf_puts(d->out, anyreq ? "," : ",\"rq\":[") == -1 ||
+		if ((!anyreq && (html_key(d, KW_REQUIRED) == -1 ||
+		                    buf_putc(d->out, '[') == -1)) ||
+		    (anyreq && buf_putc(d->out, ',') == -1) ||
 		    html_json_text(d->out, p.name, p.len) == -1)
 			return -1;
 		anyreq = true;
 	}
 	if (anyreq && buf_putc(d->out, ']') == -1)
 		return -1;
+	return 0;
+}
+
+/* patternProperties, dependentRequired, dependentSchemas */
+static int
+html_object_rules(struct html_desc *d, const struct schema_node *n,
+    const struct schema_view *v)
+{
+	struct schema_view_pprop pp;
+	struct schema_view_depreq dr;
+	const struct schema_node *sub;
+	const char *name;
+	size_t i, k, len, num;
+
 	for (i = 0; i < v->npprops; i++) {
 		schema_view_pprop(n, i, &pp);
-		if (buf_puts(d->out, i > 0 ? ",[" : ",\"pp\":[[") == -1 ||
+		if ((i == 0 && (html_key(d, KW_PATTERNPROPERTIES) == -1 ||
+		                   buf_putc(d->out, '[') == -1)) ||
+		    buf_puts(d->out, i > 0 ? ",[" : "[") == -1 ||
 		    html_json_text(d->out, pp.pattern, pp.len) == -1 ||
 		    html_desc_num(d, pp.sub, &num) == -1 ||
 		    buf_printf(d->out, ",%zu]", num) == -1)
@@ -438,35 +549,104 @@ html_object_members(struct html_desc *d, const struct schema_node *n,
 	}
 	if (v->npprops > 0 && buf_putc(d->out, ']') == -1)
 		return -1;
+	for (i = 0; i < v->ndepreq; i++) {
+		schema_view_depreq(n, i, &dr);
+		if ((i == 0 && (html_key(d, KW_DEPENDENTREQUIRED) == -1 ||
+		                   buf_putc(d->out, '[') == -1)) ||
+		    buf_puts(d->out, i > 0 ? ",[" : "[") == -1 ||
+		    html_json_text(d->out, dr.name, dr.len) == -1 ||
+		    buf_puts(d->out, ",[") == -1)
+			return -1;
+		for (k = 0; k < dr.nneed; k++) {
+			schema_view_depreq_need(n, i, k, &name, &len);
+			if ((k > 0 && buf_putc(d->out, ',') == -1) ||
+			    html_json_text(d->out, name, len) == -1)
+				return -1;
+		}
+		if (buf_puts(d->out, "]]") == -1)
+			return -1;
+	}
+	if (v->ndepreq > 0 && buf_putc(d->out, ']') == -1)
+		return -1;
+	for (i = 0; i < v->ndepsch; i++) {
+		sub = schema_view_depsch(n, i, &name, &len);
+		if ((i == 0 && (html_key(d, KW_DEPENDENTSCHEMAS) == -1 ||
+		                   buf_putc(d->out, '[') == -1)) ||
+		    buf_puts(d->out, i > 0 ? ",[" : "[") == -1 ||
+		    html_json_text(d->out, name, len) == -1 ||
+		    html_desc_num(d, sub, &num) == -1 ||
+		    buf_printf(d->out, ",%zu]", num) == -1)
+			return -1;
+	}
+	if (v->ndepsch > 0 && buf_putc(d->out, ']') == -1)
+		return -1;
 	return 0;
 }
 
-/* One node's description: {"k":..., ...}. */
+/* A string's content: contentEncoding, contentMediaType, contentSchema. */
+static int
+html_content(struct html_desc *d, const struct schema_view *v)
+{
+	if (v->content_encoding != NULL &&
+	    (html_key(d, KW_CONTENTENCODING) == -1 ||
+	        html_json_text(d->out, v->content_encoding,
+	            strlen(v->content_encoding)) == -1))
+		return -1;
+	if (v->content_json &&
+	    (html_key(d, KW_CONTENTMEDIATYPE) == -1 ||
+	        buf_puts(d->out, "\"application/json\"") == -1))
+		return -1;
+	if (v->content_schema != NULL &&
+	    html_ref(d, KW_CONTENTSCHEMA, v->content_schema) == -1)
+		return -1;
+	return 0;
+}
+
+static int
+html_node_end(struct html_desc *d, size_t mark)
+{
+	html_close_first(d->out, mark);
+	return buf_putc(d->out, '}');
+}
+
+/* One node's description: true, false, or {"keyword": ..., ...}. */
 static int
 html_node(struct html_desc *d, const struct schema_node *n)
 {
 	struct schema_view v;
-	size_t i;
+	const char *format;
+	bool opaque;
+	size_t i, mark;
 
 	schema_view_get(n, &v);
-	if (buf_printf(d->out, "{\"k\":%d",
-	        v.kind == SV_FALSE  ? 0
-	        : v.kind == SV_TRUE ? 1
-	                            : 2) == -1 ||
-	    html_annotations(d, v.src) == -1)
+	if (v.kind == SV_FALSE)
+		return buf_puts(d->out, "false");
+	mark = buf_len(d->out);
+	if (buf_putc(d->out, '{') == -1 || html_annotations(d, v.src) == -1 ||
+	    html_def_name(d, &v) == -1)
 		return -1;
-	if (v.kind != SV_NODE)
-		return buf_putc(d->out, '}');
-	if (html_opaque(&v))
-		return buf_puts(d->out, ",\"u\":1}");
+	if (v.kind == SV_TRUE && buf_len(d->out) == mark + 1) {
+		html_rollback(d->out, mark);
+		return buf_puts(d->out, "true");
+	}
+	if (v.kind == SV_TRUE)
+		return html_node_end(d, mark);
+	if (html_opaque(d, &v, &opaque) == -1)
+		return -1;
+	if (opaque)
+		return html_node_end(d, mark);
 	if (v.typed && html_types(d, v.types) == -1)
 		return -1;
+	/* the page's own key: an integer is judged by its text, as draft-04
+	 * says */
+	if (v.integer_text && buf_puts(d->out, ",\"x-integerText\":true") == -1)
+		return -1;
 	if (v.const_value != NULL &&
-	    (html_key(d, "co") == -1 ||
+	    (html_key(d, KW_CONST) == -1 ||
 	        json_write(v.const_value, d->out) == -1))
 		return -1;
 	if (v.nenums > 0) {
-		if (buf_puts(d->out, ",\"en\":[") == -1)
+		if (html_key(d, KW_ENUM) == -1 || buf_putc(d->out, '[') == -1)
 			return -1;
 		for (i = 0; i < v.nenums; i++)
 			if ((i > 0 && buf_putc(d->out, ',') == -1) ||
@@ -475,76 +655,208 @@ html_node(struct html_desc *d, const struct schema_node *n)
 		if (buf_putc(d->out, ']') == -1)
 			return -1;
 	}
-	if (html_num(d, "min", &v.minimum) == -1 ||
-	    html_num(d, "max", &v.maximum) == -1 ||
-	    html_num(d, "xmin", &v.xminimum) == -1 ||
-	    html_num(d, "xmax", &v.xmaximum) == -1 ||
-	    html_num(d, "mul", &v.multiple_of) == -1 ||
-	    html_size(d, "minL", v.min_length, 0) == -1 ||
-	    html_size(d, "maxL", v.max_length, SIZE_MAX) == -1)
+	if (html_num(d, KW_MINIMUM, &v.minimum) == -1 ||
+	    html_num(d, KW_MAXIMUM, &v.maximum) == -1 ||
+	    html_num(d, KW_EXCLUSIVEMINIMUM, &v.xminimum) == -1 ||
+	    html_num(d, KW_EXCLUSIVEMAXIMUM, &v.xmaximum) == -1 ||
+	    html_num(d, KW_MULTIPLEOF, &v.multiple_of) == -1 ||
+	    html_size(d, KW_MINLENGTH, v.min_length, 0) == -1 ||
+	    html_size(d, KW_MAXLENGTH, v.max_length, SIZE_MAX) == -1)
 		return -1;
 	if (v.pattern != NULL &&
-	    (html_key(d, "pat") == -1 ||
+	    (html_key(d, KW_PATTERN) == -1 ||
 	        html_json_text(d->out, v.pattern, v.pattern_len) == -1))
 		return -1;
-	if (v.format != NULL &&
-	    (html_key(d, "fmt") == -1 ||
-	        html_json_text(d->out, v.format, strlen(v.format)) == -1))
+	/* one format keyword: the compiler tells a string's from a number's */
+	format = v.format != NULL ? v.format : v.nformat;
+	if (format != NULL &&
+	    (html_key(d, KW_FORMAT) == -1 ||
+	        html_json_text(d->out, format, strlen(format)) == -1))
 		return -1;
-	if (html_size(d, "minI", v.min_items, 0) == -1 ||
-	    html_size(d, "maxI", v.max_items, SIZE_MAX) == -1 ||
-	    html_list(d, "pre", n, v.nprefix, schema_view_prefix) == -1 ||
-	    (v.items != NULL && html_ref(d, "it", v.items) == -1) ||
-	    (v.contains != NULL && html_ref(d, "ct", v.contains) == -1) ||
-	    (v.unique_items && buf_puts(d->out, ",\"uq\":1") == -1))
+	if (html_content(d, &v) == -1)
 		return -1;
-	if (html_object_members(d, n, &v) == -1 ||
-	    (v.additional != NULL && html_ref(d, "ap", v.additional) == -1) ||
-	    html_size(d, "minP", v.min_props, 0) == -1 ||
-	    html_size(d, "maxP", v.max_props, SIZE_MAX) == -1)
+	if (html_size(d, KW_MINITEMS, v.min_items, 0) == -1 ||
+	    html_size(d, KW_MAXITEMS, v.max_items, SIZE_MAX) == -1 ||
+	    html_list(d, KW_PREFIXITEMS, n, v.nprefix, schema_view_prefix) ==
+	        -1 ||
+	    (v.items != NULL && html_ref(d, KW_ITEMS, v.items) == -1) ||
+	    (v.contains != NULL &&
+	        html_ref(d, KW_CONTAINS, v.contains) == -1) ||
+	    (v.contains != NULL &&
+	        html_size(d, KW_MINCONTAINS, v.min_contains, 1) == -1) ||
+	    (v.contains != NULL &&
+	        html_size(d, KW_MAXCONTAINS, v.max_contains, SIZE_MAX) == -1) ||
+	    (v.unique_items && (html_key(d, KW_UNIQUEITEMS) == -1 ||
+	                           buf_puts(d->out, "true") == -1)))
 		return -1;
-	if ((v.ref != NULL && html_ref(d, "ref", v.ref) == -1) ||
-	    html_list(d, "all", n, v.nall_of, schema_view_all_of) == -1 ||
-	    html_list(d, "any", n, v.nany_of, schema_view_any_of) == -1 ||
-	    html_list(d, "one", n, v.none_of, schema_view_one_of) == -1 ||
-	    (v.not_ != NULL &&
-	        html_ref(d, schema_kw_name(KW_NOT), v.not_) == -1))
+	if (html_properties(d, n, &v) == -1 ||
+	    html_object_rules(d, n, &v) == -1 ||
+	    (v.additional != NULL &&
+	        html_ref(d, KW_ADDITIONALPROPERTIES, v.additional) == -1) ||
+	    (v.names != NULL && html_ref(d, KW_PROPERTYNAMES, v.names) == -1) ||
+	    html_size(d, KW_MINPROPERTIES, v.min_props, 0) == -1 ||
+	    html_size(d, KW_MAXPROPERTIES, v.max_props, SIZE_MAX) == -1)
 		return -1;
-	return buf_putc(d->out, '}');
+	if ((v.ref != NULL && html_ref(d, KW_REF, v.ref) == -1) ||
+	    html_list(d, KW_ALLOF, n, v.nall_of, schema_view_all_of) == -1 ||
+	    html_list(d, KW_ANYOF, n, v.nany_of, schema_view_any_of) == -1 ||
+	    html_list(d, KW_ONEOF, n, v.none_of, schema_view_one_of) == -1 ||
+	    (v.not_ != NULL && html_ref(d, KW_NOT, v.not_) == -1) ||
+	    (v.if_ != NULL && html_ref(d, KW_IF, v.if_) == -1) ||
+	    (v.then_ != NULL && html_ref(d, KW_THEN, v.then_) == -1) ||
+	    (v.else_ != NULL && html_ref(d, KW_ELSE, v.else_) == -1))
+		return -1;
+	return html_node_end(d, mark);
 }
 
 /*
- * The whole description, {"root":0,"jd","sd","n":[...], "type", "etag"}
- * (jd: JSON_MAX_DEPTH, sd: SCHEMA_MAX_DEPTH), raw JSON
- * in out (the caller escapes it for the data block).
+ * The keywords a node's description may carry, each under the name the
+ * registry gives it.  The description lists them with the form of their
+ * value ("keywords": {name: kind}), so that the script reads node numbers
+ * and counts by that table and spells no keyword list of its own.
+ */
+static const enum kw html_described[] = {
+    KW_TITLE,
+    KW_DESCRIPTION,
+    KW_DEFAULT,
+    KW_EXAMPLES,
+    KW_TYPE,
+    KW_CONST,
+    KW_ENUM,
+    KW_MINIMUM,
+    KW_MAXIMUM,
+    KW_EXCLUSIVEMINIMUM,
+    KW_EXCLUSIVEMAXIMUM,
+    KW_MULTIPLEOF,
+    KW_MINLENGTH,
+    KW_MAXLENGTH,
+    KW_PATTERN,
+    KW_FORMAT,
+    KW_CONTENTENCODING,
+    KW_CONTENTMEDIATYPE,
+    KW_CONTENTSCHEMA,
+    KW_MINITEMS,
+    KW_MAXITEMS,
+    KW_PREFIXITEMS,
+    KW_ITEMS,
+    KW_CONTAINS,
+    KW_MINCONTAINS,
+    KW_MAXCONTAINS,
+    KW_UNIQUEITEMS,
+    KW_PROPERTIES,
+    KW_REQUIRED,
+    KW_PATTERNPROPERTIES,
+    KW_ADDITIONALPROPERTIES,
+    KW_PROPERTYNAMES,
+    KW_MINPROPERTIES,
+    KW_MAXPROPERTIES,
+    KW_DEPENDENTREQUIRED,
+    KW_DEPENDENTSCHEMAS,
+    KW_REF,
+    KW_ALLOF,
+    KW_ANYOF,
+    KW_ONEOF,
+    KW_NOT,
+    KW_IF,
+    KW_THEN,
+    KW_ELSE,
+};
+
+/* The form of k's value in the description, from the registry's row:
+ * a node number, a list of them, [name, node] pairs, a count, a number's
+ * text as written, or a JSON value. */
+static const char *
+html_kind(enum kw k)
+{
+	const struct schema_kw_info *info = schema_kw_info(k);
+
+	/* a reference's value is a URI; the description gives the node it
+	 * resolves to */
+	if (info->value == SCHEMA_KV_URI_REF)
+		return "node";
+	switch (info->shape) {
+	case SCHEMA_KS_ONE:
+		return "node";
+	case SCHEMA_KS_LIST:
+		return "nodes";
+	case SCHEMA_KS_MAP:
+		return "pairs";
+	default:
+		break;
+	}
+	switch (info->value) {
+	case SCHEMA_KV_COUNT:
+		return "count";
+	case SCHEMA_KV_NUMBER:
+	case SCHEMA_KV_POSITIVE:
+		return "number";
+	default:
+		return "value";
+	}
+}
+
+static int
+html_keywords(struct buf *out)
+{
+	size_t i;
+
+	if (buf_puts(out, ",\"keywords\":{") == -1)
+		return -1;
+	for (i = 0; i < GPT_ARRAY_LEN(html_described); i++)
+		if (buf_printf(out, "%s\"%s\":\"%s\"", i > 0 ? "," : "",
+		        schema_kw_name(html_described[i]),
+		        html_kind(html_described[i])) == -1)
+			return -1;
+	return buf_putc(out, '}');
+}
+
+/*
+ * The whole description, {"root":0, "jsonDepth", "schemaDepth",
+ * "maxBody"?, "type"?, "keys"?, "etag"?, "name"?, "keywords":{...},
+ * "nodes":[...]}
+ * (jsonDepth:
+ * JSON_MAX_DEPTH, schemaDepth: SCHEMA_MAX_DEPTH), raw JSON in out (the
+ * caller escapes it for the data block).
  */
 static int
 html_describe(
     const struct schema *form, const struct html_opts *o, struct buf *out)
 {
+	static const struct html_opts none;
 	struct html_desc d;
 	size_t i, num;
 	int rc = -1;
 
 	memset(&d, 0, sizeof(d));
 	d.out = out;
+	if (o == NULL)
+		o = &none;
 	/* the nesting the act parser reads and the validator's depth: the
 	 * page offers controls as deep as the address reads acts */
-	if (buf_printf(out, "{\"root\":0,\"jd\":%d,\"sd\":%d", JSON_MAX_DEPTH,
-	        SCHEMA_MAX_DEPTH) == -1)
+	if (buf_printf(out, "{\"root\":0,\"jsonDepth\":%d,\"schemaDepth\":%d",
+	        JSON_MAX_DEPTH, SCHEMA_MAX_DEPTH) == -1)
 		goto done;
-	if (o != NULL && o->type != NULL && o->type[0] != '\0' &&
+	if (o->max_body > 0 &&
+	    buf_printf(out, ",\"maxBody\":%zu", o->max_body) == -1)
+		goto done;
+	if (o->type != NULL && o->type[0] != '\0' &&
 	    (buf_puts(out, ",\"type\":") == -1 ||
 	        html_json_text(out, o->type, strlen(o->type)) == -1))
 		goto done;
-	if (o != NULL && o->etag != NULL &&
+	if (o->keys && buf_puts(out, ",\"keys\":true") == -1)
+		goto done;
+	if (o->etag != NULL &&
 	    (buf_puts(out, ",\"etag\":") == -1 ||
 	        html_json_text(out, o->etag, strlen(o->etag)) == -1))
 		goto done;
-	if (buf_puts(out, ",\"n\":[") == -1)
+	if (o->name != NULL && o->name[0] != '\0' &&
+	    (buf_puts(out, ",\"name\":") == -1 ||
+	        html_json_text(out, o->name, strlen(o->name)) == -1))
+		goto done;
+	if (html_keywords(out) == -1 || buf_puts(out, ",\"nodes\":[") == -1)
 		goto done;
 	if (form == NULL) {
-		if (buf_puts(out, "{\"k\":1}") == -1)
+		if (buf_puts(out, "true") == -1)
 			goto done;
 	} else {
 		if (html_desc_init(&d, form) == -1 ||
@@ -603,7 +915,16 @@ static const char html_act[] =
     "<p>Status: <output id=\"status\" role=\"status\" "
     "aria-live=\"polite\"></output></p>\n"
     "<p id=\"meaning\"></p>\n"
-    "<pre id=\"response\"></pre>\n"
+    "<progress id=\"progress\" max=\"1\" aria-label=\"The task's progress\" "
+    "hidden></progress>\n"
+    "<pre id=\"response\" hidden></pre>\n"
+    "<iframe id=\"preview\" title=\"The answer's HTML, previewed\" "
+    "sandbox hidden></iframe>\n"
+    "<button type=\"button\" id=\"again\" hidden>Send another</button>\n"
+    "<button type=\"button\" id=\"retry\" hidden>Send it again, safely"
+    "</button>\n"
+    "<button type=\"button\" id=\"cancel\" hidden>Cancel the task"
+    "</button>\n"
     "</div>\n"
     "</section>\n";
 
@@ -659,7 +980,7 @@ html_messages(const struct json_value *m, struct buf *out)
 	return buf_puts(out, "</ol>\n</section>\n");
 }
 
-/* The heading: the form's title, else the address's type, else a name. */
+/* The heading: the form's title, else the address's name, else its type. */
 static void
 html_heading(const struct schema *form, const struct html_opts *o,
     const char **text, size_t *len)
@@ -667,7 +988,8 @@ html_heading(const struct schema *form, const struct html_opts *o,
 	struct schema_view v;
 	const struct json_value *t;
 
-	*text = "GPT address";
+	/* only a page built without its address (a test's) has no name */
+	*text = "An address";
 	*len = strlen(*text);
 	if (form != NULL) {
 		schema_view_get(schema_view_root(form), &v);
@@ -678,7 +1000,10 @@ html_heading(const struct schema *form, const struct html_opts *o,
 			return;
 		}
 	}
-	if (o != NULL && o->type != NULL && o->type[0] != '\0') {
+	if (o != NULL && o->name != NULL && o->name[0] != '\0') {
+		*text = o->name;
+		*len = strlen(o->name);
+	} else if (o != NULL && o->type != NULL && o->type[0] != '\0') {
 		*text = o->type;
 		*len = strlen(o->type);
 	}

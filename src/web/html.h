@@ -10,11 +10,12 @@
  * document with its style sheet and script inline (src/web/page/page.css and
  * page.js, embedded at build time, the same bytes for every form), a
  * static readable part (the heading, p, m, the form as JSON Schema) and a
- * compact description of the controls as an inert
- * <script type="application/json"> block, from which the script builds a
- * control per value.  The page loads nothing from elsewhere and talks only
- * to its own URL; html_csp() is the Content-Security-Policy that allows
- * exactly its script and style, by hash, and nothing else.
+ * compact description of the form (keyed by JSON Schema's names) as an
+ * inert <script type="application/json"> block, from which the script
+ * builds a control per value and checks an act before it is sent.  The page
+ * loads nothing from elsewhere and talks only to its own URL; html_csp() is the
+ * Content-Security-Policy that allows exactly its script and style, by hash,
+ * and nothing else.
  *
  * Every string taken from the document goes through html_escape() in the
  * markup, or through the description's escaping (no '<', '>', '&', U+2028
@@ -38,6 +39,11 @@ struct html_opts {
 	                     or NULL */
 	const char *etag; /* the JSON representation's ETag, sent back as
 	                     If-Match with each act, or NULL */
+	const char *name; /* the address's name (its directory's), the
+	                     heading without a title, or NULL */
+	size_t max_body;  /* address.conf's max_body (0: not told) */
+	bool keys;        /* the address keeps Idempotency-Keys: the page
+	                     sends one with each act */
 };
 
 /*
