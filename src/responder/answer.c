@@ -150,8 +150,10 @@ answer_make(struct addr *a, bool page, char *err, size_t errlen)
 	po.name = answer_name(a->dir, name, sizeof(name));
 	po.max_body = a->conf.max_body;
 	/* a key needs the store: where it cannot be made, an act with one
-	 * would be a 503, so the page sends none there */
+	 * would be a 503, so the page sends none there (a PostgreSQL store
+	 * is checked when it is first used, not here) */
 	po.keys = a->conf.act != CONF_ACT_ANSWER ||
+	          a->conf.store_pg[0] != '\0' ||
 	          store_usable(a->dir, a->conf.store);
 	if (page &&
 	    (html_page(a->doc, a->schema, &po, &body) == -1 ||
