@@ -42,6 +42,9 @@ static const char cli_usage[] =
     "          --annotations NAME,... before a SCHEMA.json; a DIR is "
     "loaded\n"
     "          as the server loads it, with its address.conf)\n"
+    "       gpt.fcgi --init DIR [--schema FILE|-] [--hook python|sh]\n"
+    "       gpt.fcgi --init DIR --from-openapi FILE OPERATION-ID\n"
+    "                                     a new address, then --check\n"
     "       gpt.fcgi --version | --help\n";
 
 static int
@@ -78,6 +81,7 @@ static const struct cli_cmd cli_cmds[] = {
     {"--unroll", cli_unroll},
     {"--sample", cli_sample},
     {"--strict-openai", cli_strict_openai},
+    {"--init", cli_init},
 };
 
 int
