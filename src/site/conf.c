@@ -563,3 +563,100 @@ done:
 	buf_free(&text);
 	return rc;
 }
+
+/* --- root.conf ----------------------------------------------------- */
+
+int
+conf_root_parse(const char *text, size_t len, struct conf_root *out, char *err,
+    size_t errlen)
+{
+	struct conf_root c = {false};
+	bool seen = false;
+	size_t pos = 0;
+	unsigned line = 0;
+
+	if (memchr(text, '\0', len) != NULL) {
+		conf_fail(err, errlen, 0, "NUL byte in file");
+		return -1;
+	}
+	while (pos < len) {
+		const char *l = text + pos, *nl, *k, *v;
+		size_t ll, i = 0, klen, vlen;
+
+		nl = memchr(l, '\n', len - pos);
+		ll = nl != NULL ? (size_t)(nl - l) : len - pos;
+		pos += ll + (nl != NULL);
+		line++;
+		while (i < ll && conf_is_blank(l[i]))
+			i++;
+		if (i == ll || l[i] == '#')
+			continue;
+		k = l + i;
+		while (i < ll && ((l[i] >= 'a' && l[i] <= 'z') || l[i] == '_'))
+			i++;
+		klen = (size_t)(l + i - k);
+		while (i < ll && conf_is_blank(l[i]))
+			i++;
+		if (klen == 0 || i == ll || l[i] != '=') {
+			conf_fail(err, errlen, line, "expected key = value");
+			return -1;
+		}
+		i++;
+		while (i < ll && conf_is_blank(l[i]))
+			i++;
+		v = l + i;
+		vlen = ll - i;
+		while (vlen > 0 && conf_is_blank(v[vlen - 1]))
+			vlen--;
+		if (klen != 5 || memcmp(k, "index", 5) != 0) {
+			/* hits on "indexes = yes" */
+			conf_fail(err, errlen, line,
+			    "unknown key '%.*s' (root.conf has one key: index)",
+			    (int)klen, k);
+			return -1;
+		}
+		if (seen) {
+			conf_fail(err, errlen, line, "duplicate key 'index'");
+			return -1;
+		}
+		seen = true;
+		if (vlen == 3 && memcmp(v, "yes", 3) == 0)
+			c.index = true;
+		else if (vlen == 2 && memcmp(v, "no", 2) == 0)
+			c.index = false;
+		else {
+			conf_fail(err, errlen, line,
+			    "index wants yes or no, not '%.*s'",
+			    (int)(vlen > 40 ? 40 : vlen), v);
+			return -1;
+		}
+	}
+	*out = c;
+	return 0;
+}
+
+int
+conf_root_load(
+    const char *path, struct conf_root *out, char *err, size_t errlen)
+{
+	char why[FILE_WHY_MAX];
+	struct buf text;
+	int rc = -1;
+
+	buf_init(&text, CONF_FILE_MAX);
+	if (file_read_buf(path, &text, why, sizeof(why)) == -1) {
+		if (errno == ENOENT) {
+			out->index = false;
+			rc = 0;
+		} else
+			snprintf(err, errlen, "%s: %s", path, why);
+		goto done;
+	}
+	if (conf_root_parse(buf_ptr(&text), buf_len(&text), out, err, errlen) ==
+	    -1)
+		goto done;
+	rc = 0;
+done:
+	buf_free(&text);
+	return rc;
+}

@@ -132,4 +132,26 @@ int conf_parse(const char *text, size_t len, struct conf *out, char *err,
 int conf_load(
     const char *path, struct conf *out, char *err, size_t errlen) GPT_MUSTCHECK;
 
+/*
+ * root.conf: the knobs of a root (a GPT_ROOT directory, or the .d
+ * directory beside the binary), read at each GET of the root itself, in
+ * the same strict `key = value` shape.  One key:
+ *   index = yes | no [no]: GET of the root lists its addresses
+ *   (rootindex.h); off unless asked, as a public root may not want to be
+ *   listed.
+ * A missing file means every default.
+ */
+#define CONF_ROOT_FILE "root.conf"
+struct conf_root {
+	bool index;
+};
+
+/* As conf_parse, for root.conf. */
+int conf_root_parse(const char *text, size_t len, struct conf_root *out,
+    char *err, size_t errlen) GPT_MUSTCHECK;
+
+/* As conf_load, for root.conf. */
+int conf_root_load(const char *path, struct conf_root *out, char *err,
+    size_t errlen) GPT_MUSTCHECK;
+
 #endif /* GPT_CONF_H */
