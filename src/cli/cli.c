@@ -94,7 +94,12 @@ cli_main(int argc, char **argv)
 			if (strcmp(argv[1], cli_cmds[i].flag) == 0)
 				return cli_cmds[i].run(argc - 1, argv + 1);
 		fprintf(stderr, "gpt.fcgi: unknown option: %s\n", argv[1]);
-	}
+	} else
+		fputs("gpt.fcgi: no CGI request (GATEWAY_INTERFACE, "
+		      "REQUEST_METHOD) and no FastCGI socket on standard "
+		      "input: a web server runs it, or an operator with one of "
+		      "these:\n",
+		    stderr);
 	fputs(cli_usage, stderr);
 	return 2;
 }
