@@ -177,7 +177,7 @@ expect_file_match "$W/pets/address.conf" '^annotations = discriminator example$'
     "OpenAPI's keywords that judge nothing are declared"
 run_cli --check "$W/pets"
 expect_status 0 "the OpenAPI address loads"
-expect_stderr_match "string-unbounded" "--check reports on the carried components"
+expect_stdout_match "string-unbounded" "--check reports on the carried components"
 printf '{"name":"Rex","kind":"dog","tags":["good"]}' >"$TEST_TMP/act"
 cgi_act "$W/pets" "$TEST_TMP/act"
 expect_true "an act against the OpenAPI form answers 200 (got $code: $(cat "$TEST_TMP/cgi-err"))" test "$code" = 200

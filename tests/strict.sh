@@ -38,7 +38,7 @@ obstacle optional "{$closed, \"properties\": {\"a\": {\"type\": \"string\"}}}" \
     'at /properties/a: required: an optional member' "an optional member"
 obstacle open '{"type": "object", "required": ["a"],
     "properties": {"a": {"type": "string"}}}' \
-    'at (the root): additionalProperties: must be false' "an open object"
+    'at the root: additionalProperties: must be false' "an open object"
 obstacle overlap "{$closed, \"required\": [\"a\"], \"properties\": {\"a\":
     {\"oneOf\": [{\"type\": \"string\"}, {\"type\": \"string\",
     \"maxLength\": 2}]}}}" \
@@ -57,9 +57,9 @@ obstacle unique "{$closed, \"required\": [\"t\"], \"properties\": {\"t\":
     'at /properties/t/uniqueItems: uniqueItems' "uniqueItems"
 obstacle rootany '{"anyOf": [{"type": "object", "additionalProperties": false,
     "properties": {}}]}' \
-    'at (the root): anyOf: not allowed at the root' "anyOf at the root"
+    'at the root: anyOf: not allowed at the root' "anyOf at the root"
 obstacle rootstring '{"type": "string"}' \
-    'at (the root): type: the root must be an object' "a root that is no object"
+    'at the root: type: the root must be an object' "a root that is no object"
 obstacle untyped "{$closed, \"required\": [\"a\"], \"properties\": {\"a\": {}}}" \
     'at /properties/a: type: missing' "a member of any value"
 obstacle boolean "{$closed, \"required\": [\"a\"], \"properties\": {\"a\": true}}" \

@@ -136,8 +136,8 @@ note(struct strict *s, const char *what)
 		                       ? '?'
 		                       : s->ptr.buf[i]) == -1)
 			return;
-	if (buf_printf(&s->notes, "%s: %s\n",
-	        s->ptr.len == 0 ? "(the root)" : "", what) == -1)
+	if (buf_printf(&s->notes, "%s: %s\n", s->ptr.len == 0 ? "the root" : "",
+	        what) == -1)
 		return;
 }
 

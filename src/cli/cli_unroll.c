@@ -1001,7 +1001,7 @@ cli_unroll(int argc, char **argv)
 		    "gpt.fcgi: %s: cannot unroll at %s: recursion through a "
 		    "reference the rewrite does not follow (an anchor, "
 		    "$dynamicRef, $recursiveRef or another document)\n",
-		    f.path, w.where[0] != '\0' ? w.where : "(the root)");
+		    f.path, w.where[0] != '\0' ? w.where : "the root");
 		goto done;
 	}
 	if (!any)

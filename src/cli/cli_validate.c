@@ -104,7 +104,7 @@ run_validate(int argc, char **argv, bool bundle)
 		break;
 	default:
 		fputs("gpt.fcgi: rejected at ", stderr);
-		cli_form_put_pointer(&err.pointer);
+		cli_form_put_where(&err.pointer);
 		fprintf(stderr, ": %s%s%s%s\n",
 		    err.keyword != NULL ? err.keyword : "limit",
 		    err.reason[0] != '\0' ? " (" : "", err.reason,
