@@ -50,4 +50,29 @@ run_cli --unroll --form 2 "$TEST_TMP/rec/form.json"
 expect_status 2 "--unroll --form wants a directory"
 expect_stderr_match 'takes an address directory' "--unroll --form on a file says why"
 
+# messages an operator can act on
+m=$TEST_TMP/msg
+mkdir "$m"
+printf '{"p": "x",\n "m": [],\n "s": {"type": "object",}}\n' >"$m/form.json"
+run_cli --check "$m"
+expect_status 1 "a form.json that does not parse"
+expect_stdout_match 'form.json: line 3, column 25 (byte 45): member name expected' "a syntax error gives line and column"
+printf '{"p": "x", "s": {}}\n' >"$m/form.json"
+run_cli --check "$m"
+expect_stdout_match 'three members, p (.*), m (.*) and s (.*); missing: m$' "a missing m names the three members"
+printf '{"p": "x", "m": [], "s": {"type": "strnig"}}\n' >"$m/form.json"
+run_cli --check "$m"
+expect_stdout_match 'unknown type name "strnig", keyword type; fix: did you mean string?' "a misspelt type name gets its close one"
+printf '{"type": "object"}' >"$TEST_TMP/obj.json"
+printf '[1]' >"$TEST_TMP/arr.json"
+run_cli --validate "$TEST_TMP/obj.json" "$TEST_TMP/arr.json"
+expect_status 1 "an array against an object form"
+expect_stderr_match 'rejected at the root: type (expected an object, got an array)' \
+    "a type failure names what was expected, at the root"
+printf '{"$ref": "http://example.com/s/missing.json"}' >"$TEST_TMP/ref.json"
+mkdir "$TEST_TMP/copies"
+run_cli --validate --refs "http://example.com/s/=$TEST_TMP/copies" "$TEST_TMP/ref.json" "$TEST_TMP/arr.json"
+expect_status 2 "a reference to a missing local copy"
+expect_stderr_match "no file $TEST_TMP/copies/missing.json" "a missing --refs file names the path looked for"
+
 finish
