@@ -15,6 +15,7 @@
 #include "base/file.h"
 #include "base/num.h"
 #include "schema/schema.h"
+#include "schema/schema_dialect.h"
 
 enum conf_key {
 	CONF_K_MAX_BODY,
@@ -56,19 +57,25 @@ static const char *const conf_keys[] = {
     [CONF_K_STORE] = "store",
 };
 
+/* Add one problem to err: every problem of a file is listed, "; "
+ * between them, as far as err holds them. */
 static void GPT_PRINTF(4, 5)
     conf_fail(char *err, size_t errlen, unsigned line, const char *fmt, ...)
 {
 	va_list ap;
+	size_t at;
 	int n;
 
 	if (err == NULL || errlen == 0)
 		return;
-	n = snprintf(err, errlen, "line %u: ", line);
-	if (n < 0 || (size_t)n >= errlen)
+	at = strnlen(err, errlen - 1);
+	n = snprintf(
+	    err + at, errlen - at, "%sline %u: ", at > 0 ? "; " : "", line);
+	if (n < 0 || (size_t)n >= errlen - at)
 		return;
+	at += (size_t)n;
 	va_start(ap, fmt);
-	vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
+	vsnprintf(err + at, errlen - at, fmt, ap);
 	va_end(ap);
 }
 
@@ -361,9 +368,42 @@ conf_value(struct conf *c, enum conf_key k, const char *v, size_t len,
 		return 0;
 	}
 	return -1;
-range:
-	conf_fail(err, errlen, line, "bad value for %s", conf_keys[k]);
+range : {
+	/* each number's range and unit (conf.h), and what was given */
+	size_t lo = 1, hi = 0;
+	const char *unit = "seconds";
+
+	switch (k) {
+	case CONF_K_MAX_BODY:
+		lo = CONF_MAX_BODY_MIN, hi = CONF_MAX_BODY_MAX, unit = "bytes";
+		break;
+	case CONF_K_HOOK_MAX_OUTPUT:
+		lo = CONF_HOOK_MAX_OUTPUT_MIN, hi = CONF_HOOK_MAX_OUTPUT_MAX;
+		unit = "bytes";
+		break;
+	case CONF_K_HOOK_TIMEOUT:
+		lo = CONF_HOOK_TIMEOUT_MIN, hi = CONF_HOOK_TIMEOUT_MAX;
+		break;
+	case CONF_K_TASK_TIMEOUT:
+		hi = CONF_TASK_TIMEOUT_MAX;
+		break;
+	case CONF_K_TASK_TTL:
+	case CONF_K_IDEMPOTENCY_TTL:
+		lo = CONF_TTL_MIN, hi = CONF_TTL_MAX;
+		break;
+	case CONF_K_TASK_POLL:
+		hi = CONF_TASK_POLL_MAX;
+		break;
+	default:
+		hi = CONF_TASK_STREAM_MAX;
+		break;
+	}
+	/* hits on "max_body = 1MB", "hook_timeout = 0" */
+	conf_fail(err, errlen, line,
+	    "%s must be a whole number of %s from %zu to %zu, not '%.*s'",
+	    conf_keys[k], unit, lo, hi, (int)(len > 40 ? 40 : len), v);
 	return -1;
+}
 }
 
 void
@@ -465,10 +505,12 @@ conf_parse(
     const char *text, size_t len, struct conf *out, char *err, size_t errlen)
 {
 	struct conf c;
-	bool seen[GPT_ARRAY_LEN(conf_keys)] = {false};
+	bool seen[GPT_ARRAY_LEN(conf_keys)] = {false}, bad = false;
 	size_t pos = 0;
 	unsigned line = 0;
 
+	if (err != NULL && errlen > 0)
+		err[0] = '\0';
 	conf_init(&c);
 	if (memchr(text, '\0', len) != NULL) {
 		/* hits on a file holding a NUL byte */
@@ -496,7 +538,8 @@ conf_parse(
 		if (klen == 0 || i == ll || l[i] != '=') {
 			/* hits on "max_body 10" and "Max_Body = 1" */
 			conf_fail(err, errlen, line, "expected key = value");
-			return -1;
+			bad = true;
+			continue;
 		}
 		i++;
 		while (i < ll && conf_is_blank(l[i]))
@@ -510,22 +553,30 @@ conf_parse(
 			    memcmp(conf_keys[ki], k, klen) == 0)
 				break;
 		if (ki == GPT_ARRAY_LEN(conf_keys)) {
+			const char *close = schema_name_suggest(
+			    k, klen, conf_keys, GPT_ARRAY_LEN(conf_keys));
+
 			/* hits on "max_bdy = 1" */
-			conf_fail(err, errlen, line, "unknown key '%.*s'",
-			    (int)klen, k);
-			return -1;
+			conf_fail(err, errlen, line, "unknown key '%.*s'%s%s%s",
+			    (int)klen, k,
+			    close != NULL ? ": did you mean " : "",
+			    close != NULL ? close : "",
+			    close != NULL ? "?" : "");
+			bad = true;
+			continue;
 		}
 		if (seen[ki] && ki != CONF_K_HOOK_ENV) {
 			/* hits on "type = a" given twice (hook_env repeats:
 			 * one variable a line) */
 			conf_fail(err, errlen, line, "duplicate key '%s'",
 			    conf_keys[ki]);
-			return -1;
+			bad = true;
+			continue;
 		}
 		seen[ki] = true;
 		if (conf_value(&c, (enum conf_key)ki, v, vlen, err, errlen,
 		        line) == -1)
-			return -1;
+			bad = true;
 	}
 	if (c.task_ttl <= c.task_timeout) {
 		/* hits on "task_timeout = 3600" with "task_ttl = 600": the
@@ -533,8 +584,10 @@ conf_parse(
 		conf_fail(err, errlen, line,
 		    "task_ttl (%u s) must be more than task_timeout (%u s)",
 		    c.task_ttl, c.task_timeout);
-		return -1;
+		bad = true;
 	}
+	if (bad)
+		return -1;
 	conf_copy(out, &c);
 	return 0;
 }
@@ -575,6 +628,8 @@ conf_root_parse(const char *text, size_t len, struct conf_root *out, char *err,
 	size_t pos = 0;
 	unsigned line = 0;
 
+	if (err != NULL && errlen > 0)
+		err[0] = '\0';
 	if (memchr(text, '\0', len) != NULL) {
 		conf_fail(err, errlen, 0, "NUL byte in file");
 		return -1;
