@@ -32,6 +32,10 @@ obstacle() {
 	run_cli --strict-openai "$TEST_TMP/$1.json"
 	expect_status 1 "$4"
 	expect_stderr_match "$3" "$4: pointer and keyword"
+	# every obstacle comes with what to change
+	if grep 'not for OpenAI strict mode' "$TEST_TMP/err" | grep -qv '; fix: .'; then
+		fail "$4: an obstacle without its fix: $(grep -v '; fix: ' "$TEST_TMP/err" | head -n 1)"
+	else pass; fi
 }
 closed='"type": "object", "additionalProperties": false'
 obstacle optional "{$closed, \"properties\": {\"a\": {\"type\": \"string\"}}}" \
