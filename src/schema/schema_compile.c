@@ -667,6 +667,9 @@ read_rest(struct cctx *c, struct schema_node *n, const struct json_value *rest,
 	return 0;
 }
 
+/* schema_node keeps the keywords of its array reports in a byte. */
+_Static_assert(KW_COUNT <= UINT8_MAX, "enum kw fits schema_node's uint8_t");
+
 /* prefixItems, or items as an array (through 2019-09). */
 static int
 read_prefix(struct cctx *c, struct schema_node *n, const struct json_value *v,
@@ -677,7 +680,6 @@ read_prefix(struct cctx *c, struct schema_node *n, const struct json_value *v,
 
 	if (list == NULL)
 		return -1;
-	n->prefix_kw = kw;
 	n->prefix = list;
 	n->nprefix = count;
 	n->flags |= SF_ITEMS;
@@ -715,10 +717,11 @@ compile_array_kws(
 {
 	const struct json_value *rest = kv[KW_ITEMS];
 	const char *rest_kw = "items";
+	enum kw rest_id = KW_ITEMS;
 	size_t at = c->ptr.len;
 	bool bad = false;
 
-	n->prefix_kw = "prefixItems";
+	n->prefix_kw = KW_PREFIXITEMS;
 	n->contains_marks = c->loc->d >= SCHEMA_D_2020_12;
 	if (kv[KW_PREFIXITEMS] != NULL)
 		KW_STEP(c, at, bad,
@@ -729,13 +732,14 @@ compile_array_kws(
 	    kv[KW_ITEMS_OLD]->type == JSON_T_ARRAY) {
 		KW_STEP(
 		    c, at, bad, read_prefix(c, n, kv[KW_ITEMS_OLD], "items"));
-		n->prefix_kw = "items";
+		n->prefix_kw = KW_ITEMS_OLD;
 		rest = kv[KW_ADDITIONALITEMS];
 		rest_kw = "additionalItems";
+		rest_id = KW_ADDITIONALITEMS;
 	} else if (kv[KW_ITEMS_OLD] != NULL) {
 		rest = kv[KW_ITEMS_OLD];
 	}
-	n->items_kw = rest_kw;
+	n->items_kw = rest_id;
 	if (rest != NULL)
 		KW_STEP(c, at, bad,
 		    read_rest(

@@ -270,8 +270,8 @@ struct schema_node {
 	size_t min_items, max_items;
 	const struct schema_node *const *prefix; /* prefixItems */
 	size_t nprefix;
-	const struct schema_node *items;  /* after the prefix; NULL: any */
-	const char *prefix_kw, *items_kw; /* names for reports */
+	const struct schema_node *items; /* after the prefix; NULL: any */
+	uint8_t prefix_kw, items_kw;     /* their enum kw, for reports */
 	bool items_all;      /* items (or additionalItems) present, even true */
 	bool contains_marks; /* 2020-12 on: contains evaluates items */
 	const struct schema_node *contains;

@@ -107,16 +107,25 @@ eval_mark(struct eval *ev, size_t i)
 
 /* ----- reporting ------------------------------------------------------ */
 
-static void report(struct vctx *x, const char *keyword, const char *fmt, ...)
+/* Reports no keyword makes: the step limit's (no keyword), and the one of
+ * a form that is `false` at its root (named as that schema is). */
+#define KW_NONE KW_COUNT
+#define KW_ROOT_FALSE ((enum kw)(KW_COUNT + 1))
+
+static void report(struct vctx *x, enum kw keyword, const char *fmt, ...)
     GPT_PRINTF(3, 4);
 
 static void
-report(struct vctx *x, const char *keyword, const char *fmt, ...)
+report(struct vctx *x, enum kw keyword, const char *fmt, ...)
 {
 	va_list ap;
 	size_t i;
 
-	x->err->keyword = keyword;
+	/* the name only now: the walk carries the keyword's id */
+	if (keyword < KW_COUNT)
+		x->err->keyword = schema_kw_name(keyword);
+	else
+		x->err->keyword = keyword == KW_ROOT_FALSE ? "false" : NULL;
 	jptr_init(&x->err->pointer);
 	for (i = 0; i < x->nframes; i++) {
 		if (x->frames[i].key != NULL)
@@ -198,7 +207,7 @@ type_fail(struct vctx *x, unsigned types, const struct json_value *v)
 		got = "an object";
 		break;
 	}
-	return FAIL(x, "type", "expected %s, got %s", want, got);
+	return FAIL(x, KW_TYPE, "expected %s, got %s", want, got);
 }
 
 /* check() is the body of apply_slow(), kept apart for reading; one call
@@ -242,7 +251,7 @@ fast_equal(const struct json_value *a, const struct json_value *b)
 /* apply() past its shortcuts. */
 static VALIDATE_NOINLINE enum schema_result
 apply_slow(struct vctx *x, const struct schema_node *sub,
-    const struct json_value *v, const char *kw)
+    const struct json_value *v, enum kw kw)
 {
 	uint64_t need = sub->need[v->type];
 	enum schema_result r;
@@ -290,7 +299,7 @@ accepted(const struct schema_node *sub, const struct json_value *v)
  * else, failures included, takes apply_slow, which decides and reports. */
 static VALIDATE_INLINE enum schema_result
 apply(struct vctx *x, const struct schema_node *sub, const struct json_value *v,
-    const char *kw)
+    enum kw kw)
 {
 	if (accepted(sub, v))
 		return SCHEMA_OK;
@@ -301,7 +310,7 @@ apply(struct vctx *x, const struct schema_node *sub, const struct json_value *v,
  * pushed for the instance pointer only when sub has to be applied. */
 static VALIDATE_INLINE enum schema_result
 apply_key(struct vctx *x, const struct schema_node *sub,
-    const struct json_value *v, const char *key, size_t len, const char *kw)
+    const struct json_value *v, const char *key, size_t len, enum kw kw)
 {
 	enum schema_result r;
 
@@ -318,7 +327,7 @@ apply_key(struct vctx *x, const struct schema_node *sub,
 /* apply() to item i of the current value, likewise. */
 static VALIDATE_INLINE enum schema_result
 apply_index(struct vctx *x, const struct schema_node *sub,
-    const struct json_value *v, size_t i, const char *kw)
+    const struct json_value *v, size_t i, enum kw kw)
 {
 	enum schema_result r;
 
@@ -483,17 +492,17 @@ check_number(struct vctx *x, const struct schema_node *n,
 	static const struct {
 		unsigned flag;
 		size_t off;
-		const char *kw;
+		enum kw kw;
 		int bad1, bad2; /* comparisons that reject */
 	} bounds[] = {
-	    {SF_MINIMUM, offsetof(struct schema_node, minimum), "minimum", -1,
+	    {SF_MINIMUM, offsetof(struct schema_node, minimum), KW_MINIMUM, -1,
 	        -1},
 	    {SF_XMINIMUM, offsetof(struct schema_node, xminimum),
-	        "exclusiveMinimum", -1, 0},
-	    {SF_MAXIMUM, offsetof(struct schema_node, maximum), "maximum", 1,
+	        KW_EXCLUSIVEMINIMUM, -1, 0},
+	    {SF_MAXIMUM, offsetof(struct schema_node, maximum), KW_MAXIMUM, 1,
 	        1},
 	    {SF_XMAXIMUM, offsetof(struct schema_node, xmaximum),
-	        "exclusiveMaximum", 1, 0},
+	        KW_EXCLUSIVEMAXIMUM, 1, 0},
 	};
 	size_t i;
 
@@ -523,20 +532,20 @@ check_number(struct vctx *x, const struct schema_node *n,
 			r = short_multiple(ld->mant, ld->exp, m->mant, m->exp);
 		if (r == -1) {
 			if (need_dec(v, ld) == -1)
-				return STOP(x, SCHEMA_LIMIT, "multipleOf",
+				return STOP(x, SCHEMA_LIMIT, KW_MULTIPLEOF,
 				    "number out of range");
 			/* 1e999999999 against {"multipleOf": 0.0000007} */
 			if ((r = dec_is_multiple(&ld->d, &m->d)) == -1)
-				return STOP(x, SCHEMA_LIMIT, "multipleOf",
+				return STOP(x, SCHEMA_LIMIT, KW_MULTIPLEOF,
 				    "too much work to decide");
 		}
 		if (r == 0)
-			return FAIL(x, "multipleOf", "not a multiple");
+			return FAIL(x, KW_MULTIPLEOF, "not a multiple");
 	}
 	/* 2147483648 against {"format": "int32"} */
 	if ((n->flags & SF_NFORMAT) &&
 	    !n->format->ncheck(v->u.num.text, v->u.num.len))
-		return FAIL(x, "format", "not a valid %s", n->format->name);
+		return FAIL(x, KW_FORMAT, "not a valid %s", n->format->name);
 	return SCHEMA_OK;
 }
 
@@ -552,10 +561,10 @@ check_string(
     struct vctx *x, const struct schema_node *n, const struct json_value *v)
 {
 	if ((n->flags & SF_MINLENGTH) && v->u.str.cps < n->min_length)
-		return FAIL(x, "minLength", "shorter than %zu characters",
+		return FAIL(x, KW_MINLENGTH, "shorter than %zu characters",
 		    n->min_length);
 	if ((n->flags & SF_MAXLENGTH) && v->u.str.cps > n->max_length)
-		return FAIL(x, "maxLength", "longer than %zu characters",
+		return FAIL(x, KW_MAXLENGTH, "longer than %zu characters",
 		    n->max_length);
 	if ((n->flags & SF_PATTERN) && n->pattern != NULL) {
 		enum schema_result r = check_pattern(x, n, v);
@@ -566,7 +575,7 @@ check_string(
 	/* "2024-02-30" against {"format": "date"} */
 	if ((n->flags & SF_FORMAT) &&
 	    !n->format->check(v->u.str.ptr, v->u.str.len))
-		return FAIL(x, "format", "not a valid %s", n->format->name);
+		return FAIL(x, KW_FORMAT, "not a valid %s", n->format->name);
 	if ((n->flags & SF_PATTERN) && n->content)
 		return check_content(x, n, v);
 	return SCHEMA_OK;
@@ -583,14 +592,14 @@ check_pattern(
 	case RE_MATCH:
 		return SCHEMA_OK;
 	case RE_NOMATCH:
-		return FAIL(x, "pattern", "does not match");
+		return FAIL(x, KW_PATTERN, "does not match");
 	case RE_BUDGET:
-		return STOP(x, SCHEMA_LIMIT, "pattern",
+		return STOP(x, SCHEMA_LIMIT, KW_PATTERN,
 		    "pattern time of the act spent");
 	default:
 		/* "aaaa...!" against {"pattern": "^(a+)+$"} */
 		return STOP(
-		    x, SCHEMA_LIMIT, "pattern", "pattern match limit reached");
+		    x, SCHEMA_LIMIT, KW_PATTERN, "pattern match limit reached");
 	}
 }
 
@@ -674,13 +683,13 @@ check_content(
 		ssize_t got;
 
 		if (buf == NULL)
-			return STOP(x, SCHEMA_NOMEM, "contentEncoding",
+			return STOP(x, SCHEMA_NOMEM, KW_CONTENTENCODING,
 			    "out of memory");
 		got =
 		    b64_decode(text, len, n->enc == SCHEMA_ENC_BASE64URL, buf);
 		if (got < 0) {
 			arena_rewind(x->scratch, mark);
-			return FAIL(x, "contentEncoding", "not %s",
+			return FAIL(x, KW_CONTENTENCODING, "not %s",
 			    n->enc == SCHEMA_ENC_BASE64URL ? "base64url"
 			                                   : "base64");
 		}
@@ -696,15 +705,15 @@ check_content(
 		    JSON_OK) {
 			arena_rewind(x->scratch, mark);
 			if (jerr.code == JSON_E_NOMEM)
-				return STOP(x, SCHEMA_NOMEM, "contentMediaType",
-				    "out of memory");
-			return FAIL(x, "contentMediaType",
+				return STOP(x, SCHEMA_NOMEM,
+				    KW_CONTENTMEDIATYPE, "out of memory");
+			return FAIL(x, KW_CONTENTMEDIATYPE,
 			    "not a JSON document (offset %zu: %s)", jerr.offset,
 			    jerr.msg != NULL ? jerr.msg : "");
 		}
 		/* the document is validated where the string is */
 		if (n->content_schema != NULL)
-			r = apply(x, n->content_schema, doc, "contentSchema");
+			r = apply(x, n->content_schema, doc, KW_CONTENTSCHEMA);
 	}
 	arena_rewind(x->scratch, mark);
 	return r;
@@ -790,12 +799,12 @@ unique_sorted(struct vctx *x, const struct json_value *v)
 	}
 	arena_rewind(x->scratch, mark);
 	if (best != SIZE_MAX)
-		return FAIL(x, "uniqueItems", "items %zu and %zu are equal",
+		return FAIL(x, KW_UNIQUEITEMS, "items %zu and %zu are equal",
 		    first, best);
 	return SCHEMA_OK;
 nomem:
 	arena_rewind(x->scratch, mark);
-	return STOP(x, SCHEMA_NOMEM, "uniqueItems", "out of memory");
+	return STOP(x, SCHEMA_NOMEM, KW_UNIQUEITEMS, "out of memory");
 }
 
 static VALIDATE_NOINLINE enum schema_result
@@ -811,7 +820,7 @@ check_unique(struct vctx *x, const struct json_value *v)
 		for (i = 1; i < count; i++)
 			for (j = 0; j < i; j++)
 				if (fast_equal(&it[i], &it[j]))
-					return FAIL(x, "uniqueItems",
+					return FAIL(x, KW_UNIQUEITEMS,
 					    "items %zu and %zu are equal", j,
 					    i);
 		return SCHEMA_OK;
@@ -825,7 +834,7 @@ check_unique(struct vctx *x, const struct json_value *v)
 	hash = arena_alloc(x->scratch, count * sizeof(*hash));
 	if (table == NULL || hash == NULL || count >= UINT32_MAX) {
 		arena_rewind(x->scratch, mark);
-		return STOP(x, SCHEMA_NOMEM, "uniqueItems", "out of memory");
+		return STOP(x, SCHEMA_NOMEM, KW_UNIQUEITEMS, "out of memory");
 	}
 	for (i = 0; i < count; i++) {
 		size_t b;
@@ -838,7 +847,7 @@ check_unique(struct vctx *x, const struct json_value *v)
 			if (hash[k - 1] == hash[i] &&
 			    fast_equal(&it[k - 1], &it[i])) {
 				arena_rewind(x->scratch, mark);
-				return FAIL(x, "uniqueItems",
+				return FAIL(x, KW_UNIQUEITEMS,
 				    "items %u and %zu are equal",
 				    (unsigned)(k - 1), i);
 			}
@@ -866,9 +875,10 @@ check_array(struct vctx *x, const struct schema_node *n,
 
 	if ((n->flags & SF_MINITEMS) && count < n->min_items)
 		return FAIL(
-		    x, "minItems", "fewer than %zu items", n->min_items);
+		    x, KW_MINITEMS, "fewer than %zu items", n->min_items);
 	if ((n->flags & SF_MAXITEMS) && count > n->max_items)
-		return FAIL(x, "maxItems", "more than %zu items", n->max_items);
+		return FAIL(
+		    x, KW_MAXITEMS, "more than %zu items", n->max_items);
 	if (n->flags & SF_ITEMS) {
 		/* 2020-12: prefixItems by position, then items for the rest */
 		for (i = 0; i < count && i < n->nprefix; i++) {
@@ -896,7 +906,7 @@ check_array(struct vctx *x, const struct schema_node *n,
 		x->quiet++;
 		for (i = 0; i < count; i++) {
 			r = apply_index(
-			    x, n->contains, &v->u.arr.items[i], i, "contains");
+			    x, n->contains, &v->u.arr.items[i], i, KW_CONTAINS);
 			if (r > SCHEMA_INVALID) {
 				x->quiet--;
 				return r;
@@ -915,11 +925,11 @@ check_array(struct vctx *x, const struct schema_node *n,
 		x->quiet--;
 		if (found < n->min_contains)
 			return FAIL(x,
-			    n->min_contains == 1 ? "contains" : "minContains",
+			    n->min_contains == 1 ? KW_CONTAINS : KW_MINCONTAINS,
 			    "fewer than %zu items match contains",
 			    n->min_contains);
 		if (found > n->max_contains)
-			return FAIL(x, "maxContains",
+			return FAIL(x, KW_MAXCONTAINS,
 			    "more than %zu items match contains",
 			    n->max_contains);
 	}
@@ -998,7 +1008,7 @@ check_members(struct vctx *x, const struct schema_node *n,
 			name.type = JSON_T_STRING;
 			name.u.str = m->key;
 			if ((r = apply_key(x, n->names, &name, m->key.ptr,
-			         m->key.len, "propertyNames")) != SCHEMA_OK)
+			         m->key.len, KW_PROPERTYNAMES)) != SCHEMA_OK)
 				return r;
 		}
 		if (n->nslots > 0) {
@@ -1012,7 +1022,7 @@ check_members(struct vctx *x, const struct schema_node *n,
 					matched = true;
 					if ((r = apply_key(x, n->slots[k].sub,
 					         &m->value, m->key.ptr,
-					         m->key.len, "properties")) !=
+					         m->key.len, KW_PROPERTIES)) !=
 					    SCHEMA_OK)
 						return r;
 				}
@@ -1026,18 +1036,18 @@ check_members(struct vctx *x, const struct schema_node *n,
 				matched = true;
 				if ((r = apply_key(x, n->pprops[p].sub,
 				         &m->value, m->key.ptr, m->key.len,
-				         "patternProperties")) != SCHEMA_OK)
+				         KW_PATTERNPROPERTIES)) != SCHEMA_OK)
 					return r;
 				break;
 			case RE_NOMATCH:
 				break;
 			case RE_BUDGET:
 				return STOP(x, SCHEMA_LIMIT,
-				    "patternProperties",
+				    KW_PATTERNPROPERTIES,
 				    "pattern time of the act spent");
 			default:
 				return STOP(x, SCHEMA_LIMIT,
-				    "patternProperties",
+				    KW_PATTERNPROPERTIES,
 				    "pattern match limit reached");
 			}
 		}
@@ -1045,7 +1055,7 @@ check_members(struct vctx *x, const struct schema_node *n,
 		 * patternProperties named */
 		if (!matched && n->additional != NULL &&
 		    (r = apply_key(x, n->additional, &m->value, m->key.ptr,
-		         m->key.len, "additionalProperties")) != SCHEMA_OK)
+		         m->key.len, KW_ADDITIONALPROPERTIES)) != SCHEMA_OK)
 			return r;
 		if (ev != NULL && (matched || n->additional_all))
 			eval_mark(ev, i);
@@ -1060,7 +1070,7 @@ check_members(struct vctx *x, const struct schema_node *n,
 			if (x->quiet > 0)
 				return SCHEMA_INVALID;
 			schema_clip(name, s->name, s->len);
-			return FAIL(x, "required", "missing \"%s\"", name);
+			return FAIL(x, KW_REQUIRED, "missing \"%s\"", name);
 		}
 	for (p = 0; p < n->ndepreq; p++) {
 		const struct schema_depreq *d = &n->depreq[p];
@@ -1077,7 +1087,7 @@ check_members(struct vctx *x, const struct schema_node *n,
 				if (x->quiet > 0)
 					return SCHEMA_INVALID;
 				schema_clip(name, s->name, s->len);
-				return FAIL(x, "dependentRequired",
+				return FAIL(x, KW_DEPENDENTREQUIRED,
 				    "missing \"%s\"", name);
 			}
 	}
@@ -1097,11 +1107,11 @@ check_object(struct vctx *x, const struct schema_node *n,
 	enum schema_result r;
 
 	if ((n->flags & SF_MINPROPS) && v->u.obj.count < n->min_props)
-		return FAIL(
-		    x, "minProperties", "fewer than %zu members", n->min_props);
+		return FAIL(x, KW_MINPROPERTIES, "fewer than %zu members",
+		    n->min_props);
 	if ((n->flags & SF_MAXPROPS) && v->u.obj.count > n->max_props)
 		return FAIL(
-		    x, "maxProperties", "more than %zu members", n->max_props);
+		    x, KW_MAXPROPERTIES, "more than %zu members", n->max_props);
 	if (n->flags & SF_DEPSCH) {
 		if ((r = check_depsch(x, n, v, ev)) != SCHEMA_OK)
 			return r;
@@ -1114,7 +1124,7 @@ check_object(struct vctx *x, const struct schema_node *n,
 		if ((seen = arena_calloc(x->scratch, words, sizeof(*seen))) ==
 		    NULL)
 			return STOP(
-			    x, SCHEMA_NOMEM, "properties", "out of memory");
+			    x, SCHEMA_NOMEM, KW_PROPERTIES, "out of memory");
 	}
 	r = check_members(x, n, v, seen, ev);
 	if (seen != local)
@@ -1143,13 +1153,13 @@ check_any_of(
 	for (i = 0; i < n->nany_of; i++) {
 		if (!type_admits(n->any_of[i], v))
 			continue;
-		r = apply(x, n->any_of[i], v, "anyOf");
+		r = apply(x, n->any_of[i], v, KW_ANYOF);
 		if (r != SCHEMA_INVALID)
 			break;
 	}
 	x->quiet--;
 	if (r == SCHEMA_INVALID)
-		return FAIL(x, "anyOf", "matches none of anyOf");
+		return FAIL(x, KW_ANYOF, "matches none of anyOf");
 	return r;
 }
 
@@ -1195,7 +1205,7 @@ check_refs_ev(struct vctx *x, const struct schema_node *n,
 
 	if (n->ref != NULL) {
 		x->ev = ev;
-		r = apply(x, n->ref, v, "$ref");
+		r = apply(x, n->ref, v, KW_REF);
 		x->ev = NULL;
 		if (r != SCHEMA_OK)
 			return r;
@@ -1206,12 +1216,12 @@ check_refs_ev(struct vctx *x, const struct schema_node *n,
 		/* v1: {"$dynamicRef": "#items"} with no such anchor in the
 		 * dynamic scope */
 		if (t == NULL)
-			return FAIL(x, "$dynamicRef",
+			return FAIL(x, KW_DYNAMICREF,
 			    "no $dynamicAnchor of that name in scope");
 		x->ev = ev;
 		r = apply(x, t, v,
-		    n->dyn == SCHEMA_DYN_RECURSIVE ? "$recursiveRef"
-		                                   : "$dynamicRef");
+		    n->dyn == SCHEMA_DYN_RECURSIVE ? KW_RECURSIVEREF
+		                                   : KW_DYNAMICREF);
 		x->ev = NULL;
 		if (r != SCHEMA_OK)
 			return r;
@@ -1224,12 +1234,12 @@ check_refs(
     struct vctx *x, const struct schema_node *n, const struct json_value *v)
 {
 	if (n->dyn == SCHEMA_DYN_NONE)
-		return apply(x, n->ref, v, "$ref");
+		return apply(x, n->ref, v, KW_REF);
 	return check_refs_ev(x, n, v, NULL);
 }
 
 static enum schema_result apply_branch(struct vctx *x,
-    const struct schema_node *sub, const struct json_value *v, const char *kw,
+    const struct schema_node *sub, const struct json_value *v, enum kw kw,
     struct eval *ev);
 
 /* not: the subschema must fail; its annotations are dropped, so both
@@ -1241,12 +1251,12 @@ check_not(
 	enum schema_result r;
 
 	x->quiet++;
-	r = apply(x, n->not_, v, "not");
+	r = apply(x, n->not_, v, KW_NOT);
 	x->quiet--;
 	if (r > SCHEMA_INVALID)
 		return r;
 	if (r == SCHEMA_OK)
-		return FAIL(x, "not", "matches the schema under not");
+		return FAIL(x, KW_NOT, "matches the schema under not");
 	return SCHEMA_OK;
 }
 
@@ -1263,7 +1273,7 @@ check_one_of(struct vctx *x, const struct schema_node *n,
 	for (i = 0, ok = 0; i < n->none_of && ok < 2; i++) {
 		if (!type_admits(n->one_of[i], v))
 			continue;
-		r = apply_branch(x, n->one_of[i], v, "oneOf", ev);
+		r = apply_branch(x, n->one_of[i], v, KW_ONEOF, ev);
 		if (r > SCHEMA_INVALID) {
 			x->quiet--;
 			return r;
@@ -1273,7 +1283,7 @@ check_one_of(struct vctx *x, const struct schema_node *n,
 	x->quiet--;
 	if (ok != 1)
 		/* hits on {"oneOf": [{}, {}]} (both pass) */
-		return FAIL(x, "oneOf",
+		return FAIL(x, KW_ONEOF,
 		    ok == 0 ? "matches none of oneOf"
 		            : "matches more than one of oneOf");
 	return SCHEMA_OK;
@@ -1290,7 +1300,7 @@ check_inplace(
 		return r;
 	if (n->flags & SF_ALLOF)
 		for (i = 0; i < n->nall_of; i++)
-			if ((r = apply(x, n->all_of[i], v, "allOf")) !=
+			if ((r = apply(x, n->all_of[i], v, KW_ALLOF)) !=
 			    SCHEMA_OK)
 				return r;
 	if ((n->flags & SF_ANYOF) && (r = check_any_of(x, n, v)) != SCHEMA_OK)
@@ -1302,14 +1312,14 @@ check_inplace(
 		return r;
 	if (n->flags & SF_IF) {
 		x->quiet++;
-		r = apply(x, n->if_, v, "if");
+		r = apply(x, n->if_, v, KW_IF);
 		x->quiet--;
 		if (r > SCHEMA_INVALID)
 			return r;
 		if (r == SCHEMA_OK && n->then_ != NULL)
-			return apply(x, n->then_, v, "then");
+			return apply(x, n->then_, v, KW_THEN);
 		if (r == SCHEMA_INVALID && n->else_ != NULL)
-			return apply(x, n->else_, v, "else");
+			return apply(x, n->else_, v, KW_ELSE);
 	}
 	return SCHEMA_OK;
 }
@@ -1402,7 +1412,7 @@ check(struct vctx *x, const struct schema_node *n, const struct json_value *v,
 	/* A form whose recursion fans out ({"anyOf": [{"$ref": "#/..."},
 	 * ...]} nested) against a deep body: exponential without a budget. */
 	if (++x->steps > SCHEMA_MAX_STEPS)
-		return STOP(x, SCHEMA_LIMIT, NULL,
+		return STOP(x, SCHEMA_LIMIT, KW_NONE,
 		    "more than %u subschema applications", SCHEMA_MAX_STEPS);
 	/* {"anyOf": [{"$ref": "#/$defs/text"}, {"$ref": "#/$defs/span"}]}:
 	 * nothing else to test (the order below is unchanged) */
@@ -1423,15 +1433,15 @@ check(struct vctx *x, const struct schema_node *n, const struct json_value *v,
 		                         : is_integer(v, &ld, &range)))) {
 			/* 1e99999999999999 against {"type": "integer"} */
 			if (!range)
-				return STOP(x, SCHEMA_LIMIT, "type",
+				return STOP(x, SCHEMA_LIMIT, KW_TYPE,
 				    "number out of range");
 			return type_fail(x, n->types, v);
 		}
 	}
 	if ((flags & SF_ENUM) && !enum_has(n, v))
-		return FAIL(x, "enum", "not one of the enum values");
+		return FAIL(x, KW_ENUM, "not one of the enum values");
 	if ((flags & SF_CONST) && !fast_equal(n->const_value, v))
-		return FAIL(x, "const", "not the const value");
+		return FAIL(x, KW_CONST, "not the const value");
 	/* need[] holds the keywords of v's own type only: at most one of
 	 * these masks is set, and no switch on the type is needed */
 	if (flags & SF_OBJECT_MASK) {
@@ -1514,7 +1524,7 @@ check_depsch(struct vctx *x, const struct schema_node *n,
 		if (i == v->u.obj.count)
 			continue;
 		x->ev = ev;
-		r = apply(x, d->sub, v, "dependentSchemas");
+		r = apply(x, d->sub, v, KW_DEPENDENTSCHEMAS);
 		x->ev = NULL;
 		if (r != SCHEMA_OK)
 			return r;
@@ -1526,7 +1536,7 @@ check_depsch(struct vctx *x, const struct schema_node *n,
  * into ev when it passes: a failed branch's annotations are dropped). */
 static enum schema_result
 apply_branch(struct vctx *x, const struct schema_node *sub,
-    const struct json_value *v, const char *kw, struct eval *ev)
+    const struct json_value *v, enum kw kw, struct eval *ev)
 {
 	struct arena_mark mark = arena_mark(x->scratch);
 	struct eval t;
@@ -1561,7 +1571,7 @@ check_inplace_ev(struct vctx *x, const struct schema_node *n,
 	if (n->flags & SF_ALLOF)
 		for (i = 0; i < n->nall_of; i++) {
 			x->ev = ev;
-			r = apply(x, n->all_of[i], v, "allOf");
+			r = apply(x, n->all_of[i], v, KW_ALLOF);
 			x->ev = NULL;
 			if (r != SCHEMA_OK)
 				return r;
@@ -1571,7 +1581,7 @@ check_inplace_ev(struct vctx *x, const struct schema_node *n,
 		for (i = 0, ok = 0; i < n->nany_of; i++) {
 			if (!type_admits(n->any_of[i], v))
 				continue;
-			r = apply_branch(x, n->any_of[i], v, "anyOf", ev);
+			r = apply_branch(x, n->any_of[i], v, KW_ANYOF, ev);
 			if (r > SCHEMA_INVALID) {
 				x->quiet--;
 				return r;
@@ -1580,7 +1590,7 @@ check_inplace_ev(struct vctx *x, const struct schema_node *n,
 		}
 		x->quiet--;
 		if (ok == 0)
-			return FAIL(x, "anyOf", "matches none of anyOf");
+			return FAIL(x, KW_ANYOF, "matches none of anyOf");
 	}
 	if ((n->flags & SF_ONEOF) &&
 	    (r = check_one_of(x, n, v, ev)) != SCHEMA_OK)
@@ -1589,19 +1599,19 @@ check_inplace_ev(struct vctx *x, const struct schema_node *n,
 		return r;
 	if (n->if_ != NULL) {
 		x->quiet++;
-		r = apply_branch(x, n->if_, v, "if", ev);
+		r = apply_branch(x, n->if_, v, KW_IF, ev);
 		x->quiet--;
 		if (r > SCHEMA_INVALID)
 			return r;
 		if (r == SCHEMA_OK && n->then_ != NULL) {
 			x->ev = ev;
-			r = apply(x, n->then_, v, "then");
+			r = apply(x, n->then_, v, KW_THEN);
 			x->ev = NULL;
 			return r;
 		}
 		if (r == SCHEMA_INVALID && n->else_ != NULL) {
 			x->ev = ev;
-			r = apply(x, n->else_, v, "else");
+			r = apply(x, n->else_, v, KW_ELSE);
 			x->ev = NULL;
 			return r;
 		}
@@ -1625,15 +1635,15 @@ check_uneval(struct vctx *x, const struct schema_node *n,
 
 			if (!eval_has(ev, i) &&
 			    (r = apply_key(x, n->uneval_props, &m->value,
-			         m->key.ptr, m->key.len,
-			         "unevaluatedProperties")) != SCHEMA_OK)
+			         m->key.ptr, m->key.len, KW_UNEVALPROPS)) !=
+			        SCHEMA_OK)
 				return r;
 		}
 	if (v->type == JSON_T_ARRAY && n->uneval_items != NULL)
 		for (i = 0; i < v->u.arr.count && !ev->all; i++)
 			if (!eval_has(ev, i) &&
 			    (r = apply_index(x, n->uneval_items,
-			         &v->u.arr.items[i], i, "unevaluatedItems")) !=
+			         &v->u.arr.items[i], i, KW_UNEVALITEMS)) !=
 			        SCHEMA_OK)
 				return r;
 	return SCHEMA_OK;
@@ -1665,7 +1675,7 @@ check_uneval_static(
 		/* {"id": "x", "extra": 1} against an OpenAPI component
 		 * closed by unevaluatedProperties: false */
 		if ((r = apply_key(x, n->uneval_props, &m->value, m->key.ptr,
-		         m->key.len, "unevaluatedProperties")) != SCHEMA_OK)
+		         m->key.len, KW_UNEVALPROPS)) != SCHEMA_OK)
 			return r;
 	}
 	return SCHEMA_OK;
@@ -1689,8 +1699,8 @@ check_collect(struct vctx *x, const struct schema_node *n,
 	x->ev = NULL;
 	if (own) {
 		if (eval_init(x, &local, v) == -1)
-			return STOP(x, SCHEMA_NOMEM, "unevaluatedProperties",
-			    "out of memory");
+			return STOP(
+			    x, SCHEMA_NOMEM, KW_UNEVALPROPS, "out of memory");
 		ev = &local;
 	}
 	x->steps--; /* check() counts this application again */
@@ -1766,5 +1776,5 @@ schema_view_validate(const struct schema *s, const struct schema_node *n,
 	x.ev = NULL;
 	x.nscope = 0;
 	re_budget_init(&x.re_budget);
-	return apply(&x, n, instance, "false");
+	return apply(&x, n, instance, KW_ROOT_FALSE);
 }
