@@ -144,6 +144,15 @@ env -i GATEWAY_INTERFACE=CGI/1.1 REQUEST_METHOD=GET \
 split
 expect_code 200 "the .d default: the script's own URL lists its addresses"
 expect_body '"href":"/cgi-bin/gpt.fcgi/hello"' "the .d default: href under the script's URL"
+# once the .d directory holds a form of its own, its URL is that address
+printf '{"p": "The own form.", "m": [], "s": {"type": "object"}}\n' \
+    >"$TEST_TMP/cgi-bin/gpt.fcgi.d/form.json"
+env -i GATEWAY_INTERFACE=CGI/1.1 REQUEST_METHOD=GET \
+    SCRIPT_FILENAME="$TEST_TMP/cgi-bin/gpt.fcgi" REQUEST_URI=/cgi-bin/gpt.fcgi \
+    timeout 30 "$GPT_FCGI" <"$TEST_TMP/empty" >"$TEST_TMP/resp" 2>"$TEST_TMP/err"
+split
+expect_code 200 "the .d default with its own form.json"
+expect_body '"p":"The own form."' "the .d directory's own form wins over its index"
 
 # the cap: 205 addresses, 200 listed
 for i in $(seq 100 304); do form "a$i" "Address $i."; done
