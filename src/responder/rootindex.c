@@ -198,7 +198,7 @@ rootindex_serve(const char *root, const struct http_req *req,
 	struct conf_root rc_conf;
 	struct buf path, store, base, *body;
 	const char **names = NULL;
-	long n;
+	long n = 0;
 	size_t i;
 	bool html;
 
