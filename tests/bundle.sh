@@ -32,6 +32,16 @@ not_needed() { ! grep -q "NEEDED.*\[$1\.so" "$TEST_TMP/dyn"; }
 for lib in libfcgi libpcre2-8 libidn2; do
 	if not_needed "$lib"; then pass; else fail "$lib is still NEEDED"; fi
 done
+for m in gpt.fcgi.8 gpt-address.5; do
+	expect_true "the bundle carries $m as text (gpt.fcgi.doc/$m.txt)" \
+	    sh -c "grep -q '^NAME' '$top/gpt.fcgi.doc/$m.txt' &&
+	        ! grep -q '^\.[A-Z][A-Z]* ' '$top/gpt.fcgi.doc/$m.txt'"
+done
+expect_true "the README points to the manual" \
+    grep -q 'gpt.fcgi.doc/gpt-address.5.txt' "$top/README"
+expect_true "the bundle's .htaccess keeps the README and the manual unserved" \
+    sh -c "grep -q '^RedirectMatch 404 \"/README\\$\"' '$top/.htaccess' &&
+        grep -q '^RedirectMatch 404 .*lib|doc' '$top/.htaccess'"
 expect_true "the README names the glibc it needs" \
     grep -q 'glibc 2\.[0-9]* or later' "$top/README"
 need=$(sed -n 's/.*glibc \(2\.[0-9]*\) or later.*/\1/p' "$top/README")

@@ -124,4 +124,54 @@ expect_true "the load logs the fix with it" \
 expect_true "the answer carries no warning" \
     sh -c "! grep -q 'unbounded\|maxLength\": N' '$TEST_TMP/resp'"
 
+# --- mod_fcgid's FcgidMaxRequestLen in front of a cgi-bin address -------------
+# An Apache configuration directory as Debian lays it out, mod_fcgid
+# enabled with its stock fcgid.conf (no FcgidMaxRequestLen: 131072 bytes).
+apache=$TEST_TMP/apache2
+mkdir -p "$apache/mods-enabled" "$apache/conf-enabled" "$apache/sites-enabled"
+echo 'LoadModule fcgid_module /usr/lib/apache2/modules/mod_fcgid.so' \
+    >"$apache/mods-enabled/fcgid.load"
+printf '%s\n' '<IfModule mod_fcgid.c>' '  FcgidConnectTimeout 20' \
+    '  <IfModule mod_mime.c>' '    AddHandler fcgid-script .fcgi' \
+    '  </IfModule>' '</IfModule>' >"$apache/mods-enabled/fcgid.conf"
+cgibin=$TEST_TMP/cgi-bin/gpt.fcgi.d/echo
+mkdir -p "$cgibin"
+cp "$GPT_SRCDIR/examples/echo/form.json" "$GPT_SRCDIR/examples/echo/hook" "$cgibin/"
+# fcgid_check DIR: --check with the test's Apache; its whole text (the
+# warnings may be on either stream) in $TEST_TMP/out.
+fcgid_check() {
+	GPT_APACHE_CONFDIR=$apache "$GPT_FCGI" --check "$1" \
+	    >"$TEST_TMP/out" 2>"$TEST_TMP/err" </dev/null
+	status=$?
+	cat "$TEST_TMP/err" >>"$TEST_TMP/out"
+}
+fcgid_check "$cgibin"
+expect_status 0 "a cgi-bin address behind mod_fcgid loads"
+expect_stdout_match 'fcgid-max-request-len.*max_body 1048576 is above mod_fcgid.s FcgidMaxRequestLen 131072 (its default' \
+    "--check warns that the default max_body is above mod_fcgid's default limit"
+expect_stdout_match 'fix: FcgidMaxRequestLen 1048576 in .*mods-available/fcgid.conf, or a max_body of at most 131072' \
+    "... with the fix"
+printf 'max_body = 131072\n' >"$cgibin/address.conf"
+fcgid_check "$cgibin"
+expect_true "a max_body within the limit is not warned about" \
+    sh -c "! grep -q fcgid-max-request-len '$TEST_TMP/out'"
+rm "$cgibin/address.conf"
+printf '<VirtualHost *:80>\n  fcgidmaxrequestlen 2097152\n</VirtualHost>\n' \
+    >"$apache/sites-enabled/000-default.conf"
+fcgid_check "$cgibin"
+expect_true "a FcgidMaxRequestLen raised in a site is seen (any case)" \
+    sh -c "! grep -q fcgid-max-request-len '$TEST_TMP/out'"
+printf '  FcgidMaxRequestLen 1M\n' >"$apache/conf-enabled/bad.conf"
+fcgid_check "$cgibin"
+expect_stdout_match 'FcgidMaxRequestLen there is not a number of bytes' \
+    "a FcgidMaxRequestLen that is no number is said"
+rm "$apache/conf-enabled/bad.conf" "$apache/sites-enabled/000-default.conf"
+fcgid_check "$GPT_SRCDIR/examples/echo"
+expect_true "an address outside a *.fcgi.d directory is not judged by it" \
+    sh -c "! grep -q fcgid-max-request-len '$TEST_TMP/out'"
+rm "$apache/mods-enabled/fcgid.load"
+fcgid_check "$cgibin"
+expect_true "without mod_fcgid enabled nothing is said" \
+    sh -c "! grep -q fcgid-max-request-len '$TEST_TMP/out'"
+
 finish

@@ -67,7 +67,7 @@ printf '{"type": "object"}' >"$TEST_TMP/obj.json"
 printf '[1]' >"$TEST_TMP/arr.json"
 run_cli --validate "$TEST_TMP/obj.json" "$TEST_TMP/arr.json"
 expect_status 1 "an array against an object form"
-expect_stderr_match 'rejected at the root: type (expected an object, got an array)' \
+expect_stderr_match 'rejected at the root: type: expected an object, got an array$' \
     "a type failure names what was expected, at the root"
 printf '{"$ref": "http://example.com/s/missing.json"}' >"$TEST_TMP/ref.json"
 mkdir "$TEST_TMP/copies"

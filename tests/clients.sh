@@ -340,7 +340,18 @@ expect_true "... not the demo's default port ($demo_port)" \
     test -n "$demo_port" -a "$demo_port" != 8012
 run env GPT_FCGI=/nonexistent "$clients/ollama.sh" --dry-run "$base/probe"
 expect_status 1 "a dry run without gpt.fcgi to sample the form"
-expect_stderr_match 'no act to show' "... says so"
+expect_stderr_match '^ollama.sh: /nonexistent not found' \
+    "... says so, naming the binary it looked for"
+run env GPT_FCGI=/nonexistent OPENAI_BASE_URL="$model/v1" "$clients/openai.sh" \
+    --dry-run "$base/strictok"
+expect_stderr_match '^openai.sh: /nonexistent not found (install it with make install' \
+    "openai.sh without gpt.fcgi names the missing binary"
+expect_true "... and does not blame the form" \
+    sh -c "! grep -q 'not for strict mode' '$TEST_TMP/err'"
+run env GPT_FCGI=/nonexistent OPENAI_BASE_URL="$model/v1" OPENAI_STRICT=true \
+    "$clients/openai.sh" "$base/strictok"
+expect_status 2 "openai.sh: OPENAI_STRICT=true without gpt.fcgi"
+expect_stderr_match "/nonexistent not found" "... names the missing binary"
 
 # A model whose output fails the form: the address answers 204.
 printf '{"note": "x", "extra": true}' >"$TEST_TMP/model/canned"

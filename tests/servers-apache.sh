@@ -52,12 +52,26 @@ req GET "$base"
 expect_code 404 "apache-cgi: .../gpt.fcgi before a form is published there"
 expect_true "apache-cgi: the error log says to create gpt.fcgi.d/form.json" \
     grep -q "create $root/form.json" "$_t/apache-error.log"
+# mod_cgid hands the program the error log itself: the line's own time is
+# the only one it has.
+expect_true "apache-cgi: under mod_cgid the line carries its own time" \
+    grep -q "[0-9]\{4\}-[01][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:[0-6][0-9]Z gpt.fcgi: .*create $root/form.json" \
+    "$_t/apache-error.log"
 for f in probe/form.json probe/hook guestbook/hook ''; do
 	req GET "http://127.0.0.1:$port/gpt/gpt.fcgi.d/$f"
 	expect_code 404 "apache-cgi: gpt.fcgi.d/$f is never served as a file"
 done
 req GET "http://127.0.0.1:$port/gpt/.htaccess"
 expect_code 403 "apache-cgi: .htaccess is never served"
+# The bundle's README and manual beside gpt.fcgi, as it unpacks them.
+mkdir -p "$_t/docs/gpt/gpt.fcgi.doc"
+echo "the bundle's README" >"$_t/docs/gpt/README"
+echo "the manual" >"$_t/docs/gpt/gpt.fcgi.doc/gpt.fcgi.8.txt"
+chmod -R a+rX "$_t/docs/gpt"
+for f in README gpt.fcgi.doc/gpt.fcgi.8.txt gpt.fcgi.doc/; do
+	req GET "http://127.0.0.1:$port/gpt/$f"
+	expect_code 404 "apache-cgi: the bundle's $f is never served"
+done
 # The short URLs of the .htaccess (mod_rewrite): /gpt/NAME, no gpt.fcgi.
 short=http://127.0.0.1:$port/gpt
 check_gpt apache-short "$short/probe" "$root/probe"

@@ -62,8 +62,8 @@ expect_status 0 "a body on stdin is accepted"
 run_cli_in "$data/person/fail/empty-name.json" --validate \
     "$data/person/schema.json" -
 expect_status 1 "a body on stdin (-) is rejected"
-expect_stderr_match '^gpt.fcgi: rejected at /name: minLength' \
-    "the rejection names pointer and keyword"
+expect_stderr_match '^gpt.fcgi: rejected at /name: minLength: shorter than 1 characters$' \
+    "the rejection names pointer, keyword and reason, as the other refusals of the command line do"
 
 # Acceptance is silent.
 run_cli --validate "$data/person/schema.json" "$data/person/pass/full.json"

@@ -27,6 +27,17 @@ model_usage() {
 	exit 2
 }
 
+# model_gpt_fcgi: true when the gpt.fcgi these clients run is there;
+# otherwise say so, naming it, so that its absence is never taken for a
+# fault of the form.
+model_gpt_fcgi() {
+	command -v "${GPT_FCGI:-gpt.fcgi}" >/dev/null 2>&1 && return 0
+	echo "$model_name: ${GPT_FCGI:-gpt.fcgi} not found (install it with" \
+	    "make install and put its bin/ on PATH, or name it with" \
+	    "GPT_FCGI=PATH)" >&2
+	return 1
+}
+
 model_begin() {
 	dry_run=
 	if [ "${1:-}" = --dry-run ]; then
@@ -78,6 +89,7 @@ $2" ;;
 		[ -n "$(tail -c 1 "$tmp/request")" ] && echo
 		echo
 		# The act stands for the model's reply: a value of the form.
+		model_gpt_fcgi || exit 1
 		if ! "${GPT_FCGI:-gpt.fcgi}" --sample --seed "${GPT_SEED:-1}" \
 		    "$tmp/s" >"$tmp/sample" 2>"$tmp/sample-err"; then
 			echo "$model_name: no act to show: $(cat "$tmp/sample-err")" >&2

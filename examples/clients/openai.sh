@@ -40,7 +40,14 @@ model_begin "$@"
 # Strict only when the form qualifies; the rewrite accepts what s accepts.
 strict=false
 cp "$tmp/s" "$tmp/schema"
-if [ "$OPENAI_STRICT" != false ]; then
+if [ "$OPENAI_STRICT" != false ] && ! model_gpt_fcgi; then
+	# Without gpt.fcgi nothing can tell whether the form qualifies.
+	if [ "$OPENAI_STRICT" = true ]; then
+		exit 2
+	fi
+	echo "$model_name: cannot tell whether the form is for strict" \
+	    "mode: sending strict: false" >&2
+elif [ "$OPENAI_STRICT" != false ]; then
 	if "${GPT_FCGI:-gpt.fcgi}" --strict-openai "$tmp/s" >"$tmp/strict" \
 	    2>"$tmp/strict-err"; then
 		strict=true

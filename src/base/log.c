@@ -71,14 +71,15 @@ log_set_timestamps(bool on)
 }
 
 int
-log_cgi_timestamps(const char *setting, const char *server_software, bool *on)
+log_cgi_timestamps(const char *setting, bool *on)
 {
-	/* Apache's mod_cgi and mod_cgid log each stderr line of the program
-	 * with their own time and client prefix (AH01215); lighttpd's mod_cgi
-	 * passes the program its own stderr (or server.breakagelog)
-	 * unstamped. */
-	*on = server_software == NULL ||
-	      strncmp(server_software, "Apache", 6) != 0;
+	/* Always, by default: no server can be told from the request to stamp
+	 * a CGI program's stderr.  Debian's Apache runs CGI under mod_cgid
+	 * (the event MPM), which hands the program the error log itself, and
+	 * lighttpd's mod_cgi passes its own stderr (or server.breakagelog):
+	 * neither adds a time.  Only mod_cgi under the prefork MPM logs each
+	 * line with its own (AH01215), where ours is merely repeated. */
+	*on = true;
 	if (setting == NULL || *setting == '\0')
 		return 0;
 	if (strcmp(setting, "yes") == 0) {

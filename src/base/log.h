@@ -116,13 +116,11 @@ void log_context_end(void);
 
 /*
  * Whether CGI lines get a timestamp: setting is the GPT_LOG_TIMESTAMP
- * variable ("yes", "no", or NULL/"" to decide by server_software, the
- * request's SERVER_SOFTWARE: Apache stamps the stderr lines of its CGI
- * programs itself, lighttpd and others do not).  -1 for any other setting
- * (*on is then decided as for NULL).
+ * variable ("yes", "no", or NULL/"" for yes: a CGI program cannot tell
+ * whether its server stamps its stderr, and most do not).  -1 for any
+ * other setting (*on is then yes).
  */
-int log_cgi_timestamps(
-    const char *setting, const char *server_software, bool *on);
+int log_cgi_timestamps(const char *setting, bool *on);
 
 void log_error(const char *fmt, ...) GPT_PRINTF(1, 2);
 void log_warn(const char *fmt, ...) GPT_PRINTF(1, 2);

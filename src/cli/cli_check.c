@@ -22,6 +22,7 @@
 #include "site/address.h"
 #include "responder/answer.h"
 #include "tools/audit.h"
+#include "tools/fcgid_limit.h"
 #include "base/buf.h"
 #include "cli/cli.h"
 #include "site/hook.h"
@@ -160,6 +161,7 @@ cli_check(int argc, char **argv)
 	snprintf(r.etag, sizeof(r.etag), "%s", set->etag);
 	audit_address(dir, &a, set->json.bytes + set->json.head_len,
 	    set->json.len - set->json.head_len, true, &r);
+	fcgid_limit_check(dir, a.conf.max_body, &r);
 	rc = 0;
 out:
 	/* Checked as root: the responder may well be run the same way. */

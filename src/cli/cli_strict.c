@@ -41,6 +41,7 @@
 #include <string.h>
 
 #include "base/buf.h"
+#include "base/sort.h"
 #include "cli/cli.h"
 #include "cli/cli_form.h"
 #include "tools/decoder.h"
@@ -72,9 +73,13 @@ struct strict {
 	struct jptr ptr;
 	size_t nproblems, nprops, nchars;
 	struct json_out w; /* its nomem: any allocation refused */
-	/* the compiled nodes by their source value, for the view */
+	/* the compiled nodes and their source values by dense node id
+	 * (schema_view_each's order), and those ids ordered by source
+	 * address (stable: the lowest id first among equal sources), so
+	 * that a schema value finds its node by binary search */
 	const struct schema_node **nodes;
 	const struct json_value **srcs;
+	uint32_t *by_src;
 	size_t nnodes;
 };
 
@@ -152,16 +157,51 @@ put_member(struct strict *s, size_t *n, const struct json_string *k)
 	json_out_key(&s->w, k);
 }
 
-/* The compiled node whose source is v, or NULL. */
+/* The compiled node whose source is v (the first compiled from it), or
+ * NULL. */
 static const struct schema_node *
 node_of(const struct strict *s, const struct json_value *v)
 {
+	uintptr_t key = (uintptr_t)v;
+	size_t lo = 0, hi = s->nnodes, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if ((uintptr_t)s->srcs[s->by_src[mid]] < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < s->nnodes && s->srcs[s->by_src[lo]] == v)
+		return s->nodes[s->by_src[lo]];
+	return NULL;
+}
+
+static int
+by_src_cmp(const void *ctx, uint32_t a, uint32_t b)
+{
+	const struct strict *s = ctx;
+	uintptr_t x = (uintptr_t)s->srcs[a], y = (uintptr_t)s->srcs[b];
+
+	return x < y ? -1 : x > y;
+}
+
+/* s->by_src from the collected nodes.  0, or -1 (no memory). */
+static int
+index_nodes(struct strict *s)
+{
+	uint32_t *tmp;
 	size_t i;
 
+	if (s->nnodes > UINT32_MAX ||
+	    (s->by_src = calloc(s->nnodes + 1, sizeof(*s->by_src))) == NULL ||
+	    (tmp = calloc(s->nnodes + 1, sizeof(*tmp))) == NULL)
+		return -1;
 	for (i = 0; i < s->nnodes; i++)
-		if (s->srcs[i] == v)
-			return s->nodes[i];
-	return NULL;
+		s->by_src[i] = (uint32_t)i;
+	sort_positions(s->by_src, tmp, s->nnodes, by_src_cmp, s);
+	free(tmp);
+	return 0;
 }
 
 struct strict_collect {
@@ -729,7 +769,8 @@ cli_strict_openai(int argc, char **argv)
 	s.root = f.schema;
 	col.s = &s;
 	col.cap = 0;
-	if (schema_view_each(f.form, collect_node, &col) != 0) {
+	if (schema_view_each(f.form, collect_node, &col) != 0 ||
+	    index_nodes(&s) == -1) {
 		fprintf(stderr, "gpt.fcgi: out of memory\n");
 		goto done;
 	}
@@ -781,6 +822,7 @@ done:
 	buf_free(&s.notes);
 	free(s.nodes);
 	free(s.srcs);
+	free(s.by_src);
 	buf_free(&s.out);
 	cli_form_free(&f);
 	return status;

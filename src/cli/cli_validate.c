@@ -105,10 +105,12 @@ run_validate(int argc, char **argv, bool bundle)
 	default:
 		fputs("gpt.fcgi: rejected at ", stderr);
 		cli_form_put_where(&err.pointer);
-		fprintf(stderr, ": %s%s%s%s\n",
-		    err.keyword != NULL ? err.keyword : "limit",
-		    err.reason[0] != '\0' ? " (" : "", err.reason,
-		    err.reason[0] != '\0' ? ")" : "");
+		/* the operator's convention (doc/internals.md): at POINTER:
+		 * KEYWORD: REASON, as --strict-openai and --unroll write */
+		fprintf(stderr, ": %s%s%s\n",
+		    err.keyword != NULL ? err.keyword : "",
+		    err.keyword != NULL && err.reason[0] != '\0' ? ": " : "",
+		    err.reason[0] != '\0' ? err.reason : "a limit");
 		status = 1;
 		break;
 	}

@@ -263,9 +263,9 @@ loop_fd_write(void *ctx, const void *p, size_t n)
 /*
  * A FastCGI stderr record reaches the log with the web server's stamp
  * (nginx, lighttpd's mod_fastcgi, Apache's mod_proxy_fcgi all add one);
- * a CGI program's stderr does under Apache only (see log_cgi_timestamps):
- * elsewhere the lines carry their own time.  GPT_LOG_TIMESTAMP=yes|no
- * overrides (gpt.fcgi(8)).
+ * a CGI program's stderr mostly does not (see log_cgi_timestamps), so CGI
+ * lines carry their own time.  GPT_LOG_TIMESTAMP=yes|no overrides
+ * (gpt.fcgi(8)).
  */
 static void
 loop_cgi_log(void)
@@ -274,8 +274,7 @@ loop_cgi_log(void)
 	bool stamp;
 	int rc;
 
-	rc = log_cgi_timestamps(
-	    set, http_getenv(environ, "SERVER_SOFTWARE"), &stamp);
+	rc = log_cgi_timestamps(set, &stamp);
 	log_set_timestamps(stamp);
 	if (rc == -1)
 		/* hits on GPT_LOG_TIMESTAMP=1 */

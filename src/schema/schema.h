@@ -5,15 +5,20 @@
  *
  * schema_compile() turns a parsed schema into a compiled form once, at load:
  * keyword dispatch, $ref targets, required sets, enum tables, compiled
- * patterns and decimal bounds are all ready before the first act.  Any
- * keyword outside the vocabulary, or any malformed keyword value, refuses
- * the whole form: nothing is ever treated as absent.
+ * patterns and decimal bounds are all ready before the first act.  A name
+ * that is neither a keyword of the dialect (or one a later dialect lends
+ * it) nor an annotation (x-, declared, a known tool's), or any malformed
+ * keyword value, refuses the whole form: a constraint the author wrote is
+ * never treated as absent.  The one exception is the standard's: a
+ * keyword of a vocabulary the meta-schema leaves out is an annotation
+ * (schema_compile.c's head lists every refusal).
  *
  * schema_validate() walks a compiled form over an instance.  It allocates
  * only from the scratch arena it is given, recurses at most
- * SCHEMA_MAX_DEPTH deep and takes at most SCHEMA_MAX_STEPS steps; running
- * out of either rejects (fail closed).  The first failure it reports is
- * deterministic for a given form and instance.
+ * SCHEMA_MAX_DEPTH deep, takes at most SCHEMA_MAX_STEPS steps and spends
+ * at most the pattern engine's time budget per act; running out of any
+ * of them ends the act with SCHEMA_LIMIT (fail closed).  The first
+ * failure it reports is deterministic for a given form and instance.
  */
 #ifndef GPT_SCHEMA_H
 #define GPT_SCHEMA_H

@@ -7,14 +7,20 @@
  * patterns).  Borrows the schema tree's strings and numbers for as long as
  * the compiled form lives.
  *
- * Refuses (fail closed, whole document): any keyword the dialect does not
- * have (but x- names and the annotations the address declares), any
- * malformed keyword value, a `format` name format.h does not know, an
- * unknown $schema, a required $vocabulary gpt.fcgi does not implement, a
- * $ref that names nothing in the document or in the resources the
- * address provides (schema_res.c), a $ref cycle that makes no progress
- * into the instance, nesting past SCHEMA_MAX_DEPTH.  Every schema under
- * $defs (definitions) is compiled, so checked, even when unused.
+ * Refuses (fail closed, whole document): a name that is no keyword of the
+ * dialect, nor one a later dialect lends it (const or prefixItems in a
+ * draft-04 form keep their later meaning, schema_kw_find), nor an
+ * annotation (x- names, the names the address declares, the known tools'
+ * of schemas/annotations.json); any malformed keyword value; a `format`
+ * name format.h does not know; an unknown $schema; a required $vocabulary
+ * gpt.fcgi does not implement; a $ref that names nothing in the document
+ * or in the resources the address provides (schema_res.c); a $ref cycle
+ * that makes no progress into the instance (schema_plan.c); nesting past
+ * SCHEMA_MAX_DEPTH.  Not refused, and not enforced: a keyword of a
+ * vocabulary the meta-schema's $vocabulary leaves out (an annotation,
+ * 2020-12 section 8.1.2).  The siblings of $ref in draft-04 to 07 are
+ * applied, as from 2019-09 (a warning says so).  Every schema under $defs
+ * (definitions) is compiled, so checked, even when unused.
  *
  * With a problems collector (schema_opts.problems, for --check) a refusal
  * is recorded and the walk goes on with the next keyword, item or member

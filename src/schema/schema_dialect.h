@@ -13,8 +13,9 @@
  *     meta-schema does not list is an annotation);
  *   - the shape of its value (enum schema_kw_value);
  *   - its child edges: where its value holds subschemas (enum
- *     schema_kw_shape, what the resource scan and every walk over a
- *     form follow) and which instance they apply to (enum schema_kw_at);
+ *     schema_kw_shape, what the resource scan follows) and which
+ *     instance they apply to (enum schema_kw_at, what the view's edge
+ *     enumeration, schema_view_edges_next, tells the tools of each edge);
  *   - the instance types it constrains (SCHEMA_KT_*; other types pass
  *     it untouched);
  *   - whether it asserts, applies subschemas, annotates or structures
@@ -22,10 +23,15 @@
  *   - the flag the compiler sets for it on a node (SF_*, schema_int.h);
  *   - whether its subschema is a test whose verdict is not the node's
  *     (not, if, contains).
- * Adding a keyword is one row here and its reader in schema_compile.c;
- * every other module asks the registry (tests/keywords.sh checks that no
- * other file spells a keyword name).  A node with a flag the tools'
- * view does not describe (schema_view.c) is opaque to them.
+ * Adding a keyword takes a row here, its reader in schema_compile.c and
+ * its check in schema_validate.c (with schema_plan.c's shortcuts when it
+ * has a flag of its own); the tools see it once schema_view.c describes
+ * its flag, and until then a node that has it is opaque to them (the page
+ * gives it a JSON editor, the reports say "cannot tell", --unroll and
+ * --strict-openai refuse it).  No module but this one and the compiler's
+ * readers (schema_compile.c, schema_res.c) spells a keyword name: they
+ * ask the registry (schema_kw_name, schema_kw_find), which
+ * tests/keywords.sh checks.
  */
 #ifndef GPT_SCHEMA_DIALECT_H
 #define GPT_SCHEMA_DIALECT_H

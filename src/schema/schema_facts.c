@@ -233,3 +233,26 @@ schema_facts_oneof_disjoint(const struct schema_node *n, char *why, size_t cap)
 				return false;
 	return true;
 }
+
+unsigned
+schema_facts_concerns(const struct schema_view *v)
+{
+	unsigned t = 0;
+
+	if (v->typed)
+		return v->types;
+	if (v->nprops || v->npprops || v->additional || v->names ||
+	    v->min_props || v->max_props != SIZE_MAX || v->ndepreq ||
+	    v->ndepsch)
+		t |= SV_TY_OBJECT;
+	if (v->min_items || v->max_items != SIZE_MAX || v->nprefix ||
+	    v->items || v->contains || v->unique_items)
+		t |= SV_TY_ARRAY;
+	if (v->min_length || v->max_length != SIZE_MAX || v->pattern ||
+	    v->format || v->content_encoding || v->content_json)
+		t |= SV_TY_STRING;
+	if (v->minimum.text || v->maximum.text || v->xminimum.text ||
+	    v->xmaximum.text || v->multiple_of.text || v->nformat)
+		t |= SV_TY_NUMBER | SV_TY_INTEGER;
+	return t != 0 ? t : SV_TY_ALL;
+}

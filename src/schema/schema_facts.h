@@ -3,9 +3,9 @@
  * alike: which instance types a schema concerns, whether two alternatives
  * can both accept a value, what a pattern uses.
  *
- * One module, so that the --check report (lint), the decoder table and
- * --strict-openai cannot disagree: a oneOf whose
- * branches are provably disjoint here is so for all of them.  Everything
+ * One module, so that the --check report (lint), the decoder table,
+ * --strict-openai and --sample cannot disagree: a oneOf whose branches
+ * are provably disjoint here is so for all of them.  Everything
  * is decided from the view (schema_view.h), never from the keywords'
  * text; a fact that cannot be established is answered "not proved",
  * never guessed.  A constraint the view does not describe only narrows a
@@ -22,6 +22,7 @@
 
 struct schema_node;
 struct json_value;
+struct schema_view;
 
 #define SCHEMA_FACTS_HOPS 32      /* $ref hops followed */
 #define SCHEMA_FACTS_DISC_MAX 32  /* members tried as a discriminator */
@@ -35,6 +36,15 @@ struct json_value;
  * accepted (false).  NULL counts as true (every type).
  */
 unsigned schema_facts_types(const struct schema_node *n);
+
+/*
+ * The instance types (SV_TY_*) the schema whose view is v is about:
+ * `type`'s when it has one, else those its keywords constrain (an object
+ * for properties or minProperties, a string for pattern or format, ...),
+ * every type when none of them says.  What --sample picks a value's type
+ * from.
+ */
+unsigned schema_facts_concerns(const struct schema_view *v);
 
 /* The instance type (SV_TY_*) of the JSON value v; a number is
  * SV_TY_NUMBER | SV_TY_INTEGER. */

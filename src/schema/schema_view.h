@@ -3,11 +3,15 @@
  * that present or judge a form instead of validating against it: the human
  * page, the --check report, --sample, --unroll, --strict-openai.
  *
- * The tools read what the compiler decided (the validator's own structure,
- * $ref already resolved, draft-04's boolean exclusiveMinimum already an
- * exclusive bound), never the raw keywords again, so a dialect difference
- * or a keyword is interpreted once.  Annotations (title, description,
- * default, examples, x-*) are not constraints; tools read them from src.
+ * What a tool judges it reads here: what the compiler decided (the
+ * validator's own structure, $ref already resolved, draft-04's boolean
+ * exclusiveMinimum already an exclusive bound), so a dialect difference
+ * is interpreted once.  Annotations (title, description, default,
+ * examples, x-*) are not constraints; tools read them from src.  The two
+ * rewriters also read src, because their output is the form's own text:
+ * --unroll copies and renames definitions, and --strict-openai walks the
+ * form member by member, asking schemas/decoders.json (decoder.h) what
+ * strict mode does with each keyword and this view what the node means.
  *
  * A constraint this view does not describe sets `undescribed`: a tool
  * must then treat the subtree as opaque (a JSON editor on the page, "cannot
@@ -246,7 +250,11 @@ struct schema_view_edges {
  * if, not), then those into the values inside (properties, whose members
  * without a schema have no edge, patternProperties, additionalProperties,
  * unevaluatedProperties, prefixItems, items, unevaluatedItems,
- * contentSchema, contains, propertyNames).  Allocates nothing.
+ * contentSchema, contains, propertyNames).  Allocates nothing.  The
+ * edges are the view's: a subschema the view leaves out has none (an
+ * `if` without then or else, which asserts nothing), which is why the
+ * compiler's plan (schema_plan.c), whose unevaluated* collection needs
+ * that if's annotations, walks the node's own fields instead.
  */
 void schema_view_edges_init(
     struct schema_view_edges *it, const struct schema_node *n);

@@ -590,9 +590,10 @@ addr_load_once(const char *dir, struct addr *a, schema_warn_fn warn,
 			goto done;
 		}
 		/* hits on {"p": 1, "m": [], "s": {}} */
-		addr_fail(a, "%s: not an arrival document: %s at \"%s\" (%s)",
-		    path, serr.reason, serr.pointer.buf,
-		    serr.keyword != NULL ? serr.keyword : "?");
+		addr_fail(a, "%s: not an arrival document at \"%s\": %s%s%s",
+		    path, serr.pointer.buf,
+		    serr.keyword != NULL ? serr.keyword : "",
+		    serr.keyword != NULL ? ": " : "", serr.reason);
 		goto done;
 	}
 	s = json_object_get(doc, "s", 1);

@@ -214,48 +214,52 @@ lint_own_bounds(const struct schema_view *v)
 
 /*
  * n's deep bounds: its own, those of its $ref and of any allOf branch,
- * and those every anyOf (and every oneOf) branch shares.  Memoized; the
- * in-place graph is acyclic (the compiler refuses a cycle that does not
- * descend into the instance), S_BUSY guards anyway.
+ * and those every anyOf (and every oneOf) branch shares, read off the
+ * view's one edge enumeration.  Memoized; the in-place graph is acyclic
+ * (the compiler refuses a cycle that does not descend into the
+ * instance), S_BUSY guards anyway.
  */
 static unsigned
 lint_deep(struct lint_facts *f, const struct schema_node *n, unsigned level)
 {
-	struct schema_view v;
-	unsigned b, any;
-	size_t i, k;
+	struct schema_view_edges it;
+	struct schema_view_edge e;
+	const struct schema_view *v = &it.v;
+	unsigned b, any = B_ALL, one = B_ALL;
+	size_t k;
 
-	schema_view_get(n, &v);
-	if (v.kind != SV_NODE)
-		return v.kind == SV_FALSE ? B_ALL : 0;
+	schema_view_edges_init(&it, n);
+	if (v->kind != SV_NODE)
+		return v->kind == SV_FALSE ? B_ALL : 0;
 	if ((k = lint_index(f, n)) == SIZE_MAX)
 		return 0;
 	if (f->bounds[k] & B_DONE)
 		return f->bounds[k] & B_ALL;
 	if ((f->state[k] & S_BUSY) || level >= LINT_DEPTH_MAX)
-		return lint_own_bounds(&v);
+		return lint_own_bounds(v);
 	f->state[k] |= S_BUSY;
-	b = lint_own_bounds(&v);
-	if (v.ref != NULL)
-		b |= lint_deep(f, v.ref, level + 1);
-	if (v.dyn_target != NULL)
-		b |= lint_deep(f, v.dyn_target, level + 1);
-	for (i = 0; i < v.nall_of; i++)
-		b |= lint_deep(f, schema_view_all_of(n, i), level + 1);
-	if (v.nany_of > 0) {
-		any = B_ALL;
-		for (i = 0; i < v.nany_of; i++)
-			any &=
-			    lint_deep(f, schema_view_any_of(n, i), level + 1);
-		b |= any;
+	b = lint_own_bounds(v);
+	while (schema_view_edges_next(&it, &e)) {
+		switch (e.kw) {
+		case KW_REF:
+		case KW_DYNAMICREF:
+		case KW_ALLOF:
+			b |= lint_deep(f, e.to, level + 1);
+			break;
+		case KW_ANYOF:
+			any &= lint_deep(f, e.to, level + 1);
+			break;
+		case KW_ONEOF:
+			one &= lint_deep(f, e.to, level + 1);
+			break;
+		default: /* then, else, not, ...: no bound of the node's */
+			break;
+		}
 	}
-	if (v.none_of > 0) {
-		any = B_ALL;
-		for (i = 0; i < v.none_of; i++)
-			any &=
-			    lint_deep(f, schema_view_one_of(n, i), level + 1);
+	if (v->nany_of > 0)
 		b |= any;
-	}
+	if (v->none_of > 0)
+		b |= one;
 	f->state[k] &= (unsigned char)~S_BUSY;
 	f->bounds[k] = (unsigned char)(b | B_DONE);
 	return b;

@@ -36,28 +36,23 @@
 #include "tools/sample_re.h"
 #include "schema/schema.h"
 #include "schema/schema_dialect.h"
+#include "schema/schema_facts.h"
 #include "schema/schema_view.h"
 #include "base/utf8.h"
 
 #define SAMPLE_PARTS 32
 #define SAMPLE_EXP_MAX 100000 /* |exponent| of a multipleOf sampled */
 #define SAMPLE_STEPS 200000
-#define SAMPLE_VISITS_MIN 64
 #define SAMPLE_MEMBERS 1024 /* members one generated object names */
 #define SAMPLE_TEXT_MAX ((size_t)1 << 20) /* bytes of one candidate */
-
-struct sample_visit {
-	const struct schema_node *n;
-	uint64_t count;
-};
 
 struct sample_gen {
 	const struct schema *form;
 	uint64_t rng;
-	struct arena scratch;        /* parsed candidates; reset per try */
-	struct sample_visit *visits; /* malloc'd open-addressing table */
-	size_t nvisits, cap;
-	struct buf text; /* the candidate */
+	struct arena scratch; /* parsed candidates; reset per try */
+	uint64_t *visits;     /* by node id (schema_view_id), malloc'd */
+	size_t nvisits;       /* the form's node count */
+	struct buf text;      /* the candidate */
 	unsigned depth;
 	size_t steps;
 	unsigned attempt;  /* the try: shifts the branch choices */
@@ -91,39 +86,10 @@ rnd_below(struct sample_gen *g, uint64_t n)
 static uint64_t
 visit(struct sample_gen *g, const struct schema_node *n)
 {
-	size_t i, mask;
+	size_t k = schema_view_id(n);
 
-	if (g->nvisits * 2 >= g->cap) {
-		size_t ncap = g->cap == 0 ? SAMPLE_VISITS_MIN : g->cap * 2;
-		struct sample_visit *nv = calloc(ncap, sizeof(*nv));
-
-		if (nv == NULL) {
-			g->w.nomem = true;
-			return 0;
-		}
-		for (i = 0; i < g->cap; i++) {
-			size_t j;
-
-			if (g->visits[i].n == NULL)
-				continue;
-			j = ((uintptr_t)g->visits[i].n >> 4) & (ncap - 1);
-			while (nv[j].n != NULL)
-				j = (j + 1) & (ncap - 1);
-			nv[j] = g->visits[i];
-		}
-		free(g->visits);
-		g->visits = nv;
-		g->cap = ncap;
-	}
-	mask = g->cap - 1;
-	for (i = ((uintptr_t)n >> 4) & mask; g->visits[i].n != NULL;
-	     i = (i + 1) & mask)
-		if (g->visits[i].n == n)
-			return g->visits[i].count++;
-	g->visits[i].n = n;
-	g->visits[i].count = 1;
-	g->nvisits++;
-	return 0;
+	/* the static true and false schemas have no id and no choices */
+	return k < g->nvisits ? g->visits[k]++ : 0;
 }
 
 /* Note the first schema that is generated blind. */
@@ -162,6 +128,8 @@ gather(struct sample_gen *g, struct parts *p, const struct schema_node *n,
     unsigned depth)
 {
 	struct schema_view *v;
+	struct schema_view_edges it;
+	struct schema_view_edge e;
 	uint64_t c;
 	size_t i;
 
@@ -189,21 +157,33 @@ gather(struct sample_gen *g, struct parts *p, const struct schema_node *n,
 		opaque(g, v, "a constraint the generator cannot read");
 	if (v->not_ != NULL)
 		opaque(g, v, schema_kw_name(KW_NOT));
-	if (v->ref != NULL)
-		gather(g, p, v->ref, depth + 1);
-	if (v->dyn != SV_DYN_NONE && v->dyn_target != NULL) {
-		if (v->dyn == SV_DYN_DYNAMIC)
-			opaque(g, v, "a dynamic reference");
-		gather(g, p, v->dyn_target, depth + 1);
+	/* the in-place edges: $ref, a dynamic reference's static target,
+	 * every allOf branch, one anyOf and one oneOf branch in turn */
+	schema_view_edges_init(&it, n);
+	while (schema_view_edges_next(&it, &e)) {
+		switch (e.kw) {
+		case KW_DYNAMICREF:
+			if (v->dyn == SV_DYN_DYNAMIC)
+				opaque(g, v, "a dynamic reference");
+			gather(g, p, e.to, depth + 1);
+			break;
+		case KW_REF:
+		case KW_ALLOF:
+			gather(g, p, e.to, depth + 1);
+			break;
+		case KW_ANYOF:
+			if (e.index == c % v->nany_of)
+				gather(g, p, e.to, depth + 1);
+			break;
+		case KW_ONEOF:
+			if (e.index == c % v->none_of)
+				gather(g, p, e.to, depth + 1);
+			break;
+		default: /* if/then/else below; the values inside: gen */
+			break;
+		}
 	}
-	for (i = 0; i < v->nall_of; i++)
-		gather(g, p, schema_view_all_of(n, i), depth + 1);
-	if (v->nany_of > 0)
-		gather(g, p, schema_view_any_of(n, (size_t)(c % v->nany_of)),
-		    depth + 1);
-	if (v->none_of > 0)
-		gather(g, p, schema_view_one_of(n, (size_t)(c % v->none_of)),
-		    depth + 1);
+	/* if and its two outcomes: a choice between edges, not a walk */
 	if (v->if_ != NULL) {
 		opaque(g, v, schema_kw_name(KW_IF));
 		/* in turn: a value made to match if, with then; or one
@@ -216,31 +196,6 @@ gather(struct sample_gen *g, struct parts *p, const struct schema_node *n,
 			gather(g, p, v->else_, depth + 1);
 		}
 	}
-}
-
-/* The types every part admits; untyped parts admit what their keywords
- * are about, when they have any. */
-static unsigned
-part_types(const struct schema_view *v)
-{
-	unsigned t = 0;
-
-	if (v->typed)
-		return v->types;
-	if (v->nprops || v->npprops || v->additional || v->names ||
-	    v->min_props || v->max_props != SIZE_MAX || v->ndepreq ||
-	    v->ndepsch)
-		t |= SV_TY_OBJECT;
-	if (v->min_items || v->max_items != SIZE_MAX || v->nprefix ||
-	    v->items || v->contains || v->unique_items)
-		t |= SV_TY_ARRAY;
-	if (v->min_length || v->max_length != SIZE_MAX || v->pattern ||
-	    v->format || v->content_encoding || v->content_json)
-		t |= SV_TY_STRING;
-	if (v->minimum.text || v->maximum.text || v->xminimum.text ||
-	    v->xmaximum.text || v->multiple_of.text || v->nformat)
-		t |= SV_TY_NUMBER | SV_TY_INTEGER;
-	return t != 0 ? t : SV_TY_ALL;
 }
 
 static int gen(
@@ -1043,7 +998,7 @@ gen(struct sample_gen *g, const struct schema_node *const *ns, size_t count)
 			goto done;
 		}
 	for (i = 0; i < p->count; i++) {
-		unsigned t = part_types(&p->v[i]);
+		unsigned t = schema_facts_concerns(&p->v[i]);
 
 		/* a number part admits integers */
 		if (t & SV_TY_NUMBER)
@@ -1111,6 +1066,11 @@ sample_new(const struct schema *form, uint64_t seed)
 		return NULL;
 	g->form = form;
 	g->rng = seed;
+	g->nvisits = schema_view_count(form);
+	if ((g->visits = calloc(g->nvisits + 1, sizeof(*g->visits))) == NULL) {
+		free(g);
+		return NULL;
+	}
 	arena_init(&g->scratch, SIZE_MAX / 4);
 	buf_init(&g->text, SAMPLE_TEXT_MAX);
 	g->w.out = &g->text;
@@ -1174,12 +1134,14 @@ sample_next(struct sample_gen *g, struct buf *out, struct sample_err *err)
 		snprintf(err->pointer, sizeof(err->pointer), "%s", g->opaque);
 	} else if (failed_validation) {
 		snprintf(err->reason, sizeof(err->reason),
-		    "no value found in %d tries: the last candidate failed "
-		    "%s at %.*s",
+		    "no value found in %d tries: the last candidate was "
+		    "rejected at %.*s: %s%s%.*s",
 		    SAMPLE_TRIES,
-		    verr.keyword != NULL ? verr.keyword : "a limit",
 		    (int)(verr.pointer.len > 100 ? 100 : verr.pointer.len),
-		    verr.pointer.buf);
+		    verr.pointer.buf, verr.keyword != NULL ? verr.keyword : "",
+		    verr.keyword != NULL ? ": " : "",
+		    (int)(strlen(verr.reason) > 60 ? 60 : strlen(verr.reason)),
+		    verr.reason);
 		snprintf(err->pointer, sizeof(err->pointer), "%.*s",
 		    (int)verr.pointer.len, verr.pointer.buf);
 	} else {

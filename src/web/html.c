@@ -190,68 +190,44 @@ fail:
 struct html_desc {
 	struct buf *out;                  /* the description's JSON, raw */
 	const struct schema_node **nodes; /* owned: by number */
-	size_t count, cap;
-	/* owned: open addressing, node pointer -> number + 1 (0: empty) */
-	size_t *slots;
-	size_t nslots; /* a power of two, at least twice count */
+	size_t count;
+	/* owned: each node's number + 1 (0: none yet) by its dense id
+	 * (schema_view_id), then three slots for the nodes without one:
+	 * NULL, the static true and the static false schema */
+	size_t *num_of;
+	size_t nids; /* the form's node count */
 };
 
-static size_t
-html_slot_of(const struct html_desc *d, const struct schema_node *n)
-{
-	uint64_t h = (uint64_t)(uintptr_t)n * UINT64_C(0x9E3779B97F4A7C15);
-
-	return (size_t)(h >> 20) & (d->nslots - 1);
-}
-
+/* Room for every node of form.  0, or -1 out of memory. */
 static int
-html_desc_grow(struct html_desc *d)
+html_desc_init(struct html_desc *d, const struct schema *form)
 {
-	size_t nslots = d->nslots == 0 ? 64 : d->nslots * 2, bytes, i;
-	size_t *slots;
-	const struct schema_node **nodes;
+	size_t n = schema_view_count(form) + 3;
 
-	if (!gpt_mul_size(nslots, sizeof(*slots), &bytes) ||
-	    (slots = calloc(nslots, sizeof(*slots))) == NULL)
+	d->nids = n - 3;
+	if ((d->num_of = calloc(n, sizeof(*d->num_of))) == NULL ||
+	    (d->nodes = calloc(n, sizeof(*d->nodes))) == NULL)
 		return -1;
-	if (!gpt_mul_size(nslots / 2, sizeof(*nodes), &bytes) ||
-	    (nodes = realloc(d->nodes, bytes)) == NULL) {
-		free(slots);
-		return -1;
-	}
-	free(d->slots);
-	d->nodes = nodes;
-	d->cap = nslots / 2;
-	d->slots = slots;
-	d->nslots = nslots;
-	for (i = 0; i < d->count; i++) {
-		size_t s = html_slot_of(d, d->nodes[i]);
-
-		while (d->slots[s] != 0)
-			s = (s + 1) & (d->nslots - 1);
-		d->slots[s] = i + 1;
-	}
 	return 0;
 }
 
-/* n's number, given now if n has none: -1 out of memory. */
+/* n's number, given now if n has none: always 0 (the arrays were sized
+ * for every node by html_desc_init). */
 static int
 html_desc_num(struct html_desc *d, const struct schema_node *n, size_t *num)
 {
-	size_t s;
+	size_t k = schema_view_id(n);
+	struct schema_view v;
 
-	if (d->count >= d->cap && html_desc_grow(d) == -1)
-		return -1;
-	for (s = html_slot_of(d, n); d->slots[s] != 0;
-	     s = (s + 1) & (d->nslots - 1)) {
-		if (d->nodes[d->slots[s] - 1] == n) {
-			*num = d->slots[s] - 1;
-			return 0;
-		}
+	if (k >= d->nids) {
+		schema_view_get(n, &v);
+		k = d->nids + (n == NULL ? 0 : v.kind == SV_FALSE ? 2 : 1);
 	}
-	d->nodes[d->count] = n;
-	d->slots[s] = ++d->count;
-	*num = d->count - 1;
+	if (d->num_of[k] == 0) {
+		d->nodes[d->count] = n;
+		d->num_of[k] = ++d->count;
+	}
+	*num = d->num_of[k] - 1;
 	return 0;
 }
 
@@ -570,7 +546,8 @@ html_describe(
 		if (buf_puts(out, "{\"k\":1}") == -1)
 			goto done;
 	} else {
-		if (html_desc_num(&d, schema_view_root(form), &num) == -1)
+		if (html_desc_init(&d, form) == -1 ||
+		    html_desc_num(&d, schema_view_root(form), &num) == -1)
 			goto done;
 		/* html_node numbers the nodes it names: d.count grows */
 		for (i = 0; i < d.count; i++)
@@ -581,7 +558,7 @@ html_describe(
 	rc = buf_puts(out, "]}");
 done:
 	free(d.nodes);
-	free(d.slots);
+	free(d.num_of);
 	return rc;
 }
 
