@@ -13,6 +13,12 @@
 #               disk's sync (what the 202 path costs the CPU)
 #   form GET    the arrival document
 #   task GET    a completed task's document (the baseline: form GET)
+#   task pg     a valid act at an address with store_pg: 202, its task
+#               committed to a PostgreSQL started here (fsync on: the
+#               durability the 202 promises), its runner started
+#   task GET pg a completed task's document from PostgreSQL
+# (the PostgreSQL cases when the server's binaries are installed and
+# gpt.fcgi is built with libpq), with each case's p99 latency.
 # The hook is a copy of cat, so each runner ends at once.
 #
 # Environment: GPT_FCGI, GPT_SRCDIR, GPT_BUILDDIR (set by make bench);
@@ -40,6 +46,7 @@ cleanup() {
 	sleep 0.3
 	# runners still alive are children of init running our binary copy
 	for p in $(pgrep -f "^$T/gpt.fcgi"); do kill -9 "$p" 2>/dev/null; done
+	stop_pg
 	rm -rf "$T" "$SHM"
 }
 trap cleanup EXIT
@@ -51,6 +58,46 @@ for a in disk tmpfs; do
 	cp "$GPT_SRCDIR/examples/echo/form.json" "$T/root/$a/form.json"
 	cp "$(command -v cat)" "$T/root/$a/hook"
 done
+# PostgreSQL, when installed: a server of its own in $T/pg on a unix
+# socket, as nobody when run as root (initdb refuses root).
+PGBIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+pg=
+if [ -n "$PGBIN" ] && [ -x "$PGBIN/initdb" ]; then
+	if [ "$(id -u)" -eq 0 ]; then
+		as_pg() { runuser -u nobody -- "$@"; }
+		chmod 755 "$T"
+	else
+		as_pg() { "$@"; }
+	fi
+	mkdir -p "$T/pg/data" "$T/pg/run"
+	[ "$(id -u)" -eq 0 ] && chown nobody "$T/pg/data" "$T/pg/run"
+	chmod 700 "$T/pg/data"
+	if (cd "$T/pg" && as_pg "$PGBIN/initdb" -D "$T/pg/data" -U gpt -A trust \
+	    -E UTF8 --locale=C >"$T/pg/initdb.log" 2>&1); then
+		cat >>"$T/pg/data/postgresql.conf" <<EOF
+listen_addresses = ''
+unix_socket_directories = '$T/pg/run'
+port = 5432
+max_connections = 200
+EOF
+		if (cd "$T/pg" && as_pg "$PGBIN/pg_ctl" -D "$T/pg/data" \
+		    -l "$T/pg/run/log" -w -t 30 start >/dev/null 2>&1) &&
+		    "$PGBIN/createdb" -h "$T/pg/run" -p 5432 -U gpt gpt; then
+			pg="host=$T/pg/run port=5432 dbname=gpt user=gpt"
+		fi
+	fi
+fi
+stop_pg() {
+	[ -n "$pg" ] || return 0
+	(cd "$T/pg" && as_pg "$PGBIN/pg_ctl" -D "$T/pg/data" -m immediate \
+	    -w -t 20 stop >/dev/null 2>&1)
+}
+if [ -n "$pg" ]; then
+	mkdir -p "$T/root/pg"
+	cp "$GPT_SRCDIR/examples/echo/form.json" "$T/root/pg/form.json"
+	cp "$(command -v cat)" "$T/root/pg/hook"
+	printf 'act = task\nstore_pg = %s\n' "$pg" >"$T/root/pg/address.conf"
+fi
 printf 'act = task\n' >"$T/root/disk/address.conf"
 printf 'act = task\nstore = %s\n' "$SHM" >"$T/root/tmpfs/address.conf"
 port=$(node -e 'const s = require("net").createServer();
@@ -115,6 +162,21 @@ task=http://127.0.0.1:$port$loc
 	exit 1
 }
 
+# the PostgreSQL address: a completed task to GET, or no such cases
+pgtask=
+if [ -n "$pg" ]; then
+	loc=$(curl -s -D - -o /dev/null -H 'Content-Type: application/json' \
+	    --data-binary "@$T/good.json" "$base/pg" | tr -d '\r' |
+	    sed -n 's/^Location: //p')
+	sleep 0.5
+	if [ -n "$loc" ] && [ "$(curl -s "http://127.0.0.1:$port$loc" |
+	    jq -r .status)" = completed ]; then
+		pgtask=http://127.0.0.1:$port$loc
+	else
+		echo "bench/tasks.sh: no PostgreSQL task (gpt.fcgi without libpq?); its cases skipped" >&2
+	fi
+fi
+
 results=$T/results
 : >"$results"
 run() { # run ROUND NAME URL [BODY]
@@ -125,9 +187,13 @@ run() { # run ROUND NAME URL [BODY]
 		wrk -t1 -c"$CONNS" -d"$DURATION" --latency "$3" >"$T/wrk.out" 2>&1
 	fi
 	rps=$(awk '/^Requests\/sec:/ { print $2 }' "$T/wrk.out")
+	# wrk --latency: the 99th percentile, in ms
+	p99=$(awk '$1 == "99%" { v = $2; u = v; sub(/[0-9.]+/, "", u);
+	    sub(/[a-z]+$/, "", v); m = (u == "us" ? 0.001 : u == "s" ? 1000 : 1);
+	    printf "%.3f", v * m }' "$T/wrk.out")
 	# the cost of a request: seconds per request, so ratios read as
 	# "costs Nx"
-	echo "$1 $2 $(awk -v r="${rps:-0}" 'BEGIN { printf "%.9f", (r > 0 ? 1 / r : 0) }') $rps" >>"$results"
+	echo "$1 $2 $(awk -v r="${rps:-0}" 'BEGIN { printf "%.9f", (r > 0 ? 1 / r : 0) }') $rps ${p99:-nan}" >>"$results"
 }
 r=1
 while [ $r -le "$ROUNDS" ]; do
@@ -139,11 +205,22 @@ while [ $r -le "$ROUNDS" ]; do
 	run $r taskget "$task"
 	run $r taskget "$task"
 	run $r form "$base/disk"
+	if [ -n "$pgtask" ]; then
+		run $r pg "$base/pg" "$T/good.json"
+		run $r pgget "$pgtask"
+	fi
 	r=$((r + 1))
 done
 echo "== long-running acts: nginx + $PROCS gpt.fcgi, wrk -c$CONNS -d$DURATION," \
     "$ROUNDS rounds (time per request, same-run ratios)"
-awk '{ s[$2] += $4; n[$2]++ } END { for (k in s) printf "  %-10s %9.0f req/s\n", k, s[k] / n[k] }' "$results" | sort
+awk '{ s[$2] += $4; n[$2]++; if ($5 != "nan") { p[$2] += $5; pn[$2]++ } }
+    END { for (k in s) printf "  %-10s %9.0f req/s   p99 %8.2f ms\n", k,
+        s[k] / n[k], (pn[k] ? p[k] / pn[k] : 0) }' "$results" | sort
 bench_ratio "$results" "202, store on disk / rejected" disk rejected "at most 1.5x"
 bench_ratio "$results" "202, store on tmpfs / rejected" tmpfs rejected "at most 1.5x"
 bench_ratio "$results" "task GET / form GET" taskget form "at most 1.2x"
+if [ -n "$pgtask" ]; then
+	bench_ratio "$results" "202, PostgreSQL / rejected" pg rejected "(none set)"
+	bench_ratio "$results" "202, PostgreSQL / store on disk" pg disk "(none set)"
+	bench_ratio "$results" "task GET pg / form GET" pgget form "(none set)"
+fi

@@ -1,4 +1,6 @@
 /* check_conf.c: address.conf: defaults, each key, and every refusal. */
+#include "config.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -402,6 +404,35 @@ START_TEST(conf_parse_refuses_bad_log_levels)
 }
 END_TEST
 
+/* The shared store's keys: store_pg (only in a build with libpq),
+ * store_scope and task_lease. */
+START_TEST(conf_parse_reads_the_shared_store_keys)
+{
+	struct conf c;
+
+	conf_init(&c);
+	ck_assert_str_eq(c.store_pg, "");
+	ck_assert_str_eq(c.store_scope, "");
+	ck_assert_uint_eq(c.task_lease, CONF_TASK_LEASE_DEFAULT);
+	c = expect_conf("store_scope = ledger-v2\ntask_lease = 3\n");
+	ck_assert_str_eq(c.store_scope, "ledger-v2");
+	ck_assert_uint_eq(c.task_lease, 3);
+	c = expect_conf("task_lease = 600\n");
+	ck_assert_uint_eq(c.task_lease, 600);
+	expect_conf_fail("task_lease = 2\n", "bad value for task_lease");
+	expect_conf_fail("task_lease = 601\n", "bad value for task_lease");
+	expect_conf_fail("store_scope = a b\n", "store_scope must be");
+	expect_conf_fail("store_scope =\n", "store_scope must be");
+	expect_conf_fail("store_pg =\n", "store_pg must be");
+#ifdef HAVE_LIBPQ
+	c = expect_conf("store_pg = host=/run/postgresql dbname=gpt\n");
+	ck_assert_str_eq(c.store_pg, "host=/run/postgresql dbname=gpt");
+#else
+	expect_conf_fail("store_pg = dbname=gpt\n", "built without");
+#endif
+}
+END_TEST
+
 static Suite *
 suite_conf(void)
 {
@@ -416,6 +447,7 @@ suite_conf(void)
 	tcase_add_test(tc, conf_parse_keeps_defaults_for_absent_keys);
 	tcase_add_test(tc, conf_parse_accepts_range_ends);
 	tcase_add_test(tc, conf_parse_refuses_bad_files);
+	tcase_add_test(tc, conf_parse_reads_the_shared_store_keys);
 	tcase_add_test(tc, conf_parse_refuses_a_nul_byte);
 	tcase_add_test(tc, conf_parse_reads_hook_env_in_order);
 	tcase_add_test(tc, conf_parse_refuses_bad_hook_env);

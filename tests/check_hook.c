@@ -718,6 +718,21 @@ START_TEST(hook_run_gives_only_the_whitelisted_environment)
 }
 END_TEST
 
+/* The act's Idempotency-Key, as sent (its length, not a NUL, ends it:
+ * an RFC 8941 string's closing quote is not part of the key). */
+START_TEST(hook_run_gives_the_idempotency_key)
+{
+	struct hook_req req = request("/usr/bin/env", "{\"a\":1}", 7);
+	static const char key[] = "order-17\"";
+
+	req.idem_key = key;
+	req.idem_key_len = sizeof(key) - 2;
+	ck_assert_int_eq(hook_run(&req, &out, &res), HOOK_OK);
+	ck_assert_ptr_nonnull(
+	    strstr(buf_ptr(&out), "\nGPT_IDEMPOTENCY_KEY=order-17\n"));
+}
+END_TEST
+
 START_TEST(hook_run_adds_the_operators_variables)
 {
 	static const struct env_case cases[] = {
@@ -916,6 +931,7 @@ suite_hook(void)
 	tcase_add_test(run, hook_run_starts_the_hook_in_its_own_process_group);
 	tcase_add_test(run, hook_run_gives_only_the_whitelisted_environment);
 	tcase_add_test(run, hook_run_adds_the_operators_variables);
+	tcase_add_test(run, hook_run_gives_the_idempotency_key);
 	tcase_add_test(run, hook_run_works_in_the_address_directory);
 	tcase_add_test(
 	    run, hook_run_gives_default_signals_empty_mask_and_only_fds_0_to_2);

@@ -572,6 +572,36 @@ START_TEST(html_page_shows_p_each_message_and_the_form)
 }
 END_TEST
 
+START_TEST(html_page_shows_links_as_navigation_and_the_answer_form)
+{
+	struct buf page;
+
+	page_of("{\"p\": \"Open.\", \"m\": [], \"s\": {\"type\": \"object\"},"
+	        " \"a\": {\"type\": \"object\", \"required\": [\"ticket\"]},"
+	        " \"links\": [{\"rel\": \"related\", \"href\": \"close\","
+	        " \"title\": \"Close <it>\"}, {\"rel\": \"help\", \"href\":"
+	        " \"https://e.org/?a=1&b=2\"}, {\"rel\": \"next\", \"href\":"
+	        " \"javascript:alert(1)\"}]}",
+	    &page);
+	expect_page_contains(&page,
+	    "<nav aria-label=\"Links\"><ul class=\"links\">\n"
+	    "<li><a href=\"close\">Close &lt;it&gt;</a> "
+	    "<span class=\"help\">related</span></li>\n"
+	    "<li><a href=\"https://e.org/?a=1&amp;b=2\">"
+	    "https://e.org/?a=1&amp;b=2</a> <span class=\"help\">help</span>"
+	    "</li>\n");
+	/* a scheme the page would run is shown, never linked */
+	expect_page_contains(&page, "<li>javascript:alert(1) <span");
+	ck_assert_ptr_null(strstr(buf_ptr(&page), "href=\"javascript"));
+	/* the answer's form, right after the act */
+	expect_page_contains(&page,
+	    "</section>\n<section aria-labelledby=\"h-a\">\n"
+	    "<h2 id=\"h-a\">Answer</h2>");
+	expect_page_contains(&page, "&quot;ticket&quot;");
+	buf_free(&page);
+}
+END_TEST
+
 START_TEST(html_page_is_one_document_that_needs_nothing_else)
 {
 	struct buf page, want;
@@ -805,6 +835,8 @@ suite_html(void)
 	tcase_add_test(page, html_page_is_the_same_bytes_from_load_to_load);
 	tcase_add_test(page, html_page_cuts_a_long_title_on_a_code_point);
 	tcase_add_test(page, html_page_is_valid_utf8);
+	tcase_add_test(
+	    page, html_page_shows_links_as_navigation_and_the_answer_form);
 	tcase_add_test(page, html_page_leaves_the_buffer_as_it_was_when_full);
 	suite_add_tcase(s, page);
 	return s;

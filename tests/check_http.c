@@ -704,13 +704,47 @@ START_TEST(http_head_precondition_carries_the_current_etag)
 }
 END_TEST
 
+START_TEST(http_link_field_quotes_or_encodes_the_title)
+{
+	static const char cafe[] = "caf\xc3\xa9 \"x\"";
+	struct buf b;
+
+	buf_init(&b, 4096);
+	ck_assert_int_eq(
+	    http_link_field(&b, "close", 5, "related", 7, "Say \"no\" \\", 10),
+	    0);
+	ck_assert_str_eq(buf_ptr(&b), "Link: <close>; rel=\"related\"; "
+	                              "title=\"Say \\\"no\\\" \\\\\"\r\n");
+	buf_reset(&b);
+	ck_assert_int_eq(http_link_field(&b, "", 0, "self", 4, NULL, 0), 0);
+	ck_assert_str_eq(buf_ptr(&b), "Link: <>; rel=\"self\"\r\n");
+	buf_reset(&b);
+	/* not printable ASCII: RFC 8187, every byte outside attr-char
+	 * percent-encoded, the quote and the space too */
+	ck_assert_int_eq(http_link_field(&b, "https://e.org/", 14,
+	                     "https://e.org/rel", 17, cafe, sizeof(cafe) - 1),
+	    0);
+	ck_assert_str_eq(buf_ptr(&b),
+	    "Link: <https://e.org/>; rel=\"https://e.org/rel\"; "
+	    "title*=UTF-8''caf%C3%A9%20%22x%22\r\n");
+	buf_reset(&b);
+	ck_assert_int_eq(http_head_ok(&b, "application/json", "\"e\"", 0, "",
+	                     NULL, "Link: <x>; rel=\"next\"\r\n"),
+	    0);
+	ck_assert_ptr_nonnull(
+	    strstr(buf_ptr(&b), "nosniff\r\nLink: <x>; rel=\"next\"\r\n\r\n"));
+	buf_free(&b);
+}
+END_TEST
+
 START_TEST(http_head_blocks_carry_the_documented_headers)
 {
 	struct buf b;
 
 	buf_init(&b, 4096);
-	ck_assert_int_eq(
-	    http_head_ok(&b, "application/json", "\"e\"", 12, "chat", NULL), 0);
+	ck_assert_int_eq(http_head_ok(&b, "application/json", "\"e\"", 12,
+	                     "chat", NULL, NULL),
+	    0);
 	ck_assert_str_eq(buf_ptr(&b), "Status: 200 OK\r\n"
 	                              "Content-Type: application/json\r\n"
 	                              "Vary: Accept\r\n"
@@ -721,7 +755,7 @@ START_TEST(http_head_blocks_carry_the_documented_headers)
 	                              "\r\n");
 	buf_reset(&b);
 	ck_assert_int_eq(http_head_ok(&b, "text/html; charset=utf-8", "\"h\"",
-	                     0, "", "default-src 'none'"),
+	                     0, "", "default-src 'none'", NULL),
 	    0);
 	ck_assert_ptr_null(strstr(buf_ptr(&b), "GPT-Type"));
 	ck_assert_ptr_nonnull(strstr(buf_ptr(&b), "Content-Length: 0\r\n"));
@@ -828,6 +862,7 @@ suite_http(void)
 	tcase_add_test(tc, http_reply_json_sends_the_body_as_it_is);
 	tcase_add_test(tc, http_writer_failure_is_reported);
 	tcase_add_test(tc, http_etag_is_strong_stable_and_content_bound);
+	tcase_add_test(tc, http_link_field_quotes_or_encodes_the_title);
 	suite_add_tcase(s, tc);
 	return s;
 }

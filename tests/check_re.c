@@ -659,6 +659,9 @@ suite_re(void)
 	Suite *s = suite_create("re");
 	TCase *tc = tcase_create("Core");
 
+	/* Guards against a hang, not speed tests (the backtracking cases run
+	 * to their budget, which a loaded machine stretches). */
+	tcase_set_timeout(tc, 60);
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, re_search_is_unanchored);
 	tcase_add_test(tc, re_dollar_and_dot_respect_ecma262_line_ends);

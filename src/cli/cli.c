@@ -20,6 +20,12 @@ static const char cli_usage[] =
     " automatically)\n"
     "       gpt.fcgi --check [--json] DIR report on an address; 0 it loads,"
     " 1 refused\n"
+    "                                     (a DIR with no form.json is a root:"
+    " its\n"
+    "                                     addresses and their links)\n"
+    "       gpt.fcgi --graph [--json|--dot|--svg] ROOT\n"
+    "                                     the addresses under ROOT and their"
+    " links\n"
     "       gpt.fcgi --compile DIR        write DIR/form.compiled, the "
     "answers CGI serves\n"
     "                                     without loading the form\n"
@@ -81,6 +87,7 @@ static const struct cli_cmd cli_cmds[] = {
     {"--unroll", cli_unroll},
     {"--sample", cli_sample},
     {"--strict-openai", cli_strict_openai},
+    {"--graph", cli_graph},
     {"--init", cli_init},
 };
 

@@ -38,7 +38,20 @@ int cli_bundle(int argc, char **argv);
 int cli_unroll(int argc, char **argv);        /* cli_unroll.c */
 int cli_sample(int argc, char **argv);        /* cli_sample.c */
 int cli_strict_openai(int argc, char **argv); /* cli_strict.c */
-int cli_init(int argc, char **argv);          /* cli_init.c */
+int cli_graph(int argc, char **argv);         /* cli_graph.c */
+
+struct addr;
+struct report;
+/* --check ROOT, a directory of addresses (no form.json of its own): every
+ * address loaded, broken links refused, addresses nothing links to and
+ * link cycles as info; the graph's JSON with json (cli_graph.c).  0, or 1
+ * on a refusal. */
+int cli_check_root(const char *root, bool json);
+/* Into r, for --check DIR: each relative link of a (loaded from dir)
+ * that lands under the root but names no address that loads, refused
+ * with its pointer (cli_graph.c). */
+void cli_links_report(const char *dir, const struct addr *a, struct report *r);
+int cli_init(int argc, char **argv); /* cli_init.c */
 
 /*
  * The form document (compact JSON, into form) of the OpenAPI 3.x

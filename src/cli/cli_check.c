@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
 #include <sys/stat.h>
 
 #include "site/address.h"
@@ -132,6 +133,17 @@ cli_check(int argc, char **argv)
 		    "not a directory", "name an address directory");
 		goto out;
 	}
+	{
+		char fpath[PATH_MAX + 16];
+		struct stat fst;
+
+		/* no form.json: a root, whose addresses are reported on */
+		snprintf(fpath, sizeof(fpath), "%s/form.json", dir);
+		if (lstat(fpath, &fst) == -1) {
+			report_free(&r);
+			return cli_check_root(dir, json);
+		}
+	}
 	if ((problems = calloc(1, sizeof(*problems))) == NULL) {
 		r.nomem = true;
 		goto out;
@@ -162,7 +174,9 @@ cli_check(int argc, char **argv)
 	audit_address(dir, &a, set->json.bytes + set->json.head_len,
 	    set->json.len - set->json.head_len, true, &r);
 	fcgid_limit_check(dir, a.conf.max_body, &r);
-	rc = 0;
+	/* links under the same root name addresses that load */
+	cli_links_report(dir, &a, &r);
+	rc = report_count(&r, REPORT_REFUSAL) > 0 ? 1 : 0;
 out:
 	/* Checked as root: the responder may well be run the same way. */
 	if (hook_runs_as_root())

@@ -13,6 +13,7 @@
 #include "base/buf.h"
 #include "web/html.h"
 #include "parser/json.h"
+#include "site/links.h"
 
 /* Copy a built answer into the arena. */
 static int
@@ -30,19 +31,47 @@ answer_keep(
 	return 0;
 }
 
+/*
+ * The Link field lines of a's links (RFC 8288), in document order, into
+ * out, up to HTTP_LINK_FIELDS_MAX bytes: the links past it are in the
+ * document only (--check says so).  0, or -1 when memory runs out.
+ */
+static int
+answer_links(const struct addr *a, struct buf *out)
+{
+	size_t i, n = links_count(a->doc), keep;
+	struct link k;
+
+	/* bounded by LINKS_MAX */
+	for (i = 0; i < n; i++) {
+		keep = buf_len(out);
+		links_get(a->doc, i, &k);
+		if (http_link_field(out, k.href, k.href_len, k.rel, k.rel_len,
+		        k.title, k.title_len) == -1)
+			return -1;
+		if (buf_len(out) >= HTTP_LINK_FIELDS_MAX) {
+			(void)buf_trunc(out, keep);
+			break;
+		}
+	}
+	return 0;
+}
+
 /* Build head + body for one representation, and its 304. */
 static int
 answer_pair(struct addr *a, const char *ctype, const char *csp,
     const struct buf *body, char *etag, struct answer *ok, struct answer *nm)
 {
-	struct buf b;
+	struct buf b, link;
 	size_t head;
 	int rc = -1;
 
 	buf_init(&b, buf_len(body) + 4096);
+	buf_init(&link, HTTP_LINK_FIELDS_MAX + LINK_BYTES_MAX * 4);
 	http_etag(buf_ptr(body), buf_len(body), etag);
-	if (http_head_ok(&b, ctype, etag, buf_len(body), a->conf.type, csp) ==
-	    -1)
+	if (answer_links(a, &link) == -1 ||
+	    http_head_ok(&b, ctype, etag, buf_len(body), a->conf.type, csp,
+	        buf_len(&link) > 0 ? buf_ptr(&link) : NULL) == -1)
 		goto done;
 	head = buf_len(&b);
 	if (buf_append(&b, buf_ptr(body), buf_len(body)) == -1 ||
@@ -55,6 +84,7 @@ answer_pair(struct addr *a, const char *ctype, const char *csp,
 	rc = 0;
 done:
 	buf_free(&b);
+	buf_free(&link);
 	return rc;
 }
 

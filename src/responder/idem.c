@@ -57,8 +57,8 @@ idem_header(char *const *envp, struct idem *k)
 void
 idem_release(struct idem *k)
 {
-	if (k->lock_fd >= 0)
-		(void)close(k->lock_fd);
+	if (k->lock_fd >= 0 && k->store != NULL)
+		store_unlock(k->store, k->lock_fd);
 	k->lock_fd = -1;
 	buf_free(&k->answer);
 }
@@ -100,6 +100,7 @@ idem_begin(struct idem *k, const struct store *s, const char *body, size_t len,
 	store_name(STORE_KEY, k->key, k->key_len, k->name);
 	memcpy(k->lock, k->name, sizeof(k->lock));
 	k->lock[0] = STORE_LOCK;
+	k->store = s;
 	k->lock_fd = store_lock(s, k->lock, false);
 	if (k->lock_fd == -1) {
 		if (errno == EWOULDBLOCK) {
@@ -186,8 +187,7 @@ idem_end(struct idem *k, const struct store *s, enum http_outcome o,
 	}
 	/* The claim ends once the answer is stored: a retry from now on
 	 * gets it. */
-	if (k->lock_fd >= 0)
-		(void)close(k->lock_fd);
+	store_unlock(s, k->lock_fd);
 	k->lock_fd = -1;
 	rc = out->write(out->ctx, buf_ptr(&k->answer), buf_len(&k->answer));
 	idem_release(k);

@@ -40,6 +40,7 @@ struct idem {
 	const char *key; /* borrowed: the key's bytes, or NULL: none */
 	size_t key_len;
 	char name[STORE_NAME_MAX], lock[STORE_NAME_MAX];
+	const struct store *store;  /* borrowed: where lock_fd is */
 	int lock_fd;                /* owned: the claim, or -1 */
 	char body_hex[65];          /* SHA-256 of the body */
 	struct buf answer;          /* owned: the act's answer, gathered */

@@ -40,7 +40,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "base/log.h"
@@ -53,6 +55,7 @@
 #include "site/address.h"
 #include "site/hook.h"
 #include "site/listenfd.h"
+#include "site/store_pg.h"
 #include "web/fcgi.h"
 #include "web/http.h"
 
@@ -557,6 +560,87 @@ loop_serve(struct loop_set *set, struct loop_conn *lc, struct serve_state *st,
 }
 
 /*
+ * Is the request of lc an event stream of a task (task.h)?  It holds
+ * whoever serves it for up to task_stream seconds.
+ */
+static bool
+loop_is_stream(const struct loop_conn *lc)
+{
+	const char *m = http_getenv(lc->c.envp, "REQUEST_METHOD");
+	const char *q = http_getenv(lc->c.envp, "QUERY_STRING");
+	const char *acc = http_getenv(lc->c.envp, "HTTP_ACCEPT");
+
+	return m != NULL && strcmp(m, "GET") == 0 && q != NULL &&
+	       strncmp(q, "task=", 5) == 0 && acc != NULL &&
+	       strcasestr(acc, "text/event-stream") != NULL;
+}
+
+/*
+ * Serve an event stream in a process of its own, so that the other
+ * connections this process holds (accepted with it, or kept by the web
+ * server) are not left waiting for the stream's end: a poll that arrived
+ * with the stream would otherwise wait out the whole task.  The process
+ * is forked twice around setsid, with the subreaper flag off, as a task's
+ * runner is (runner.h), so it is init's child, not ours (hook_run kills
+ * our strays), and a restart of this process leaves it streaming.  It
+ * closes every other connection and the listener, serves the request,
+ * and ends.  This process closes its copy of the connection.  false when
+ * a fork failed: the caller serves the stream itself.
+ */
+static bool
+loop_serve_detached(struct loop_set *set, struct loop_conn *lc,
+    struct serve_state *st, char *const *fallback)
+{
+	pid_t mid;
+	int ws, sub = 0;
+	size_t i;
+
+	if (prctl(PR_GET_CHILD_SUBREAPER, &sub) == -1)
+		sub = 0;
+	if (sub)
+		(void)prctl(PR_SET_CHILD_SUBREAPER, 0);
+	mid = fork();
+	if (mid == 0) {
+		pid_t pid;
+
+		(void)setsid();
+		pid = fork();
+		if (pid != 0)
+			_exit(pid == -1 ? 1 : 0);
+		/* the stream's process: the parent's database session is
+		 * the parent's (store_pg.h) */
+		store_pg_forget();
+		(void)close(FCGI_LISTENSOCK_FILENO);
+		for (i = 0; i < set->made; i++)
+			if (set->conn[i] != lc &&
+			    fcgi_conn_is_open(&set->conn[i]->c))
+				(void)close(set->conn[i]->c.fd);
+		loop_serve(set, lc, st, fallback);
+		_exit(0);
+	}
+	if (mid > 0) {
+		pid_t w;
+
+		do
+			w = waitpid(mid, &ws, 0);
+		while (w == -1 && errno == EINTR);
+		if (w == mid && WIFEXITED(ws) && WEXITSTATUS(ws) != 0)
+			mid = -1;
+	}
+	if (sub)
+		(void)prctl(PR_SET_CHILD_SUBREAPER, 1);
+	if (mid == -1) {
+		log_warn("cannot fork for an event stream: %s: served in "
+		         "the process",
+		    strerror(errno));
+		return false;
+	}
+	lc->ready = false;
+	fcgi_conn_close(&lc->c);
+	return true;
+}
+
+/*
  * Accept what waits on the listener while there are free slots (the
  * listener is non-blocking).  1 when accept said none waits (EAGAIN, or
  * no memory for a slot),
@@ -678,7 +762,9 @@ loop_serve_connections(struct loop_set *set, struct serve_state *st,
 				until = fcgi_wait_end(&lc->c);
 		}
 		if (next != NULL && waiting == 0) {
-			loop_serve(set, next, st, fallback);
+			if (!loop_is_stream(next) ||
+			    !loop_serve_detached(set, next, st, fallback))
+				loop_serve(set, next, st, fallback);
 			continue;
 		}
 		if (!loop_stop && !may_accept && open < LOOP_CONNS_MAX) {

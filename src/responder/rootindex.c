@@ -176,7 +176,8 @@ rootindex_write(const struct http_req *req, const struct buf *body,
 		return rc;
 	}
 	*o = HTTP_O_ARRIVAL;
-	if (http_head_ok(&head, ctype, etag, buf_len(body), NULL, csp) == -1) {
+	if (http_head_ok(&head, ctype, etag, buf_len(body), NULL, csp, NULL) ==
+	    -1) {
 		buf_free(&head);
 		*o = HTTP_O_SERVER;
 		return http_reply(out, HTTP_O_SERVER);

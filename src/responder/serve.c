@@ -26,6 +26,7 @@
 #include "base/log.h"
 #include "responder/metrics.h"
 #include "schema/schema.h"
+#include "responder/idem.h"
 #include "responder/rootindex.h"
 #include "responder/serve.h"
 #include "responder/task.h"
@@ -209,7 +210,14 @@ serve_hook(struct serve_io *io, struct serve_state *st,
 	struct hook_result res;
 	const struct json_value *v;
 	struct json_err jerr;
+	struct idem k;
 
+	/* a malformed key was answered 400 before the body was read */
+	if (idem_header(io->envp, &k) == 0 && k.key != NULL) {
+		hr.idem_key = k.key;
+		hr.idem_key_len = k.key_len;
+	}
+	idem_release(&k);
 	/* The web server's connection is CLOEXEC since its accept4 (and
 	 * the listening socket since the start): no hook inherits them. */
 	switch (hook_run(&hr, &st->output, &res)) {
@@ -241,8 +249,12 @@ serve_hook(struct serve_io *io, struct serve_state *st,
 	/* Into an arena of its own, sized from hook_max_output: the act's
 	 * tree still fills the request arena, and a failure for want of room
 	 * here would come after the hook's side effect. */
-	arena_set_cap(
-	    &st->hook, serve_arena_cap(a->conf.hook_max_output, 0, 0));
+	/* With a form for the answer, room for its validation too. */
+	arena_set_cap(&st->hook,
+	    a->answer == NULL
+	        ? serve_arena_cap(a->conf.hook_max_output, 0, 0)
+	        : serve_arena_cap(a->conf.hook_max_output,
+	              SERVE_VALIDATE_BYTES_PER_INPUT_BYTE, SERVE_ARENA_BASE));
 	if (json_parse(buf_ptr(&st->output), buf_len(&st->output), &st->hook, 0,
 	        &v, &jerr) != JSON_OK) {
 		/* hits on a hook printing "ok", or "{} x"; out of memory only
@@ -252,6 +264,31 @@ serve_hook(struct serve_io *io, struct serve_state *st,
 		          "byte %zu: %s",
 		    a->dir, jerr.offset, jerr.msg);
 		return serve_reply(io, HTTP_O_HOOK_FAILED, o);
+	}
+	/* a, the answer's form: an answer off it is never sent (its side
+	 * effect is done, but the actor is not told what the form does not
+	 * promise); the log says where and which keyword, not the value */
+	if (a->answer != NULL) {
+		struct schema_err serr;
+
+		switch (schema_validate(a->answer, v, &st->hook, &serr)) {
+		case SCHEMA_OK:
+			break;
+		case SCHEMA_NOMEM:
+			metrics_hook(METRICS_HOOK_FAILED, res.elapsed_ms);
+			log_error("hook of %s: out of memory checking its "
+			          "answer against a",
+			    a->dir);
+			return serve_reply(io, HTTP_O_HOOK_FAILED, o);
+		default:
+			/* hits on {"ticket": 7} against a's string */
+			metrics_hook(METRICS_HOOK_BAD_ANSWER, res.elapsed_ms);
+			log_error("hook of %s: answer fails the answer's form "
+			          "(a) at \"%s\": %s, keyword %s",
+			    a->dir, serr.pointer.buf, serr.reason,
+			    serr.keyword != NULL ? serr.keyword : "?");
+			return serve_reply(io, HTTP_O_HOOK_FAILED, o);
+		}
 	}
 	metrics_hook(METRICS_HOOK_OK, res.elapsed_ms);
 	log_info("act accepted at %s (actor \"%s\"), hook took %u ms", a->dir,

@@ -85,11 +85,30 @@ task_location(
 	snprintf(out, cap, "%.*s?task=%s", (int)n, n > 0 ? u : "", hex);
 }
 
+/*
+ * Open the store of address a: its directory, or PostgreSQL under its
+ * store_scope (by default the address directory's last name, which is
+ * the same on every host that serves the address).  0 or -1.
+ */
+static int
+task_store(const struct addr *a, struct store *s)
+{
+	const char *scope = a->conf.store_scope, *slash;
+
+	if (a->conf.store_pg[0] == '\0')
+		return store_open(s, a->dir, a->conf.store);
+	if (scope[0] == '\0') {
+		slash = strrchr(a->dir, '/');
+		scope = slash != NULL && slash[1] != '\0' ? slash + 1 : a->dir;
+	}
+	return store_open_pg(s, a->conf.store_pg, scope, a->conf.task_lease);
+}
+
 /* The store of address a: 0, or -1 logged (answer 503). */
 static int
 task_store_open(const struct addr *a, struct store *s)
 {
-	if (store_open(s, a->dir, a->conf.store) == 0)
+	if (task_store(a, s) == 0)
 		return 0;
 	log_error("store %s of %s: %s: acts that need it are answered 503",
 	    s->path, a->dir, strerror(errno));
@@ -150,10 +169,15 @@ task_lookup(const struct store *s, const char *text, size_t len,
 static void
 task_decoy(const struct store *s)
 {
+	/* the store the process made it in last: a shared store's decoy
+	 * is one row for every host, made once, not once per act */
+	static char made_in[sizeof(s->path)];
 	struct taskrec r;
 	struct buf b;
 	char name[STORE_NAME_MAX];
 
+	if (s->pg && strcmp(made_in, s->path) == 0)
+		return;
 	memset(&r, 0, sizeof(r));
 	r.status = TASKREC_FAILED;
 	r.reason = "none";
@@ -162,12 +186,15 @@ task_decoy(const struct store *s)
 	r.expires_s = TASK_DECOY_EXPIRES;
 	store_name(STORE_TASK, task_decoy_id, STORE_ID_BYTES, name);
 	buf_init(&b, 4096);
-	if (taskrec_format(&r, &b) == 0)
+	if (taskrec_format(&r, &b) == 0) {
 		if (store_create(s, name, buf_ptr(&b), buf_len(&b)) == -1 &&
 		    errno != EEXIST)
 			/* the act's own write will tell the store's state */
 			log_info("store %s: no decoy record: %s", s->path,
 			    strerror(errno));
+		else
+			memcpy(made_in, s->path, sizeof(made_in));
+	}
 	buf_free(&b);
 }
 
@@ -182,7 +209,7 @@ task_check_runner(const struct store *s, const char *name, struct buf *rec,
 		return 0;
 	memcpy(lock, name, STORE_NAME_MAX);
 	lock[0] = STORE_LOCK;
-	if (store_lock_held(s, lock))
+	if (store_lease_held(s, name))
 		return 0;
 	if (runner_reap_lost(s, name, lock, rec) == -1 ||
 	    taskrec_parse_head(buf_ptr(rec), buf_len(rec), h) == -1)
@@ -340,7 +367,15 @@ task_cancel(struct http_writer *out, const struct store *s, const char *name,
 			         : HTTP_O_CONFLICT;
 			return task_answer_doc(out, *o, NULL, rec, h, false);
 		}
-		if (!signalled && h->pid > 1) {
+		if (!signalled && s->pg) {
+			/* the runner may be on another host: its lease
+			 * thread reads the flag */
+			if (store_cancel(s, name) == -1) {
+				*o = HTTP_O_UNAVAILABLE;
+				return http_reply(out, *o);
+			}
+			signalled = true;
+		} else if (!signalled && h->pid > 1) {
 			if (kill((pid_t)h->pid, SIGTERM) == -1 &&
 			    errno != ESRCH) {
 				log_error(
@@ -386,9 +421,11 @@ task_resource(struct http_writer *out, const struct http_req *req,
 		return http_reply_with(
 		    out, *o, "Allow: GET, HEAD, DELETE\r\n", NULL, NULL, 0);
 	}
-	if (store_open(&s, a->dir, a->conf.store) == -1) {
-		/* no store: no task was ever made here */
-		*o = HTTP_O_NO_ADDRESS;
+	if (task_store(a, &s) == -1) {
+		/* no store: no task was ever made here (or the database
+		 * is down: then 503) */
+		*o = a->conf.store_pg[0] != '\0' ? HTTP_O_UNAVAILABLE
+		                                 : HTTP_O_NO_ADDRESS;
 		return http_reply(out, *o);
 	}
 	buf_init(&rec, STORE_RECORD_MAX);
@@ -474,7 +511,8 @@ task_route(char *const *envp, struct http_writer *out,
 /* Store the act as a task, start its runner, answer 202 into out. */
 static int
 task_create(const struct task_act_in *in, const struct store *s,
-    struct http_writer *out, bool preferred, enum http_outcome *o)
+    const char *key, size_t key_len, struct http_writer *out, bool preferred,
+    enum http_outcome *o)
 {
 	const struct http_req *req = in->req;
 	const struct addr *a = in->a;
@@ -489,6 +527,7 @@ task_create(const struct task_act_in *in, const struct store *s,
 
 	memset(&t, 0, sizeof(t));
 	t.store = s;
+	t.conninfo = s->pg ? a->conf.store_pg : NULL;
 	/* bounded: an all-zero or reserved id comes once in 2^127 draws */
 	do
 		if (store_new_id(t.rec.id) == -1) {
@@ -514,14 +553,19 @@ task_create(const struct task_act_in *in, const struct store *s,
 	    .max_output = a->conf.hook_max_output,
 	    .extra_env = a->conf.hook_env,
 	    .extra_env_count = a->conf.hook_env_count,
+	    .idem_key = key,
+	    .idem_key_len = key_len,
 	};
+	t.answer = a->answer;
 	store_id_hex(t.rec.id, hex);
 	store_name(STORE_TASK, t.rec.id, STORE_ID_BYTES, name);
 	memcpy(lock, name, sizeof(lock));
 	lock[0] = STORE_LOCK;
 	task_decoy(s);
 	buf_init(&rec, STORE_RECORD_MAX);
-	if ((lock_fd = store_lock(s, lock, false)) == -1)
+	/* PostgreSQL: the lease is the record's own, from its first write */
+	lock_fd = -1;
+	if (!s->pg && (lock_fd = store_lock(s, lock, false)) == -1)
 		goto unavailable;
 	if (taskrec_format(&t.rec, &rec) == -1 ||
 	    store_put(s, name, buf_ptr(&rec), buf_len(&rec), true) == -1)
@@ -551,7 +595,7 @@ unavailable:
 	    "store %s: cannot store a task: %s: 503", s->path, strerror(errno));
 	if (lock_fd >= 0) {
 		(void)store_remove(s, lock);
-		(void)close(lock_fd);
+		store_unlock(s, lock_fd);
 	}
 	buf_free(&rec);
 	*o = HTTP_O_UNAVAILABLE;
@@ -598,7 +642,7 @@ task_act(const struct task_act_in *in, struct http_writer *out,
 		to = &k.capture;
 	}
 	if (as_task)
-		rc = task_create(in, &s, to, preferred, o);
+		rc = task_create(in, &s, k.key, k.key_len, to, preferred, o);
 	else
 		rc = answer(ctx, to, o);
 	if (k.key != NULL)

@@ -29,6 +29,7 @@
 #include "base/log.h"
 #include "schema/schema_dialect.h"
 #include "schema/schema_load.h"
+#include "site/links.h"
 
 /* The arrival schema, compiled once for the whole process. */
 static struct arena addr_arrival_arena;
@@ -324,8 +325,8 @@ addr_compile(struct addr *a, const struct json_value *s, schema_warn_fn warn,
 	return schema_compile_opts(s, &o, &a->arena, form, serr);
 }
 
-/* doc with its member s replaced by the bundled form, or doc itself when
- * nothing was embedded; NULL when the arena refuses. */
+/* doc with its member s (or a) replaced by the bundled form, or doc
+ * itself when nothing was embedded; NULL when the arena refuses. */
 static const struct json_value *
 addr_bundled(struct addr *a, const struct json_value *doc,
     const struct json_value *s, const struct schema *form)
@@ -499,8 +500,9 @@ addr_load_once(const char *dir, struct addr *a, schema_warn_fn warn,
     void *warn_ctx, struct schema_problems *problems)
 {
 	char path[PATH_MAX + 32], cerr[CONF_ERR_MAX];
-	const struct json_value *doc, *s;
-	const struct schema *arrival, *form;
+	const struct json_value *doc, *s, *as;
+	const struct schema *arrival, *form, *answer;
+	char lptr[LINKS_PTR_MAX], lwhy[LINKS_WHY_MAX];
 	struct json_err jerr;
 	struct schema_err serr;
 	struct arena scratch;
@@ -596,6 +598,12 @@ addr_load_once(const char *dir, struct addr *a, schema_warn_fn warn,
 		    serr.keyword != NULL ? ": " : "", serr.reason);
 		goto done;
 	}
+	if (links_check(doc, lptr, sizeof(lptr), lwhy, sizeof(lwhy)) == -1) {
+		/* hits on {"rel": "Next Page", "href": "x"} */
+		addr_fail(
+		    a, "%s: link refused at \"%s\": %s", path, lptr, lwhy);
+		goto done;
+	}
 	s = json_object_get(doc, "s", 1);
 	if (addr_compile(a, s, warn, warn_ctx, problems, &form, &serr) !=
 	    SCHEMA_OK) {
@@ -606,18 +614,35 @@ addr_load_once(const char *dir, struct addr *a, schema_warn_fn warn,
 		    serr.keyword != NULL ? serr.keyword : "");
 		goto done;
 	}
+	/* a, the answer's form: the same compiler, dialect and references
+	 * as s; its problems are not collected (the first refuses) */
+	answer = NULL;
+	if ((as = json_object_get(doc, "a", 1)) != NULL &&
+	    addr_compile(a, as, warn, warn_ctx, NULL, &answer, &serr) !=
+	        SCHEMA_OK) {
+		/* hits on {"a": {"type": "strnig"}} */
+		addr_fail(a, "%s: answer form refused at \"#/a%s\": %s%s%s",
+		    path, serr.pointer.buf, serr.reason,
+		    serr.keyword != NULL ? ", keyword " : "",
+		    serr.keyword != NULL ? serr.keyword : "");
+		goto done;
+	}
 	/* the files beside the form that its references read, and the
 	 * directories on their way, are the address's files too */
 	if (addr_modes_of_files(a) == -1)
 		goto done;
 	/* GET serves the bundled form: what POST enforces, references
 	 * included */
-	if ((doc = addr_bundled(a, doc, s, form)) == NULL) {
+	if ((doc = addr_bundled(a, doc, s, form)) == NULL ||
+	    (answer != NULL &&
+	        (doc = addr_bundled(
+	             a, doc, json_object_get(doc, "a", 1), answer)) == NULL)) {
 		addr_fail(a, "%s: out of memory", path);
 		goto done;
 	}
 	a->doc = doc;
 	a->schema = form;
+	a->answer = answer;
 	snprintf(path, sizeof(path), "%s/hook", dir);
 	a->has_hook = stat(path, &hst) == 0 && S_ISREG(hst.st_mode) &&
 	              access(path, X_OK) == 0;
@@ -630,6 +655,7 @@ done:
 		arena_free(&a->arena);
 		a->doc = NULL;
 		a->schema = NULL;
+		a->answer = NULL;
 	}
 	return rc;
 }
@@ -700,6 +726,7 @@ addr_free(struct addr *a)
 	a->ok = false;
 	a->doc = NULL;
 	a->schema = NULL;
+	a->answer = NULL;
 	a->derived = NULL;
 }
 

@@ -15,8 +15,9 @@
  * symlink, reaches no address (404).
  *
  * Loading: address.conf (conf.h), then form.json read with the strict
- * parser, checked against the arrival schema (p, m, s), s compiled and
- * bundled into the document.  Data only: the conf, the document, the
+ * parser, checked against the arrival schema (p, m, s, links, a), its
+ * links checked (links.h), s and a compiled and bundled into the
+ * document.  Data only: the conf, the document, the
  * compiled form.  What a request is answered (answer.h) is built from it
  * by the caller's derive function at each load, into the address's arena:
  * all of it lives there until the address is reloaded or evicted.  The
@@ -119,6 +120,9 @@ struct addr {
 	struct arena arena;           /* owned: everything below that points */
 	const struct json_value *doc; /* borrowed from arena */
 	const struct schema *schema;  /* borrowed from arena: doc's s */
+	/* borrowed from arena: doc's a, the form of the hook's answer, or
+	 * NULL when the form has none (any JSON value is an answer) */
+	const struct schema *answer;
 	void *derived; /* borrowed from arena: what the derive function built
 	                  from this load (answer.h); NULL until then */
 	bool has_hook; /* an executable regular "hook" */

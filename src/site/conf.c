@@ -16,6 +16,7 @@
 #include "base/num.h"
 #include "schema/schema.h"
 #include "schema/schema_dialect.h"
+#include "site/store_pg.h"
 
 enum conf_key {
 	CONF_K_MAX_BODY,
@@ -35,6 +36,9 @@ enum conf_key {
 	CONF_K_TASK_STREAM,
 	CONF_K_IDEMPOTENCY_TTL,
 	CONF_K_STORE,
+	CONF_K_STORE_PG,
+	CONF_K_STORE_SCOPE,
+	CONF_K_TASK_LEASE,
 };
 
 static const char *const conf_keys[] = {
@@ -55,6 +59,9 @@ static const char *const conf_keys[] = {
     [CONF_K_TASK_STREAM] = "task_stream",
     [CONF_K_IDEMPOTENCY_TTL] = "idempotency_ttl",
     [CONF_K_STORE] = "store",
+    [CONF_K_STORE_PG] = "store_pg",
+    [CONF_K_STORE_SCOPE] = "store_scope",
+    [CONF_K_TASK_LEASE] = "task_lease",
 };
 
 /* Add one problem to err: every problem of a file is listed, "; "
@@ -366,6 +373,46 @@ conf_value(struct conf *c, enum conf_key k, const char *v, size_t len,
 		memcpy(c->store, v, len);
 		c->store[len] = '\0';
 		return 0;
+	case CONF_K_STORE_PG:
+		/* hits on "store_pg = " and on a build without libpq */
+		if (len == 0 || len > CONF_STORE_PG_MAX) {
+			conf_fail(err, errlen, line,
+			    "store_pg must be a libpq connection string of 1 "
+			    "to %d bytes",
+			    CONF_STORE_PG_MAX);
+			return -1;
+		}
+		if (!store_pg_available()) {
+			conf_fail(err, errlen, line,
+			    "store_pg: this gpt.fcgi is built without "
+			    "PostgreSQL (configure --with-libpq), or "
+			    "libpq.so.5 is not installed");
+			return -1;
+		}
+		memcpy(c->store_pg, v, len);
+		c->store_pg[len] = '\0';
+		return 0;
+	case CONF_K_STORE_SCOPE:
+		for (i = 0; i < len; i++)
+			if (!gpt_is_tchar((unsigned char)v[i]))
+				break;
+		/* hits on "store_scope = a b" */
+		if (len == 0 || len > CONF_STORE_SCOPE_MAX || i < len) {
+			conf_fail(err, errlen, line,
+			    "store_scope must be 1 to %d token characters "
+			    "(RFC 9110 tchar)",
+			    CONF_STORE_SCOPE_MAX);
+			return -1;
+		}
+		memcpy(c->store_scope, v, len);
+		c->store_scope[len] = '\0';
+		return 0;
+	case CONF_K_TASK_LEASE:
+		if (conf_number(v, len, CONF_TASK_LEASE_MIN,
+		        CONF_TASK_LEASE_MAX, &n) == -1)
+			goto range;
+		c->task_lease = (unsigned)n;
+		return 0;
 	}
 	return -1;
 range : {
@@ -428,6 +475,9 @@ conf_init(struct conf *c)
 	c->task_stream = CONF_TASK_STREAM_DEFAULT;
 	c->idempotency_ttl = CONF_IDEMPOTENCY_TTL_DEFAULT;
 	memcpy(c->store, ".store", sizeof(".store"));
+	c->store_pg[0] = '\0';
+	c->store_scope[0] = '\0';
+	c->task_lease = CONF_TASK_LEASE_DEFAULT;
 }
 
 void

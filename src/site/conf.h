@@ -59,7 +59,12 @@
  * always outlives its run; task_poll seconds [2], the pollInterval and
  * Retry-After; task_stream seconds [300], the most one event stream
  * lasts; idempotency_ttl seconds [86400]; store DIR [.store], relative to
- * the address or absolute, CONF_STORE_MAX bytes at most.
+ * the address or absolute, CONF_STORE_MAX bytes at most; store_pg
+ * CONNINFO [none]: the PostgreSQL store instead (libpq's connection
+ * string, CONF_STORE_PG_MAX bytes); store_scope NAME [the address
+ * directory's last name]: the address's records in that store, the same
+ * on every host; task_lease seconds [10]: how long a runner lost goes
+ * unnoticed under PostgreSQL (it renews its lease every third of it).
  */
 enum conf_act {
 	CONF_ACT_ANSWER, /* the hook's answer in the act's response */
@@ -77,6 +82,11 @@ enum conf_act {
 #define CONF_TASK_STREAM_MAX 3600u
 #define CONF_IDEMPOTENCY_TTL_DEFAULT 86400u
 #define CONF_STORE_MAX 255
+#define CONF_STORE_PG_MAX 1023
+#define CONF_STORE_SCOPE_MAX 128
+#define CONF_TASK_LEASE_DEFAULT 10u
+#define CONF_TASK_LEASE_MIN 3u
+#define CONF_TASK_LEASE_MAX 600u
 
 struct conf {
 	size_t max_body;              /* bytes of an act body */
@@ -108,6 +118,9 @@ struct conf {
 	unsigned task_timeout, task_ttl, task_poll, task_stream;
 	unsigned idempotency_ttl;
 	char store[CONF_STORE_MAX + 1];
+	char store_pg[CONF_STORE_PG_MAX + 1];       /* "": the directory */
+	char store_scope[CONF_STORE_SCOPE_MAX + 1]; /* "": the default */
+	unsigned task_lease;
 };
 
 /* A struct conf holds pointers into itself: copy it with conf_copy. */

@@ -73,7 +73,7 @@
 #define HOOK_ENV_MAX ((size_t)256 * 1024)
 
 /* five variables, the operator's, and the NULL */
-#define HOOK_ENV_COUNT (6 + HOOK_EXTRA_ENV_MAX)
+#define HOOK_ENV_COUNT (7 + HOOK_EXTRA_ENV_MAX)
 
 /* Children listed per pass over /proc/self/task/<tid>/children. */
 #define HOOK_STRAYS_MAX 256
@@ -198,6 +198,13 @@ env_build(
 	if (req->actor != NULL) {
 		off[n++] = buf_len(eb);
 		if (buf_printf(eb, "GPT_ACTOR=%s", req->actor) < 0 ||
+		    buf_putc(eb, '\0') < 0)
+			return -1;
+	}
+	if (req->idem_key != NULL) {
+		off[n++] = buf_len(eb);
+		if (buf_printf(eb, "GPT_IDEMPOTENCY_KEY=%.*s",
+		        (int)req->idem_key_len, req->idem_key) < 0 ||
 		    buf_putc(eb, '\0') < 0)
 			return -1;
 	}

@@ -116,6 +116,12 @@ struct hook_req {
 	                             strings, each NUL-terminated, one after
 	                             the other; NULL when none */
 	unsigned extra_env_count; /* at most HOOK_EXTRA_ENV_MAX */
+	/* borrowed, or NULL: the act's Idempotency-Key, which the hook
+	 * gets as GPT_IDEMPOTENCY_KEY (a hook whose effect lives outside
+	 * gpt.fcgi, a database row, keeps it with the effect, so a retry
+	 * after a host died between the two is still stored once) */
+	const char *idem_key;
+	size_t idem_key_len;
 	/* Long-running acts (runner.h); NULL for an answer act, and the
 	 * hook then has no fd 3. */
 	hook_progress_fn progress; /* fd 3 is a pipe read into it */

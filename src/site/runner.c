@@ -13,6 +13,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -22,6 +23,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/arena.h"
@@ -240,6 +242,99 @@ runner_close_fds(int keep1, int keep2)
 			(void)close(fd);
 }
 
+/*
+ * The lease under PostgreSQL (store.h): a thread renews it every third of
+ * task_lease, and carries a DELETE made on any host to the hook as the
+ * SIGTERM a local DELETE would send.  It shares the store's connection
+ * (store_pg.h serializes the calls) and takes no signal.
+ */
+struct runner_lease {
+	const struct store *store; /* borrowed */
+	const char *name;          /* borrowed: the task's record */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	bool stop; /* under mu */
+};
+
+static void *
+runner_lease_main(void *arg)
+{
+	struct runner_lease *l = arg;
+	/* a third of the lease, and at least once a second, so that a
+	 * DELETE elsewhere reaches the hook well inside its wait
+	 * (TASK_CANCEL_WAIT_MS) */
+	unsigned every_ms =
+	    l->store->lease_ms / 3 < 1000 ? l->store->lease_ms / 3 : 1000;
+	bool cancelled = false;
+
+	(void)pthread_mutex_lock(&l->mu);
+	/* bounded by the runner's life: it sets stop once the final
+	 * record is written */
+	while (!l->stop) {
+		struct timespec until;
+		bool cancel;
+
+		(void)pthread_mutex_unlock(&l->mu);
+		if (store_renew(l->store, l->name, &cancel) == -1)
+			log_warn("task store %s: cannot renew a lease: the "
+			         "task ends lost if this goes on",
+			    l->store->path);
+		else if (cancel && !cancelled) {
+			/* hits on DELETE through another host */
+			cancelled = true;
+			(void)kill(getpid(), SIGTERM);
+		}
+		(void)clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_sec += every_ms / 1000;
+		until.tv_nsec += (long)(every_ms % 1000) * 1000000L;
+		if (until.tv_nsec >= 1000000000L) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000L;
+		}
+		(void)pthread_mutex_lock(&l->mu);
+		/* one wait per renewal: stop wakes it early */
+		if (!l->stop)
+			(void)pthread_cond_timedwait(&l->cv, &l->mu, &until);
+	}
+	(void)pthread_mutex_unlock(&l->mu);
+	return NULL;
+}
+
+/* Start the lease thread (PostgreSQL only): true when started. */
+static bool
+runner_lease_start(struct runner_lease *l, pthread_t *th)
+{
+	sigset_t all, old;
+	int e;
+
+	(void)pthread_mutex_init(&l->mu, NULL);
+	(void)pthread_cond_init(&l->cv, NULL);
+	l->stop = false;
+	/* the thread inherits a mask that blocks everything: SIGTERM and
+	 * SIGCHLD go to the hook's loop */
+	sigfillset(&all);
+	(void)pthread_sigmask(SIG_BLOCK, &all, &old);
+	e = pthread_create(th, NULL, runner_lease_main, l);
+	(void)pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (e != 0) {
+		log_error("task runner: cannot start its lease thread: %s: "
+		          "the task ends lost",
+		    strerror(e));
+		return false;
+	}
+	return true;
+}
+
+static void
+runner_lease_stop(struct runner_lease *l, pthread_t th)
+{
+	(void)pthread_mutex_lock(&l->mu);
+	l->stop = true;
+	(void)pthread_cond_signal(&l->cv);
+	(void)pthread_mutex_unlock(&l->mu);
+	(void)pthread_join(th, NULL);
+}
+
 /* The runner process: never returns. */
 static void
 runner_main(const struct runner_task *t, int lock_fd)
@@ -251,6 +346,10 @@ runner_main(const struct runner_task *t, int lock_fd)
 	struct buf out;
 	const char *reason;
 	char hex[STORE_ID_HEX + 1];
+	struct store st = *t->store;
+	struct runner_lease lease;
+	pthread_t lease_th;
+	bool leased = false;
 
 	memset(&sa, 0, sizeof(sa));
 	sigemptyset(&sa.sa_mask);
@@ -267,6 +366,13 @@ runner_main(const struct runner_task *t, int lock_fd)
 	runner_stdio(t->store);
 	log_set_sink(NULL, NULL);
 	log_set_timestamps(true);
+	if (store_child(&st, t->conninfo) == -1) {
+		/* the database is gone: nothing can be written, and the
+		 * lease runs out, so the task ends "runner lost" */
+		log_error("task runner: cannot reach the store %s: %s", st.path,
+		    strerror(errno));
+		_exit(1);
+	}
 	/* What the hook starts outside its group comes back to the runner
 	 * (hook.h); the runner's only children are its hook's. */
 	if (hook_adopt_orphans() == -1)
@@ -274,7 +380,7 @@ runner_main(const struct runner_task *t, int lock_fd)
 		    strerror(errno));
 
 	memset(&r, 0, sizeof(r));
-	r.store = t->store;
+	r.store = &st;
 	r.address = hr.address != NULL ? hr.address : "";
 	r.rec = t->rec;
 	r.rec.pid = (long)getpid();
@@ -283,6 +389,11 @@ runner_main(const struct runner_task *t, int lock_fd)
 	arena_init(&r.scratch, (size_t)1 << 20);
 	buf_init(&r.record, STORE_RECORD_MAX);
 	runner_write(&r, false);
+	if (st.pg) {
+		lease.store = &st;
+		lease.name = r.name;
+		leased = runner_lease_start(&lease, &lease_th);
+	}
 
 	hr.progress = runner_progress;
 	hr.progress_ctx = &r;
@@ -310,6 +421,36 @@ runner_main(const struct runner_task *t, int lock_fd)
 			          "strict JSON value: byte %zu: %s",
 			    hex, hr.address, jerr.offset, jerr.msg);
 			reason = "output not JSON";
+		} else if (t->answer != NULL) {
+			/* a, the answer's form: the result stored as
+			 * completed is one the form promises; the record says
+			 * only that it failed, the log where and why */
+			struct schema_err serr;
+
+			arena_set_cap(&r.scratch,
+			    cap > SIZE_MAX / 4 ? SIZE_MAX : cap * 4);
+			switch (
+			    schema_validate(t->answer, v, &r.scratch, &serr)) {
+			case SCHEMA_OK:
+				break;
+			case SCHEMA_NOMEM:
+				log_error(
+				    "task %s at %s: out of memory checking "
+				    "the answer against a",
+				    hex, hr.address);
+				reason = "answer not checked";
+				break;
+			default:
+				/* hits on {"ticket": 7} against a's string */
+				log_error("task %s at %s: answer fails the "
+				          "answer's form (a) at \"%s\": %s, "
+				          "keyword %s",
+				    hex, hr.address, serr.pointer.buf,
+				    serr.reason,
+				    serr.keyword != NULL ? serr.keyword : "?");
+				reason = "answer off its form";
+				break;
+			}
 		}
 	} else {
 		log_error("task %s at %s: %s: %s", hex, hr.address,
@@ -338,7 +479,9 @@ runner_main(const struct runner_task *t, int lock_fd)
 	}
 	runner_write(&r, true);
 	/* Only now, with the final record on disk, does the lease end. */
-	(void)close(lock_fd);
+	if (leased)
+		runner_lease_stop(&lease, lease_th);
+	store_unlock(&st, lock_fd);
 	store_sweep_maybe(r.store);
 	_exit(0);
 }
@@ -385,7 +528,7 @@ runner_start(const struct runner_task *t, int lock_fd)
 		errno = err;
 		return -1;
 	}
-	(void)close(lock_fd);
+	store_unlock(t->store, lock_fd);
 	return 0;
 }
 
@@ -396,18 +539,26 @@ runner_reap_lost(
 	struct taskrec_head h;
 	struct taskrec rec;
 	struct buf nb;
-	int fd, rc = 0;
+	int fd = -1, rc = 0;
 
+	if (s->pg)
+		/* the record as the caller read it: the statement that
+		 * replaces it checks the lease and the status again */
+		goto locked;
 	fd = store_lock(s, lock, false);
 	if (fd == -1)
 		/* EWOULDBLOCK: the runner lives */
 		return errno == EWOULDBLOCK ? 0 : -1;
 	/* Read again under the lock: the runner writes its final record
 	 * before it lets the lock go. */
-	if (store_get(s, name, out, STORE_RECORD_MAX) == -1 ||
-	    taskrec_parse_head(buf_ptr(out), buf_len(out), &h) == -1 ||
-	    h.status != TASKREC_WORKING) {
+	if (store_get(s, name, out, STORE_RECORD_MAX) == -1) {
 		(void)close(fd);
+		return 0;
+	}
+locked:
+	if (taskrec_parse_head(buf_ptr(out), buf_len(out), &h) == -1 ||
+	    h.status != TASKREC_WORKING) {
+		store_unlock(s, fd);
 		return 0;
 	}
 	memset(&rec, 0, sizeof(rec));
@@ -420,10 +571,20 @@ runner_reap_lost(
 	rec.poll_ms = h.poll_ms;
 	rec.reason = "runner lost";
 	buf_init(&nb, STORE_RECORD_MAX);
-	if (taskrec_format(&rec, &nb) == -1 ||
-	    store_put(s, name, buf_ptr(&nb), buf_len(&nb), true) == -1)
+	if (taskrec_format(&rec, &nb) == -1)
 		rc = -1;
-	else {
+	else if (s->pg) {
+		int r = store_reap(s, name, buf_ptr(&nb), buf_len(&nb));
+
+		/* 0: renewed or ended meanwhile; the record as it is now */
+		if (r == -1 ||
+		    (r == 0 && store_get(s, name, out, STORE_RECORD_MAX) == -1))
+			rc = -1;
+		if (r != 1)
+			goto done;
+	} else if (store_put(s, name, buf_ptr(&nb), buf_len(&nb), true) == -1)
+		rc = -1;
+	if (rc == 0) {
 		char hex[STORE_ID_HEX + 1];
 
 		store_id_hex(h.id, hex);
@@ -434,7 +595,8 @@ runner_reap_lost(
 		if (buf_append(out, buf_ptr(&nb), buf_len(&nb)) == -1)
 			rc = -1;
 	}
+done:
 	buf_free(&nb);
-	(void)close(fd);
+	store_unlock(s, fd);
 	return rc;
 }

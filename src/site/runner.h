@@ -20,6 +20,13 @@
  * reboot): it marks the task failed, reason "runner lost".  A task is
  * never started again, so it never runs twice.
  *
+ * Under PostgreSQL (store.h) the lease is a time in the shared record
+ * that a thread of the runner renews every third of task_lease; a reader
+ * on any host that finds it run out marks the task failed, "runner
+ * lost", in one conditional statement (so within task_lease of the
+ * loss).  A DELETE on any host sets the record's cancel flag, which the
+ * thread turns into the runner's SIGTERM.
+ *
  * Progress: the hook's fd 3 is a pipe; each line that is a JSON object
  * with "message" (a string) and/or "progress" (a number from 0 to 1)
  * becomes the task's statusMessage and progress (the record rewritten);
@@ -37,6 +44,7 @@
 #ifndef GPT_RUNNER_H
 #define GPT_RUNNER_H
 
+#include "schema/schema.h"
 #include "site/hook.h"
 #include "site/store.h"
 #include "site/taskrec.h"
@@ -46,14 +54,20 @@
 
 struct runner_task {
 	const struct store *store; /* borrowed: open */
+	const char *conninfo;      /* borrowed: PostgreSQL's, or NULL */
 	struct taskrec rec;        /* the record as stored at the 202 */
 	struct hook_req hook;      /* borrowed strings; timeout_sec is
 	                              task_timeout */
+	/* borrowed: the form of the answer (address.h's a), or NULL; the
+	 * runner is a fork of the responder, so the load it points into is
+	 * the runner's copy, kept as long as the runner lives */
+	const struct schema *answer;
 };
 
 /*
  * Start the runner for t, which holds lock_fd (the task's lock, taken
- * by the caller): 0 once the runner process exists (the lock is then its
+ * by the caller; -1 under PostgreSQL, where the lease is the record's):
+ * 0 once the runner process exists (the lock is then its
  * own; the caller's copy is closed here); -1 with errno when a fork
  * failed (nothing runs; the caller still holds lock_fd and closes it).
  * Only the calling process is left behind: no zombie, no signal.

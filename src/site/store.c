@@ -22,6 +22,7 @@
 
 #include "base/sha256.h"
 #include "site/store.h"
+#include "site/store_pg.h"
 
 /*
  * The last store opened stays open for the next request of the process
@@ -39,6 +40,9 @@ store_open(struct store *s, const char *base, const char *dir)
 
 	s->dfd = -1;
 	s->cached = false;
+	s->pg = false;
+	s->scope[0] = '\0';
+	s->lease_ms = 0;
 	if (dir[0] == '/')
 		n = snprintf(s->path, sizeof(s->path), "%s", dir);
 	else
@@ -78,6 +82,106 @@ store_open(struct store *s, const char *base, const char *dir)
 	memcpy(store_kept_path, s->path, sizeof(store_kept_path));
 	s->cached = true;
 	return 0;
+}
+
+int
+store_open_pg(
+    struct store *s, const char *conninfo, const char *scope, unsigned lease_s)
+{
+	size_t n = strlen(scope);
+
+	s->dfd = -1;
+	s->cached = false;
+	s->pg = true;
+	s->lease_ms = lease_s * 1000;
+	snprintf(s->path, sizeof(s->path), "postgresql:%s", scope);
+	if (n == 0 || n > STORE_SCOPE_MAX) {
+		errno = EINVAL;
+		return -1;
+	}
+	memcpy(s->scope, scope, n + 1);
+	return store_pg_connect(conninfo);
+}
+
+int
+store_child(struct store *s, const char *conninfo)
+{
+	if (!s->pg)
+		return 0;
+	store_pg_forget();
+	return store_pg_connect(conninfo);
+}
+
+void
+store_unlock(const struct store *s, int lock)
+{
+	if (lock < 0)
+		return;
+	if (s->pg && lock >= STORE_PG_HANDLE_BASE)
+		store_pg_unlock(lock);
+	else if (!s->pg)
+		(void)close(lock);
+}
+
+bool
+store_lease_held(const struct store *s, const char *name)
+{
+	char lock[STORE_NAME_MAX];
+
+	if (s->pg)
+		return store_pg_lease_alive(s->scope, name);
+	memcpy(lock, name, STORE_NAME_MAX);
+	lock[0] = STORE_LOCK;
+	return store_lock_held(s, lock);
+}
+
+int
+store_reap(const struct store *s, const char *name, const void *p, size_t n)
+{
+	if (!s->pg) {
+		errno = ENOSYS;
+		return -1;
+	}
+	return store_pg_reap(s->scope, name, p, n);
+}
+
+int
+store_renew(const struct store *s, const char *name, bool *cancel)
+{
+	*cancel = false;
+	if (!s->pg)
+		return 0;
+	return store_pg_renew(s->scope, name, s->lease_ms, cancel);
+}
+
+int
+store_cancel(const struct store *s, const char *name)
+{
+	if (!s->pg) {
+		errno = ENOSYS;
+		return -1;
+	}
+	return store_pg_cancel(s->scope, name);
+}
+
+/*
+ * What a task record's header says of it: 1 working, 2 a final status,
+ * 0 not a task record.  "gpt-task 1 EXPIRES ID STATUS ..." (taskrec.h).
+ */
+static int
+store_task_state(const char *p, size_t n)
+{
+	size_t i = 0, field = 0;
+
+	if (n < 9 || memcmp(p, "gpt-task ", 9) != 0)
+		return 0;
+	/* the fifth field; bounded by the header line */
+	while (i < n && i < 256 && p[i] != '\n' && field < 4)
+		if (p[i++] == ' ')
+			field++;
+	if (field != 4)
+		return 0;
+	return n - i > 8 && memcmp(p + i, "working ", 8) == 0 ? 1 : 2;
 }
 
 void
@@ -209,6 +313,13 @@ store_put(const struct store *s, const char *name, const void *p, size_t n,
 	char tmp[STORE_NAME_MAX + 40];
 	int fd, err;
 
+	if (s->pg) {
+		int st = store_task_state(p, n);
+
+		/* every write is committed: durable either way */
+		return store_pg_put(s->scope, name, p, n, store_expiry(p, n),
+		    st == 1, st == 2, s->lease_ms);
+	}
 	store_tmp_name(name, tmp);
 	fd = openat(s->dfd, tmp,
 	    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
@@ -240,6 +351,9 @@ store_create(const struct store *s, const char *name, const void *p, size_t n)
 {
 	int fd, err;
 
+	if (s->pg)
+		return store_pg_create(
+		    s->scope, name, p, n, store_expiry(p, n));
 	fd = openat(s->dfd, name,
 	    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd == -1)
@@ -265,6 +379,8 @@ store_get(const struct store *s, const char *name, struct buf *out, size_t max)
 {
 	int fd, err;
 
+	if (s->pg)
+		return store_pg_get(s->scope, name, out, max);
 	buf_reset_max(out, max);
 	fd = openat(s->dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd == -1)
@@ -302,6 +418,9 @@ store_get(const struct store *s, const char *name, struct buf *out, size_t max)
 int
 store_remove(const struct store *s, const char *name)
 {
+	if (s->pg)
+		return name[0] == STORE_LOCK ? 0
+		                             : store_pg_remove(s->scope, name);
 	if (unlinkat(s->dfd, name, 0) == -1 && errno != ENOENT)
 		return -1;
 	return 0;
@@ -312,6 +431,10 @@ store_lock(const struct store *s, const char *name, bool wait)
 {
 	int fd, err;
 
+	if (s->pg)
+		/* an act's claim never waits (the only waiting lock is the
+		 * directory's) */
+		return store_pg_lock(s->scope, name);
 	fd = openat(
 	    s->dfd, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd == -1)
@@ -386,6 +509,8 @@ store_sweep(const struct store *s, int64_t now)
 	DIR *d;
 	int fd;
 
+	if (s->pg)
+		return store_pg_sweep(s->scope, now);
 	fd = openat(s->dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd == -1 || (d = fdopendir(fd)) == NULL) {
 		if (fd >= 0)
@@ -443,6 +568,17 @@ store_sweep_maybe(const struct store *s)
 	time_t now = time(NULL);
 	int fd;
 
+	if (s->pg) {
+		/* per process: every host sweeps the shared table now and
+		 * then, one DELETE */
+		static time_t last;
+
+		if (last + STORE_SWEEP_EVERY > now)
+			return;
+		last = now;
+		(void)store_sweep(s, (int64_t)now);
+		return;
+	}
 	if (fstatat(s->dfd, ".swept", &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 	    st.st_mtime + STORE_SWEEP_EVERY > now)
 		return;

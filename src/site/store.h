@@ -24,6 +24,13 @@
  * Locks are flock(2) locks on a per-record lock file: the kernel drops
  * them when the process holding them dies (kill -9, a crash), which is
  * how a task's runner proves it is alive (runner.h).
+ *
+ * PostgreSQL (address.conf `store_pg`, store_open_pg): the same records,
+ * by the same names, in a table every host shares (store_pg.h), under
+ * the address's store_scope.  Locks are then the server's advisory
+ * locks, dropped when the holder's connection ends; a task's runner
+ * proves it is alive by a lease it renews (store_renew), which a reader
+ * on any host judges (store_lease_held) and ends (store_reap).
  */
 #ifndef GPT_STORE_H
 #define GPT_STORE_H
@@ -50,10 +57,18 @@ enum store_kind {
 	STORE_KEY = 'k',  /* an Idempotency-Key's record (idem.h) */
 };
 
+/* A store_scope, at most (bytes). */
+#define STORE_SCOPE_MAX 128
+
 struct store {
 	int dfd;         /* owned unless cached: the directory, or -1 */
 	bool cached;     /* dfd is the process's kept one (see store_open) */
 	char path[4096]; /* for log lines */
+	/* PostgreSQL: the records are in the process's connection
+	 * (store_pg.h) under scope; dfd is -1 */
+	bool pg;
+	char scope[STORE_SCOPE_MAX + 1];
+	unsigned lease_ms; /* a runner's lease (task_lease) */
 };
 
 /*
@@ -66,6 +81,45 @@ struct store {
 int store_open(
     struct store *s, const char *base, const char *dir) GPT_MUSTCHECK;
 void store_close(struct store *s);
+
+/*
+ * Open the PostgreSQL store of conninfo under scope, a runner's lease
+ * lease_s seconds: 0, or -1 with errno (the server's words logged).
+ */
+int store_open_pg(struct store *s, const char *conninfo, const char *scope,
+    unsigned lease_s) GPT_MUSTCHECK;
+
+/* In a runner after fork: a connection of its own (PostgreSQL); nothing
+ * for a directory.  0 or -1. */
+int store_child(struct store *s, const char *conninfo) GPT_MUSTCHECK;
+
+/* Release a lock store_lock returned (close its fd, or its advisory
+ * lock).  -1 is no lock. */
+void store_unlock(const struct store *s, int lock);
+
+/*
+ * Is the runner of the working task whose record is name alive?  The
+ * directory: its lock file's flock is held.  PostgreSQL: its lease has
+ * not run out.
+ */
+bool store_lease_held(const struct store *s, const char *name);
+
+/*
+ * PostgreSQL: replace the working task name, whose lease ran out, with
+ * the final record of n bytes at p, in one statement.  1 replaced, 0 not
+ * (renewed meanwhile, or ended), -1 on failure.
+ */
+int store_reap(const struct store *s, const char *name, const void *p,
+    size_t n) GPT_MUSTCHECK;
+
+/* PostgreSQL: renew the lease of the working task name; *cancel set when a
+ * DELETE on any host asked to cancel it.  0 or -1. */
+int store_renew(
+    const struct store *s, const char *name, bool *cancel) GPT_MUSTCHECK;
+
+/* PostgreSQL: ask the runner of the task name, on whatever host, to
+ * cancel it.  0 or -1. */
+int store_cancel(const struct store *s, const char *name) GPT_MUSTCHECK;
 
 /* 16 random bytes from getrandom(2).  0, or -1 with errno. */
 int store_new_id(unsigned char id[STORE_ID_BYTES]) GPT_MUSTCHECK;

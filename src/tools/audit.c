@@ -78,6 +78,17 @@ audit_address(const char *dir, const struct addr *a, const char *body,
 			audit_annotations_of(&f, r);
 		lint_facts_free(&f);
 	}
+	/* the answer's form, for the decoders only: its lint would speak of
+	 * the actor's freedom, and the hook, not the actor, writes it */
+	if (decoders && a->answer != NULL) {
+		r->has_answer = true;
+		r->answer_pass = true;
+		if (lint_facts(a->answer, body, len, &f) == -1 ||
+		    decoder_report(&f, r) == -1)
+			r->nomem = true;
+		lint_facts_free(&f);
+		r->answer_pass = false;
+	}
 	lint_hook(dir, r);
 }
 

@@ -41,10 +41,27 @@ report_init(struct report *r, const char *path)
 	r->form = report_dup(r, path);
 }
 
+static void
+report_free_decoders(struct report_decoder *list, size_t n)
+{
+	size_t i, k;
+
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < list[i].nrefused; k++) {
+			free(list[i].refused_by[k].pointer);
+			free(list[i].refused_by[k].keyword);
+		}
+		for (k = 0; k < list[i].nignores; k++) {
+			free(list[i].ignores[k].pointer);
+			free(list[i].ignores[k].keyword);
+		}
+	}
+}
+
 void
 report_free(struct report *r)
 {
-	size_t i, k;
+	size_t i;
 
 	for (i = 0; i < r->count; i++) {
 		free(r->problems[i].pointer);
@@ -56,16 +73,8 @@ report_free(struct report *r)
 		free(r->annotations[i]);
 		free(r->annotation_at[i]);
 	}
-	for (i = 0; i < r->ndecoders; i++) {
-		for (k = 0; k < r->decoders[i].nrefused; k++) {
-			free(r->decoders[i].refused_by[k].pointer);
-			free(r->decoders[i].refused_by[k].keyword);
-		}
-		for (k = 0; k < r->decoders[i].nignores; k++) {
-			free(r->decoders[i].ignores[k].pointer);
-			free(r->decoders[i].ignores[k].keyword);
-		}
-	}
+	report_free_decoders(r->decoders, r->ndecoders);
+	report_free_decoders(r->answer_decoders, r->nanswer_decoders);
 	free(r->form);
 	memset(r, 0, sizeof(*r));
 }
@@ -150,11 +159,14 @@ struct report_decoder *
 report_decoder(
     struct report *r, const char *id, const char *name, const char *verified)
 {
+	struct report_decoder *list =
+	    r->answer_pass ? r->answer_decoders : r->decoders;
+	size_t *n = r->answer_pass ? &r->nanswer_decoders : &r->ndecoders;
 	struct report_decoder *d;
 
-	if (r->ndecoders >= REPORT_DECODERS_MAX)
+	if (*n >= REPORT_DECODERS_MAX)
 		return NULL;
-	d = &r->decoders[r->ndecoders++];
+	d = &list[(*n)++];
 	memset(d, 0, sizeof(*d));
 	d->id = id;
 	d->name = name;
@@ -250,11 +262,29 @@ static void GPT_PRINTF(3, 4)
 	fprintf(f, "gpt.fcgi: %s: %s\n", level, line);
 }
 
+static void
+report_text_decoders(FILE *f, const struct report_decoder *list, size_t n)
+{
+	const struct report_decoder *d;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		d = &list[i];
+		fprintf(f, "  %s (%s; table verified %s): %s\n", d->id, d->name,
+		    d->verified != NULL ? d->verified : "never",
+		    d->nrefused > 0 ? "refuses the form" : "accepts the form");
+		if (d->nrefused > 0)
+			report_text_sites(f, "refused by", d->refused_by,
+			    d->nrefused, d->more_refused);
+		report_text_sites(
+		    f, "ignores", d->ignores, d->nignores, d->more_ignores);
+	}
+}
+
 void
 report_text(const struct report *r, FILE *f)
 {
 	const struct report_problem *p;
-	const struct report_decoder *d;
 	size_t i;
 
 	/* every line of the report on f: one stream to read or redirect */
@@ -313,17 +343,15 @@ report_text(const struct report *r, FILE *f)
 		    "%s: constrained decoders (gpt.fcgi enforces every "
 		    "keyword whatever they do):\n",
 		    r->form);
-	for (i = 0; i < r->ndecoders; i++) {
-		d = &r->decoders[i];
-		fprintf(f, "  %s (%s; table verified %s): %s\n", d->id, d->name,
-		    d->verified != NULL ? d->verified : "never",
-		    d->nrefused > 0 ? "refuses the form" : "accepts the form");
-		if (d->nrefused > 0)
-			report_text_sites(f, "refused by", d->refused_by,
-			    d->nrefused, d->more_refused);
-		report_text_sites(
-		    f, "ignores", d->ignores, d->nignores, d->more_ignores);
-	}
+	report_text_decoders(f, r->decoders, r->ndecoders);
+	if (r->has_answer && r->nanswer_decoders > 0)
+		fprintf(f,
+		    "%s: the answer's form (a), held to by a runtime acting "
+		    "next (gpt.fcgi enforces it on the hook's answer):\n",
+		    r->form);
+	if (r->has_answer)
+		report_text_decoders(
+		    f, r->answer_decoders, r->nanswer_decoders);
 }
 
 /* --- JSON ------------------------------------------------------------- */
@@ -357,11 +385,13 @@ report_json_sites(
 	return buf_putc(out, ']');
 }
 
+static int report_json_decoders(
+    struct buf *out, const struct report_decoder *list, size_t n);
+
 int
 report_json(const struct report *r, struct buf *out)
 {
 	const struct report_problem *p;
-	const struct report_decoder *d;
 	size_t i;
 
 	if (buf_puts(out, "{\"form\":") == -1 ||
@@ -398,10 +428,27 @@ report_json(const struct report *r, struct buf *out)
 	    buf_printf(out, ",\"size\":{\"bytes\":%zu,\"tokens\":%zu}",
 	        r->bytes, r->tokens) == -1)
 		return -1;
-	if (buf_puts(out, ",\"decoders\":[") == -1)
+	if (buf_puts(out, ",\"decoders\":") == -1 ||
+	    report_json_decoders(out, r->decoders, r->ndecoders) == -1)
 		return -1;
-	for (i = 0; i < r->ndecoders; i++) {
-		d = &r->decoders[i];
+	if (r->has_answer && (buf_puts(out, ",\"answer_decoders\":") == -1 ||
+	                         report_json_decoders(out, r->answer_decoders,
+	                             r->nanswer_decoders) == -1))
+		return -1;
+	return buf_puts(out, "}\n");
+}
+
+static int
+report_json_decoders(
+    struct buf *out, const struct report_decoder *list, size_t n)
+{
+	const struct report_decoder *d;
+	size_t i;
+
+	if (buf_putc(out, '[') == -1)
+		return -1;
+	for (i = 0; i < n; i++) {
+		d = &list[i];
 		if ((i > 0 && buf_putc(out, ',') == -1) ||
 		    buf_puts(out, "{\"id\":") == -1 ||
 		    report_json_str(out, d->id) == -1 ||
@@ -418,5 +465,5 @@ report_json(const struct report *r, struct buf *out)
 		    buf_putc(out, '}') == -1)
 			return -1;
 	}
-	return buf_puts(out, "]}\n");
+	return buf_putc(out, ']');
 }

@@ -69,6 +69,12 @@ struct report {
 	char etag[64];
 	struct report_decoder decoders[REPORT_DECODERS_MAX];
 	size_t ndecoders;
+	/* the same for the form of the hook's answer (a), when it has one:
+	 * whether a runtime acting next can be held to the answer's shape.
+	 * report_decoder adds there while answer_pass is set. */
+	bool has_answer, answer_pass;
+	struct report_decoder answer_decoders[REPORT_DECODERS_MAX];
+	size_t nanswer_decoders;
 	bool nomem; /* an allocation failed: the report is incomplete */
 };
 

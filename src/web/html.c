@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "base/buf.h"
 #include "web/html.h"
@@ -683,6 +684,88 @@ html_heading(const struct schema *form, const struct html_opts *o,
 	}
 }
 
+/* May the page make href a hyperlink: a relative reference, or http(s)
+ * (a javascript: or data: URI is shown as text, never followed)? */
+static bool
+html_href_safe(const char *h, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if (h[i] == '/' || h[i] == '?' || h[i] == '#')
+			return true;
+		if (h[i] == ':')
+			return (i == 4 && strncasecmp(h, "http", 4) == 0) ||
+			       (i == 5 && strncasecmp(h, "https", 5) == 0);
+	}
+	return true;
+}
+
+/* The form's links as navigation: what this address names, by rel. */
+static int
+html_links(const struct json_value *links, struct buf *out)
+{
+	size_t i;
+
+	if (links == NULL || links->type != JSON_T_ARRAY ||
+	    links->u.arr.count == 0)
+		return 0;
+	if (buf_puts(out, "<nav aria-label=\"Links\"><ul class=\"links\">\n") ==
+	    -1)
+		return -1;
+	/* bounded: the form's links are at most 64 (links.h) */
+	for (i = 0; i < links->u.arr.count; i++) {
+		const struct json_value *k = &links->u.arr.items[i];
+		const struct json_value *rel = html_get(k, "rel");
+		const struct json_value *href = html_get(k, "href");
+		/* a link member, RFC 8288's target attribute */
+		const struct json_value *title =
+		    html_get(k, "title"); /* not-a-keyword */
+		const struct json_value *text;
+		bool a;
+
+		if (rel == NULL || rel->type != JSON_T_STRING || href == NULL ||
+		    href->type != JSON_T_STRING)
+			continue;
+		text = title != NULL && title->type == JSON_T_STRING &&
+		               title->u.str.len > 0
+		           ? title
+		           : href;
+		a = html_href_safe(href->u.str.ptr, href->u.str.len);
+		if (buf_puts(out, "<li>") == -1 ||
+		    (a && (buf_puts(out, "<a href=\"") == -1 ||
+		              html_escape(href->u.str.ptr, href->u.str.len,
+		                  out) == -1 ||
+		              buf_puts(out, "\">") == -1)) ||
+		    html_escape(text->u.str.ptr, text->u.str.len, out) == -1 ||
+		    buf_puts(out, a ? "</a>" : "") == -1 ||
+		    buf_puts(out, " <span class=\"help\">") == -1 ||
+		    html_escape(rel->u.str.ptr, rel->u.str.len, out) == -1 ||
+		    buf_puts(out, "</span></li>\n") == -1)
+			return -1;
+	}
+	return buf_puts(out, "</ul></nav>\n");
+}
+
+/* The answer's form (a), beside the act: what an accepted act returns. */
+static int
+html_answer_section(
+    const struct json_value *a, struct buf *scratch, struct buf *out)
+{
+	buf_reset(scratch);
+	return buf_puts(out,
+	           "<section aria-labelledby=\"h-a\">\n"
+	           "<h2 id=\"h-a\">Answer</h2>\n"
+	           "<details><summary>What an accepted act returns, "
+	           "as JSON Schema</summary>\n<pre class=\"s\">") == -1 ||
+	               json_write_pretty(a, 2, scratch) == -1 ||
+	               html_escape(buf_ptr(scratch), buf_len(scratch), out) ==
+	                   -1 ||
+	               buf_puts(out, "</pre></details>\n</section>\n") == -1
+	           ? -1
+	           : 0;
+}
+
 static int
 html_form_section(
     const struct json_value *s, struct buf *scratch, struct buf *out)
@@ -728,7 +811,11 @@ html_page(const struct json_value *doc, const struct schema *form,
 	        html_escape(p->u.str.ptr, p->u.str.len, out) == -1 ||
 	        buf_puts(out, "</p>\n") == -1))
 		goto done;
-	if (html_messages(m, out) == -1 || buf_puts(out, html_act) == -1)
+	if (html_links(html_get(doc, "links"), out) == -1 ||
+	    html_messages(m, out) == -1 || buf_puts(out, html_act) == -1)
+		goto done;
+	if (html_get(doc, "a") != NULL &&
+	    html_answer_section(html_get(doc, "a"), &scratch, out) == -1)
 		goto done;
 	if (s != NULL && html_form_section(s, &scratch, out) == -1)
 		goto done;

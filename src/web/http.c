@@ -554,7 +554,7 @@ http_writer_buf(struct http_writer *w, struct buf *b)
 
 int
 http_head_ok(struct buf *out, const char *ctype, const char *etag,
-    size_t body_len, const char *gpt_type, const char *csp)
+    size_t body_len, const char *gpt_type, const char *csp, const char *extra)
 {
 	if (http_put_status(out, HTTP_O_ARRIVAL) == -1 ||
 	    buf_printf(out,
@@ -571,6 +571,56 @@ http_head_ok(struct buf *out, const char *ctype, const char *etag,
 	if (csp != NULL &&
 	    buf_printf(out, "Content-Security-Policy: %s\r\n", csp) == -1)
 		return -1;
+	if (extra != NULL && buf_puts(out, extra) == -1)
+		return -1;
+	return buf_puts(out, "\r\n");
+}
+
+/* RFC 8187's attr-char: ALPHA / DIGIT / "!#$&+-.^_`|~" */
+static bool
+http_attr_char(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || strchr("!#$&+-.^_`|~", c) != NULL;
+}
+
+int
+http_link_field(struct buf *out, const char *href, size_t href_len,
+    const char *rel, size_t rel_len, const char *title, size_t title_len)
+{
+	bool plain = true;
+	size_t i;
+
+	if (buf_printf(out, "Link: <%.*s>; rel=\"%.*s\"", (int)href_len, href,
+	        (int)rel_len, rel) == -1)
+		return -1;
+	if (title_len == 0)
+		return buf_puts(out, "\r\n");
+	for (i = 0; i < title_len; i++)
+		if ((unsigned char)title[i] < 0x20 ||
+		    (unsigned char)title[i] > 0x7e)
+			plain = false;
+	if (plain) {
+		if (buf_puts(out, "; title=\"") == -1)
+			return -1;
+		/* bounded by title_len; '"' and '\\' as quoted-pairs */
+		for (i = 0; i < title_len; i++)
+			if (((title[i] == '"' || title[i] == '\\') &&
+			        buf_putc(out, '\\') == -1) ||
+			    buf_putc(out, title[i]) == -1)
+				return -1;
+		return buf_puts(out, "\"\r\n");
+	}
+	if (buf_puts(out, "; title*=UTF-8''") == -1)
+		return -1;
+	for (i = 0; i < title_len; i++) {
+		unsigned char c = (unsigned char)title[i];
+
+		if ((c != '\0' && http_attr_char(c)
+		            ? buf_putc(out, (char)c)
+		            : buf_printf(out, "%%%02X", c)) == -1)
+			return -1;
+	}
 	return buf_puts(out, "\r\n");
 }
 

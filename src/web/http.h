@@ -146,11 +146,32 @@ void http_writer_buf(struct http_writer *w, struct buf *b);
  * Status, Content-Type ctype, Vary: Accept, ETag etag, Content-Length,
  * X-Content-Type-Options: nosniff, GPT-Type gpt_type (when not NULL nor
  * ""), Content-Security-Policy csp (when not NULL: the human page's, see
- * html_csp()), then the empty line.  Built once at load.  0, or -1 when
- * out refuses (out then left as it was or longer; discard it).
+ * html_csp()), the header lines of extra (when not NULL: complete lines,
+ * each ending in CRLF, such as http_link_field's), then the empty line.
+ * Built once at load.  0, or -1 when out refuses (out then left as it was
+ * or longer; discard it).
  */
 int http_head_ok(struct buf *out, const char *ctype, const char *etag,
-    size_t body_len, const char *gpt_type, const char *csp) GPT_MUSTCHECK;
+    size_t body_len, const char *gpt_type, const char *csp,
+    const char *extra) GPT_MUSTCHECK;
+
+/* The Link field lines of one answer stop short of this many bytes: a
+ * header block must fit the web server's buffer for it (nginx's
+ * fastcgi_buffer_size is 4 KiB by default).  The links left out are
+ * still in the document. */
+#define HTTP_LINK_FIELDS_MAX 3072
+
+/*
+ * Append one Link header field line (RFC 8288 section 3) to out:
+ * `Link: <href>; rel="rel"` and, when title_len > 0, `; title="..."` (a
+ * quoted-string, for printable ASCII) or `; title*=UTF-8''...` (RFC 8187,
+ * percent-encoded, for anything else).  href must be a URI reference and
+ * rel a relation type (links.h checks both at load).  0, or -1 as
+ * http_head_ok.
+ */
+int http_link_field(struct buf *out, const char *href, size_t href_len,
+    const char *rel, size_t rel_len, const char *title,
+    size_t title_len) GPT_MUSTCHECK;
 
 /* The 304 block for etag: Status, ETag, Vary: Accept.  As http_head_ok. */
 int http_head_not_modified(struct buf *out, const char *etag) GPT_MUSTCHECK;
