@@ -419,8 +419,10 @@ START_TEST(conf_parse_reads_the_shared_store_keys)
 	ck_assert_uint_eq(c.task_lease, 3);
 	c = expect_conf("task_lease = 600\n");
 	ck_assert_uint_eq(c.task_lease, 600);
-	expect_conf_fail("task_lease = 2\n", "bad value for task_lease");
-	expect_conf_fail("task_lease = 601\n", "bad value for task_lease");
+	expect_conf_fail("task_lease = 2\n",
+	    "task_lease must be a whole number of seconds from 3 to 600");
+	expect_conf_fail("task_lease = 601\n",
+	    "task_lease must be a whole number of seconds from 3 to 600");
 	expect_conf_fail("store_scope = a b\n", "store_scope must be");
 	expect_conf_fail("store_scope =\n", "store_scope must be");
 	expect_conf_fail("store_pg =\n", "store_pg must be");

@@ -441,6 +441,9 @@ range : {
 	case CONF_K_TASK_POLL:
 		hi = CONF_TASK_POLL_MAX;
 		break;
+	case CONF_K_TASK_LEASE:
+		lo = CONF_TASK_LEASE_MIN, hi = CONF_TASK_LEASE_MAX;
+		break;
 	default:
 		hi = CONF_TASK_STREAM_MAX;
 		break;
