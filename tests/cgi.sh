@@ -603,9 +603,9 @@ run_cli --check "$ROOT/modes"
 expect_status 0 "--check of a good address"
 run_cli --check "$ROOT/nohook"
 expect_status 0 "--check of an address without a hook"
-expect_stderr_match 'accepts no acts' "--check warns about a missing hook"
+expect_stdout_match 'accepts no acts' "--check warns about a missing hook"
 run_cli --check "$ROOT/noexec"
-expect_stderr_match 'not an executable' "--check warns about a hook's mode"
+expect_stdout_match 'not an executable' "--check warns about a hook's mode"
 for a in broken-json broken-conf broken-form not-arrival nope; do
 	run_cli --check "$ROOT/$a"
 	expect_status 1 "--check of $a"
@@ -689,7 +689,7 @@ rootline='hooks run as root'
 if [ "$(id -u)" -eq 0 ]; then
 	run_cli --check "$ROOT/modes"
 	expect_status 0 "--check as root still passes"
-	expect_stderr_match "checked as root; if served as root, $rootline" \
+	expect_stdout_match "checked as root; if served as root, $rootline" \
 	    "--check as root warns"
 	cgi GET /modes "$TEST_TMP/empty"
 	expect_code 200 "a GET as root"
@@ -714,7 +714,7 @@ $as_nobody "$bin" --check "$pub/modes" >"$TEST_TMP/out" 2>"$TEST_TMP/err" </dev/
 status=$?
 expect_status 0 "--check as an ordinary user"
 expect_true "--check as an ordinary user does not warn about root" \
-    sh -c "! grep -q 'as root' '$TEST_TMP/err'"
+    sh -c "! grep -q 'as root' '$TEST_TMP/out' '$TEST_TMP/err'"
 env -i GATEWAY_INTERFACE=CGI/1.1 REQUEST_METHOD=GET \
     GPT_ADDRESS="$pub/modes" $as_nobody "$bin" \
     </dev/null >"$TEST_TMP/resp" 2>"$TEST_TMP/err"

@@ -28,7 +28,8 @@ for dir in "$GPT_SRCDIR"/examples/*/; do
 	for d in $DECODERS; do
 		expect_stdout_match "^  $d (" "$name: the text has a row for $d"
 	done
-	nwarn=$(grep -c ': warning: ' "$TEST_TMP/err")
+	nwarn=$(grep -c ': warning: ' "$TEST_TMP/out")
+	expect_true "$name: the text report is all on stdout" test ! -s "$TEST_TMP/err"
 	run_cli --check --json "$dir"
 	expect_status 0 "$name: --check --json"
 	expect_report "$name: --check --json"
@@ -63,7 +64,7 @@ expect_true "a refused form: no refusal follows a warning" \
     jq -e '[.problems[] | .severity] | . == sort_by(. != "refusal")' "$TEST_TMP/out"
 run_cli --check "$bad"
 expect_status 1 "a refused form: --check exits 1"
-expect_stderr_match 'refused \[form-refused\] at "#/minLenght": unknown keyword "minLenght"; fix: did you mean minLength?' \
+expect_stdout_match 'refused \[form-refused\] at "#/minLenght": unknown keyword "minLenght"; fix: did you mean minLength?' \
     "the text gives reason and fix on one line"
 printf 'max_bdy = 1\n' >"$bad/address.conf"
 run_cli --check --json "$bad"

@@ -303,7 +303,8 @@ START_TEST(addr_load_refuses_bad_addresses)
 	    "{\"p\": \"x\", \"m\": [], \"s\": {\"frobnicate\": 1}}", NULL,
 	    "form refused");
 	expect_load_fail(good_form, "max_bdy = 1\n", "unknown key");
-	expect_load_fail(good_form, "max_body = 0\n", "bad value");
+	expect_load_fail(good_form, "max_body = 0\n",
+	    "max_body must be a whole number of bytes from 1");
 }
 END_TEST
 

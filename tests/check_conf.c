@@ -98,17 +98,32 @@ START_TEST(conf_parse_refuses_bad_files)
 	    {"max_body 10\n", "expected key = value"},
 	    {"= 10\n", "expected key = value"},
 	    {"type = a\ntype = b\n", "line 2: duplicate key"},
-	    {"max_body = 0\n", "bad value for max_body"},
-	    {"max_body = -1\n", "bad value for max_body"},
-	    {"max_body = 1e6\n", "bad value for max_body"},
-	    {"max_body = 0x10\n", "bad value for max_body"},
-	    {"max_body =\n", "bad value for max_body"},
-	    {"max_body = 1073741825\n", "bad value for max_body"},
-	    {"max_body = 99999999999999999999999\n", "bad value"},
-	    {"max_body = 10 # comment\n", "bad value for max_body"},
-	    {"hook_timeout = 0\n", "bad value for hook_timeout"},
-	    {"hook_timeout = 3601\n", "bad value for hook_timeout"},
-	    {"hook_max_output = 0\n", "bad value for hook_max_output"},
+	    /* every problem is listed, an unknown key with its close one */
+	    {"max_bdy = 1\nlog = debug\n", "line 1: unknown key 'max_bdy': did "
+	                                   "you mean max_body?; line 2: "
+	                                   "log must be errors"},
+	    {"max_body = 1MB\n", "not '1MB'"},
+	    {"max_body = 0\n", "max_body must be a whole number of bytes from "
+	                       "1 to 1073741824"},
+	    {"max_body = -1\n", "max_body must be a whole number of bytes from "
+	                        "1 to 1073741824"},
+	    {"max_body = 1e6\n", "max_body must be a whole number of bytes "
+	                         "from 1 to 1073741824"},
+	    {"max_body = 0x10\n", "max_body must be a whole number of bytes "
+	                          "from 1 to 1073741824"},
+	    {"max_body =\n", "max_body must be a whole number of bytes from 1 "
+	                     "to 1073741824"},
+	    {"max_body = 1073741825\n", "max_body must be a whole number of "
+	                                "bytes from 1 to 1073741824"},
+	    {"max_body = 99999999999999999999999\n", "from 1 to 1073741824"},
+	    {"max_body = 10 # comment\n", "max_body must be a whole number of "
+	                                  "bytes from 1 to 1073741824"},
+	    {"hook_timeout = 0\n", "hook_timeout must be a whole number of "
+	                           "seconds from 1 to 3600"},
+	    {"hook_timeout = 3601\n", "hook_timeout must be a whole number of "
+	                              "seconds from 1 to 3600"},
+	    {"hook_max_output = 0\n",
+	        "hook_max_output must be a whole number of bytes from 1"},
 	    {"failures = verbose\n", "silent or explain"},
 	    {"failures = Explain\n", "silent or explain"},
 	    {"type = a b\n", "header token"},
@@ -174,6 +189,29 @@ START_TEST(conf_parse_refuses_bad_schema_keys)
 	expect_conf_fail("refs = https://x/=../up\n", "inside the address");
 	expect_conf_fail("refs = https://x/=/etc\n", "inside the address");
 	expect_conf_fail("refs = =dir\n", "URI-PREFIX=DIR");
+}
+END_TEST
+
+START_TEST(conf_root_parse_reads_index)
+{
+	struct conf_root r = {true};
+	char err[CONF_ERR_MAX];
+
+	ck_assert_int_eq(conf_root_parse("", 0, &r, err, sizeof(err)), 0);
+	ck_assert(!r.index);
+	ck_assert_int_eq(
+	    conf_root_parse("# x\nindex = yes\n", 16, &r, err, sizeof(err)), 0);
+	ck_assert(r.index);
+	ck_assert_int_eq(
+	    conf_root_parse("index = on\n", 11, &r, err, sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "yes or no, not 'on'"));
+	ck_assert_int_eq(conf_root_parse("index = no\nindex = no\n", 22, &r,
+	                     err, sizeof(err)),
+	    -1);
+	ck_assert_ptr_nonnull(strstr(err, "line 2: duplicate key"));
+	ck_assert_int_eq(
+	    conf_root_parse("max_body = 1\n", 13, &r, err, sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "unknown key 'max_body'"));
 }
 END_TEST
 
@@ -381,8 +419,10 @@ START_TEST(conf_parse_reads_the_shared_store_keys)
 	ck_assert_uint_eq(c.task_lease, 3);
 	c = expect_conf("task_lease = 600\n");
 	ck_assert_uint_eq(c.task_lease, 600);
-	expect_conf_fail("task_lease = 2\n", "bad value for task_lease");
-	expect_conf_fail("task_lease = 601\n", "bad value for task_lease");
+	expect_conf_fail("task_lease = 2\n",
+	    "task_lease must be a whole number of seconds from 3 to 600");
+	expect_conf_fail("task_lease = 601\n",
+	    "task_lease must be a whole number of seconds from 3 to 600");
 	expect_conf_fail("store_scope = a b\n", "store_scope must be");
 	expect_conf_fail("store_scope =\n", "store_scope must be");
 	expect_conf_fail("store_pg =\n", "store_pg must be");
@@ -419,6 +459,7 @@ suite_conf(void)
 	tcase_add_test(tc, conf_parse_refuses_bad_log_levels);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("conf_load");
+	tcase_add_test(tc, conf_root_parse_reads_index);
 	tcase_add_test(tc, conf_load_of_a_missing_file_gives_defaults);
 	tcase_add_test(tc, conf_load_reads_a_file_and_refuses_a_symlink);
 	suite_add_tcase(s, tc);

@@ -216,6 +216,17 @@ static const struct lint_case lint_cases[] = {
     {"{\"type\": \"object\", " CLOSED ", \"properties\": {\"n\": "
      "{\"type\": \"string\", \"maxLength\": 5}}}",
         "optional-empty", false, NULL, NULL},
+    /* a choice, a boolean or a number is never sent blank */
+    {"{\"type\": \"object\", " CLOSED ", \"properties\": {\"n\": "
+     "{\"type\": \"string\", \"enum\": [\"a\", \"b\"]}}}",
+        "optional-empty", false, NULL, NULL},
+    {"{\"type\": \"object\", " CLOSED ", \"properties\": {\"n\": "
+     "{\"type\": \"string\", \"const\": \"a\"}}}",
+        "optional-empty", false, NULL, NULL},
+    {"{\"type\": \"object\", " CLOSED ", \"properties\": {\"n\": "
+     "{\"type\": [\"string\", \"integer\"], \"minLength\": 1, "
+     "\"maxLength\": 4}}}",
+        "optional-empty", false, NULL, NULL},
 };
 
 START_TEST(each_rule_fires_on_its_form_and_not_on_the_fixed_one)

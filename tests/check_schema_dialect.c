@@ -503,9 +503,11 @@ START_TEST(refs_load_local_copies_only_under_their_prefix)
 	ck_assert_int_eq(schema_refs_load(&r, "http://h/../etc/passwd", 22, &a,
 	                     &doc, msg, sizeof(msg)),
 	    -1);
+	/* a missing copy under a prefix names where it was looked for */
 	ck_assert_int_eq(schema_refs_load(&r, "http://h/a.json", 15, &a, &doc,
 	                     msg, sizeof(msg)),
-	    1);
+	    -1);
+	ck_assert_str_eq(msg, "no file /nonexistent/a.json");
 	arena_free(&a);
 }
 END_TEST

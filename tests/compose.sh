@@ -32,8 +32,8 @@ refused() {
 	form "$1" "$2"
 	run_cli --check "$ROOT/$1"
 	expect_status 1 "$4: refused"
-	if grep -qF -- "$3" "$TEST_TMP/err"; then pass; else
-		fail "$4: no $3 in: $(head -c 400 "$TEST_TMP/err")"
+	if grep -qF -- "$3" "$TEST_TMP/out"; then pass; else
+		fail "$4: no $3 in: $(head -c 400 "$TEST_TMP/out")"
 	fi
 	rm -rf "${ROOT:?}/$1"
 }
@@ -164,9 +164,9 @@ form lost ', "links": [{"rel": "next", "href": "nowhere"}, {"rel": "up", "href":
 run_cli --check "$ROOT/lost"
 expect_status 1 "--check: a link to no address"
 expect_true "--check names the broken sibling by pointer" \
-    grep -q 'refused \[link-broken\] at "#/links/0/href": "nowhere" names' "$TEST_TMP/err"
+    grep -q 'refused \[link-broken\] at "#/links/0/href": "nowhere" names' "$TEST_TMP/out"
 expect_true "--check refuses a path of two segments under the root" \
-    grep -q 'refused \[link-broken\] at "#/links/1/href"' "$TEST_TMP/err"
+    grep -q 'refused \[link-broken\] at "#/links/1/href"' "$TEST_TMP/out"
 expect_true "--check leaves ../ and /path alone (never fetched)" \
     sh -c "! grep -q 'links/[23]' '$TEST_TMP/err'"
 run_cli --check --json "$ROOT/lost"

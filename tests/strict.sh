@@ -32,13 +32,17 @@ obstacle() {
 	run_cli --strict-openai "$TEST_TMP/$1.json"
 	expect_status 1 "$4"
 	expect_stderr_match "$3" "$4: pointer and keyword"
+	# every obstacle comes with what to change
+	if grep 'not for OpenAI strict mode' "$TEST_TMP/err" | grep -qv '; fix: .'; then
+		fail "$4: an obstacle without its fix: $(grep -v '; fix: ' "$TEST_TMP/err" | head -n 1)"
+	else pass; fi
 }
 closed='"type": "object", "additionalProperties": false'
 obstacle optional "{$closed, \"properties\": {\"a\": {\"type\": \"string\"}}}" \
     'at /properties/a: required: an optional member' "an optional member"
 obstacle open '{"type": "object", "required": ["a"],
     "properties": {"a": {"type": "string"}}}' \
-    'at (the root): additionalProperties: must be false' "an open object"
+    'at the root: additionalProperties: must be false' "an open object"
 obstacle overlap "{$closed, \"required\": [\"a\"], \"properties\": {\"a\":
     {\"oneOf\": [{\"type\": \"string\"}, {\"type\": \"string\",
     \"maxLength\": 2}]}}}" \
@@ -57,9 +61,9 @@ obstacle unique "{$closed, \"required\": [\"t\"], \"properties\": {\"t\":
     'at /properties/t/uniqueItems: uniqueItems' "uniqueItems"
 obstacle rootany '{"anyOf": [{"type": "object", "additionalProperties": false,
     "properties": {}}]}' \
-    'at (the root): anyOf: not allowed at the root' "anyOf at the root"
+    'at the root: anyOf: not allowed at the root' "anyOf at the root"
 obstacle rootstring '{"type": "string"}' \
-    'at (the root): type: the root must be an object' "a root that is no object"
+    'at the root: type: the root must be an object' "a root that is no object"
 obstacle untyped "{$closed, \"required\": [\"a\"], \"properties\": {\"a\": {}}}" \
     'at /properties/a: type: missing' "a member of any value"
 obstacle boolean "{$closed, \"required\": [\"a\"], \"properties\": {\"a\": true}}" \

@@ -96,8 +96,8 @@ expect_status 2 "a directory without form.json is an error"
 printf '{"p": "", "m": []}' >"$TEST_TMP/no-form/form.json"
 run_cli --validate "$TEST_TMP/no-form" "$data/money/pass/cents.json"
 expect_status 2 "a form.json without s is an error"
-expect_stderr_match 'not an arrival document at "": required: missing "s"' \
-    "the missing s is named, as the server names it"
+expect_stderr_match 'not an arrival document: it is an object of three members, p (.*), m (.*) and s (.*); missing: s$' \
+    "the missing s is named with the three members, as the server names it"
 
 # Usage.
 run_cli --validate
@@ -193,13 +193,13 @@ printf '{"p":"x","m":[],"s":{"required":"a","properties":{"x":' \
 printf '{"minLength":-1}},"minLenght":1}}\n' >>"$chk/form.json"
 run_cli --check "$chk"
 expect_status 1 "a form with three problems is refused"
-grep -o 'refused \[form-refused\] at "#[^"]*"' "$TEST_TMP/err" | tr '\n' ' ' \
+grep -o 'refused \[form-refused\] at "#[^"]*"' "$TEST_TMP/out" | tr '\n' ' ' \
     >"$TEST_TMP/where"
 expect_true "--check lists the three problems in document order" \
     grep -qx 'refused \[form-refused\] at "#/required" refused \[form-refused\] at "#/properties/x/minLength" refused \[form-refused\] at "#/minLenght" ' \
     "$TEST_TMP/where"
-expect_stderr_match 'did you mean minLength?' "each problem keeps its fix"
-expect_stderr_match 'minLength must be a non-negative integer, keyword minLength' \
+expect_stdout_match 'did you mean minLength?' "each problem keeps its fix"
+expect_stdout_match 'minLength must be a non-negative integer, keyword minLength' \
     "each problem keeps its reason and keyword"
 # Past SCHEMA_PROBLEMS_MAX (100) the rest is counted.
 {
@@ -215,8 +215,8 @@ expect_stderr_match 'minLength must be a non-negative integer, keyword minLength
 run_cli --check "$chk"
 expect_status 1 "a form with 150 problems is refused"
 expect_true "--check prints the first 100 problems" \
-    test "$(grep -c 'refused \[form-refused\]' "$TEST_TMP/err")" -eq 100
-expect_stderr_match 'and 50 more problems' "then how many more"
+    test "$(grep -c 'refused \[form-refused\]' "$TEST_TMP/out")" -eq 100
+expect_stdout_match 'and 50 more problems' "then how many more"
 
 # format: a name declared with annotations is an annotation; an unknown
 # name still refuses the form.
@@ -257,7 +257,7 @@ while IFS='|' read -r form conf why; do
 	expect_stderr_match "$why" "served$i: the reason is the server's"
 done <<'EOF'
 {"p": 1, "m": [], "s": {}}|-|not an arrival document
-{"m": [], "s": {}}|-|not an arrival document at "": required: missing "p"
+{"m": [], "s": {}}|-|and s (the form, a JSON Schema object); missing: p
 {"p": "x", "m": [], "s": {}}|max_bdy = 1|address.conf
 {"p": "x", "m": [], "s": {"type": "object"}}|dialect = nope|address.conf
 EOF

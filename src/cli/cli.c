@@ -48,6 +48,9 @@ static const char cli_usage[] =
     "          --annotations NAME,... before a SCHEMA.json; a DIR is "
     "loaded\n"
     "          as the server loads it, with its address.conf)\n"
+    "       gpt.fcgi --init DIR [--schema FILE|-] [--hook python|sh]\n"
+    "       gpt.fcgi --init DIR --from-openapi FILE OPERATION-ID\n"
+    "                                     a new address, then --check\n"
     "       gpt.fcgi --version | --help\n";
 
 static int
@@ -85,6 +88,7 @@ static const struct cli_cmd cli_cmds[] = {
     {"--sample", cli_sample},
     {"--strict-openai", cli_strict_openai},
     {"--graph", cli_graph},
+    {"--init", cli_init},
 };
 
 int
@@ -97,7 +101,12 @@ cli_main(int argc, char **argv)
 			if (strcmp(argv[1], cli_cmds[i].flag) == 0)
 				return cli_cmds[i].run(argc - 1, argv + 1);
 		fprintf(stderr, "gpt.fcgi: unknown option: %s\n", argv[1]);
-	}
+	} else
+		fputs("gpt.fcgi: no CGI request (GATEWAY_INTERFACE, "
+		      "REQUEST_METHOD) and no FastCGI socket on standard "
+		      "input: a web server runs it, or an operator with one of "
+		      "these:\n",
+		    stderr);
 	fputs(cli_usage, stderr);
 	return 2;
 }

@@ -1,7 +1,7 @@
 /*
  * cli.h: the operator's command line (--check, --validate, --parse,
- * --version, --help).  Each command returns the process exit status; only
- * main() calls exit.  Statuses follow the contract: --parse 0/1,
+ * --init, --version, --help).  Each command returns the process exit status;
+ * only main() calls exit.  Statuses follow the contract: --parse 0/1,
  * --validate 0/1/2, --check 0/1; a usage error is 2.
  */
 #ifndef GPT_CLI_H
@@ -11,6 +11,7 @@
 
 #include "base/common.h"
 
+struct arena;
 struct buf;
 
 #define CLI_INPUT_MAX ((size_t)256 * 1024 * 1024) /* a file or stdin */
@@ -50,5 +51,16 @@ int cli_check_root(const char *root, bool json);
  * that lands under the root but names no address that loads, refused
  * with its pointer (cli_graph.c). */
 void cli_links_report(const char *dir, const struct addr *a, struct report *r);
+int cli_init(int argc, char **argv); /* cli_init.c */
+
+/*
+ * The form document (compact JSON, into form) of the OpenAPI 3.x
+ * operation id's JSON request body in the document at path, with the
+ * components it reaches carried (cli_openapi.c); the OpenAPI keywords it
+ * uses that judge nothing, space-separated, into annotations.  text and a
+ * hold the document.  0, or -1 after a message on stderr.
+ */
+int cli_openapi_form(const char *path, const char *id, struct arena *a,
+    struct buf *text, struct buf *form, struct buf *annotations) GPT_MUSTCHECK;
 
 #endif /* GPT_CLI_H */

@@ -6,9 +6,10 @@
  * JSON Pointer, reason and fix (report.h); the annotations; the served
  * size; what each constrained decoder would do with the form (decoder.h).
  *
- * Text: problems on stderr (one line each, through log_), the rest on
- * stdout.  --json: the whole report as one JSON document on stdout
- * (gpt.fcgi(8) documents its shape), nothing on stderr.
+ * Text: the whole report on stdout, problems first (one line each, as
+ * the log words them), so that one redirection keeps all of it.  --json: the
+ * whole report as one JSON document on stdout (gpt.fcgi(8) documents its
+ * shape), nothing on stderr.
  *
  * Exit 0 when the address loads, whatever its warnings; 1 when it is
  * refused; 2 on a usage error.

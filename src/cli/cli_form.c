@@ -110,7 +110,7 @@ cli_form_put_where(const struct jptr *p)
 {
 	cli_form_put_pointer(p);
 	if (p->len == 0)
-		fputs("(the root)", stderr);
+		fputs("the root", stderr);
 }
 
 static void
@@ -119,6 +119,11 @@ cli_form_warning(void *ctx, const char *pointer, const char *message)
 	struct jptr p;
 
 	(void)ctx;
+	/* a keyword the dialect makes an annotation, an x- one, or one the
+	 * operator declared is what the author meant: no warning (--check
+	 * lists them, with where each is first used) */
+	if (strstr(message, "\" is an annotation") != NULL)
+		return;
 	jptr_init(&p);
 	p.len = strlen(pointer) < sizeof(p.buf) ? strlen(pointer)
 	                                        : sizeof(p.buf) - 1;
@@ -153,8 +158,13 @@ cli_form_read_json(const char *path, struct buf *b, struct arena *a,
 	if (cli_slurp(path, b) == -1)
 		return -1;
 	if (json_parse(buf_ptr(b), buf_len(b), a, 0, out, &jerr) != JSON_OK) {
-		fprintf(stderr, "gpt.fcgi: %s %s: offset %zu: %s\n", what,
-		    path == NULL ? "(standard input)" : path, jerr.offset,
+		size_t line, col;
+
+		json_line_col(buf_ptr(b), buf_len(b), jerr.offset, &line, &col);
+		fprintf(stderr,
+		    "gpt.fcgi: %s %s: line %zu, column %zu (offset %zu): %s\n",
+		    what, path == NULL ? "(standard input)" : path, line, col,
+		    jerr.offset,
 		    jerr.msg != NULL ? jerr.msg : json_errstr(jerr.code));
 		return -2;
 	}

@@ -89,7 +89,7 @@ int cli_form_compile(struct cli_form *f, const struct json_value *v,
  * hold a newline: a form or body cannot forge lines). */
 void cli_form_put_pointer(const struct jptr *p);
 
-/* As cli_form_put_pointer, with "(the root)" for the empty pointer. */
+/* As cli_form_put_pointer, with "the root" for the empty pointer. */
 void cli_form_put_where(const struct jptr *p);
 
 /* Print v indented by two spaces, then a newline, to stdout.  0 or -1. */

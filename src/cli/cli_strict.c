@@ -33,7 +33,8 @@
  *
  * Exit 0: the rewrite on stdout (each rewrite noted on stderr); 1: the
  * form cannot be sent in strict mode, one line per obstacle on stderr
- * ("at POINTER: KEYWORD: reason"); 2: usage, or the form does not load.
+ * ("at POINTER: KEYWORD: reason; fix: what to change"); 2: usage, or the form
+ * does not load.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,8 +105,10 @@ get_kw(const struct json_value *v, enum kw kw)
 	return json_object_get(v, name, strlen(name));
 }
 
+/* One obstacle on stderr: where, the keyword, why, and its fix. */
 static void
-problem_kw(struct strict *s, const char *keyword, size_t len, const char *why)
+problem_kw(struct strict *s, const char *keyword, size_t len, const char *why,
+    const char *fix)
 {
 	size_t i;
 
@@ -118,13 +121,13 @@ problem_kw(struct strict *s, const char *keyword, size_t len, const char *why)
 		fputc(gpt_is_control((unsigned char)keyword[i]) ? '?'
 		                                                : keyword[i],
 		    stderr);
-	fprintf(stderr, ": %s\n", why);
+	fprintf(stderr, ": %s; fix: %s\n", why, fix);
 }
 
 static void
-problem(struct strict *s, const char *keyword, const char *why)
+problem(struct strict *s, const char *keyword, const char *why, const char *fix)
 {
-	problem_kw(s, keyword, strlen(keyword), why);
+	problem_kw(s, keyword, strlen(keyword), why, fix);
 }
 
 /* A rewrite made, told on stderr once the form qualifies. */
@@ -141,8 +144,8 @@ note(struct strict *s, const char *what)
 		                       ? '?'
 		                       : s->ptr.buf[i]) == -1)
 			return;
-	if (buf_printf(&s->notes, "%s: %s\n",
-	        s->ptr.len == 0 ? "(the root)" : "", what) == -1)
+	if (buf_printf(&s->notes, "%s: %s\n", s->ptr.len == 0 ? "the root" : "",
+	        what) == -1)
 		return;
 }
 
@@ -377,7 +380,9 @@ walk_member(struct strict *s, const struct json_value *v,
 	} else if (kw >= 0 && !schema_view_describes((enum kw)kw)) {
 		problem_kw(s, k->ptr, k->len,
 		    "a keyword the tools do not describe (nothing is known "
-		    "of what it accepts)");
+		    "of what it accepts)",
+		    "send the form without strict mode (gpt.fcgi enforces the "
+		    "keyword either way)");
 	} else if (draft4 && (kw == KW_XMIN_BOOL || kw == KW_XMAX_BOOL)) {
 		/* {"minimum": 0, "exclusiveMinimum": true} */
 		const struct json_value *b =
@@ -420,15 +425,23 @@ walk_member(struct strict *s, const struct json_value *v,
 		problem(s, schema_kw_name(KW_ONEOF),
 		    "refused by strict mode, and the branches are not "
 		    "provably disjoint (anyOf would accept a value that "
-		    "matches two)");
+		    "matches two)",
+		    "tell the branches apart (a const or enum member that "
+		    "each has alone) so that oneOf becomes anyOf, or send "
+		    "the form without strict mode");
 	} else if (e != DECODER_ENFORCE) {
 		if (kw == KW_FORMAT && e == DECODER_REFUSE)
 			problem(s, schema_kw_name(KW_FORMAT),
 			    "a format strict mode does not know "
-			    "(dropping it would accept more)");
+			    "(dropping it would accept more)",
+			    "replace it with a pattern that says the same, or "
+			    "send the form without strict mode");
 		else
-			problem_kw(
-			    s, k->ptr, k->len, "not supported by strict mode");
+			problem_kw(s, k->ptr, k->len,
+			    "not supported by strict mode",
+			    "drop it if the form can do without it (gpt.fcgi "
+			    "enforces it either way), or send the form without "
+			    "strict mode");
 	} else if (kw == KW_PROPERTIES || kw == KW_DEFS ||
 	           kw == KW_DEFINITIONS) {
 		jptr_pop(&s->ptr, save);
@@ -446,7 +459,9 @@ walk_member(struct strict *s, const struct json_value *v,
 			save = jptr_push(&s->ptr, k->ptr, k->len);
 			problem(s, schema_kw_name(KW_ITEMS),
 			    "an array of schemas "
-			    "(tuples are not supported)");
+			    "(tuples are not supported)",
+			    "use one items schema for every item, or an object "
+			    "with a member for each position");
 			jptr_pop(&s->ptr, save);
 			json_out_value(&s->w, &m->value);
 		} else {
@@ -467,11 +482,15 @@ walk_member(struct strict *s, const struct json_value *v,
 		if (kw == KW_ADDITIONALPROPERTIES &&
 		    m->value.type != JSON_T_FALSE)
 			problem(s, schema_kw_name(KW_ADDITIONALPROPERTIES),
-			    "must be false");
+			    "must be false",
+			    "write \"additionalProperties\": false (the form "
+			    "then refuses members it does not name)");
 		if (kw == KW_ENUM && m->value.type == JSON_T_ARRAY &&
 		    m->value.u.arr.count > STRICT_MAX_ENUM)
 			problem(s, schema_kw_name(KW_ENUM),
-			    "more than 1000 values");
+			    "more than 1000 values",
+			    "split the choice in two members, or accept a "
+			    "string with a pattern");
 		if (kw == KW_ENUM || kw == KW_CONST)
 			count_chars(s, &m->value);
 		put_member(s, n, k);
@@ -493,21 +512,29 @@ check_object(struct strict *s, const struct schema_node *node,
 
 	if (objects + 1 > STRICT_MAX_DEPTH)
 		problem(s, schema_kw_name(KW_PROPERTIES),
-		    "more than 10 levels of nested objects");
+		    "more than 10 levels of nested objects",
+		    "flatten the form to 10 levels (for recursion, gpt.fcgi "
+		    "--unroll with fewer levels)");
 	if (add == NULL || add->type != JSON_T_FALSE)
 		problem(s, schema_kw_name(KW_ADDITIONALPROPERTIES),
 		    "must be false (adding it would refuse members "
-		    "the form accepts)");
+		    "the form accepts)",
+		    "add \"additionalProperties\": false to this object, "
+		    "if refusing other members is what you mean");
 	if (get_kw(v, KW_PROPERTIES) == NULL &&
 	    (add == NULL || add->type != JSON_T_FALSE))
 		problem(s, schema_kw_name(KW_PROPERTIES),
-		    "an object without properties");
+		    "an object without properties",
+		    "name its members under properties, or make it an "
+		    "array of {key, value} objects");
 	for (i = 0; node != NULL && i < view->nprops; i++) {
 		schema_view_prop(node, i, &p);
 		if (p.src == NULL) {
 			/* named by required only */
 			problem(s, schema_kw_name(KW_REQUIRED),
-			    "names a member properties does not define");
+			    "names a member properties does not define",
+			    "define the member under properties, or take it "
+			    "out of required");
 			continue;
 		}
 		s->nprops++;
@@ -520,7 +547,10 @@ check_object(struct strict *s, const struct schema_node *node,
 			problem(s, schema_kw_name(KW_REQUIRED),
 			    "an optional member (strict mode wants "
 			    "every property required; required and "
-			    "nullable would accept another set)");
+			    "nullable would accept another set)",
+			    "make it required, with \"null\" among its types "
+			    "if it may be left out (clients then send null "
+			    "instead of omitting it)");
 			jptr_pop(&s->ptr, save);
 		}
 	}
@@ -540,7 +570,9 @@ walk(struct strict *s, const struct json_value *v, unsigned objects,
 		/* true or false as a subschema: {} is not allowed, false has
 		 * no spelling */
 		problem(s, v->type == JSON_T_TRUE ? "true" : "false",
-		    "a boolean schema (strict mode wants a typed schema)");
+		    "a boolean schema (strict mode wants a typed schema)",
+		    "write a typed schema for true, and leave the member "
+		    "out for false");
 		json_out_value(&s->w, v);
 		return;
 	}
@@ -549,7 +581,8 @@ walk(struct strict *s, const struct json_value *v, unsigned objects,
 		/* a schema the compiler never reached (under a keyword of a
 		 * vocabulary the meta-schema leaves out): nothing is known */
 		problem(s, schema_kw_name(KW_TYPE),
-		    "a schema the form does not apply (strict mode would)");
+		    "a schema the form does not apply (strict mode would)",
+		    "remove the schema the form does not apply");
 		json_out_value(&s->w, v);
 		return;
 	}
@@ -612,13 +645,18 @@ walk(struct strict *s, const struct json_value *v, unsigned objects,
 	    view.const_value == NULL)
 		problem(s, schema_kw_name(KW_TYPE),
 		    "missing (strict mode has no schema for "
-		    "any value)");
+		    "any value)",
+		    "add the type (or types) the member takes");
 	if (is_root && !(view.typed && (view.types & SV_TY_OBJECT)))
-		problem(
-		    s, schema_kw_name(KW_TYPE), "the root must be an object");
+		problem(s, schema_kw_name(KW_TYPE),
+		    "the root must be an object",
+		    "wrap the value in an object with one required member "
+		    "(additionalProperties false) holding it");
 	if (is_root && view.nany_of > 0 &&
 	    effect_kw(&view, KW_ANYOF, true) != DECODER_ENFORCE)
-		problem(s, schema_kw_name(KW_ANYOF), "not allowed at the root");
+		problem(s, schema_kw_name(KW_ANYOF), "not allowed at the root",
+		    "move the anyOf under a required member of a root "
+		    "object");
 	if (view.typed && (view.types & SV_TY_OBJECT)) {
 		check_object(s, node, &view, v, objects);
 		objects++;
@@ -746,10 +784,13 @@ cli_strict_openai(int argc, char **argv)
 	walk(&s, root, 0, true);
 	if (s.nprops > STRICT_MAX_PROPS)
 		problem(&s, schema_kw_name(KW_PROPERTIES),
-		    "more than 5000 properties in all");
+		    "more than 5000 properties in all",
+		    "split the form across several addresses");
 	if (s.nchars > STRICT_MAX_CHARS)
 		problem(&s, schema_kw_name(KW_ENUM),
-		    "more than 120,000 characters of names and values");
+		    "more than 120,000 characters of names and values",
+		    "shorten member names and enum values, or split the form "
+		    "across several addresses");
 	if (s.w.nomem) {
 		fprintf(stderr, "gpt.fcgi: out of memory\n");
 		status = 2;

@@ -35,6 +35,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base/buf.h"
 #include "base/num.h"
@@ -843,6 +844,42 @@ find_opaque(void *ctx, const struct schema_node *n)
 	return 1;
 }
 
+/* The form document doc with its s replaced by s (--unroll --form), in
+ * a; NULL when it does not fit. */
+static const struct json_value *
+unroll_whole(struct unroll *u, const struct json_value *doc,
+    const struct json_value *s, struct arena *a)
+{
+	const struct json_value *res = NULL;
+	struct json_err jerr;
+	struct buf text;
+	struct json_out w = {&text, false};
+	const char *copy;
+	size_t k;
+
+	/* s's strings point into u->out: a buffer of its own, kept in a
+	 * (the tree parsed from it points into it too) */
+	(void)u;
+	buf_init(&text, CLI_INPUT_MAX);
+	json_out_puts(&w, "{");
+	for (k = 0; k < doc->u.obj.count; k++) {
+		const struct json_member *m = &doc->u.obj.members[k];
+
+		if (k > 0)
+			json_out_puts(&w, ",");
+		json_out_key(&w, &m->key);
+		json_out_value(&w,
+		    m->key.len == 1 && m->key.ptr[0] == 's' ? s : &m->value);
+	}
+	json_out_puts(&w, "}");
+	if (!w.nomem &&
+	    (copy = arena_strndup(a, buf_ptr(&text), buf_len(&text))) != NULL &&
+	    json_parse(copy, buf_len(&text), a, 0, &res, &jerr) != JSON_OK)
+		res = NULL;
+	buf_free(&text);
+	return res;
+}
+
 int
 cli_unroll(int argc, char **argv)
 {
@@ -856,9 +893,14 @@ cli_unroll(int argc, char **argv)
 	uint64_t n;
 	size_t k;
 	int i = 1, status = 2;
-	bool any = false;
+	bool any = false, whole = false;
+	struct stat st;
 
 	cli_form_init(&f);
+	if (i < argc && strcmp(argv[i], "--form") == 0) {
+		whole = true;
+		i++;
+	}
 	if (cli_form_opt(&f, argc, argv, &i) == -1)
 		goto done;
 	if (argc - i != 2)
@@ -866,6 +908,13 @@ cli_unroll(int argc, char **argv)
 	if (num_read_str(argv[i], 1, UNROLL_LEVELS_MAX, NUM_CANONICAL, &n) !=
 	    NULL)
 		goto usage; /* --unroll 0 form.json */
+	if (whole && (stat(argv[i + 1], &st) == -1 || !S_ISDIR(st.st_mode))) {
+		/* hits on --unroll --form 3 schema.json */
+		fprintf(stderr,
+		    "gpt.fcgi: --unroll --form takes an address directory "
+		    "(its form.json is written whole)\n");
+		goto done;
+	}
 	if (cli_form_load(&f, argv[i + 1]) == -1)
 		goto done;
 	if ((u = calloc(1, sizeof(*u))) == NULL) {
@@ -952,7 +1001,7 @@ cli_unroll(int argc, char **argv)
 		    "gpt.fcgi: %s: cannot unroll at %s: recursion through a "
 		    "reference the rewrite does not follow (an anchor, "
 		    "$dynamicRef, $recursiveRef or another document)\n",
-		    f.path, w.where[0] != '\0' ? w.where : "(the root)");
+		    f.path, w.where[0] != '\0' ? w.where : "the root");
 		goto done;
 	}
 	if (!any)
@@ -960,6 +1009,8 @@ cli_unroll(int argc, char **argv)
 		    "gpt.fcgi: %s: no recursion to unroll; the "
 		    "form as it is\n",
 		    f.path);
+	if (whole && (res = unroll_whole(u, f.addr.doc, res, &f.a)) == NULL)
+		goto toolarge;
 	status = cli_form_print(res) == 0 ? 0 : 2;
 	goto done;
 toolarge:
@@ -975,7 +1026,9 @@ done:
 usage:
 	fputs("usage: gpt.fcgi --unroll " CLI_FORM_OPTS_USAGE
 	      " N DIR-or-SCHEMA.json"
-	      "   (1 <= N <= 64)\n",
+	      "   (1 <= N <= 64)\n"
+	      "       gpt.fcgi --unroll --form N DIR   the whole form.json, "
+	      "its s unrolled\n",
 	    stderr);
 	cli_form_free(&f);
 	return 2;

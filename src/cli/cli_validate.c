@@ -104,7 +104,7 @@ run_validate(int argc, char **argv, bool bundle)
 		break;
 	default:
 		fputs("gpt.fcgi: rejected at ", stderr);
-		cli_form_put_pointer(&err.pointer);
+		cli_form_put_where(&err.pointer);
 		/* the operator's convention (doc/internals.md): at POINTER:
 		 * KEYWORD: REASON, as --strict-openai and --unroll write */
 		fprintf(stderr, ": %s%s%s\n",

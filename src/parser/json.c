@@ -1447,3 +1447,22 @@ json_errstr(enum json_errcode code)
 	}
 	return "unknown error";
 }
+
+void
+json_line_col(
+    const char *text, size_t len, size_t offset, size_t *line, size_t *col)
+{
+	size_t i;
+
+	*line = 1;
+	*col = 1;
+	if (offset > len)
+		offset = len;
+	for (i = 0; i < offset; i++) {
+		if (text[i] == '\n') {
+			(*line)++;
+			*col = 1;
+		} else if (((unsigned char)text[i] & 0xC0) != 0x80)
+			(*col)++;
+	}
+}

@@ -211,6 +211,14 @@ int json_write_pretty(
 /* "null", "boolean", "number", "string", "array" or "object". */
 const char *json_type_name(enum json_type t);
 
+/*
+ * Where byte offset of the len bytes at text is, for people: its line
+ * (1 up, counting LF) and column (1 up, in characters: UTF-8 lead
+ * bytes since the line began).  An offset past len counts to len.
+ */
+void json_line_col(
+    const char *text, size_t len, size_t offset, size_t *line, size_t *col);
+
 /* A fixed English phrase for code. */
 const char *json_errstr(enum json_errcode code);
 

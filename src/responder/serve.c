@@ -27,6 +27,7 @@
 #include "responder/metrics.h"
 #include "schema/schema.h"
 #include "responder/idem.h"
+#include "responder/rootindex.h"
 #include "responder/serve.h"
 #include "responder/task.h"
 
@@ -460,6 +461,39 @@ serve_derive_acts(struct addr *a, char *err, size_t errlen)
 	return serve_derive_with(a, false, err, errlen);
 }
 
+/*
+ * A request for a root itself, which names no address: GPT_ROOT with no
+ * name (or "/"), or the .d directory's own URL.  Its index when the
+ * root's root.conf turns it on (rootindex.h): true, answered.  Under CGI
+ * the addresses listed are loaded without their answers (nothing is kept
+ * past the request); a FastCGI process keeps them as their own GETs do.
+ */
+static bool
+serve_root_index(struct serve_io *io, const struct http_req *req,
+    const char *root, enum http_outcome *o, int *rc)
+{
+	char dir[PATH_MAX];
+	const char *pi = req->path_info;
+
+	if (root == NULL) {
+		if (pi != NULL && *pi != '\0' && strcmp(pi, "/") != 0)
+			return false;
+		if (req->gpt_address != NULL && *req->gpt_address != '\0')
+			return false;
+		if (req->gpt_root != NULL && *req->gpt_root != '\0')
+			root = req->gpt_root;
+		else if (req->script_filename != NULL &&
+		         *req->script_filename != '\0' &&
+		         (size_t)snprintf(dir, sizeof(dir), "%s.d",
+		             req->script_filename) < sizeof(dir))
+			root = dir;
+		else
+			return false;
+	}
+	return rootindex_serve(
+	    root, req, io->form_cache ? NULL : serve_derive, &io->out, o, rc);
+}
+
 int
 serve_request(struct serve_io *io, struct serve_state *st)
 {
@@ -479,6 +513,8 @@ serve_request(struct serve_io *io, struct serve_state *st)
 	q.gpt_address = req.gpt_address;
 	q.gpt_root = req.gpt_root;
 	if (addr_resolve(&q, &ref, &why) == -1) {
+		if (serve_root_index(io, &req, NULL, &o, &rc))
+			goto done;
 		/* no address to name: what the request asked for instead */
 		log_reject("no address for PATH_INFO \"%.200s\": %s",
 		    req.path_info != NULL ? req.path_info : "", why);
@@ -495,6 +531,9 @@ serve_request(struct serve_io *io, struct serve_state *st)
 		    serve_derive, serve_derive_acts, &why);
 	} else
 		a = addr_cache_lookup(&ref, serve_derive, &why);
+	if (ref.script_own && (a == NULL || (!a->ok && a->no_form)) &&
+	    serve_root_index(io, &req, ref.dir, &o, &rc))
+		goto done;
 	if (ref.script_own && (a == NULL || (!a->ok && a->no_form))) {
 		/* hits on .../gpt.fcgi (shared hosting, the .d default) before
 		 * anything was published there: not the server's failure */

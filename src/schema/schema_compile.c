@@ -801,6 +801,36 @@ type_bit(const struct json_value *v)
 	return 0;
 }
 
+/* The refusal of an unknown type name, with the close one if any:
+ * {"type": "strnig"} reads "did you mean string?". */
+static void
+refuse_type_name(struct cctx *c, const struct json_value *v)
+{
+	const char *names[GPT_ARRAY_LEN(type_names)], *close = NULL;
+	char clip[SCHEMA_CLIP_MAX + 1];
+	size_t i;
+
+	for (i = 0; i < GPT_ARRAY_LEN(type_names); i++)
+		names[i] = type_names[i].name;
+	if (v->type != JSON_T_STRING) {
+		refuse(c, "type",
+		    "unknown type name: a type is a string (null, boolean, "
+		    "object, array, number, string, integer)");
+		return;
+	}
+	close = schema_name_suggest(
+	    v->u.str.ptr, v->u.str.len, names, GPT_ARRAY_LEN(names));
+	schema_clip(clip, v->u.str.ptr, v->u.str.len);
+	if (close != NULL)
+		refuse(c, "type", "unknown type name \"%s\": did you mean %s?",
+		    clip, close);
+	else
+		refuse(c, "type",
+		    "unknown type name \"%s\" (null, boolean, object, array, "
+		    "number, string, integer)",
+		    clip);
+}
+
 static int
 compile_type(struct cctx *c, struct schema_node *n, const struct json_value *v)
 {
@@ -816,7 +846,7 @@ compile_type(struct cctx *c, struct schema_node *n, const struct json_value *v)
 
 			/* {"type": ["strnig"]} */
 			if ((bit = type_bit(&v->u.arr.items[i])) == 0)
-				return refuse(c, "type", "unknown type name"),
+				return refuse_type_name(c, &v->u.arr.items[i]),
 				       -1;
 			/* {"type": ["string", "string"]} */
 			if (n->types & bit)
@@ -829,7 +859,7 @@ compile_type(struct cctx *c, struct schema_node *n, const struct json_value *v)
 		n->types = bit;
 	} else {
 		/* {"type": "strnig"}, {"type": 1} */
-		return refuse(c, "type", "unknown type name"), -1;
+		return refuse_type_name(c, v), -1;
 	}
 	jptr_pop(&c->ptr, mark);
 	n->flags |= SF_TYPE;

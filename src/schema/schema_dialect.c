@@ -499,6 +499,27 @@ distance(const char *a, size_t la, const char *b, size_t lb)
 }
 
 const char *
+schema_name_suggest(
+    const char *name, size_t len, const char *const *names, size_t n)
+{
+	const char *best = NULL;
+	unsigned bd = 3, dist;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		dist = distance(name, len, names[i], strlen(names[i]));
+		if (dist < bd) {
+			bd = dist;
+			best = names[i];
+		}
+	}
+	/* a 1- or 2-letter name is only ever a typo of its case */
+	if (best != NULL && len <= 2 && bd > 0)
+		return NULL;
+	return best;
+}
+
+const char *
 schema_kw_suggest(enum schema_dialect d, const char *name, size_t len)
 {
 	const char *best = NULL;

@@ -282,6 +282,12 @@ bool schema_kw_is_annotation(const char *name, size_t len);
 const char *schema_kw_suggest(
     enum schema_dialect d, const char *name, size_t len);
 
+/* The one of the n names spelled within two edits of name (len bytes),
+ * the closest, or NULL: for "did you mean" beyond keywords (type names,
+ * address.conf keys). */
+const char *schema_name_suggest(
+    const char *name, size_t len, const char *const *names, size_t n);
+
 /* The first dialect (at or after d's family) that has a keyword spelled
  * name, for a refusal's hint, or -1. */
 int schema_kw_dialect_of(const char *name, size_t len);

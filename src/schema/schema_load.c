@@ -161,9 +161,14 @@ schema_refs_load(void *ctx, const char *uri, size_t len, struct arena *a,
 	}
 	if (file_read_beneath(base, path, n, SCHEMA_REF_FILE_MAX, a, &text,
 	        &got, why, sizeof(why)) == -1) {
+		/* the operator's copy is missing: say where it was looked
+		 * for (hits on a refs directory without that file) */
 		if (errno == ENOENT)
-			return 1;
-		snprintf(msg, msglen, "%s", why);
+			snprintf(msg, msglen, "no file %s%s%.*s", base,
+			    base[r->map[best].dir_len - 1] == '/' ? "" : "/",
+			    (int)n, path);
+		else
+			snprintf(msg, msglen, "%s", why);
 		return -1;
 	}
 	if (json_parse(text, got, a, 0, out, &jerr) != JSON_OK) {

@@ -83,7 +83,8 @@ int schema_refs_local(
 int schema_refs_files(struct schema_refs *r) GPT_MUSTCHECK;
 
 /* A schema_load_fn over the struct schema_refs at ctx: the longest
- * matching prefix wins. */
+ * matching prefix wins.  1 when no prefix matches; a prefix that matches
+ * but whose file is missing is -1, msg naming the path looked for. */
 int schema_refs_load(void *ctx, const char *uri, size_t len, struct arena *a,
     const struct json_value **out, char *msg, size_t msglen);
 

@@ -663,7 +663,7 @@ load_doc(struct cctx *c, const char *uri, size_t len, enum schema_dialect d)
 	const struct json_value *doc = NULL;
 	const char *text;
 	size_t tlen;
-	char msg[128];
+	char msg[SCHEMA_REASON_MAX];
 	int rc;
 	bool builtin = false;
 

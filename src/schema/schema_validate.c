@@ -153,6 +153,66 @@ report(struct vctx *x, enum kw keyword, const char *fmt, ...)
 /* A limit ends validation, reported even inside branches. */
 #define STOP(x, rc, kw, ...) (report((x), (kw), __VA_ARGS__), (rc))
 
+/* A type failure in words: "expected a string or null, got a number".
+ * Only on the failing path, so the words cost nothing when values pass. */
+static enum schema_result
+type_fail(struct vctx *x, unsigned types, const struct json_value *v)
+{
+	static const struct {
+		unsigned bit;
+		const char *words;
+	} names[] = {
+	    {SCHEMA_TY_OBJECT, "an object"},
+	    {SCHEMA_TY_ARRAY, "an array"},
+	    {SCHEMA_TY_STRING, "a string"},
+	    {SCHEMA_TY_INTEGER, "an integer"},
+	    {SCHEMA_TY_NUMBER, "a number"},
+	    {SCHEMA_TY_BOOLEAN, "a boolean"},
+	    {SCHEMA_TY_NULL, "null"},
+	};
+	char want[128];
+	size_t i, k = 0, len = 0;
+	const char *got;
+
+	if (x->quiet != 0)
+		return SCHEMA_INVALID;
+	want[0] = '\0';
+	for (i = 0; i < GPT_ARRAY_LEN(names); i++) {
+		if (!(types & names[i].bit) ||
+		    (names[i].bit == SCHEMA_TY_INTEGER &&
+		        (types & SCHEMA_TY_NUMBER)))
+			continue;
+		len += (size_t)snprintf(want + len, sizeof(want) - len, "%s%s",
+		    k == 0 ? "" : " or ", names[i].words);
+		if (len >= sizeof(want))
+			break;
+		k++;
+	}
+	switch (v->type) {
+	case JSON_T_NULL:
+		got = "null";
+		break;
+	case JSON_T_TRUE:
+	case JSON_T_FALSE:
+		got = "a boolean";
+		break;
+	case JSON_T_NUMBER:
+		got = (types & SCHEMA_TY_INTEGER) ? "a number with a fraction"
+		                                  : "a number";
+		break;
+	case JSON_T_STRING:
+		got = "a string";
+		break;
+	case JSON_T_ARRAY:
+		got = "an array";
+		break;
+	default:
+		got = "an object";
+		break;
+	}
+	return FAIL(x, KW_TYPE, "expected %s, got %s", want, got);
+}
+
 /* check() is the body of apply_slow(), kept apart for reading; one call
  * per instance value instead of two. */
 #if defined(__GNUC__) || defined(__clang__)
@@ -1423,7 +1483,7 @@ check(struct vctx *x, const struct schema_node *n, const struct json_value *v,
 			if (!range)
 				return STOP(x, SCHEMA_LIMIT, KW_TYPE,
 				    "number out of range");
-			return FAIL(x, KW_TYPE, "not of the type allowed");
+			return type_fail(x, n->types, v);
 		}
 	}
 	if ((flags & SF_ENUM) && !enum_has(n, v))

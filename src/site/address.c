@@ -27,6 +27,7 @@
 #include "base/file.h"
 #include "parser/json.h"
 #include "base/log.h"
+#include "schema/schema_dialect.h"
 #include "schema/schema_load.h"
 #include "site/links.h"
 
@@ -541,8 +542,12 @@ addr_load_once(const char *dir, struct addr *a, schema_warn_fn warn,
 	if (addr_read_form(a, path, &text, &len) == -1)
 		goto done;
 	if (json_parse(text, len, &a->arena, 0, &doc, &jerr) != JSON_OK) {
+		size_t line, col;
+
 		/* hits on a trailing comma or a duplicate member */
-		addr_fail(a, "%s: byte %zu: %s", path, jerr.offset, jerr.msg);
+		json_line_col(text, len, jerr.offset, &line, &col);
+		addr_fail(a, "%s: line %zu, column %zu (byte %zu): %s", path,
+		    line, col, jerr.offset, jerr.msg);
 		goto done;
 	}
 	if ((arrival = addr_arrival_schema()) == NULL) {
@@ -556,6 +561,36 @@ addr_load_once(const char *dir, struct addr *a, schema_warn_fn warn,
 		addr_fail(a, "%s: out of memory", path);
 		goto done;
 	default:
+		/* hits on {"p": "x", "s": {}}: name the three members */
+		if (serr.pointer.len == 0 &&
+		    (doc->type != JSON_T_OBJECT ||
+		        (serr.keyword != NULL &&
+		            strcmp(serr.keyword, schema_kw_name(KW_REQUIRED)) ==
+		                0))) {
+			addr_fail(a,
+			    "%s: not an arrival document: it is an object of "
+			    "three members, p (a string: what the address is "
+			    "for), m (an array of {role, content} messages, "
+			    "[] for none) and s (the form, a JSON Schema "
+			    "object)%s%s%s%s",
+			    path,
+			    doc->type != JSON_T_OBJECT
+			        ? "; this is not an object"
+			        : "; missing:",
+			    doc->type == JSON_T_OBJECT &&
+			            json_object_get(doc, "p", 1) == NULL
+			        ? " p"
+			        : "",
+			    doc->type == JSON_T_OBJECT &&
+			            json_object_get(doc, "m", 1) == NULL
+			        ? " m"
+			        : "",
+			    doc->type == JSON_T_OBJECT &&
+			            json_object_get(doc, "s", 1) == NULL
+			        ? " s"
+			        : "");
+			goto done;
+		}
 		/* hits on {"p": 1, "m": [], "s": {}} */
 		addr_fail(a, "%s: not an arrival document at \"%s\": %s%s%s",
 		    path, serr.pointer.buf,

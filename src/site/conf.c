@@ -15,6 +15,7 @@
 #include "base/file.h"
 #include "base/num.h"
 #include "schema/schema.h"
+#include "schema/schema_dialect.h"
 #include "site/store_pg.h"
 
 enum conf_key {
@@ -63,19 +64,25 @@ static const char *const conf_keys[] = {
     [CONF_K_TASK_LEASE] = "task_lease",
 };
 
+/* Add one problem to err: every problem of a file is listed, "; "
+ * between them, as far as err holds them. */
 static void GPT_PRINTF(4, 5)
     conf_fail(char *err, size_t errlen, unsigned line, const char *fmt, ...)
 {
 	va_list ap;
+	size_t at;
 	int n;
 
 	if (err == NULL || errlen == 0)
 		return;
-	n = snprintf(err, errlen, "line %u: ", line);
-	if (n < 0 || (size_t)n >= errlen)
+	at = strnlen(err, errlen - 1);
+	n = snprintf(
+	    err + at, errlen - at, "%sline %u: ", at > 0 ? "; " : "", line);
+	if (n < 0 || (size_t)n >= errlen - at)
 		return;
+	at += (size_t)n;
 	va_start(ap, fmt);
-	vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
+	vsnprintf(err + at, errlen - at, fmt, ap);
 	va_end(ap);
 }
 
@@ -408,9 +415,45 @@ conf_value(struct conf *c, enum conf_key k, const char *v, size_t len,
 		return 0;
 	}
 	return -1;
-range:
-	conf_fail(err, errlen, line, "bad value for %s", conf_keys[k]);
+range : {
+	/* each number's range and unit (conf.h), and what was given */
+	size_t lo = 1, hi = 0;
+	const char *unit = "seconds";
+
+	switch (k) {
+	case CONF_K_MAX_BODY:
+		lo = CONF_MAX_BODY_MIN, hi = CONF_MAX_BODY_MAX, unit = "bytes";
+		break;
+	case CONF_K_HOOK_MAX_OUTPUT:
+		lo = CONF_HOOK_MAX_OUTPUT_MIN, hi = CONF_HOOK_MAX_OUTPUT_MAX;
+		unit = "bytes";
+		break;
+	case CONF_K_HOOK_TIMEOUT:
+		lo = CONF_HOOK_TIMEOUT_MIN, hi = CONF_HOOK_TIMEOUT_MAX;
+		break;
+	case CONF_K_TASK_TIMEOUT:
+		hi = CONF_TASK_TIMEOUT_MAX;
+		break;
+	case CONF_K_TASK_TTL:
+	case CONF_K_IDEMPOTENCY_TTL:
+		lo = CONF_TTL_MIN, hi = CONF_TTL_MAX;
+		break;
+	case CONF_K_TASK_POLL:
+		hi = CONF_TASK_POLL_MAX;
+		break;
+	case CONF_K_TASK_LEASE:
+		lo = CONF_TASK_LEASE_MIN, hi = CONF_TASK_LEASE_MAX;
+		break;
+	default:
+		hi = CONF_TASK_STREAM_MAX;
+		break;
+	}
+	/* hits on "max_body = 1MB", "hook_timeout = 0" */
+	conf_fail(err, errlen, line,
+	    "%s must be a whole number of %s from %zu to %zu, not '%.*s'",
+	    conf_keys[k], unit, lo, hi, (int)(len > 40 ? 40 : len), v);
 	return -1;
+}
 }
 
 void
@@ -515,10 +558,12 @@ conf_parse(
     const char *text, size_t len, struct conf *out, char *err, size_t errlen)
 {
 	struct conf c;
-	bool seen[GPT_ARRAY_LEN(conf_keys)] = {false};
+	bool seen[GPT_ARRAY_LEN(conf_keys)] = {false}, bad = false;
 	size_t pos = 0;
 	unsigned line = 0;
 
+	if (err != NULL && errlen > 0)
+		err[0] = '\0';
 	conf_init(&c);
 	if (memchr(text, '\0', len) != NULL) {
 		/* hits on a file holding a NUL byte */
@@ -546,7 +591,8 @@ conf_parse(
 		if (klen == 0 || i == ll || l[i] != '=') {
 			/* hits on "max_body 10" and "Max_Body = 1" */
 			conf_fail(err, errlen, line, "expected key = value");
-			return -1;
+			bad = true;
+			continue;
 		}
 		i++;
 		while (i < ll && conf_is_blank(l[i]))
@@ -560,22 +606,30 @@ conf_parse(
 			    memcmp(conf_keys[ki], k, klen) == 0)
 				break;
 		if (ki == GPT_ARRAY_LEN(conf_keys)) {
+			const char *close = schema_name_suggest(
+			    k, klen, conf_keys, GPT_ARRAY_LEN(conf_keys));
+
 			/* hits on "max_bdy = 1" */
-			conf_fail(err, errlen, line, "unknown key '%.*s'",
-			    (int)klen, k);
-			return -1;
+			conf_fail(err, errlen, line, "unknown key '%.*s'%s%s%s",
+			    (int)klen, k,
+			    close != NULL ? ": did you mean " : "",
+			    close != NULL ? close : "",
+			    close != NULL ? "?" : "");
+			bad = true;
+			continue;
 		}
 		if (seen[ki] && ki != CONF_K_HOOK_ENV) {
 			/* hits on "type = a" given twice (hook_env repeats:
 			 * one variable a line) */
 			conf_fail(err, errlen, line, "duplicate key '%s'",
 			    conf_keys[ki]);
-			return -1;
+			bad = true;
+			continue;
 		}
 		seen[ki] = true;
 		if (conf_value(&c, (enum conf_key)ki, v, vlen, err, errlen,
 		        line) == -1)
-			return -1;
+			bad = true;
 	}
 	if (c.task_ttl <= c.task_timeout) {
 		/* hits on "task_timeout = 3600" with "task_ttl = 600": the
@@ -583,8 +637,10 @@ conf_parse(
 		conf_fail(err, errlen, line,
 		    "task_ttl (%u s) must be more than task_timeout (%u s)",
 		    c.task_ttl, c.task_timeout);
-		return -1;
+		bad = true;
 	}
+	if (bad)
+		return -1;
 	conf_copy(out, &c);
 	return 0;
 }
@@ -607,6 +663,105 @@ conf_load(const char *path, struct conf *out, char *err, size_t errlen)
 		goto done;
 	}
 	if (conf_parse(buf_ptr(&text), buf_len(&text), out, err, errlen) == -1)
+		goto done;
+	rc = 0;
+done:
+	buf_free(&text);
+	return rc;
+}
+
+/* --- root.conf ----------------------------------------------------- */
+
+int
+conf_root_parse(const char *text, size_t len, struct conf_root *out, char *err,
+    size_t errlen)
+{
+	struct conf_root c = {false};
+	bool seen = false;
+	size_t pos = 0;
+	unsigned line = 0;
+
+	if (err != NULL && errlen > 0)
+		err[0] = '\0';
+	if (memchr(text, '\0', len) != NULL) {
+		conf_fail(err, errlen, 0, "NUL byte in file");
+		return -1;
+	}
+	while (pos < len) {
+		const char *l = text + pos, *nl, *k, *v;
+		size_t ll, i = 0, klen, vlen;
+
+		nl = memchr(l, '\n', len - pos);
+		ll = nl != NULL ? (size_t)(nl - l) : len - pos;
+		pos += ll + (nl != NULL);
+		line++;
+		while (i < ll && conf_is_blank(l[i]))
+			i++;
+		if (i == ll || l[i] == '#')
+			continue;
+		k = l + i;
+		while (i < ll && ((l[i] >= 'a' && l[i] <= 'z') || l[i] == '_'))
+			i++;
+		klen = (size_t)(l + i - k);
+		while (i < ll && conf_is_blank(l[i]))
+			i++;
+		if (klen == 0 || i == ll || l[i] != '=') {
+			conf_fail(err, errlen, line, "expected key = value");
+			return -1;
+		}
+		i++;
+		while (i < ll && conf_is_blank(l[i]))
+			i++;
+		v = l + i;
+		vlen = ll - i;
+		while (vlen > 0 && conf_is_blank(v[vlen - 1]))
+			vlen--;
+		if (klen != 5 || memcmp(k, "index", 5) != 0) {
+			/* hits on "indexes = yes" */
+			conf_fail(err, errlen, line,
+			    "unknown key '%.*s' (root.conf has one key: index)",
+			    (int)klen, k);
+			return -1;
+		}
+		if (seen) {
+			conf_fail(err, errlen, line, "duplicate key 'index'");
+			return -1;
+		}
+		seen = true;
+		if (vlen == 3 && memcmp(v, "yes", 3) == 0)
+			c.index = true;
+		else if (vlen == 2 && memcmp(v, "no", 2) == 0)
+			c.index = false;
+		else {
+			conf_fail(err, errlen, line,
+			    "index wants yes or no, not '%.*s'",
+			    (int)(vlen > 40 ? 40 : vlen), v);
+			return -1;
+		}
+	}
+	*out = c;
+	return 0;
+}
+
+int
+conf_root_load(
+    const char *path, struct conf_root *out, char *err, size_t errlen)
+{
+	char why[FILE_WHY_MAX];
+	struct buf text;
+	int rc = -1;
+
+	buf_init(&text, CONF_FILE_MAX);
+	if (file_read_buf(path, &text, why, sizeof(why)) == -1) {
+		if (errno == ENOENT) {
+			out->index = false;
+			rc = 0;
+		} else
+			snprintf(err, errlen, "%s: %s", path, why);
+		goto done;
+	}
+	if (conf_root_parse(buf_ptr(&text), buf_len(&text), out, err, errlen) ==
+	    -1)
 		goto done;
 	rc = 0;
 done:

@@ -43,7 +43,7 @@
 #define CONF_HOOK_ENV_BYTES 4096
 /* The whole file; a longer one is refused rather than read in part. */
 #define CONF_FILE_MAX ((size_t)64 * 1024)
-#define CONF_ERR_MAX 160
+#define CONF_ERR_MAX 400 /* room for several problems */
 
 /* `annotations = NAME ...`: at most this many names, this many bytes. */
 #define CONF_ANNOTATIONS_MAX 32
@@ -130,9 +130,11 @@ void conf_copy(struct conf *to, const struct conf *from);
 void conf_init(struct conf *c);
 
 /*
- * Parse len bytes of address.conf text into *out.  0 on success; -1 with a
- * reason ("line 3: unknown key 'max_bdy'") in err (errlen bytes, NUL
- * included), and *out untouched.
+ * Parse len bytes of address.conf text into *out.  0 on success; -1 with
+ * every problem of the file in err (errlen bytes, NUL included; "; "
+ * between them, as many as fit), each with its line, what the key wants
+ * (a number's range and unit) and a close key for an unknown one ("line
+ * 3: unknown key 'max_bdy': did you mean max_body?"), and *out untouched.
  */
 int conf_parse(const char *text, size_t len, struct conf *out, char *err,
     size_t errlen) GPT_MUSTCHECK;
@@ -144,5 +146,27 @@ int conf_parse(const char *text, size_t len, struct conf *out, char *err,
  */
 int conf_load(
     const char *path, struct conf *out, char *err, size_t errlen) GPT_MUSTCHECK;
+
+/*
+ * root.conf: the knobs of a root (a GPT_ROOT directory, or the .d
+ * directory beside the binary), read at each GET of the root itself, in
+ * the same strict `key = value` shape.  One key:
+ *   index = yes | no [no]: GET of the root lists its addresses
+ *   (rootindex.h); off unless asked, as a public root may not want to be
+ *   listed.
+ * A missing file means every default.
+ */
+#define CONF_ROOT_FILE "root.conf"
+struct conf_root {
+	bool index;
+};
+
+/* As conf_parse, for root.conf. */
+int conf_root_parse(const char *text, size_t len, struct conf_root *out,
+    char *err, size_t errlen) GPT_MUSTCHECK;
+
+/* As conf_load, for root.conf. */
+int conf_root_load(const char *path, struct conf_root *out, char *err,
+    size_t errlen) GPT_MUSTCHECK;
 
 #endif /* GPT_CONF_H */

@@ -174,11 +174,14 @@ lint_member_ptr(const struct schema_view *v, const char *name, size_t len,
 }
 
 /* The blank value a page or generator fills in for an unset field of
- * type v: "", [] or {}; NULL for other types. */
+ * type v: "", [] or {}; NULL for other types, and for a choice (an enum,
+ * a const), a boolean or a number, which a page offers as a list, a box
+ * or a number field that sends a value or nothing, never a blank. */
 static const char *
 lint_blank(const struct schema_view *v)
 {
-	if (!v->typed)
+	if (!v->typed || v->nenums > 0 || v->const_value != NULL ||
+	    (v->types & (SV_TY_BOOLEAN | SV_TY_NUMBER | SV_TY_INTEGER)))
 		return NULL;
 	if (v->types & SV_TY_STRING)
 		return "\"\"";
@@ -465,9 +468,11 @@ lint_check(struct lint_facts *f, struct arena *scratch, struct report *r)
 			    "this schema contains itself: values may nest "
 			    "without a limit the form states, so the depth is "
 			    "left to each actor's sampling",
-			    "unroll the recursion into N levels, the last "
-			    "without the recursive alternative (the draft's "
-			    "Bounded Recursion)");
+			    "unroll it into N levels: gpt.fcgi --unroll --form "
+			    "N DIR > form.json.new writes the form with the "
+			    "last level without the recursive alternative "
+			    "(the draft's Bounded Recursion); check it and mv "
+			    "it over form.json");
 		lint_rule_oneof(f, ln, &v, ptr, r);
 		lint_rule_pattern(&v, ptr, r);
 		lint_rule_opaque(ln, &v, ptr, r);

@@ -5,9 +5,10 @@
  * Nothing here judges a form; lint.c, decoder.c and cli_check.c fill the
  * report.  Strings taken from a form are valid UTF-8 (the strict parser
  * saw them) but may hold control bytes: the JSON rendering escapes them,
- * and the text rendering goes through log_, which writes them as '?'.
+ * and the text rendering masks them as '?' (gpt_mask_controls).
  */
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -246,6 +247,21 @@ report_text_sites(FILE *f, const char *what, const struct report_site *s,
 	fputc('\n', f);
 }
 
+/* One problem line to f, as the log would write it (the level's word,
+ * control characters masked), without the log's time stamp. */
+static void GPT_PRINTF(3, 4)
+    report_line(FILE *f, const char *level, const char *fmt, ...)
+{
+	char line[4096];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	gpt_mask_controls(line, strlen(line));
+	fprintf(f, "gpt.fcgi: %s: %s\n", level, line);
+}
+
 static void
 report_text_decoders(FILE *f, const struct report_decoder *list, size_t n)
 {
@@ -271,35 +287,39 @@ report_text(const struct report *r, FILE *f)
 	const struct report_problem *p;
 	size_t i;
 
+	/* every line of the report on f: one stream to read or redirect */
 	for (i = 0; i < r->count; i++) {
 		p = &r->problems[i];
 		if (p->severity == REPORT_REFUSAL && p->pointer[0] == '\0' &&
 		    strcmp(p->rule, "address-refused") == 0)
-			log_error("%s: refused [%s]: %s%s%s", r->form, p->rule,
-			    p->reason, p->fix != NULL ? "; fix: " : "",
+			report_line(f, "error", "%s: refused [%s]: %s%s%s",
+			    r->form, p->rule, p->reason,
+			    p->fix != NULL ? "; fix: " : "",
 			    p->fix != NULL ? p->fix : "");
 		else if (p->severity == REPORT_REFUSAL)
-			log_error("%s: refused [%s] at \"#%s\": %s%s%s",
-			    r->form, p->rule, p->pointer, p->reason,
+			report_line(f, "error",
+			    "%s: refused [%s] at \"#%s\": %s%s%s", r->form,
+			    p->rule, p->pointer, p->reason,
 			    p->fix != NULL ? "; fix: " : "",
 			    p->fix != NULL ? p->fix : "");
 		else if (p->pointer[0] == '\0' &&
 		         (strncmp(p->rule, "hook-", 5) == 0 ||
 		             strncmp(p->rule, "address-", 8) == 0))
 			/* about the address, not a place in the form */
-			log_warn("%s: [%s] %s%s%s", r->form, p->rule, p->reason,
-			    p->fix != NULL ? "; fix: " : "",
+			report_line(f, "warning", "%s: [%s] %s%s%s", r->form,
+			    p->rule, p->reason, p->fix != NULL ? "; fix: " : "",
 			    p->fix != NULL ? p->fix : "");
 		else
-			log_warn("%s: [%s] at \"#%s\": %s%s%s", r->form,
-			    p->rule, p->pointer, p->reason,
+			report_line(f, "warning", "%s: [%s] at \"#%s\": %s%s%s",
+			    r->form, p->rule, p->pointer, p->reason,
 			    p->fix != NULL ? "; fix: " : "",
 			    p->fix != NULL ? p->fix : "");
 	}
 	if (r->more > 0)
-		log_error("%s: and %zu more problems", r->form, r->more);
+		report_line(
+		    f, "error", "%s: and %zu more problems", r->form, r->more);
 	if (r->nomem)
-		log_error(
+		report_line(f, "error",
 		    "%s: out of memory: this report is incomplete", r->form);
 	if (!r->loads)
 		return;

@@ -10,7 +10,8 @@
  * out refusals first, then warnings, each group in the order added.
  *
  * Output: report_text() for people (one line per problem, its pointer as
- * a URI fragment "#/..."), report_json() for CI and editors (the shape of
+ * a URI fragment "#/...", then the rest: all of it on one stream),
+ * report_json() for CI and editors (the shape of
  * schemas/check-report.schema.json, documented in gpt.fcgi(8)).
  */
 #ifndef GPT_REPORT_H
