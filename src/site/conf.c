@@ -553,6 +553,46 @@ conf_words(const char *v, size_t len, char *text, size_t cap, const char **word,
 	return (int)n;
 }
 
+/* The next "key = value" line of text from *pos, blank lines and
+ * comments skipped; both files share this one reading of a line.  1 with
+ * the key (lower-case letters and '_') and the value (blanks trimmed),
+ * 0 at the end, -1 on a line of another shape; *line counts lines read. */
+static int
+conf_line_next(const char *text, size_t len, size_t *pos, unsigned *line,
+    const char **key, size_t *klen, const char **val, size_t *vlen)
+{
+	while (*pos < len) {
+		const char *l = text + *pos, *nl;
+		size_t ll, i = 0;
+
+		nl = memchr(l, '\n', len - *pos);
+		ll = nl != NULL ? (size_t)(nl - l) : len - *pos;
+		*pos += ll + (nl != NULL);
+		(*line)++;
+		while (i < ll && conf_is_blank(l[i]))
+			i++;
+		if (i == ll || l[i] == '#')
+			continue;
+		*key = l + i;
+		while (i < ll && ((l[i] >= 'a' && l[i] <= 'z') || l[i] == '_'))
+			i++;
+		*klen = (size_t)(l + i - *key);
+		while (i < ll && conf_is_blank(l[i]))
+			i++;
+		if (*klen == 0 || i == ll || l[i] != '=')
+			return -1;
+		i++;
+		while (i < ll && conf_is_blank(l[i]))
+			i++;
+		*val = l + i;
+		*vlen = ll - i;
+		while (*vlen > 0 && conf_is_blank((*val)[*vlen - 1]))
+			(*vlen)--;
+		return 1;
+	}
+	return 0;
+}
+
 int
 conf_parse(
     const char *text, size_t len, struct conf *out, char *err, size_t errlen)
@@ -570,37 +610,20 @@ conf_parse(
 		conf_fail(err, errlen, 0, "NUL byte in file");
 		return -1;
 	}
-	while (pos < len) {
-		const char *l = text + pos, *nl, *k, *v;
-		size_t ll, i = 0, klen, vlen, ki;
+	for (;;) {
+		const char *k, *v;
+		size_t klen, vlen, ki;
+		int got = conf_line_next(
+		    text, len, &pos, &line, &k, &klen, &v, &vlen);
 
-		nl = memchr(l, '\n', len - pos);
-		ll = nl != NULL ? (size_t)(nl - l) : len - pos;
-		pos += ll + (nl != NULL);
-		line++;
-		while (i < ll && conf_is_blank(l[i]))
-			i++;
-		if (i == ll || l[i] == '#')
-			continue;
-		k = l + i;
-		while (i < ll && ((l[i] >= 'a' && l[i] <= 'z') || l[i] == '_'))
-			i++;
-		klen = (size_t)(l + i - k);
-		while (i < ll && conf_is_blank(l[i]))
-			i++;
-		if (klen == 0 || i == ll || l[i] != '=') {
+		if (got == 0)
+			break;
+		if (got == -1) {
 			/* hits on "max_body 10" and "Max_Body = 1" */
 			conf_fail(err, errlen, line, "expected key = value");
 			bad = true;
 			continue;
 		}
-		i++;
-		while (i < ll && conf_is_blank(l[i]))
-			i++;
-		v = l + i;
-		vlen = ll - i;
-		while (vlen > 0 && conf_is_blank(v[vlen - 1]))
-			vlen--;
 		for (ki = 0; ki < GPT_ARRAY_LEN(conf_keys); ki++)
 			if (strlen(conf_keys[ki]) == klen &&
 			    memcmp(conf_keys[ki], k, klen) == 0)
@@ -687,35 +710,18 @@ conf_root_parse(const char *text, size_t len, struct conf_root *out, char *err,
 		conf_fail(err, errlen, 0, "NUL byte in file");
 		return -1;
 	}
-	while (pos < len) {
-		const char *l = text + pos, *nl, *k, *v;
-		size_t ll, i = 0, klen, vlen;
+	for (;;) {
+		const char *k, *v;
+		size_t klen, vlen;
+		int got = conf_line_next(
+		    text, len, &pos, &line, &k, &klen, &v, &vlen);
 
-		nl = memchr(l, '\n', len - pos);
-		ll = nl != NULL ? (size_t)(nl - l) : len - pos;
-		pos += ll + (nl != NULL);
-		line++;
-		while (i < ll && conf_is_blank(l[i]))
-			i++;
-		if (i == ll || l[i] == '#')
-			continue;
-		k = l + i;
-		while (i < ll && ((l[i] >= 'a' && l[i] <= 'z') || l[i] == '_'))
-			i++;
-		klen = (size_t)(l + i - k);
-		while (i < ll && conf_is_blank(l[i]))
-			i++;
-		if (klen == 0 || i == ll || l[i] != '=') {
+		if (got == 0)
+			break;
+		if (got == -1) {
 			conf_fail(err, errlen, line, "expected key = value");
 			return -1;
 		}
-		i++;
-		while (i < ll && conf_is_blank(l[i]))
-			i++;
-		v = l + i;
-		vlen = ll - i;
-		while (vlen > 0 && conf_is_blank(v[vlen - 1]))
-			vlen--;
 		if (klen != 5 || memcmp(k, "index", 5) != 0) {
 			/* hits on "indexes = yes" */
 			conf_fail(err, errlen, line,
