@@ -55,6 +55,7 @@
 #include "site/address.h"
 #include "site/hook.h"
 #include "site/listenfd.h"
+#include "site/runner.h"
 #include "site/store_pg.h"
 #include "web/fcgi.h"
 #include "web/http.h"
@@ -591,22 +592,10 @@ static bool
 loop_serve_detached(struct loop_set *set, struct loop_conn *lc,
     struct serve_state *st, char *const *fallback)
 {
-	pid_t mid;
-	int ws, sub = 0;
 	size_t i;
+	int d = runner_detach();
 
-	if (prctl(PR_GET_CHILD_SUBREAPER, &sub) == -1)
-		sub = 0;
-	if (sub)
-		(void)prctl(PR_SET_CHILD_SUBREAPER, 0);
-	mid = fork();
-	if (mid == 0) {
-		pid_t pid;
-
-		(void)setsid();
-		pid = fork();
-		if (pid != 0)
-			_exit(pid == -1 ? 1 : 0);
+	if (d == 0) {
 		/* the stream's process: the parent's database session is
 		 * the parent's (store_pg.h) */
 		store_pg_forget();
@@ -618,18 +607,7 @@ loop_serve_detached(struct loop_set *set, struct loop_conn *lc,
 		loop_serve(set, lc, st, fallback);
 		_exit(0);
 	}
-	if (mid > 0) {
-		pid_t w;
-
-		do
-			w = waitpid(mid, &ws, 0);
-		while (w == -1 && errno == EINTR);
-		if (w == mid && WIFEXITED(ws) && WEXITSTATUS(ws) != 0)
-			mid = -1;
-	}
-	if (sub)
-		(void)prctl(PR_SET_CHILD_SUBREAPER, 1);
-	if (mid == -1) {
+	if (d == -1) {
 		log_warn("cannot fork for an event stream: %s: served in "
 		         "the process",
 		    strerror(errno));

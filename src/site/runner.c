@@ -487,14 +487,11 @@ runner_main(const struct runner_task *t, int lock_fd)
 }
 
 int
-runner_start(const struct runner_task *t, int lock_fd)
+runner_detach(void)
 {
 	pid_t mid;
 	int ws, err, sub = 0;
 
-	/* Not a subreaper across the forks: the runner's parent (the
-	 * middle child) exits at once, and the runner must go to init,
-	 * not to us (see runner.h). */
 	if (prctl(PR_GET_CHILD_SUBREAPER, &sub) == -1)
 		sub = 0;
 	if (sub)
@@ -506,7 +503,7 @@ runner_start(const struct runner_task *t, int lock_fd)
 		(void)setsid();
 		pid = fork();
 		if (pid == 0)
-			runner_main(t, lock_fd);
+			return 0;
 		_exit(pid == -1 ? 1 : 0);
 	}
 	err = errno;
@@ -528,8 +525,22 @@ runner_start(const struct runner_task *t, int lock_fd)
 		errno = err;
 		return -1;
 	}
-	store_unlock(t->store, lock_fd);
-	return 0;
+	return 1;
+}
+
+int
+runner_start(const struct runner_task *t, int lock_fd)
+{
+	switch (runner_detach()) {
+	case 0:
+		runner_main(t, lock_fd); /* ends with _exit */
+		_exit(0);
+	case -1:
+		return -1;
+	default:
+		store_unlock(t->store, lock_fd);
+		return 0;
+	}
 }
 
 int

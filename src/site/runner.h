@@ -75,6 +75,16 @@ struct runner_task {
 int runner_start(const struct runner_task *t, int lock_fd) GPT_MUSTCHECK;
 
 /*
+ * Fork twice, so that what the caller runs next outlives it and belongs
+ * to init, not to the caller (no zombie, no SIGCHLD; a subreaper caller
+ * stops being one across the forks).  0 in the grandchild, in a session
+ * of its own: it must end with _exit; 1 in the caller once the middle
+ * child has ended; -1 with errno when a fork failed (nothing runs).
+ * The runner and an event stream served apart both start so.
+ */
+int runner_detach(void) GPT_MUSTCHECK;
+
+/*
  * Mark a task whose runner is gone failed ("runner lost"), if its record
  * still says working once the lock is ours.  name is the task's record
  * name, lock its lock's.  Leaves the record in out (the record bytes as
