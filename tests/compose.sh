@@ -179,8 +179,9 @@ form alone ''
 form broken ', "links": [{"rel": "next", "href": "ghost"}]'
 run_cli --check "$ROOT"
 expect_status 1 "--check ROOT: a broken link refuses"
-expect_true "--check ROOT: the broken link, with pointer" \
-    grep -q 'broken: refused \[link-broken\] at "#/links/0/href": "ghost" names no address' "$TEST_TMP/err"
+expect_true "--check ROOT: the broken link, with pointer, on stdout" \
+    grep -q 'broken: refused \[link-broken\] at "#/links/0/href": "ghost" names no address' "$TEST_TMP/out"
+expect_true "--check ROOT: nothing on stderr" test ! -s "$TEST_TMP/err"
 expect_true "--check ROOT: an unlinked address is info" \
     grep -q 'alone: info \[address-unlinked\]' "$TEST_TMP/out"
 expect_true "--check ROOT: a cycle is info" \

@@ -791,12 +791,13 @@ cli_check_root(const char *root, bool json)
 		infos += p->sev == GRAPH_INFO;
 		if (json)
 			continue;
+		/* the whole text report on one stream, as --check DIR */
 		if (p->sev == GRAPH_REFUSAL && p->pointer != NULL)
-			log_error("%s/%s: refused [%s] at \"#%s\": %s", root,
+			printf("%s/%s: refused [%s] at \"#%s\": %s\n", root,
 			    name, p->rule, p->pointer, p->reason);
 		else if (p->sev == GRAPH_REFUSAL)
-			log_error("%s/%s: refused [%s]: %s", root, name,
-			    p->rule, p->reason);
+			printf("%s/%s: refused [%s]: %s\n", root, name, p->rule,
+			    p->reason);
 		else
 			printf("%s/%s: info [%s]: %s\n", root, name, p->rule,
 			    p->reason);
