@@ -37,7 +37,8 @@ addr=$site/gpt.fcgi.d/guestbook
 # read wherever the source tree is).
 cp -R "$GPT_SRCDIR/examples/guestbook" "$TEST_TMP/guestbook"
 rm -rf "$TEST_TMP/guestbook/data"
-chmod -R a+rX "$TEST_TMP/guestbook"
+# u+w: under make distcheck the source tree, and so the copy, is read-only
+chmod -R u+w,a+rX "$TEST_TMP/guestbook"
 as "$OWNER" sh -c "umask 022 && mkdir -p '$site/gpt.fcgi.d' &&
     cp -R '$TEST_TMP/guestbook' '$site/gpt.fcgi.d/' &&
     cp '$TEST_TMP/gpt.fcgi' '$site/gpt.fcgi'"

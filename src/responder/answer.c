@@ -149,6 +149,7 @@ answer_make(struct addr *a, bool page, char *err, size_t errlen)
 	po.etag = set->etag;
 	po.name = answer_name(a->dir, name, sizeof(name));
 	po.max_body = a->conf.max_body;
+	po.answer = a->answer;
 	/* a key needs the store: where it cannot be made, an act with one
 	 * would be a 503, so the page sends none there (a PostgreSQL store
 	 * is checked when it is first used, not here) */

@@ -1073,17 +1073,18 @@ html_links(const struct json_value *links, struct buf *out)
 }
 
 /* The answer's form (a), beside the act: what an accepted act returns. */
+/* A schema of the document as a section: its heading, and its text
+ * behind a disclosure (the form s, or the answer's a). */
 static int
-html_answer_section(
-    const struct json_value *a, struct buf *scratch, struct buf *out)
+html_schema_section(const char *id, const char *heading, const char *summary,
+    const struct json_value *schema, struct buf *scratch, struct buf *out)
 {
 	buf_reset(scratch);
-	return buf_puts(out,
-	           "<section aria-labelledby=\"h-a\">\n"
-	           "<h2 id=\"h-a\">Answer</h2>\n"
-	           "<details><summary>What an accepted act returns, "
-	           "as JSON Schema</summary>\n<pre class=\"s\">") == -1 ||
-	               json_write_pretty(a, 2, scratch) == -1 ||
+	return buf_printf(out,
+	           "<section aria-labelledby=\"%s\">\n<h2 id=\"%s\">%s</h2>\n"
+	           "<details><summary>%s</summary>\n<pre class=\"s\">",
+	           id, id, heading, summary) == -1 ||
+	               json_write_pretty(schema, 2, scratch) == -1 ||
 	               html_escape(buf_ptr(scratch), buf_len(scratch), out) ==
 	                   -1 ||
 	               buf_puts(out, "</pre></details>\n</section>\n") == -1
@@ -1091,20 +1092,19 @@ html_answer_section(
 	           : 0;
 }
 
+/* A description as an inert data block, element id. */
 static int
-html_form_section(
-    const struct json_value *s, struct buf *scratch, struct buf *out)
+html_data_block(const char *id, const struct schema *form,
+    const struct html_opts *o, struct buf *scratch, struct buf *out)
 {
 	buf_reset(scratch);
-	return buf_puts(out,
-	           "<section aria-labelledby=\"h-s\">\n"
-	           "<h2 id=\"h-s\">Form</h2>\n"
-	           "<details><summary>The rules an act must follow, "
-	           "as JSON Schema</summary>\n<pre class=\"s\">") == -1 ||
-	               json_write_pretty(s, 2, scratch) == -1 ||
-	               html_escape(buf_ptr(scratch), buf_len(scratch), out) ==
-	                   -1 ||
-	               buf_puts(out, "</pre></details>\n</section>\n") == -1
+	return html_describe(form, o, scratch) == -1 ||
+	               buf_printf(out,
+	                   "<script type=\"application/json\" id=\"%s\">",
+	                   id) == -1 ||
+	               html_json_script(
+	                   buf_ptr(scratch), buf_len(scratch), out) == -1 ||
+	               buf_puts(out, "</script>\n") == -1
 	           ? -1
 	           : 0;
 }
@@ -1140,17 +1140,21 @@ html_page(const struct json_value *doc, const struct schema *form,
 	    html_messages(m, out) == -1 || buf_puts(out, html_act) == -1)
 		goto done;
 	if (html_get(doc, "a") != NULL &&
-	    html_answer_section(html_get(doc, "a"), &scratch, out) == -1)
+	    html_schema_section("h-a", "Answer",
+	        "What an accepted act returns, as JSON Schema",
+	        html_get(doc, "a"), &scratch, out) == -1)
 		goto done;
-	if (s != NULL && html_form_section(s, &scratch, out) == -1)
+	if (s != NULL && html_schema_section("h-s", "Form",
+	                     "The rules an act must follow, as JSON Schema", s,
+	                     &scratch, out) == -1)
 		goto done;
 	buf_reset(&scratch);
 	if (buf_puts(out, html_foot) == -1 ||
-	    html_describe(form, o, &scratch) == -1 ||
-	    buf_puts(out, "<script type=\"application/json\" "
-	                  "id=\"gpt-form\">") == -1 ||
-	    html_json_script(buf_ptr(&scratch), buf_len(&scratch), out) == -1 ||
-	    buf_puts(out, "</script>\n<script>") == -1 ||
+	    html_data_block("gpt-form", form, o, &scratch, out) == -1 ||
+	    (o != NULL && o->answer != NULL &&
+	        html_data_block("gpt-answer", o->answer, o, &scratch, out) ==
+	            -1) ||
+	    buf_puts(out, "<script>") == -1 ||
 	    buf_append(out, html_page_js, html_page_js_len) == -1 ||
 	    buf_puts(out, "</script>\n</body>\n</html>\n") == -1)
 		goto done;

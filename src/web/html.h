@@ -44,6 +44,10 @@ struct html_opts {
 	size_t max_body;  /* address.conf's max_body (0: not told) */
 	bool keys;        /* the address keeps Idempotency-Keys: the page
 	                     sends one with each act */
+	/* the form of the answer (the document's a) compiled, or NULL: its
+	 * description goes in a second data block, so that the page offers
+	 * the addresses an accepted answer names where a types them */
+	const struct schema *answer;
 };
 
 /*

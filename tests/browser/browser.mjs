@@ -1016,6 +1016,30 @@ await test('task-either: act = either, the page asks for a task', async () => {
   await close(page, 'task-either act');
 });
 
+await test('next: the addresses an answer names, where its form types them, are offered as links', async () => {
+  const page = await open('next');
+  eq(await page.$eval('#next', (e) => e.hidden), true, 'next: no next steps before an answer');
+  await type(page, '/title', 'Printer jams');
+  await page.click('#act button[type=submit]');
+  const [status] = await answer(page);
+  eq(status, '200: accepted', 'next: the act is accepted (the answer fits its form)');
+  const steps = await page.$$eval('#next li', (ls) => ls.map((l) => {
+    const a = l.querySelector('a');
+    return {text: l.textContent, href: a ? a.href : null};
+  }));
+  const base = new URL(page.url());
+  eq(steps, [
+    {text: 'Comment on it: ticket-7', href: new URL('ticket-7', base).href},
+    {text: 'close: ../close?t=7', href: new URL('../close?t=7', base).href},
+    {text: 'elsewhere: javascript:alert(1)', href: null},
+  ], 'next: the typed members, resolved against the address; a javascript: one as text; an untyped string not offered');
+  eq(await page.$eval('#next', (e) => e.hidden), false, 'next: the next steps are shown');
+  await axe(page, 'next answered');
+  await page.click('#again');
+  eq(await page.$eval('#next', (e) => e.hidden), true, 'next: Send another clears them');
+  await close(page, 'next act');
+});
+
 await test('pydantic: a model as Pydantic writes it; numbers as typed; prose; send another', async () => {
   const page = await open('pydantic');
   eq(await page.$eval('h1', (e) => e.textContent), 'Member', 'pydantic: the heading is the model\'s title');

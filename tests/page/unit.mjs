@@ -177,5 +177,24 @@ function judge(pg, text) {
   eq(P.humanize('styledText_2'), 'Styled text', 'names as words');
 }
 
+// --- the answer's next steps ------------------------------------------------
+{
+  const doc = JSON.parse(fs.readFileSync(path.join(opt.srcdir, 'tests/data/page/next/form.json'), 'utf8'));
+  const {P, dir} = pageOf(doc);
+  const html = spawnSync(opt.gpt, [], {env: {REQUEST_METHOD: 'GET', HTTP_ACCEPT: 'text/html', GPT_ADDRESS: dir}}).stdout.toString('utf8');
+  const block = /<script type="application\/json" id="gpt-answer">([\s\S]*?)<\/script>/.exec(html);
+  ok(block !== null, 'a form with a: the page carries the answer form\'s description');
+  const AD = P.readDescription(block[1]);
+  const steps = (v) => P.answerAddresses(new P.Shapes(AD), AD.root, P.parse(JSON.stringify(v))).map((x) => [x.path.join('/'), x.href]);
+  eq(steps({ticket: 't', comment: 'ticket-7', close: '../close', elsewhere: 'x:y', note: 'https://e.invalid/'}),
+    [['comment', 'ticket-7'], ['close', '../close'], ['elsewhere', 'x:y']],
+    'the members a types as addresses (through $ref too), in the form\'s order; an untyped string is none');
+  eq(steps({comment: 7, note: 'ticket-7'}), [], 'a member of another type is no address');
+  eq(steps(['ticket-7']), [], 'an answer of another shape names none');
+  const none = pageOf({type: 'object'});
+  ok(!/id="gpt-answer"/.test(spawnSync(opt.gpt, [], {env: {REQUEST_METHOD: 'GET', HTTP_ACCEPT: 'text/html', GPT_ADDRESS: none.dir}}).stdout.toString('utf8')),
+    'a form without a: no answer description');
+}
+
 console.log(`page-unit: ${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);

@@ -653,6 +653,30 @@
     this.cache[i] = s;
     return s;
   };
+  /* The members of an accepted answer that the answer's form (the
+   * address's a, described as the form is) types as an address: format
+   * uri-reference, uri, iri or iri-reference, on a string.  Each is
+   * {path: [names], href, title}, in the answer's order of the form's
+   * properties; at most 16, and 16 levels deep.  Only what the form types
+   * is offered: a string that merely looks like an address is not. */
+  var ADDRESS_FORMATS = ["uri-reference", "uri", "iri", "iri-reference"];
+  function answerAddresses(shapesOfA, root, value) {
+    var out = [];
+    function walk(i, v, path) {
+      if (path.length > 16 || out.length >= 16) return;
+      var s = shapesOfA.of(i);
+      if (s.opaque || s.nothing) return;
+      if (typeof v === "string") {
+        if (has(s, K.format) && ADDRESS_FORMATS.indexOf(s.format) >= 0)
+          out.push({path: path, href: v, title: typeof s.title === "string" ? s.title : typeof s.description === "string" ? s.description : ""});
+        return;
+      }
+      if (typeOf(v) === "object")
+        s.properties.forEach(function (p) { if (has(v, p[0])) walk(p[1], v[p[0]], path.concat([p[0]])); });
+    }
+    walk(root, value, []);
+    return out;
+  }
   /* what a person means to give: the types, or the keywords' types */
   function kindsOf(s) {
     if (s.type) return s.type.filter(function (y) { return !(y === "integer" && s.type.indexOf("number") >= 0); });
@@ -716,7 +740,8 @@
 
   var core = {Num: Num, parse: parse, stringify: stringify, typeOf: typeOf, dec: dec, decCmp: decCmp, decMultiple: decMultiple,
     same: same, readDescription: readDescription, Checker: Checker, Shapes: Shapes, kindsOf: kindsOf, altNames: altNames,
-    helpSentences: helpSentences, humanize: humanize, count: count, summary: summary, itemName: itemName, FORMATS: FORMATS};
+    helpSentences: helpSentences, humanize: humanize, count: count, summary: summary, itemName: itemName, FORMATS: FORMATS,
+    answerAddresses: answerAddresses};
   if (typeof document === "undefined" || !document.getElementById("gpt-form")) {
     G.gptPage = core;
     return;
@@ -732,6 +757,34 @@
   var problemsEl = $("problems"), anyway = $("anyway"), result = $("result"), statusEl = $("status");
   var meaning = $("meaning"), response = $("response"), again = $("again"), preview = $("preview");
   var retry = $("retry"), progress = $("progress"), cancel = $("cancel");
+  /* the answer's form, when the address publishes one: the addresses an
+   * accepted answer names are offered as the next steps */
+  var answerBlock = $("gpt-answer");
+  var AD = answerBlock ? readDescription(answerBlock.textContent) : null, answerShapes = AD ? new Shapes(AD) : null;
+  var nextNav = document.createElement("nav"), nextList = document.createElement("ul");
+  nextNav.id = "next";
+  nextNav.setAttribute("aria-label", "Next steps the answer names");
+  nextNav.hidden = true;
+  nextNav.appendChild(nextList);
+  response.parentNode.insertBefore(nextNav, response.nextSibling);
+  /* an answer's addresses as links, resolved against this address; only
+   * http and https are links (a javascript: or data: value is text) */
+  function showNext(v) {
+    nextList.textContent = "";
+    if (AD && v !== null && v !== undefined) answerAddresses(answerShapes, AD.root, v).forEach(function (st) {
+      var li = document.createElement("li"), u = null, label = (st.title || st.path.join(" / ")) + ": ";
+      try { u = new G.URL(st.href, location.href); } catch (e) { u = null; }
+      if (u && (u.protocol === "http:" || u.protocol === "https:")) {
+        var a = document.createElement("a");
+        a.href = u.href;
+        a.textContent = st.href;
+        li.appendChild(document.createTextNode(label));
+        li.appendChild(a);
+      } else li.textContent = label + st.href;
+      nextList.appendChild(li);
+    });
+    nextNav.hidden = !nextList.firstChild;
+  }
   /* each act of building makes at most BUILD_MAX controls, and fills in a
    * value not given yet at most AUTO_MAX levels deep at a time (required
    * members that recurse): past those, JSON editors and "Fill in" buttons */
@@ -1422,6 +1475,7 @@
     cancel.hidden = true;
     preview.hidden = true;
     preview.removeAttribute("srcdoc");
+    nextNav.hidden = true;
     if (typeof html === "string") {
       /* sandboxed: no script, no form, no navigation; the page's policy is
        * inherited by the frame's document */
@@ -1476,6 +1530,7 @@
       var res = has(doc, "result") ? doc.result : null;
       var html = res && typeOf(res) === "object" && typeof res.html === "string" ? res.html : undefined;
       say("status-ok", "Completed", "The task completed, and the address answered:", stringify(res, 2), html);
+      showNext(res);
       again.hidden = false;
     } else if (st === "failed") {
       say("status-bad", "Failed", "The task failed" + (typeof doc.reason === "string" ? " (" + doc.reason + ")" : "") +
@@ -1547,6 +1602,7 @@
       say("status-ok", replayed ? "200: accepted before" : "200: accepted", replayed
         ? "The address had already accepted this very act (the same Idempotency-Key): it did not run it again, and answers as it did the first time:"
         : "The address accepted the act and answered:", pretty, html);
+      showNext(v);
       again.hidden = false;
     } else if (r.status === 202) {
       var loc = r.headers.get("Location");
@@ -1632,6 +1688,7 @@
     problemsEl.textContent = "";
     bodyError.textContent = "";
     result.hidden = true;
+    nextNav.hidden = true;
     var f = controls.querySelector("input, select, textarea, button");
     if (f) f.focus();
   });
