@@ -7,7 +7,7 @@
 #     values and their one-mistake mutations, on every example and test
 #     form: 0 disagreements wherever the page says accept or reject;
 #   - ESLint, pinned by tests/page/package-lock.json, installed by npm ci
-#     into the build tree (tests/page/node_modules) on the first run.
+#     into the build tree (tests/page-lint/node_modules) on the first run.
 #
 # Environment: PAGE_DIFF_COUNT values sampled per form (20), PAGE_DIFF_SEED
 # (fixed, so a failure reproduces), GPT_BUILDDIR (the build tree).
@@ -56,14 +56,15 @@ else
 	fail "diff.mjs judged too little: $*"
 fi
 
-# the linter, pinned, in the build tree; its config lints the script
+# the linter, pinned, in a folder of the build tree of its own (never a
+# source folder, even in an in-tree build); its config lints the script
 # copied beside it (ESLint reads no file outside its config's folder)
-lint=$build/tests/page
+lint=$build/tests/page-lint
 mkdir -p "$lint"
 if [ ! -f "$lint/node_modules/.installed" ] ||
     ! cmp -s "$src/tests/page/package-lock.json" "$lint/package-lock.json"; then
 	cp "$src/tests/page/package.json" "$src/tests/page/package-lock.json" \
-	    "$lint/" 2>/dev/null
+	    "$lint/"
 	if (cd "$lint" && npm ci --no-audit --no-fund >npm.log 2>&1); then
 		touch "$lint/node_modules/.installed"
 	else
