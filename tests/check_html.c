@@ -201,7 +201,7 @@ page_named(const char *doc, const char *type, const char *etag,
 	const struct json_value *s = json_object_get(d, "s", 1);
 	const struct schema *form = NULL;
 	struct schema_err err;
-	struct html_opts o = {type, etag, name, 0, false};
+	struct html_opts o = {type, etag, name, 0, false, NULL};
 
 	ck_assert_ptr_nonnull(s);
 	ck_assert_msg(schema_compile(s, &test_arena, NULL, NULL, &form, &err) ==
@@ -630,7 +630,7 @@ START_TEST(html_page_says_whether_the_address_keeps_keys)
 	const struct json_value *d = parse(doc);
 	const struct schema *form = NULL;
 	struct schema_err err;
-	struct html_opts o = {NULL, NULL, NULL, 0, true};
+	struct html_opts o = {NULL, NULL, NULL, 0, true, NULL};
 	struct buf page;
 
 	ck_assert_int_eq(schema_compile(json_object_get(d, "s", 1), &test_arena,

@@ -127,7 +127,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct schema_err serr;
 	struct json_err jerr;
 	struct html_opts o = {"x-</script><!--\xE2\x80\xA8", "\"e</script>\"",
-	    "n-</script>\xE2\x80\xA9", 1024, true};
+	    "n-</script>\xE2\x80\xA9", 1024, true, NULL};
 	struct buf page;
 	char *copy = malloc(size ? size : 1);
 

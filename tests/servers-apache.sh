@@ -8,6 +8,7 @@ need apache2 setsid
 set -- $(server_user)
 user=$1
 group=$2
+CGI_USER=$user # the reference CGI runs (servers-common.sh)
 
 # run_apache: start apache2 in the foreground with the configuration
 # rendered in $_t/apache.conf.

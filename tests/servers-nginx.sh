@@ -11,6 +11,7 @@ need nginx spawn-fcgi
 # shipped commands are run without -u/-g/-U/-G, as their comment says.
 if [ "$(id -u)" -eq 0 ]; then
 	users="APPUSER=daemon APPGROUP=daemon WEBUSER=www-data WEBGROUP=www-data"
+	CGI_USER=daemon # the reference CGI runs (servers-common.sh)
 else
 	users="APPUSER=$(id -un) APPGROUP=$(id -gn) WEBUSER=$(id -un) WEBGROUP=$(id -gn)"
 fi
