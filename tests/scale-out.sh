@@ -152,6 +152,9 @@ host_start() {
 	    >"$_t/stdout" 2>&1 &
 	started $!
 	echo $! >"$_t/nginx.pid.master"
+	# a host is killed on purpose below: not a job the shell would
+	# report as "Killed" (started still stops it)
+	disown $! 2>/dev/null || :
 	wait_ready "http://127.0.0.1:$_port/gpt/ledger" ||
 	    { cat "$_t"/*.log >&2; exit 1; }
 }
