@@ -40,7 +40,12 @@ cat >"$ROOT/site/form.json" <<'EOF'
  "properties": {"name": {"$ref": "https://example.com/defs/name.json"}},
  "additionalProperties": false}}
 EOF
-echo 'refs = https://example.com/defs/=defs' >"$ROOT/site/address.conf"
+# The store (Idempotency-Keys) is one the CGI user may write, as the
+# page's keys need (see the end).
+mkdir -p "$TEST_TMP/store"
+chmod 1777 "$TEST_TMP/store"
+printf 'refs = https://example.com/defs/=defs\nstore = %s\n' \
+    "$TEST_TMP/store" >"$ROOT/site/address.conf"
 printf '{"type": "string"}\n' >"$ROOT/site/defs/name.json"
 # Files changed within two seconds of a load are not precomputed (the
 # same tick of the file system's clock could hide a second change).
@@ -108,6 +113,22 @@ expect_true "with the bytes a load gives" same_as_load
 cgi HTTP_ACCEPT=text/html
 expect_true "the page too" not_loaded
 expect_true "the page is the operator's form" real
+expect_true "and it sends Idempotency-Keys" grep -q '"keys":true' "$TEST_TMP/resp"
+if [ "$rooted" = yes ]; then
+	# The operator may write the store and the CGI user may not: the
+	# operator's page would send keys that every act answers 503.
+	chmod 755 "$TEST_TMP/store"
+	cgi HTTP_ACCEPT=text/html
+	expect_true "where the CGI user cannot write the store, the page is built anew" \
+	    loaded
+	expect_true "and sends no Idempotency-Key" \
+	    sh -c "! grep -q '\"keys\":true' '$TEST_TMP/resp'"
+	cgi
+	expect_true "while the JSON still comes from form.compiled" not_loaded
+	chmod 1777 "$TEST_TMP/store"
+	cgi HTTP_ACCEPT=text/html
+	expect_true "and the page again once it can" not_loaded
+fi
 cgi GPT_FORM_CACHE="$PUB/rt"
 expect_true "before the run-time cache" not_loaded
 expect_true "which stores nothing then" test -z "$(ls -A "$PUB/rt" 2>/dev/null)"

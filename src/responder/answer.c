@@ -150,12 +150,7 @@ answer_make(struct addr *a, bool page, char *err, size_t errlen)
 	po.name = answer_name(a->dir, name, sizeof(name));
 	po.max_body = a->conf.max_body;
 	po.answer = a->answer;
-	/* a key needs the store: where it cannot be made, an act with one
-	 * would be a 503, so the page sends none there (a PostgreSQL store
-	 * is checked when it is first used, not here) */
-	po.keys = a->conf.act != CONF_ACT_ANSWER ||
-	          a->conf.store_pg[0] != '\0' ||
-	          store_usable(a->dir, a->conf.store);
+	po.keys = answer_keys(a, NULL);
 	if (page &&
 	    (html_page(a->doc, a->schema, &po, &body) == -1 ||
 	        answer_pair(a, "text/html; charset=utf-8", html_csp(), &body,
@@ -168,6 +163,22 @@ answer_make(struct addr *a, bool page, char *err, size_t errlen)
 done:
 	buf_free(&body);
 	return rc;
+}
+
+bool
+answer_keys(const struct addr *a, const char **store)
+{
+	if (store != NULL)
+		*store = NULL;
+	/* a task address needs its store for the task itself, and a
+	 * PostgreSQL store is checked when it is first used, not here */
+	if (a->conf.act != CONF_ACT_ANSWER || a->conf.store_pg[0] != '\0')
+		return true;
+	/* a key needs the store: where this process cannot make it, an act
+	 * with one would be a 503, so the page sends none there */
+	if (store != NULL)
+		*store = a->conf.store;
+	return store_usable(a->dir, a->conf.store);
 }
 
 int

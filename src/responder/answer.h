@@ -59,6 +59,15 @@ int answer_build_acts(struct addr *a, char *err, size_t errlen) GPT_MUSTCHECK;
 int answer_build_known(
     struct addr *a, const char *etag, char *err, size_t errlen) GPT_MUSTCHECK;
 
+/*
+ * Does a's page send an Idempotency-Key with each act?  Where the answer
+ * depends on the process (a directory store, which a process of another
+ * user may be unable to make or write), *store (may be NULL) names it as
+ * address.conf does, relative to a->dir or absolute, so that a file
+ * built by one user can be checked by another (formcache.c); else NULL.
+ */
+bool answer_keys(const struct addr *a, const char **store);
+
 /* The answers built for a, or NULL when none were. */
 const struct answer_set *answer_of(const struct addr *a);
 

@@ -7,7 +7,7 @@
  * handed out for a hit.  A file, in the host's byte order (the binary's
  * identity is in the key, so no other build reads it):
  *
- *   magic        "GPTFC02\n" (run-time cache) or "GPTFP01\n" (form.compiled)
+ *   magic        "GPTFC03\n" (run-time cache) or "GPTFP02\n" (form.compiled)
  *   u64          the file's length
  *   u64          the header's length (magic included)
  *   u64          checksum of the header's bytes after this field
@@ -16,7 +16,8 @@
  *                in form.compiled, which is found by its directory),
  *                form.json's and address.conf's stamps, u32 count of refs
  *                entries, each u32 + bytes of its path inside the address
- *                and its stamp
+ *                and its stamp, then whether the page sends
+ *                Idempotency-Keys (fc_put_keys)
  *   ETags:       the JSON's and the page's (HTTP_ETAG_MAX bytes each)
  *   FC_NANS answers, each u64 offset, u64 length, u64 head length,
  *                u64 checksum of its bytes
@@ -46,9 +47,10 @@
 #include "responder/answer.h"
 #include "responder/formcache.h"
 #include "site/addr_cache.h"
+#include "site/store.h"
 
-#define FC_MAGIC_RUNTIME "GPTFC02\n"
-#define FC_MAGIC_COMPILED "GPTFP01\n"
+#define FC_MAGIC_RUNTIME "GPTFC03\n"
+#define FC_MAGIC_COMPILED "GPTFP02\n"
 #define FC_MAGIC_LEN 8
 #define FC_VERSION_LEN 32
 #define FC_STAMP_WORDS 8
@@ -338,6 +340,29 @@ fc_walk(struct fc_walk *w, const char *path, unsigned depth)
 }
 
 /*
+ * Whether the page sends Idempotency-Keys, and on what it depends: u32 1
+ * with the store's name (as address.conf gives it) and u32 the answer of
+ * the process that built the page, where a directory store decides;
+ * else u32 0.  The decision is the building process's (answer_keys), but
+ * form.compiled is built by the operator and read by the CGI user, who
+ * may be unable to make the store: a page of the operator's view would
+ * send keys that every act then answers 503 (fc_keys_hold).
+ */
+static int
+fc_put_keys(struct buf *b, const struct addr *a)
+{
+	const char *store;
+	bool keys = answer_keys(a, &store);
+
+	if (store == NULL)
+		return fc_put_u32(b, 0);
+	return fc_put_u32(b, 1) == -1 || fc_put_str(b, store) == -1 ||
+	               fc_put_u32(b, keys ? 1 : 0) == -1
+	           ? -1
+	           : 0;
+}
+
+/*
  * The key of a loaded address into b for a file of kind: 0, or -1 when
  * it cannot be stored (no /proc, a file too recent, refs past the
  * limits).  *racy (may be NULL) says when a file too recent was why.
@@ -381,7 +406,8 @@ fc_key(struct buf *b, enum formcache_kind kind, const struct addr *a,
 	    fc_put_stamp(b, &a->form_st) == -1 ||
 	    fc_put_stamp(b, &a->conf_st) == -1 ||
 	    fc_put_u32(b, (uint32_t)w.count) == -1 ||
-	    buf_append(b, buf_ptr(&refs), buf_len(&refs)) == -1)
+	    buf_append(b, buf_ptr(&refs), buf_len(&refs)) == -1 ||
+	    fc_put_keys(b, a) == -1)
 		goto done;
 	rc = 0;
 done:
@@ -752,6 +778,44 @@ fc_refs_hold(struct fc_in *in, const char *dir)
 	return true;
 }
 
+/* The keys part of the last key read (fc_get_keys), for fc_keys_hold. */
+static struct {
+	bool by_store; /* a directory store decides */
+	bool keys;     /* the building process's answer */
+	char store[sizeof(((struct conf *)0)->store)];
+} fc_keys;
+
+/* Read the keys part of a key (fc_put_keys) into fc_keys. */
+static bool
+fc_get_keys(struct fc_in *in)
+{
+	uint32_t by_store, n, keys;
+	const char *p;
+
+	if (!fc_get_u32(in, &by_store) || by_store > 1)
+		return false;
+	fc_keys.by_store = by_store == 1;
+	if (!fc_keys.by_store)
+		return true;
+	if (!fc_get_u32(in, &n) || n >= sizeof(fc_keys.store) ||
+	    (p = fc_take(in, n)) == NULL || !fc_get_u32(in, &keys) || keys > 1)
+		return false;
+	memcpy(fc_keys.store, p, n);
+	fc_keys.store[n] = '\0';
+	fc_keys.keys = keys == 1;
+	return true;
+}
+
+/* Would this process build the page of the last key read as it is: does
+ * it see the directory store as the building process did?  Only the page
+ * differs (the JSON and the acts do not depend on it). */
+static bool
+fc_keys_hold(const char *dir)
+{
+	return !fc_keys.by_store ||
+	       store_usable(dir, fc_keys.store) == fc_keys.keys;
+}
+
 /* A GET may take a file whose form.json or address.conf is being
  * rewritten in place (fc_stamp_settles); fc_settled says one was. */
 static bool fc_settling_ok, fc_settling_seen;
@@ -814,7 +878,8 @@ fc_key_holds(struct fc_in *in, enum formcache_kind kind, const char *dir)
 		return false;
 	snprintf(path, sizeof(path), "%s/address.conf", dir);
 	addr_stamp(path, &st);
-	return fc_stamp_settles(in, &st) && fc_refs_hold(in, dir);
+	return fc_stamp_settles(in, &st) && fc_refs_hold(in, dir) &&
+	       fc_get_keys(in);
 }
 
 /* A file that passed its length checks but not its checksums was
@@ -1082,6 +1147,11 @@ fc_get(enum formcache_kind kind, const struct addr_ref *ref, bool html)
 	fc_settling_seen = false;
 	ok = fc_open(kind, ref->dir, path, &in, &hlen, &got, &fd, &why);
 	fc_settling_ok = false;
+	if (ok && html && !fc_keys_hold(ref->dir)) {
+		/* hits on form.compiled where the CGI user cannot make the
+		 * store the operator could: its page is built anew */
+		ok = false;
+	}
 	if (!ok)
 		return false;
 	if (fc_settling_seen)
