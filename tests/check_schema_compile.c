@@ -325,6 +325,16 @@ START_TEST(compile_refuses_ref_cycles_that_make_no_progress)
 	    {"{\"if\":false,\"else\":{\"$ref\":\"#\"}}", "", "cycle"},
 	    {"{\"$defs\":{\"a\":{\"$ref\":\"#/$defs/a\"}}}", "/$defs/a",
 	        "cycle"},
+	    /* an if without then or else asserts nothing, yet its
+	     * annotations count for unevaluated*: the cycle search walks
+	     * the compiler's edges, which keep it */
+	    {"{\"if\":{\"$ref\":\"#\"},\"unevaluatedProperties\":false}", "",
+	        "cycle"},
+	    {"{\"if\":{\"$ref\":\"#\"}}", "", "cycle"},
+	    /* the in-place cycle is found past edges into the instance */
+	    {"{\"properties\":{\"a\":{\"$ref\":\"#\"}},\"items\":{\"$ref\":"
+	     "\"#\"},\"not\":{\"$ref\":\"#\"}}",
+	        "", "cycle"},
 	};
 	size_t i;
 

@@ -308,7 +308,7 @@ START_TEST(edges_come_in_one_order_with_the_registry_s_facts)
 	    "\"x\"}, \"propertyNames\": {\"maxLength\": 3}, \"$defs\": "
 	    "{\"d\": {\"type\": [\"object\", \"array\"]}}}",
 	    NULL);
-	schema_view_edges_init(&it, schema_view_root(s));
+	schema_view_edges_init(&it, schema_view_root(s), SV_EDGES_VIEW);
 	while (schema_view_edges_next(&it, &e)) {
 		ck_assert_uint_lt(n, GPT_ARRAY_LEN(want));
 		ck_assert_int_eq(e.kw, want[n].kw);
@@ -325,6 +325,45 @@ START_TEST(edges_come_in_one_order_with_the_registry_s_facts)
 }
 END_TEST
 
+/* The compiler's edges (the plan's walk) keep what the view leaves out,
+ * an if without then or else, and give every in-place edge before the
+ * first into the instance, which the plan's cycle search relies on. */
+START_TEST(compiled_edges_keep_a_bare_if_and_put_in_place_first)
+{
+	struct arena a;
+	const struct schema *s;
+	struct schema_view_edges it;
+	struct schema_view_edge e;
+	bool inside = false, saw_if = false;
+	size_t n = 0;
+
+	arena_init(&a, 1 << 20);
+	s = compile_text(&a,
+	    "{\"properties\": {\"a\": {\"type\": \"string\"}}, "
+	    "\"if\": {\"required\": [\"a\"]}, \"items\": {\"type\": "
+	    "\"null\"}, \"allOf\": [{\"minProperties\": 1}], "
+	    "\"unevaluatedProperties\": false}",
+	    NULL);
+	schema_view_edges_init(&it, schema_view_root(s), SV_EDGES_VIEW);
+	while (schema_view_edges_next(&it, &e))
+		ck_assert_int_ne(e.kw, KW_IF);
+	schema_view_edges_init(&it, schema_view_root(s), SV_EDGES_COMPILED);
+	while (schema_view_edges_next(&it, &e)) {
+		if (e.at != SCHEMA_KA_SAME)
+			inside = true;
+		else
+			ck_assert_msg(!inside, "in-place edge %d after others",
+			    (int)e.kw);
+		saw_if |= e.kw == KW_IF;
+		ck_assert_ptr_eq(*e.slot, e.to);
+		n++;
+	}
+	ck_assert(saw_if);
+	ck_assert_uint_eq(n, 5);
+	arena_free(&a);
+}
+END_TEST
+
 static Suite *
 suite_schema_view(void)
 {
@@ -332,6 +371,7 @@ suite_schema_view(void)
 	TCase *k = tcase_create("Core");
 
 	tcase_add_test(k, strings_show_lengths_pattern_and_format);
+	tcase_add_test(k, compiled_edges_keep_a_bare_if_and_put_in_place_first);
 	tcase_add_test(k, number_bounds_are_exact_text);
 	tcase_add_test(k, draft04_boolean_exclusive_bound_is_an_exclusive_one);
 	tcase_add_test(k, objects_list_members_required_and_closed);

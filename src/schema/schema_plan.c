@@ -14,6 +14,7 @@
 #include "parser/json.h"
 #include "schema/schema_cc.h"
 #include "schema/schema_res.h"
+#include "schema/schema_view.h"
 
 #define refuse schema_cc_refuse
 #define nomem schema_cc_nomem
@@ -21,84 +22,23 @@
 
 /* ----- cycle checks --------------------------------------------------- */
 
-/*
- * The k-th edge out of n: first the in-place applicators (which visit the
- * same instance value), then, when all is true, the keywords that descend
- * into a member or an item.  Returns false past the last edge; *out may
- * be NULL for an absent keyword.
- */
-static bool
-node_edge(const struct schema_node *n, size_t k, bool all,
-    const struct schema_node **out)
-{
-	const struct schema_node *fixed[] = {n->ref, n->dref, n->not_, n->if_,
-	    n->then_, n->else_, n->items, n->contains, n->additional, n->names,
-	    n->uneval_props, n->uneval_items, n->content_schema};
-	const size_t nfixed_inplace = 6;
-
-	*out = NULL;
-	if (k < nfixed_inplace) {
-		*out = fixed[k];
-		return true;
-	}
-	k -= nfixed_inplace;
-	if (k < n->nall_of) {
-		*out = n->all_of[k];
-		return true;
-	}
-	k -= n->nall_of;
-	if (k < n->nany_of) {
-		*out = n->any_of[k];
-		return true;
-	}
-	k -= n->nany_of;
-	if (k < n->none_of) {
-		*out = n->one_of[k];
-		return true;
-	}
-	k -= n->none_of;
-	if (k < n->ndepsch) {
-		*out = n->depsch[k].sub;
-		return true;
-	}
-	k -= n->ndepsch;
-	if (!all)
-		return false;
-	if (k < GPT_ARRAY_LEN(fixed) - nfixed_inplace) {
-		*out = fixed[nfixed_inplace + k];
-		return true;
-	}
-	k -= GPT_ARRAY_LEN(fixed) - nfixed_inplace;
-	if (k < n->nprefix) {
-		*out = n->prefix[k];
-		return true;
-	}
-	k -= n->nprefix;
-	if (k < n->nslots) {
-		*out = n->slots[k].sub;
-		return true;
-	}
-	k -= n->nslots;
-	if (k < n->npprops) {
-		*out = n->pprops[k].sub;
-		return true;
-	}
-	return false;
-}
-
 enum { WHITE, GRAY, BLACK };
 
 struct dfs_frame {
 	struct cnode *cn;
-	size_t k;
+	struct schema_view_edges it;
 };
 
 /*
  * Depth-first search over the compiled nodes, iteratively (the graph may
- * be a long chain).  With all false, only in-place edges: a cycle there
- * means validation would loop without consuming the instance, and refuses
- * the form.  With all true, a cycle is recursion through the instance:
- * legal, and reported once per node that closes it as a warning.
+ * be a long chain), along the compiler's edges (schema_view.h: every
+ * subschema a node holds, a bare `if` included, whose annotations an
+ * unevaluated* keyword waits for).  With all false, only in-place edges:
+ * a cycle there means validation would loop without consuming the
+ * instance, and refuses the form.  With all true, a cycle is recursion
+ * through the instance: legal, and reported once per node that closes it
+ * as a warning.  The enumeration gives the in-place edges first, so with
+ * all false the walk of a node ends at its first other edge.
  */
 static int
 find_cycles(struct cctx *c, bool all)
@@ -116,26 +56,29 @@ find_cycles(struct cctx *c, bool all)
 			continue;
 		start->color = GRAY;
 		stack[0].cn = start;
-		stack[0].k = 0;
+		schema_view_edges_init(
+		    &stack[0].it, &start->n, SV_EDGES_COMPILED);
 		top = 1;
 		while (top > 0) {
 			struct dfs_frame *f = &stack[top - 1];
-			const struct schema_node *e;
+			struct schema_view_edge e;
 			struct cnode *ce;
 
-			if (!node_edge(&f->cn->n, f->k++, all, &e)) {
+			if (!schema_view_edges_next(&f->it, &e) ||
+			    (!all && e.at != SCHEMA_KA_SAME)) {
 				f->cn->color = BLACK;
 				top--;
 				continue;
 			}
-			if (e == NULL || e == &schema_node_true ||
-			    e == &schema_node_false)
+			if (e.to == &schema_node_true ||
+			    e.to == &schema_node_false)
 				continue;
-			ce = (struct cnode *)(uintptr_t)e;
+			ce = (struct cnode *)(uintptr_t)e.to;
 			if (ce->color == WHITE) {
 				ce->color = GRAY;
 				stack[top].cn = ce;
-				stack[top].k = 0;
+				schema_view_edges_init(
+				    &stack[top].it, &ce->n, SV_EDGES_COMPILED);
 				top++;
 			} else if (ce->color == GRAY && !all) {
 				/* {"$defs": {"a": {"$ref": "#/$defs/b"},
@@ -251,54 +194,21 @@ static void
 skip_pure_refs(struct cctx *c)
 {
 	struct cnode *cn;
-	size_t i;
 
 	/* a pure $ref node may enter a resource of the dynamic scope */
 	if (c->dynamic)
 		return;
 	for (cn = c->nodes; cn != NULL; cn = cn->next) {
-		struct schema_node *n = &cn->n;
-		const struct schema_node **list;
-		struct schema_slot *slot;
-		struct schema_pprop *pp;
-		struct schema_depsch *ds;
+		struct schema_view_edges it;
+		struct schema_view_edge e;
 
-		n->ref = skip_refs(n->ref);
-		n->dref = skip_refs(n->dref);
-		n->uneval_props = skip_refs(n->uneval_props);
-		n->uneval_items = skip_refs(n->uneval_items);
-		n->content_schema = skip_refs(n->content_schema);
-		n->not_ = skip_refs(n->not_);
-		n->if_ = skip_refs(n->if_);
-		n->then_ = skip_refs(n->then_);
-		n->else_ = skip_refs(n->else_);
-		n->items = skip_refs(n->items);
-		n->contains = skip_refs(n->contains);
-		n->additional = skip_refs(n->additional);
-		n->names = skip_refs(n->names);
-		/* The lists were allocated writable here; the node only
-		 * shows them const to the validator. */
-		list = (const struct schema_node **)(uintptr_t)n->prefix;
-		for (i = 0; i < n->nprefix; i++)
-			list[i] = skip_refs(list[i]);
-		list = (const struct schema_node **)(uintptr_t)n->all_of;
-		for (i = 0; i < n->nall_of; i++)
-			list[i] = skip_refs(list[i]);
-		list = (const struct schema_node **)(uintptr_t)n->any_of;
-		for (i = 0; i < n->nany_of; i++)
-			list[i] = skip_refs(list[i]);
-		list = (const struct schema_node **)(uintptr_t)n->one_of;
-		for (i = 0; i < n->none_of; i++)
-			list[i] = skip_refs(list[i]);
-		slot = (struct schema_slot *)(uintptr_t)n->slots;
-		for (i = 0; i < n->nslots; i++)
-			slot[i].sub = skip_refs(slot[i].sub);
-		pp = (struct schema_pprop *)(uintptr_t)n->pprops;
-		for (i = 0; i < n->npprops; i++)
-			pp[i].sub = skip_refs(pp[i].sub);
-		ds = (struct schema_depsch *)(uintptr_t)n->depsch;
-		for (i = 0; i < n->ndepsch; i++)
-			ds[i].sub = skip_refs(ds[i].sub);
+		/* every field, through the compiler's edges: the node and its
+		 * lists were allocated writable here, and only show them
+		 * const to the validator */
+		schema_view_edges_init(&it, &cn->n, SV_EDGES_COMPILED);
+		while (schema_view_edges_next(&it, &e))
+			*(const struct schema_node **)(uintptr_t)e.slot =
+			    skip_refs(e.to);
 	}
 }
 
@@ -659,7 +569,9 @@ static bool
 uneval_reach(struct cnode *start, uint32_t visit, struct cnode **stack,
     struct cnode **list, size_t *len, size_t *names, size_t *budget)
 {
-	size_t top = 0, i;
+	struct schema_view_edges it;
+	struct schema_view_edge e;
+	size_t top = 0, from, i, j;
 
 	*len = 0;
 	*names = 0;
@@ -679,12 +591,22 @@ uneval_reach(struct cnode *start, uint32_t visit, struct cnode **stack,
 		list[(*len)++] = cn;
 		for (i = 0; i < n->nslots; i++)
 			*names += n->slots[i].sub != NULL;
-		/* pushed last to first: popped in the validator's order */
-		for (i = n->nall_of; i > 0; i--)
-			reach_push(n->all_of[i - 1], visit, stack, &top);
-		if (n->dyn == SCHEMA_DYN_STATIC)
-			reach_push(n->dref, visit, stack, &top);
-		reach_push(n->ref, visit, stack, &top);
+		/* $ref, the static target, allOf: pushed in the edges'
+		 * order, then turned round, so that they pop in the
+		 * validator's */
+		from = top;
+		schema_view_edges_init(&it, n, SV_EDGES_COMPILED);
+		while (
+		    schema_view_edges_next(&it, &e) && e.at == SCHEMA_KA_SAME)
+			if (e.kw == KW_REF || e.kw == KW_DYNAMICREF ||
+			    e.kw == KW_ALLOF)
+				reach_push(e.to, visit, stack, &top);
+		for (i = from, j = top; i + 1 < j; i++, j--) {
+			struct cnode *t = stack[i];
+
+			stack[i] = stack[j - 1];
+			stack[j - 1] = t;
+		}
 	}
 	return true;
 }
@@ -792,20 +714,6 @@ plan_uneval_static(struct cctx *c)
 	return 0;
 }
 
-/* The k-th node n's evaluation depends on in place (what its annotations
- * come from), or false past the last; *out may be NULL. */
-static bool
-inplace_edge(
-    const struct schema_node *n, size_t k, const struct schema_node **out)
-{
-	if (k == 0) {
-		/* not drops annotations: not an edge */
-		*out = n->ref;
-		return true;
-	}
-	return node_edge(n, k + (k >= 2), false, out);
-}
-
 /*
  * Mark collect (and SF_SPECIAL) on every node an unevaluated* keyword
  * depends on, unless plan_uneval_static decided it at load: the node
@@ -819,7 +727,7 @@ static int
 plan_collect(struct cctx *c)
 {
 	struct cnode **stack, *cn;
-	size_t top = 0, k;
+	size_t top = 0;
 	bool dyn_done = false;
 
 	if ((stack = arena_alloc(c->a, (c->nnodes + 1) * sizeof(*stack))) ==
@@ -838,6 +746,8 @@ plan_collect(struct cctx *c)
 	while (top > 0) {
 		struct schema_node *n = &stack[--top]->n;
 		const struct schema_node *e;
+		struct schema_view_edges it;
+		struct schema_view_edge ed;
 
 		n->collect = true;
 		n->need[JSON_T_OBJECT] |= SF_SPECIAL;
@@ -852,11 +762,13 @@ plan_collect(struct cctx *c)
 		        ? SF_MEMBERS
 		        : 0;
 		n->flags |= (n->nprefix > 0 || n->items_all) ? SF_ITEMS : 0;
-		for (k = 0; inplace_edge(n, k, &e); k++) {
-			if (e == NULL || e == &schema_node_true ||
-			    e == &schema_node_false)
+		/* in place, but not `not`, which drops annotations */
+		schema_view_edges_init(&it, n, SV_EDGES_COMPILED);
+		while (schema_view_edges_next(&it, &ed) &&
+		       ed.at == SCHEMA_KA_SAME) {
+			if (ed.kw == KW_NOT || !is_cnode(ed.to))
 				continue;
-			cn = (struct cnode *)(uintptr_t)e;
+			cn = (struct cnode *)(uintptr_t)ed.to;
 			if (cn->color != BLACK) {
 				cn->color = BLACK;
 				stack[top++] = cn;

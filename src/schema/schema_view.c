@@ -386,77 +386,71 @@ static const enum kw sv_edge_order[] = {
 };
 
 void
-schema_view_edges_init(
-    struct schema_view_edges *it, const struct schema_node *n)
+schema_view_edges_init(struct schema_view_edges *it,
+    const struct schema_node *n, enum schema_view_edges_how how)
 {
 	it->n = n;
-	schema_view_get(n, &it->v);
+	it->how = how;
 	it->stage = 0;
 	it->i = 0;
 }
 
-/* The i-th subschema of stage kw of the node, or NULL past the last (a
- * properties member without a schema gives NULL too: *skip set). */
-static const struct schema_node *
-sv_edge_at(const struct schema_view_edges *it, enum kw kw, size_t i, bool *skip)
+/* The field of node n that holds the i-th subschema of stage kw, or NULL
+ * past the last; *field NULL for one absent (a properties member without
+ * a schema, a keyword the walk leaves out).  With view set, only what
+ * schema_view_get describes: the same flags gate the same fields. */
+static const struct schema_node *const *
+sv_edge_at(const struct schema_node *n, bool view, enum kw kw, size_t i)
 {
-	const struct schema_view *v = &it->v;
-	struct schema_view_prop p;
-	struct schema_view_pprop pp;
-	const char *name;
-	size_t len;
+	static const struct schema_node *const none = NULL;
+	uint64_t f = view ? n->flags : ~(uint64_t)0;
 
-	*skip = false;
 	switch (kw) {
 	case KW_REF:
-		return i == 0 ? v->ref : NULL;
+		return i > 0 ? NULL : (f & SF_REF) ? &n->ref : &none;
 	case KW_DYNAMICREF:
-		return i == 0 ? v->dyn_target : NULL;
+		return i > 0 ? NULL
+		       : (f & SF_REF) && (!view || n->dyn != SCHEMA_DYN_NONE)
+		           ? &n->dref
+		           : &none;
 	case KW_ALLOF:
-		return i < v->nall_of ? schema_view_all_of(it->n, i) : NULL;
+		return i < n->nall_of ? &n->all_of[i] : NULL;
 	case KW_ANYOF:
-		return i < v->nany_of ? schema_view_any_of(it->n, i) : NULL;
+		return i < n->nany_of ? &n->any_of[i] : NULL;
 	case KW_ONEOF:
-		return i < v->none_of ? schema_view_one_of(it->n, i) : NULL;
+		return i < n->none_of ? &n->one_of[i] : NULL;
 	case KW_THEN:
-		return i == 0 ? v->then_ : NULL;
+		return i > 0 ? NULL : (f & SF_IF) ? &n->then_ : &none;
 	case KW_ELSE:
-		return i == 0 ? v->else_ : NULL;
+		return i > 0 ? NULL : (f & SF_IF) ? &n->else_ : &none;
 	case KW_DEPENDENTSCHEMAS:
-		return i < v->ndepsch
-		           ? schema_view_depsch(it->n, i, &name, &len)
-		           : NULL;
+		return i < n->ndepsch ? &n->depsch[i].sub : NULL;
 	case KW_IF:
-		return i == 0 ? v->if_ : NULL;
+		return i > 0 ? NULL : (f & SF_IF) ? &n->if_ : &none;
 	case KW_NOT:
-		return i == 0 ? v->not_ : NULL;
+		return i > 0 ? NULL : &n->not_;
 	case KW_PROPERTIES:
-		if (i >= v->nprops)
-			return NULL;
-		schema_view_prop(it->n, i, &p);
-		*skip = p.sub == NULL;
-		return p.sub;
+		return i < n->nslots ? &n->slots[i].sub : NULL;
 	case KW_PATTERNPROPERTIES:
-		if (i >= v->npprops)
-			return NULL;
-		schema_view_pprop(it->n, i, &pp);
-		return pp.sub;
+		return i < n->npprops ? &n->pprops[i].sub : NULL;
 	case KW_ADDITIONALPROPERTIES:
-		return i == 0 ? v->additional : NULL;
+		return i > 0 ? NULL : &n->additional;
 	case KW_UNEVALPROPS:
-		return i == 0 ? v->unevaluated_props : NULL;
+		return i > 0 ? NULL : &n->uneval_props;
 	case KW_PREFIXITEMS:
-		return i < v->nprefix ? schema_view_prefix(it->n, i) : NULL;
+		return (f & SF_ITEMS) && i < n->nprefix ? &n->prefix[i] : NULL;
 	case KW_ITEMS:
-		return i == 0 ? v->items : NULL;
+		return i > 0 ? NULL : (f & SF_ITEMS) ? &n->items : &none;
 	case KW_UNEVALITEMS:
-		return i == 0 ? v->unevaluated_items : NULL;
+		return i > 0 ? NULL : &n->uneval_items;
 	case KW_CONTENTSCHEMA:
-		return i == 0 ? v->content_schema : NULL;
+		return i > 0                 ? NULL
+		       : !view || n->content ? &n->content_schema
+		                             : &none;
 	case KW_CONTAINS:
-		return i == 0 ? v->contains : NULL;
+		return i > 0 ? NULL : (f & SF_CONTAINS) ? &n->contains : &none;
 	case KW_PROPERTYNAMES:
-		return i == 0 ? v->names : NULL;
+		return i > 0 ? NULL : &n->names;
 	default:
 		return NULL;
 	}
@@ -465,30 +459,33 @@ sv_edge_at(const struct schema_view_edges *it, enum kw kw, size_t i, bool *skip)
 bool
 schema_view_edges_next(struct schema_view_edges *it, struct schema_view_edge *e)
 {
-	const struct schema_node *to;
+	const struct schema_node *const *field;
 	const struct schema_kw_info *row;
-	bool skip;
+	const struct schema_node *n = it->n;
+	bool view = it->how == SV_EDGES_VIEW;
 
-	if (it->v.kind != SV_NODE)
+	/* the view's edges are a described node's; the compiler's are any
+	 * node's (the static true and false hold none) */
+	if (n == NULL || (view && n->kind != SCHEMA_K_NODE))
 		return false;
 	/* bounded: each round moves to the next entry or the next stage */
 	while (it->stage < GPT_ARRAY_LEN(sv_edge_order)) {
 		enum kw kw = sv_edge_order[it->stage];
 
-		to = sv_edge_at(it, kw, it->i, &skip);
-		if (to == NULL && !skip) {
+		if ((field = sv_edge_at(n, view, kw, it->i)) == NULL) {
 			it->stage++;
 			it->i = 0;
 			continue;
 		}
 		e->index = it->i++;
-		if (skip)
+		if (*field == NULL)
 			continue;
 		row = schema_kw_info(kw);
 		e->kw = kw;
 		e->at = row->at;
 		e->tests = row->tests;
-		e->to = to;
+		e->to = *field;
+		e->slot = field;
 		return true;
 	}
 	return false;

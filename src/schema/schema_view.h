@@ -234,33 +234,49 @@ struct schema_view_edge {
 	                         contains) */
 	size_t index;         /* its place in the keyword's list or map */
 	const struct schema_node *to;
+	/* the node's own field that holds `to`, owned by the form: the
+	 * compiler's plan links it past pure-$ref nodes in place */
+	const struct schema_node *const *slot;
 };
 
-/* A walk over the child edges of one node (schema_view_edges_next). */
+/* Which edges a walk gives (schema_view_edges_init's how). */
+enum schema_view_edges_how {
+	/* the view's: the subschemas the view describes, so an `if`
+	 * without then or else (which asserts nothing) has no edge */
+	SV_EDGES_VIEW,
+	/* the compiler's: every subschema the node holds, whatever its
+	 * flags say, for the plan (schema_plan.c), whose cycle search and
+	 * unevaluated* collection need the bare `if` too (its annotations
+	 * count); a node compiled to true that still holds one has it */
+	SV_EDGES_COMPILED,
+};
+
+/* A walk over the child edges of one node (schema_view_edges_next):
+ * small, so that a depth-first search keeps one per frame. */
 struct schema_view_edges {
 	const struct schema_node *n;
-	struct schema_view v;
+	enum schema_view_edges_how how;
 	unsigned stage;
 	size_t i;
 };
 
 /*
  * The one enumeration of a compiled node's child edges, for every tool
- * that walks a form.  Start with schema_view_edges_init, then each
- * schema_view_edges_next fills *e and returns true, until false.  The
- * order is fixed: the in-place edges ($ref, the static target of a
- * dynamic reference, allOf, anyOf, oneOf, then, else, dependentSchemas,
- * if, not), then those into the values inside (properties, whose members
- * without a schema have no edge, patternProperties, additionalProperties,
+ * that walks a form and for the compiler's plan.  Start with
+ * schema_view_edges_init, then each schema_view_edges_next fills *e and
+ * returns true, until false.  The order is fixed, and every module that
+ * walks the edges relies on it: the in-place edges first ($ref, the
+ * static target of a dynamic reference, allOf, anyOf, oneOf, then, else,
+ * dependentSchemas, if, not: every edge whose `at` is SCHEMA_KA_SAME),
+ * then those into the values inside (properties, whose members without a
+ * schema have no edge, patternProperties, additionalProperties,
  * unevaluatedProperties, prefixItems, items, unevaluatedItems,
- * contentSchema, contains, propertyNames).  Allocates nothing.  The
- * edges are the view's: a subschema the view leaves out has none (an
- * `if` without then or else, which asserts nothing), which is why the
- * compiler's plan (schema_plan.c), whose unevaluated* collection needs
- * that if's annotations, walks the node's own fields instead.
+ * contentSchema, contains, propertyNames).  Allocates nothing; reads the
+ * node only, so a caller that rewrites *e->slot between two calls
+ * (the plan) walks on unchanged.
  */
-void schema_view_edges_init(
-    struct schema_view_edges *it, const struct schema_node *n);
+void schema_view_edges_init(struct schema_view_edges *it,
+    const struct schema_node *n, enum schema_view_edges_how how);
 bool schema_view_edges_next(
     struct schema_view_edges *it, struct schema_view_edge *e);
 

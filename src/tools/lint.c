@@ -224,11 +224,13 @@ lint_deep(struct lint_facts *f, const struct schema_node *n, unsigned level)
 {
 	struct schema_view_edges it;
 	struct schema_view_edge e;
-	const struct schema_view *v = &it.v;
+	struct schema_view view;
+	const struct schema_view *v = &view;
 	unsigned b, any = B_ALL, one = B_ALL;
 	size_t k;
 
-	schema_view_edges_init(&it, n);
+	schema_view_get(n, &view);
+	schema_view_edges_init(&it, n, SV_EDGES_VIEW);
 	if (v->kind != SV_NODE)
 		return v->kind == SV_FALSE ? B_ALL : 0;
 	if ((k = lint_index(f, n)) == SIZE_MAX)
@@ -345,7 +347,7 @@ lint_children(struct lint_walk *w, const struct schema_node *n,
 	struct schema_view_edge e;
 
 	(void)v;
-	schema_view_edges_init(&it, n);
+	schema_view_edges_init(&it, n, SV_EDGES_VIEW);
 	while (schema_view_edges_next(&it, &e)) {
 		if (e.at == SCHEMA_KA_SAME)
 			lint_visit(w, e.to, e.tests ? 0 : ctx,

@@ -158,8 +158,10 @@ gather(struct sample_gen *g, struct parts *p, const struct schema_node *n,
 	if (v->not_ != NULL)
 		opaque(g, v, schema_kw_name(KW_NOT));
 	/* the in-place edges: $ref, a dynamic reference's static target,
-	 * every allOf branch, one anyOf and one oneOf branch in turn */
-	schema_view_edges_init(&it, n);
+	 * every allOf branch, one anyOf and one oneOf branch in turn, if
+	 * with one of its outcomes (if comes after the others: the parts
+	 * keep that order) */
+	schema_view_edges_init(&it, n, SV_EDGES_VIEW);
 	while (schema_view_edges_next(&it, &e)) {
 		switch (e.kw) {
 		case KW_DYNAMICREF:
@@ -179,21 +181,22 @@ gather(struct sample_gen *g, struct parts *p, const struct schema_node *n,
 			if (e.index == c % v->none_of)
 				gather(g, p, e.to, depth + 1);
 			break;
-		default: /* if/then/else below; the values inside: gen */
+		case KW_IF:
+			/* if and its two outcomes: a choice between edges,
+			 * not a walk; in turn, a value made to match if,
+			 * with then, or one with else, hoping it misses if
+			 * (the validator tells) */
+			opaque(g, v, schema_kw_name(KW_IF));
+			if ((c & 1) == 0) {
+				gather(g, p, e.to, depth + 1);
+				if (v->then_ != NULL)
+					gather(g, p, v->then_, depth + 1);
+			} else if (v->else_ != NULL) {
+				gather(g, p, v->else_, depth + 1);
+			}
 			break;
-		}
-	}
-	/* if and its two outcomes: a choice between edges, not a walk */
-	if (v->if_ != NULL) {
-		opaque(g, v, schema_kw_name(KW_IF));
-		/* in turn: a value made to match if, with then; or one
-		 * with else, hoping it misses if (the validator tells) */
-		if ((c & 1) == 0) {
-			gather(g, p, v->if_, depth + 1);
-			if (v->then_ != NULL)
-				gather(g, p, v->then_, depth + 1);
-		} else if (v->else_ != NULL) {
-			gather(g, p, v->else_, depth + 1);
+		default: /* then and else with if; the values inside: gen */
+			break;
 		}
 	}
 }
