@@ -114,8 +114,8 @@ run_lines(const char *body, size_t len)
 		const char *nl = memchr(body + at, '\n', len - at);
 
 		n = nl != NULL ? (size_t)(nl - body) - at : len - at;
-		if (n > 0 && json_parse(body + at, n, &arena, 0, &v, &err) !=
-		                 JSON_OK) {
+		if (n > 0 &&
+		    json_parse(body + at, n, &arena, 0, &v, &err) != JSON_OK) {
 			fprintf(stderr, "json_parse: %s at line offset %zu\n",
 			    err.msg, at);
 			exit(1);
@@ -156,14 +156,14 @@ run_cjson(const char *body, size_t len, unsigned iters)
 			size_t at = 0, n;
 
 			while (at < len) {
-				const char *nl = memchr(body + at, '\n', len - at);
+				const char *nl =
+				    memchr(body + at, '\n', len - at);
 				cJSON *c;
 
 				n = nl != NULL ? (size_t)(nl - body) - at
 				               : len - at;
-				if (n > 0 &&
-				    (c = cJSON_ParseWithLength(body + at, n)) !=
-				        NULL)
+				if (n > 0 && (c = cJSON_ParseWithLength(
+				                  body + at, n)) != NULL)
 					cJSON_Delete(c);
 				at += n + 1;
 			}
