@@ -99,6 +99,31 @@ make_body(size_t target, size_t *len)
 /* CPU time of this process: other work on the machine (this one has two
  * cores shared with builds and tests) then slows the clock much less. */
 static struct arena arena;
+/* true: the body is JSON Lines (bench_parse corpus), each non-empty line
+ * parsed on its own, the arena reset after each */
+static bool lines_mode;
+
+static void
+run_lines(const char *body, size_t len)
+{
+	const struct json_value *v;
+	struct json_err err;
+	size_t at = 0, n;
+
+	while (at < len) {
+		const char *nl = memchr(body + at, '\n', len - at);
+
+		n = nl != NULL ? (size_t)(nl - body) - at : len - at;
+		if (n > 0 &&
+		    json_parse(body + at, n, &arena, 0, &v, &err) != JSON_OK) {
+			fprintf(stderr, "json_parse: %s at line offset %zu\n",
+			    err.msg, at);
+			exit(1);
+		}
+		arena_reset(&arena);
+		at += n + 1;
+	}
+}
 
 static void
 run_gpt(const char *body, size_t len, unsigned iters)
@@ -108,6 +133,10 @@ run_gpt(const char *body, size_t len, unsigned iters)
 	unsigned i;
 
 	for (i = 0; i < iters; i++) {
+		if (lines_mode) {
+			run_lines(body, len);
+			continue;
+		}
 		if (json_parse(body, len, &arena, 0, &v, &err) != JSON_OK) {
 			fprintf(stderr, "json_parse: %s at %zu\n", err.msg,
 			    err.offset);
@@ -123,6 +152,23 @@ run_cjson(const char *body, size_t len, unsigned iters)
 	unsigned i;
 
 	for (i = 0; i < iters; i++) {
+		if (lines_mode) {
+			size_t at = 0, n;
+
+			while (at < len) {
+				const char *nl =
+				    memchr(body + at, '\n', len - at);
+				cJSON *c;
+
+				n = nl != NULL ? (size_t)(nl - body) - at
+				               : len - at;
+				if (n > 0 && (c = cJSON_ParseWithLength(
+				                  body + at, n)) != NULL)
+					cJSON_Delete(c);
+				at += n + 1;
+			}
+			continue;
+		}
 		cJSON *c = cJSON_ParseWithLength(body, len);
 
 		if (c == NULL) {
@@ -195,7 +241,10 @@ worker_exec(struct worker *w, const char *prog, const char *body, size_t len)
 			_exit(1);
 		close(c[1]);
 		close(r[0]);
-		execl(prog, prog, path, (char *)NULL);
+		if (lines_mode)
+			execl(prog, prog, "--lines", path, (char *)NULL);
+		else
+			execl(prog, prog, path, (char *)NULL);
 		_exit(127);
 	}
 	close(c[0]);
@@ -239,13 +288,11 @@ worker_stop(struct worker *w)
 }
 
 static void
-bench_body(const char *label, size_t target)
+bench_bytes(const char *label, char *body, size_t len)
 {
 	double gpt[ROUNDS], cj[ROUNDS], sj[ROUNDS], t, tg, tc, ts, mb, mg, mc;
 	unsigned batch = 1, batches, r, k;
 	struct worker wg, wc, ws;
-	size_t len;
-	char *body = make_body(target, &len);
 	const char *simd = getenv("SIMDJSON_WORKER");
 
 	worker_start(&wg, true, body, len);
@@ -292,6 +339,15 @@ bench_body(const char *label, size_t target)
 	free(body);
 }
 
+static void
+bench_body(const char *label, size_t target)
+{
+	size_t len;
+	char *body = make_body(target, &len);
+
+	bench_bytes(label, body, len);
+}
+
 /* The arena's high-water mark for one parse of a 1 MiB body. */
 static void
 peak_memory(void)
@@ -313,10 +369,68 @@ peak_memory(void)
 	free(body);
 }
 
+/*
+ * bench_parse corpus FILE...: each file is JSON Lines (a corpus's
+ * instances.jsonl); the lines json_parse accepts are raced one parse a
+ * line, under the file's folder name.
+ */
+static void
+bench_corpus(int argc, char **argv)
+{
+	const struct json_value *v;
+	struct json_err err;
+
+	lines_mode = true;
+	for (int f = 0; f < argc; f++) {
+		FILE *fp = fopen(argv[f], "r");
+		struct buf b;
+		char *line = NULL, label[32];
+		size_t cap = 0, len;
+		ssize_t n;
+		const char *end, *beg;
+
+		if (fp == NULL) {
+			perror(argv[f]);
+			exit(1);
+		}
+		buf_init(&b, (size_t)256 << 20);
+		while ((n = getline(&line, &cap, fp)) > 0) {
+			if (line[n - 1] == '\n')
+				n--;
+			if (n == 0 || json_parse(line, (size_t)n, &arena, 0, &v,
+			                  &err) != JSON_OK) {
+				arena_reset(&arena);
+				continue;
+			}
+			arena_reset(&arena);
+			if (buf_append(&b, line, (size_t)n) != 0 ||
+			    buf_append(&b, "\n", 1) != 0)
+				exit(1);
+		}
+		free(line);
+		fclose(fp);
+		/* the label: the file's folder */
+		end = strrchr(argv[f], '/');
+		end = end != NULL ? end : argv[f];
+		for (beg = end; beg > argv[f] && beg[-1] != '/'; beg--)
+			;
+		snprintf(label, sizeof(label), "%.*s", (int)(end - beg), beg);
+		char *body = buf_take(&b, &len);
+		bench_bytes(label[0] ? label : argv[f], body, len);
+	}
+}
+
 int
 main(int argc, char **argv)
 {
 	arena_init(&arena, (size_t)1 << 30);
+	if (argc >= 2 && strcmp(argv[1], "corpus") == 0) {
+		printf("%-6s %10s %10s %10s %8s %10s %8s\n", "case", "size",
+		    "gpt MB/s", "cJSON MB/s", "ratio", "simdjson", "gpt/simd");
+		bench_corpus(argc - 2, argv + 2);
+		arena_free(&arena);
+		return 0;
+	}
 	/* bench_parse profile gpt|cjson [N]: one parser alone on the 1 MiB
 	 * body, N times (default 2000), for perf or callgrind. */
 	if (argc >= 3 && strcmp(argv[1], "profile") == 0) {

@@ -516,6 +516,18 @@ static const struct {
     {"1E400", false, 0},
     {"1e-400", false, 0},
     {"-0.0", false, 0},
+    /* runs of eight digits and the bytes after them (json.c reads
+     * eight at a time) */
+    {"12345678", true, 12345678},
+    {"-87654321", true, -87654321},
+    {"123456789", true, 123456789},
+    {"10000000", true, 10000000},
+    {"1700000123", true, 1700000123},
+    {"1234567890123456", true, INT64_C(1234567890123456)},
+    {"-12345678901234567", true, -INT64_C(12345678901234567)},
+    {"9999999999999999999", false, 0},
+    {"1234567.12345678901e+12345678", false, 0},
+    {"0.123456789012345678", false, 0},
 };
 
 START_TEST(json_parse_keeps_number_text_and_sets_small_ints)

@@ -245,6 +245,58 @@ is_digit(unsigned char c)
 	return c >= '0' && c <= '9';
 }
 
+/*
+ * The position of the first byte at or after i that is not a digit (len
+ * at the end): eight bytes a step on little-endian GCC/clang builds.  A
+ * byte b is a digit when b & 0xF0 == 0x30 and (b + 6) & 0xF0 == 0x30; the
+ * bytewise add carries into the next byte only from a byte of 0xFA and
+ * up, which the first test flags already, so the lowest flag is exact.
+ */
+static inline size_t
+digit_run(const unsigned char *in, size_t len, size_t i)
+{
+#ifdef JSON_SWAR
+	const uint64_t hi = UINT64_C(0xF0F0F0F0F0F0F0F0);
+	const uint64_t d3 = UINT64_C(0x3030303030303030);
+	uint64_t w, t;
+
+	while (len - i >= 8) {
+		memcpy(&w, in + i, sizeof(w));
+		t = ((w & hi) ^ d3) |
+		    (((w + UINT64_C(0x0606060606060606)) & hi) ^ d3);
+		if (t != 0)
+			return i + ((unsigned)__builtin_ctzll(t) >> 3);
+		i += 8;
+	}
+#endif
+	while (i < len && is_digit(in[i]))
+		i++;
+	return i;
+}
+
+/* The value of the eight ASCII digits at s (checked by digit_run), with
+ * three multiplies instead of eight dependent ones (little-endian: the
+ * first digit is the lowest byte).  Elsewhere, a loop. */
+static inline uint64_t
+eight_digits(const unsigned char *s)
+{
+#ifdef JSON_SWAR
+	uint64_t w;
+
+	memcpy(&w, s, sizeof(w));
+	w = (w & UINT64_C(0x0F0F0F0F0F0F0F0F)) * 2561 >> 8;
+	w = (w & UINT64_C(0x00FF00FF00FF00FF)) * 6553601 >> 16;
+	return (w & UINT64_C(0x0000FFFF0000FFFF)) * UINT64_C(42949672960001) >>
+	       32;
+#else
+	uint64_t u = 0;
+
+	for (unsigned k = 0; k < 8; k++)
+		u = u * 10 + (uint64_t)(s[k] - '0');
+	return u;
+#endif
+}
+
 /* --- hashing (duplicate detection and json_object_get share it) ----------- */
 
 #ifdef GPT_TEST
@@ -1030,9 +1082,15 @@ parse_number(struct json_parser *p, const unsigned char *in, size_t len,
 		if (i < len && is_digit(in[i])) /* hits on 01 and -00 */
 			return fail(p, JSON_E_NUMBER, i, "leading zero");
 	} else if (is_digit(in[i])) {
-		/* Accumulate as we scan; u wraps (harmlessly, it is unsigned)
-		 * past 19 digits, and is used only up to 19. */
-		while (i < len && is_digit(in[i]))
+		/* Find the run first (eight bytes a step), then accumulate
+		 * eight digits a multiply; u wraps (harmlessly, it is
+		 * unsigned) past 19 digits, and is used only up to 19. */
+		size_t end = digit_run(in, len, i + 1);
+
+		u = (uint64_t)(in[i++] - '0');
+		for (; end - i >= 8; i += 8)
+			u = u * 100000000 + eight_digits(in + i);
+		while (i < end)
 			u = u * 10 + (uint64_t)(in[i++] - '0');
 	} else { /* hits on -x, -.5, -Infinity */
 		return fail(p, JSON_E_NUMBER, i, "digit expected after '-'");
@@ -1046,8 +1104,7 @@ parse_number(struct json_parser *p, const unsigned char *in, size_t len,
 		if (!is_digit(in[i])) /* hits on 1.e5 and 1.] */
 			return fail(
 			    p, JSON_E_NUMBER, i, "digit expected after '.'");
-		while (i < len && is_digit(in[i]))
-			i++;
+		i = digit_run(in, len, i + 1);
 	}
 	if (i < len && (in[i] == 'e' || in[i] == 'E')) {
 		plain = false;
@@ -1059,8 +1116,7 @@ parse_number(struct json_parser *p, const unsigned char *in, size_t len,
 		if (!is_digit(in[i])) /* hits on 1e] and 1E+x */
 			return fail(
 			    p, JSON_E_NUMBER, i, "digit expected in exponent");
-		while (i < len && is_digit(in[i]))
-			i++;
+		i = digit_run(in, len, i + 1);
 	}
 	v->type = JSON_T_NUMBER;
 	v->u.num.text = (const char *)in + start;
