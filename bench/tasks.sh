@@ -11,6 +11,9 @@
 #               into the address's store on disk, its runner started
 #   task tmpfs  the same with the store on /dev/shm: everything but the
 #               disk's sync (what the 202 path costs the CPU)
+#   accepted    a valid act at an address with act = answer and the same
+#               hook: 200, the hook run in the request (the 202's floor
+#               without durability: the same hook, spawned and waited for)
 #   form GET    the arrival document
 #   task GET    a completed task's document (the baseline: form GET)
 #   task pg     a valid act at an address with store_pg: 202, its task
@@ -19,7 +22,11 @@
 #   task GET pg a completed task's document from PostgreSQL
 # (the PostgreSQL cases when the server's binaries are installed and
 # gpt.fcgi is built with libpq), with each case's p99 latency.
-# The hook is a copy of cat, so each runner ends at once.
+# The hook is a copy of cat, so each runner ends at once.  Each round also
+# times, with bench/sync_cost (when built), what a small record's syncs
+# cost alone on the disk the store is on, and the bound they put on the
+# 202: PROCS processes, each waiting for its own syncs, take at most
+# PROCS / L acts a second for a sync time L.
 #
 # Environment: GPT_FCGI, GPT_SRCDIR, GPT_BUILDDIR (set by make bench);
 # ROUNDS (3), DURATION (1s), CONNS (4), PROCS (2).
@@ -53,7 +60,7 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 cp "$GPT_FCGI" "$T/gpt.fcgi"
-for a in disk tmpfs; do
+for a in disk tmpfs answer; do
 	mkdir -p "$T/root/$a"
 	cp "$GPT_SRCDIR/examples/echo/form.json" "$T/root/$a/form.json"
 	cp "$(command -v cat)" "$T/root/$a/hook"
@@ -99,6 +106,7 @@ if [ -n "$pg" ]; then
 	printf 'act = task\nstore_pg = %s\n' "$pg" >"$T/root/pg/address.conf"
 fi
 printf 'act = task\n' >"$T/root/disk/address.conf"
+printf 'act = answer\n' >"$T/root/answer/address.conf"
 printf 'act = task\nstore = %s\n' "$SHM" >"$T/root/tmpfs/address.conf"
 port=$(node -e 'const s = require("net").createServer();
     s.listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); });' 2>/dev/null ||
@@ -177,6 +185,7 @@ if [ -n "$pg" ]; then
 	fi
 fi
 
+SYNC_COST=${GPT_BUILDDIR:-.}/bench/sync_cost
 results=$T/results
 : >"$results"
 run() { # run ROUND NAME URL [BODY]
@@ -201,6 +210,13 @@ while [ $r -le "$ROUNDS" ]; do
 	run $r disk "$base/disk" "$T/good.json"
 	run $r tmpfs "$base/tmpfs" "$T/good.json"
 	run $r rejected "$base/disk" "$T/bad.json"
+	run $r accepted "$base/answer" "$T/good.json"
+	if [ -x "$SYNC_COST" ]; then
+		mkdir -p "$T/sync"
+		"$SYNC_COST" "$T/sync" 3 20 | while read -r k ms; do
+			echo "$r sync-$k $ms nan nan" >>"$results"
+		done
+	fi
 	run $r form "$base/disk"
 	run $r taskget "$task"
 	run $r taskget "$task"
@@ -213,12 +229,35 @@ while [ $r -le "$ROUNDS" ]; do
 done
 echo "== long-running acts: nginx + $PROCS gpt.fcgi, wrk -c$CONNS -d$DURATION," \
     "$ROUNDS rounds (time per request, same-run ratios)"
-awk '{ s[$2] += $4; n[$2]++; if ($5 != "nan") { p[$2] += $5; pn[$2]++ } }
+awk '$2 !~ /^sync-/ { s[$2] += $4; n[$2]++; if ($5 != "nan") { p[$2] += $5; pn[$2]++ } }
     END { for (k in s) printf "  %-10s %9.0f req/s   p99 %8.2f ms\n", k,
         s[k] / n[k], (pn[k] ? p[k] / pn[k] : 0) }' "$results" | sort
 bench_ratio "$results" "202, store on disk / rejected" disk rejected "at most 1.5x"
 bench_ratio "$results" "202, store on tmpfs / rejected" tmpfs rejected "at most 1.5x"
+bench_ratio "$results" "202, store on disk / accepted" disk accepted "(none set)"
+bench_ratio "$results" "202, store on tmpfs / accepted" tmpfs accepted "(none set)"
+bench_ratio "$results" "accepted / rejected" accepted rejected "(none set)"
 bench_ratio "$results" "task GET / form GET" taskget form "at most 1.2x"
+if [ -x "$SYNC_COST" ]; then
+	# column 3 of a sync case is its ms per record
+	awk "$BENCH_AWK_MED"'
+	$2 ~ /^sync-/ { k = substr($2, 6); v[k, ++n[k]] = $3 }
+	$2 == "rejected" { rs += $4; rn++ }
+	END {
+		printf "  sync alone, ms per record (median of rounds; disk of %s):\n", dir
+		split("none fsync file,dir rename1st", ks, " ")
+		for (i = 1; i <= 4; i++) {
+			k = ks[i]
+			for (j = 1; j <= n[k]; j++) x[j] = v[k, j]
+			m[k] = med(x, n[k])
+			printf "    %-10s %7.3f ms\n", k, m[k]
+		}
+		L = m["rename1st"]
+		if (L > 0 && rn > 0)
+			printf "  sync bound of the 202: %d procs / %.3f ms = %.0f req/s at most, %.1fx the rejected act at least\n",
+			    procs, L, procs * 1000 / L, (rs / rn) / (procs * 1000 / L)
+	}' dir="$T" procs="$PROCS" "$results"
+fi
 if [ -n "$pgtask" ]; then
 	bench_ratio "$results" "202, PostgreSQL / rejected" pg rejected "(none set)"
 	bench_ratio "$results" "202, PostgreSQL / store on disk" pg disk "(none set)"

@@ -581,9 +581,9 @@ loop_is_stream(const struct loop_conn *lc)
  * connections this process holds (accepted with it, or kept by the web
  * server) are not left waiting for the stream's end: a poll that arrived
  * with the stream would otherwise wait out the whole task.  The process
- * is forked twice around setsid, with the subreaper flag off, as a task's
- * runner is (runner.h), so it is init's child, not ours (hook_run kills
- * our strays), and a restart of this process leaves it streaming.  It
+ * is forked twice around setsid, with the subreaper flag off
+ * (runner_detach), so it is init's child, not ours (hook_run kills our
+ * strays), and a restart of this process leaves it streaming.  It
  * closes every other connection and the listener, serves the request,
  * and ends.  This process closes its copy of the connection.  false when
  * a fork failed: the caller serves the stream itself.
@@ -700,6 +700,10 @@ loop_serve_connections(struct loop_set *set, struct serve_state *st,
 		uint64_t now, until = UINT64_MAX;
 		int rc, timeout;
 
+		/* the runners that ended since the last pass (no hook runs
+		 * between requests); one that ends while this process
+		 * waits stays a zombie until the next pass */
+		(void)hook_reap_kept();
 		for (i = 0; i < set->made; i++) {
 			struct loop_conn *lc = set->conn[i];
 

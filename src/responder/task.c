@@ -10,11 +10,13 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "responder/idem.h"
 #include "base/log.h"
@@ -173,10 +175,16 @@ task_decoy(const struct store *s)
 	 * is one row for every host, made once, not once per act */
 	static char made_in[sizeof(s->path)];
 	struct taskrec r;
+	struct stat st;
 	struct buf b;
 	char name[STORE_NAME_MAX];
 
 	if (s->pg && strcmp(made_in, s->path) == 0)
+		return;
+	store_name(STORE_TASK, task_decoy_id, STORE_ID_BYTES, name);
+	/* a directory's decoy, once made, is found by a lookup, which
+	 * takes no lock on the directory (a create would) */
+	if (!s->pg && fstatat(s->dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
 		return;
 	memset(&r, 0, sizeof(r));
 	r.status = TASKREC_FAILED;
@@ -184,7 +192,6 @@ task_decoy(const struct store *s)
 	/* never expires, so the sweep leaves it; it matches no id, since
 	 * a lookup also needs the id's own record */
 	r.expires_s = TASK_DECOY_EXPIRES;
-	store_name(STORE_TASK, task_decoy_id, STORE_ID_BYTES, name);
 	buf_init(&b, 4096);
 	if (taskrec_format(&r, &b) == 0) {
 		if (store_create(s, name, buf_ptr(&b), buf_len(&b)) == -1 &&
@@ -568,7 +575,7 @@ task_create(const struct task_act_in *in, const struct store *s,
 	if (!s->pg && (lock_fd = store_lock(s, lock, false)) == -1)
 		goto unavailable;
 	if (taskrec_format(&t.rec, &rec) == -1 ||
-	    store_put(s, name, buf_ptr(&rec), buf_len(&rec), true) == -1)
+	    store_put_new(s, name, buf_ptr(&rec), buf_len(&rec)) == -1)
 		goto unavailable;
 	if (runner_start(&t, lock_fd) == -1) {
 		log_error("cannot start a task runner: %s", strerror(errno));

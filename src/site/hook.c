@@ -463,13 +463,100 @@ children_autoreaped(void)
 	return sa.sa_handler == SIG_IGN || (sa.sa_flags & SA_NOCLDWAIT) != 0;
 }
 
-/* Append the pids of one /proc/self/task/<tid>/children file to pids. */
+/*
+ * The children this process keeps (hook_keep): a task's runner, forked
+ * once and left running.  Each is our child until reaped, so its pid
+ * names no stranger while it is listed here; every reap of one goes
+ * through hook_unkeep, so the list never holds a pid the kernel may have
+ * given to someone else.
+ */
+static pid_t *hook_kept;
+static size_t hook_kept_n, hook_kept_cap;
+
+int
+hook_keep_reserve(void)
+{
+	size_t cap;
+	pid_t *p;
+
+	if (hook_kept_n < hook_kept_cap)
+		return 0;
+	cap = hook_kept_cap < 16 ? 16 : hook_kept_cap * 2;
+	if (cap > SIZE_MAX / sizeof(*p) ||
+	    (p = realloc(hook_kept, cap * sizeof(*p))) == NULL) {
+		errno = ENOMEM;
+		return -1;
+	}
+	hook_kept = p;
+	hook_kept_cap = cap;
+	return 0;
+}
+
+void
+hook_keep(pid_t pid)
+{
+	if (hook_kept_n < hook_kept_cap)
+		hook_kept[hook_kept_n++] = pid;
+}
+
+void
+hook_forget_kept(void)
+{
+	hook_kept_n = 0;
+}
+
+static bool
+hook_is_kept(pid_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < hook_kept_n; i++)
+		if (hook_kept[i] == pid)
+			return true;
+	return false;
+}
+
+/* A child was reaped: it is no longer kept (its pid may be reused). */
+static void
+hook_unkeep(pid_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < hook_kept_n; i++)
+		if (hook_kept[i] == pid) {
+			hook_kept[i] = hook_kept[--hook_kept_n];
+			return;
+		}
+}
+
+size_t
+hook_reap_kept(void)
+{
+	size_t reaped = 0;
+	pid_t r;
+
+	if (hook_kept_n == 0)
+		return 0;
+	/* between hooks every child is kept or a stray: neither has a
+	 * status anyone waits for.  Bounded by our children. */
+	while ((r = waitpid(-1, NULL, WNOHANG)) > 0) {
+		hook_unkeep(r);
+		reaped++;
+	}
+	return reaped;
+}
+
+/*
+ * Append the pids of one /proc/self/task/<tid>/children file to pids,
+ * but kept ones (which may be many: the file is read whole).
+ */
 static void
 strays_read_task(const char *tid, pid_t *pids, size_t *n)
 {
 	char path[64], text[4096];
-	char *p;
-	ssize_t got;
+	uint64_t v = 0;
+	size_t digits = 0;
+	ssize_t got, i;
 	int fd;
 
 	if (snprintf(path, sizeof(path), "/proc/self/task/%s/children", tid) >=
@@ -477,39 +564,36 @@ strays_read_task(const char *tid, pid_t *pids, size_t *n)
 		return;
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 		return;
-	do
-		got = read(fd, text, sizeof(text) - 1);
-	while (got < 0 && errno == EINTR);
-	close(fd);
-	if (got <= 0)
-		return;
-	text[got] = '\0';
-	/* "123 456 ": bounded by the text; a pid cut at the end of a full
-	 * buffer is dropped, and the next pass sees it. */
-	for (p = text; *n < HOOK_STRAYS_MAX && *p != '\0';) {
-		size_t k = strcspn(p, " ");
-		uint64_t v;
-
-		if (k == 0) {
-			p++;
-			continue;
+	/* "123 456 ": bounded by the file (our children); a pid may span
+	 * two reads, so the digits carry over */
+	while (*n < HOOK_STRAYS_MAX) {
+		do
+			got = read(fd, text, sizeof(text));
+		while (got < 0 && errno == EINTR);
+		if (got <= 0)
+			break;
+		for (i = 0; i < got && *n < HOOK_STRAYS_MAX; i++) {
+			if (text[i] >= '0' && text[i] <= '9') {
+				if (digits++ < 10)
+					v = v * 10 + (uint64_t)(text[i] - '0');
+				continue;
+			}
+			if (digits > 0 && digits <= 10 && v > 1 &&
+			    v <= INT_MAX && !hook_is_kept((pid_t)v))
+				pids[(*n)++] = (pid_t)v;
+			v = 0;
+			digits = 0;
 		}
-		if (p[k] == '\0' && got == (ssize_t)sizeof(text) - 1)
-			break;
-		if (num_read(p, k, 0, INT_MAX, 0, &v) != NULL)
-			break;
-		if (v > 1)
-			pids[(*n)++] = (pid_t)v;
-		p += k;
 	}
+	close(fd);
 }
 
 /*
- * SIGKILL every child of this process but `except`, and the process group
- * each one leads.  Our children stay ours (at worst zombies) until we reap
- * them, so none of these pids can name a stranger; a child's pid is also
- * a group id only if that child made it one (setsid, setpgid).  Returns
- * how many children were found.
+ * SIGKILL every child of this process but `except` and the kept ones
+ * (hook_keep), and the process group each one leads.  Our children stay ours
+ * (at worst zombies) until we reap them, so none of these pids can name a
+ * stranger; a child's pid is also a group id only if that child made it one
+ * (setsid, setpgid).  Returns how many children were found, kept ones left out.
  */
 static size_t
 strays_kill(pid_t except)
@@ -547,27 +631,35 @@ strays_reap(bool *left)
 {
 	uint64_t end = gpt_now_ms() + HOOK_STRAY_MS;
 	unsigned reaped = 0, round;
+	size_t found = 0;
 	pid_t r;
 
 	*left = false;
 	if (children_autoreaped())
 		return 0;
 	for (round = 0; round < HOOK_STRAY_ROUNDS; round++) {
-		(void)strays_kill(0);
+		found = strays_kill(0);
 		/* each pass reaps one zombie or stops: bounded by our
-		 * children */
-		while ((r = waitpid(-1, NULL, WNOHANG)) > 0)
-			reaped++;
+		 * children; a kept child that ended is reaped here too */
+		while ((r = waitpid(-1, NULL, WNOHANG)) > 0) {
+			if (hook_is_kept(r))
+				hook_unkeep(r);
+			else
+				reaped++;
+		}
 		if (r < 0 && errno == ECHILD)
 			return reaped;
 		if (r < 0 && errno != EINTR)
 			break;
+		/* only kept children left, alive: nothing is ours to end */
+		if (found == 0)
+			return reaped;
 		if (gpt_now_ms() >= end)
 			break;
 		/* SIGKILL is asynchronous: give the dying a moment */
 		(void)poll(NULL, 0, HOOK_POLL_FALLBACK_MS);
 	}
-	*left = waitpid(-1, NULL, WNOHANG) >= 0;
+	*left = strays_kill(0) > 0;
 	return reaped;
 }
 

@@ -47,13 +47,15 @@
  * then skipped, since their pids could be reused).  hook_run() takes its
  * own child's status with waitpid(pid) first; only then does it reap
  * others with waitpid(-1).  The caller must have no children of its own
- * besides the hooks it runs: hook_run() kills them all.  Not thread-safe
- * against other threads forking.
+ * besides the hooks it runs and the ones it keeps (hook_keep: a task's
+ * runner): hook_run() kills all the others.  Not thread-safe against
+ * other threads forking.
  */
 #ifndef GPT_HOOK_H
 #define GPT_HOOK_H
 
 #include <signal.h>
+#include <sys/types.h>
 
 #include "base/buf.h"
 #include "base/common.h"
@@ -165,6 +167,26 @@ enum hook_status hook_run(const struct hook_req *req, struct buf *out,
  * children spawned later do not inherit it.  0, or -1 with errno set.
  */
 int hook_adopt_orphans(void) GPT_MUSTCHECK;
+
+/*
+ * Children the caller keeps (a task's runner, forked once): hook_run()'s
+ * sweep of strays leaves them alone, and the caller reaps them without
+ * waiting (hook_reap_kept) between hooks.  hook_keep_reserve, before the
+ * fork, makes room for one more (0, or -1 with errno ENOMEM), so that
+ * hook_keep(pid), after it, cannot fail.  hook_forget_kept, in a new
+ * child: its parent's children are not its own.
+ */
+int hook_keep_reserve(void) GPT_MUSTCHECK;
+void hook_keep(pid_t pid);
+void hook_forget_kept(void);
+
+/*
+ * Reap the kept children that have ended, never waiting (waitpid(-1,
+ * WNOHANG): call it only while no hook runs, so no status anyone waits
+ * for is taken).  Nothing at all while none is kept.  How many were
+ * reaped.
+ */
+size_t hook_reap_kept(void);
 
 /*
  * True when hooks started now would run as root (the effective uid is 0):

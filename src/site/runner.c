@@ -1,5 +1,5 @@
 /*
- * runner.c: the task runner on its own (runner.h): the double fork, the
+ * runner.c: the task runner on its own (runner.h): its fork, the
  * runner's process hygiene, the hook under hook_run, progress and the
  * final record.
  *
@@ -502,8 +502,11 @@ runner_detach(void)
 
 		(void)setsid();
 		pid = fork();
-		if (pid == 0)
+		if (pid == 0) {
+			/* init's child: none of ours is its own */
+			hook_forget_kept();
 			return 0;
+		}
 		_exit(pid == -1 ? 1 : 0);
 	}
 	err = errno;
@@ -531,16 +534,25 @@ runner_detach(void)
 int
 runner_start(const struct runner_task *t, int lock_fd)
 {
-	switch (runner_detach()) {
-	case 0:
+	pid_t pid;
+
+	/* room to keep the child, made before it exists */
+	if (hook_keep_reserve() == -1)
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		/* the responder's kept children are not the runner's */
+		hook_forget_kept();
+		(void)setsid();
 		runner_main(t, lock_fd); /* ends with _exit */
 		_exit(0);
-	case -1:
-		return -1;
-	default:
-		store_unlock(t->store, lock_fd);
-		return 0;
 	}
+	if (pid == -1)
+		return -1;
+	/* hook_run's sweep leaves it alone; the loop reaps it */
+	hook_keep(pid);
+	store_unlock(t->store, lock_fd);
+	return 0;
 }
 
 int

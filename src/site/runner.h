@@ -2,16 +2,18 @@
  * runner.h: the process that runs a task's hook outside the request that
  * created it (address.conf `act = task`).
  *
- * The runner lives on its own: the responder forks, the child calls setsid()
- * and forks again, and the grandchild runs the task while the child
- * exits at once.  Around those forks the responder stops being a child
- * subreaper, so the runner is adopted by init (or the service manager),
- * never by the responder: the responder's hook_run kills every child it
- * did not start as a stray, and a responder that exits or restarts must
- * not take its tasks with it.  The runner is a subreaper itself, so the
- * hook runs under exactly the sandbox of hook.h (environment, process
- * group, strays killed, limits), with task_timeout for its time.
- *
+ * The runner lives on its own: the responder forks once and the child
+ * calls setsid(), so no signal to the responder's process group or
+ * session reaches it, and runs the task.  The responder does not wait
+ * for it: it keeps it (hook_keep), so its own hook_run, which kills every
+ * other child as a stray, leaves the runner alone, and reaps it without
+ * blocking between requests (hook_reap_kept; a CGI process exits
+ * instead).  A responder that exits or restarts leaves its runners to
+ * init (or the nearest subreaper above it), never taking its tasks with
+ * it.  The runner is a subreaper itself, so the hook runs under exactly
+ * the sandbox of hook.h (environment, process group, strays killed,
+ * limits), with task_timeout for its time.
+
  * The lease.  The responder takes the task's lock (store_lock) before it
  * forks; the runner inherits it and holds it until it has written the
  * task's final record.  The kernel drops a flock when its holder dies, so
@@ -68,9 +70,10 @@ struct runner_task {
  * Start the runner for t, which holds lock_fd (the task's lock, taken
  * by the caller; -1 under PostgreSQL, where the lease is the record's):
  * 0 once the runner process exists (the lock is then its
- * own; the caller's copy is closed here); -1 with errno when a fork
+ * own; the caller's copy is closed here); -1 with errno when the fork
  * failed (nothing runs; the caller still holds lock_fd and closes it).
- * Only the calling process is left behind: no zombie, no signal.
+ * The runner is the caller's child, kept (hook.h): the caller reaps it
+ * with hook_reap_kept, and SIGCHLD must stay at its default.
  */
 int runner_start(const struct runner_task *t, int lock_fd) GPT_MUSTCHECK;
 
@@ -80,7 +83,7 @@ int runner_start(const struct runner_task *t, int lock_fd) GPT_MUSTCHECK;
  * stops being one across the forks).  0 in the grandchild, in a session
  * of its own: it must end with _exit; 1 in the caller once the middle
  * child has ended; -1 with errno when a fork failed (nothing runs).
- * The runner and an event stream served apart both start so.
+ * An event stream served apart starts so.
  */
 int runner_detach(void) GPT_MUSTCHECK;
 

@@ -375,6 +375,49 @@ fail:
 }
 
 int
+store_put_new(const struct store *s, const char *name, const void *p, size_t n)
+{
+	char tmp[STORE_NAME_MAX + 40];
+	int fd, err;
+
+	if (s->pg)
+		return store_put(s, name, p, n, true);
+	store_tmp_name(name, tmp);
+	fd = openat(s->dfd, tmp,
+	    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd == -1)
+		return -1;
+	if (store_write_all(fd, p, n) == -1)
+		goto fail;
+	/* the whole record before its name: a reader sees all or none */
+	if (renameat(s->dfd, tmp, s->dfd, name) == -1)
+		goto fail;
+	/* the file's sync commits its data, its inode and (in the same
+	 * journal transaction) the rename; the directory's, portable, then
+	 * has nothing left to commit where the filesystem journals */
+	if (fsync(fd) == -1 || fsync(s->dfd) == -1) {
+		err = errno;
+		(void)close(fd);
+		(void)unlinkat(s->dfd, name, 0);
+		errno = err;
+		return -1;
+	}
+	if (close(fd) == -1) {
+		err = errno;
+		(void)unlinkat(s->dfd, name, 0);
+		errno = err;
+		return -1;
+	}
+	return 0;
+fail:
+	err = errno;
+	(void)close(fd);
+	(void)unlinkat(s->dfd, tmp, 0);
+	errno = err;
+	return -1;
+}
+
+int
 store_create(const struct store *s, const char *name, const void *p, size_t n)
 {
 	int fd, err;
@@ -572,6 +615,17 @@ store_sweep(const struct store *s, int64_t now)
 			n = read(rfd, head, sizeof(head));
 		while (n == -1 && errno == EINTR);
 		(void)close(rfd);
+		if (n == 0 && e->d_name[0] == STORE_TASK) {
+			struct stat st;
+
+			/* a task's first write that a crash cut before its
+			 * syncs (store_put_new): no one was told of it */
+			if (fstatat(s->dfd, e->d_name, &st,
+			        AT_SYMLINK_NOFOLLOW) == 0 &&
+			    st.st_size == 0 && st.st_mtime + 60 < now)
+				(void)unlinkat(s->dfd, e->d_name, 0);
+			continue;
+		}
 		if (n <= 0)
 			continue;
 		int64_t exp = store_expiry(head, (size_t)n);

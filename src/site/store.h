@@ -157,6 +157,22 @@ int store_put(const struct store *s, const char *name, const void *p, size_t n,
     bool durable) GPT_MUSTCHECK;
 
 /*
+ * store_put, durable, for a record name that does not exist yet (a new
+ * task's, under a fresh random id): the same two syncs, ordered so that
+ * one journal commit can carry them.  The bytes go to a temporary file,
+ * which is renamed into place before the file and then the directory
+ * are fsynced; on a journaling filesystem (ext4, XFS) the file's sync
+ * commits the rename too, and the directory's finds it committed.  Both
+ * syncs are still made, so the record is durable on return on any
+ * filesystem.  Readers still see the whole record or none; a crash
+ * before the return may leave the name with an empty record (a task no
+ * one was told of), which the sweep removes.  0, or -1 with errno set
+ * and no record.
+ */
+int store_put_new(const struct store *s, const char *name, const void *p,
+    size_t n) GPT_MUSTCHECK;
+
+/*
  * Create the record name with the n bytes at p only when it does not
  * exist (O_EXCL, then durable as store_put).  0; -1 with errno EEXIST
  * when it exists, another errno when the store fails.
@@ -198,7 +214,9 @@ int64_t store_expiry(const char *p, size_t n);
 
 /*
  * Remove every record of the store whose expiry is at or before now
- * (seconds since the epoch), with its lock file, unless the lock is held.
+ * (seconds since the epoch), with its lock file, unless the lock is held,
+ * and the leftovers of writes a crash cut (a temporary file, or an empty
+ * task record, a minute old).
  * At most STORE_SWEEP_MAX entries are looked at.  Returns the number
  * removed.
  */
