@@ -14,6 +14,11 @@
 #     ProtectProc=invisible, ProtectKernelTunables=, ProtectKernelLogs=,
 #     ProtectControlGroups=, UMask=); the hook
 #     reports what it could do; systemd-analyze verify checks the units;
+#   - the same units under a real systemd: systemd-nspawn boots this OS
+#     (volatile root), its systemd listens on the socket, nginx sends an
+#     act, and the hook's probe (tests/package-probe.c) shows each system
+#     call filter refusing what it forbids (skipped, saying why, when the
+#     container does not boot);
 #   - nginx with snippets/gpt-fcgi.conf, lighttpd with
 #     conf-available/50-gpt-fcgi.conf, Apache with
 #     conf-available/gpt-fcgi.conf, each started as a plain process on
@@ -30,7 +35,8 @@
 # (the unit tests already ran in this build).
 . "${GPT_SRCDIR:-.}/tests/servers-common.sh"
 need dpkg-buildpackage lintian apt-get systemd-socket-activate \
-    systemd-analyze setpriv unshare nginx lighttpd apache2 dpkg-deb
+    systemd-analyze setpriv unshare nginx lighttpd apache2 dpkg-deb \
+    systemd-nspawn gcc
 
 if [ "$(id -u)" -ne 0 ]; then
 	echo "FAIL: package.sh installs a package: run it as root" >&2
@@ -49,9 +55,25 @@ srv_existed=false
 ADDR=pkgtest-$$
 KEEP=pkgkeep-$$
 
+# stop_nspawn: halt the container (nspawn turns SIGTERM into a clean
+# shutdown), 30 s at most, then kill nspawn.
+nspawn=
+stop_nspawn() {
+	[ -n "$nspawn" ] || return 0
+	kill "$nspawn" 2>/dev/null
+	_i=0
+	while alive "$nspawn" && [ "$_i" -lt 300 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	alive "$nspawn" && kill -9 "$nspawn" 2>/dev/null
+	nspawn=
+}
+
 # Whatever happens: stop what we started, purge, remove what we added.
 cleanup() {
 	stop_started
+	stop_nspawn
 	rm -rf "/srv/gpt/$ADDR" "/srv/gpt/$KEEP" /etc/gpt-fcgi/other-$$.conf
 	if dpkg-query -W -f='${Status}' gpt-fcgi 2>/dev/null |
 	    grep -q -v 'not-installed'; then
@@ -173,12 +195,14 @@ pid1=$(yes_no test -e /proc/1)
 disk=$(yes_no sh -c 'ls /dev | grep -Eq "^(sd|vd|nvme|xvd|loop|mem$|kmsg$)"')
 perl=$(yes_no perl -e 'exit 0')
 mask=$(umask)
+probe=null
+[ -x ./probe ] && probe=$(./probe data)
 input=$(cat)
 printf '{"user":"%s","data":%s,"tmp":%s,"etc":%s,"usr":%s,' \
     "$(id -un)" "$data" "$tmp" "$etc" "$usr"
 printf '"null":%s,"random":%s,"self":%s,"pid1":%s,"disk":%s,"perl":%s,' \
     "$null" "$rand" "$self" "$pid1" "$disk" "$perl"
-printf '"umask":"%s","act":%s}\n' "$mask" "$input"
+printf '"umask":"%s","probe":%s,"act":%s}\n' "$mask" "$probe" "$input"
 HOOK
 chmod 755 "$A/hook"
 chmod -R a+rX "$A"
@@ -273,6 +297,7 @@ through() {
 	expect_body_match '"note"' "$1: the form is served"
 	post "$2/$ADDR" "$TEST_TMP/act" -H "GPT-Actor: $1"
 	expect_code 200 "$1: the act"
+	cp "$TEST_TMP/b" "$TEST_TMP/act-$1"
 	expect_body_match '"act":{"note":"packaged"}' "$1: the hook's answer"
 	expect_body_match "\"user\":\"$USER_\"" "$1: the hook runs as $USER_"
 	expect_body_match '"data":true' "$1: the hook writes in its data/"
@@ -290,31 +315,34 @@ through() {
 }
 
 # --- nginx with the packaged snippet --------------------------------------
-T=$TEST_TMP/nginx
-mkdir -p "$T"
-port=$(free_port)
-cat >"$T/nginx.conf" <<EOF
+# start_nginx DIR: nginx on a free $port with the snippet, its files in DIR.
+start_nginx() {
+	mkdir -p "$1"
+	port=$(free_port)
+	cat >"$1/nginx.conf" <<EOF
 daemon off;
 user www-data www-data;
 worker_processes 1;
-pid $T/nginx.pid;
-error_log $T/error.log;
+pid $1/nginx.pid;
+error_log $1/error.log;
 events { worker_connections 64; }
 http {
-	access_log $T/access.log;
-	client_body_temp_path $T/body;
-	fastcgi_temp_path $T/fastcgi;
-	proxy_temp_path $T/proxy;
-	scgi_temp_path $T/scgi;
-	uwsgi_temp_path $T/uwsgi;
+	access_log $1/access.log;
+	client_body_temp_path $1/body;
+	fastcgi_temp_path $1/fastcgi;
+	proxy_temp_path $1/proxy;
+	scgi_temp_path $1/scgi;
+	uwsgi_temp_path $1/uwsgi;
 	server {
 		listen 127.0.0.1:$port;
 		include /etc/nginx/snippets/gpt-fcgi.conf;
 	}
 }
 EOF
-nginx -p "$T" -e "$T/error.log" -c "$T/nginx.conf" >"$T/out" 2>&1 &
-started $!
+	nginx -p "$1" -e "$1/error.log" -c "$1/nginx.conf" >"$1/out" 2>&1 &
+	started $!
+}
+start_nginx "$TEST_TMP/nginx"
 wait_ready "http://127.0.0.1:$port/" && through nginx "http://127.0.0.1:$port/gpt"
 
 # --- lighttpd with the packaged conf-available file ----------------------
@@ -371,6 +399,81 @@ if [ "$failed" -gt 0 ]; then
 	done
 fi
 stop_started
+
+# --- the units under a real systemd -----------------------------------------
+# systemd-nspawn boots this machine's own OS (its /usr read-only, a
+# volatile root; /etc/passwd, /etc/group and /etc/gpt-fcgi from here, so
+# the users and the socket's group are the same; /srv/gpt and
+# /run/gpt-fcgi bound, so nginx here reaches the socket the container's
+# systemd listens on).  The container keeps CAP_SYS_TIME and
+# CAP_SYS_MODULE, so that nspawn's own filter does not forbid what the
+# unit must.  The hook runs tests/package-probe.c's probe, which tries
+# what each system call filter forbids; the same probe run here, outside
+# the unit, as the same user and as root, must get further.
+if gcc -O2 -o "$A/probe" "$GPT_SRCDIR/tests/package-probe.c"; then pass
+else fail "the probe builds"; fi
+chmod 755 "$A/probe"
+setpriv --reuid="$USER_" --regid="$GROUP_" --init-groups \
+    sh -c "cd '$A' && ./probe data" >"$TEST_TMP/probe-user"
+(cd "$A" && ./probe data) >"$TEST_TMP/probe-root"
+M=gpt-pkg-$$
+nspawn_log=$TEST_TMP/nspawn.log
+rm -f "$SOCK"
+systemd-nspawn --quiet --volatile=yes --directory=/ --machine="$M" \
+    --register=no --keep-unit --capability=CAP_SYS_TIME,CAP_SYS_MODULE \
+    --bind-ro=/etc/passwd --bind-ro=/etc/group --bind-ro=/etc/gpt-fcgi \
+    --bind=/srv/gpt --bind=/run/gpt-fcgi \
+    --boot systemd.firstboot=off systemd.unit=basic.target \
+    systemd.wants=gpt-fcgi@default.socket \
+    </dev/null >"$nspawn_log" 2>&1 &
+nspawn=$!
+i=0
+while [ ! -S "$SOCK" ] && alive "$nspawn" && [ $i -lt 300 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+if [ ! -S "$SOCK" ]; then
+	stop_nspawn
+	echo "SKIP: the units under a real systemd: systemd-nspawn did" \
+	    "not boot this OS to its socket in 30 s:" >&2
+	sed 's/\x1b\[[0-9;]*m//g' "$nspawn_log" | tail -n 8 >&2
+else
+	expect_true "systemd: the socket unit listens on $SOCK" test -S "$SOCK"
+	T=$TEST_TMP/nginx-systemd
+	start_nginx "$T"
+	wait_ready "http://127.0.0.1:$port/" &&
+	    through systemd "http://127.0.0.1:$port/gpt"
+	# each filter: refused under the unit, further outside it
+	probe=$(sed -n 's/.*"probe":\({[^}]*}\).*/\1/p' "$TEST_TMP/act-systemd")
+	printf '%s\n' "${probe:-null}" >"$TEST_TMP/probe-unit"
+	under() { jq -r ".$1" "$TEST_TMP/probe-unit"; }
+	outside() { jq -r ".$2" "$TEST_TMP/probe-$1"; }
+	for c in "userns RestrictNamespaces EPERM user" \
+	    "suid RestrictSUIDSGID EPERM user" \
+	    "personality LockPersonality EPERM user" \
+	    "netlink RestrictAddressFamilies EAFNOSUPPORT user" \
+	    "packet RestrictAddressFamilies EAFNOSUPPORT root" \
+	    "clock ProtectClock EPERM user" \
+	    "module ProtectKernelModules EPERM root" \
+	    "realtime RestrictRealtime EPERM root" \
+	    "hostname ProtectHostname EPERM root" \
+	    "i386 SystemCallArchitectures SYS user"; do
+		set -- $c
+		u=$(under "$1")
+		o=$(outside "$4" "$1")
+		expect_true "systemd: $2 forbids $1 ($u under the unit, $o outside as $4)" \
+		    sh -c "test '$u' = '$3' && test '$o' != '$3'"
+	done
+	if [ "$failed" -gt 0 ]; then
+		echo "--- $T/error.log" >&2
+		tail -n 15 "$T/error.log" >&2
+		echo "--- the container" >&2
+		sed 's/\x1b\[[0-9;]*m//g' "$nspawn_log" | tail -n 20 >&2
+	fi
+	stop_started
+	stop_nspawn
+fi
+rm -f "$A/probe"
 
 # --- upgrade: the operator's configuration and addresses stay ------------
 echo 'GPT_LOG_FORMAT=json # the operator' >>/etc/gpt-fcgi/default.conf
