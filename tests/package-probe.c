@@ -21,7 +21,8 @@
 
 static const char *dir = "/tmp";
 
-static int try(const char *what)
+static int
+try(const char *what)
 {
 	if (!strcmp(what, "userns"))
 		return unshare(CLONE_NEWUSER);
@@ -72,7 +73,8 @@ static int try(const char *what)
 	return -1;
 }
 
-int main(int argc, char **argv)
+int
+main(int argc, char **argv)
 {
 	static const char *const all[] = {"userns", "realtime", "suid",
 	    "personality", "netlink", "packet", "clock", "hostname", "module",
