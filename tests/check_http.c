@@ -436,20 +436,19 @@ START_TEST(http_reject_logs_one_line_with_the_reason)
 	         .has_offset = true,
 	         .offset = 1234567},
 	        "a",
-	        "gpt.fcgi: notice: act rejected: not strict JSON: bytes "
-	        "after the value at byte 1234567 (actor \"a\")\n"},
+	        "gpt.fcgi: notice: act rejected: not strict JSON: at byte "
+	        "1234567: bytes after the value (actor \"a\")\n"},
 	    {{.reason = "not strict JSON", .has_offset = true, .offset = 0},
 	        "b",
-	        "gpt.fcgi: notice: act rejected: not strict JSON at byte 0 "
+	        "gpt.fcgi: notice: act rejected: not strict JSON: at byte 0 "
 	        "(actor \"b\")\n"},
 	    {{.reason = "fails the form",
 	         .detail = "too short",
 	         .pointer = "/note",
 	         .keyword = "minLength"},
 	        "x\ny",
-	        "gpt.fcgi: notice: act rejected: fails the form: too "
-	        "short at \"/note\", keyword minLength (actor "
-	        "\"x?y\")\n"},
+	        "gpt.fcgi: notice: act rejected: fails the form: at "
+	        "\"/note\": minLength: too short (actor \"x?y\")\n"},
 	    {{0}, NULL,
 	        "gpt.fcgi: notice: act rejected: rejected (actor \"\")\n"},
 	    {{.address = "/srv/gpt/guestbook", .reason = "fails the form"}, "c",

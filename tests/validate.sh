@@ -199,7 +199,7 @@ expect_true "--check lists the three problems in document order" \
     grep -qx 'refused \[form-refused\] at "#/required" refused \[form-refused\] at "#/properties/x/minLength" refused \[form-refused\] at "#/minLenght" ' \
     "$TEST_TMP/where"
 expect_stdout_match 'did you mean minLength?' "each problem keeps its fix"
-expect_stdout_match 'minLength must be a non-negative integer, keyword minLength' \
+expect_stdout_match 'minLength: minLength must be a non-negative integer' \
     "each problem keeps its reason and keyword"
 # Past SCHEMA_PROBLEMS_MAX (100) the rest is counted.
 {

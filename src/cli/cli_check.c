@@ -87,9 +87,9 @@ cli_check_refusal(struct report *r, const struct schema_err *e)
 		if ((at = strstr(e->reason, marks[i])) != NULL)
 			m = at;
 	n = m != NULL ? (size_t)(m - e->reason) : strlen(e->reason);
-	snprintf(reason, sizeof(reason), "%.*s%s%s", (int)n, e->reason,
-	    e->keyword != NULL ? ", keyword " : "",
-	    e->keyword != NULL ? e->keyword : "");
+	snprintf(reason, sizeof(reason), "%s%s%.*s",
+	    e->keyword != NULL ? e->keyword : "",
+	    e->keyword != NULL ? ": " : "", (int)n, e->reason);
 	if (m != NULL) {
 		/* the mark's words, without ": " or " (" and a final ")" */
 		m += 2;

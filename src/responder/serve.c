@@ -284,9 +284,10 @@ serve_hook(struct serve_io *io, struct serve_state *st,
 			/* hits on {"ticket": 7} against a's string */
 			metrics_hook(METRICS_HOOK_BAD_ANSWER, res.elapsed_ms);
 			log_error("hook of %s: answer fails the answer's form "
-			          "(a) at \"%s\": %s, keyword %s",
-			    a->dir, serr.pointer.buf, serr.reason,
-			    serr.keyword != NULL ? serr.keyword : "?");
+			          "(a): at \"%s\": %s%s%s",
+			    a->dir, serr.pointer.buf,
+			    serr.keyword != NULL ? serr.keyword : "",
+			    serr.keyword != NULL ? ": " : "", serr.reason);
 			return serve_reply(io, HTTP_O_HOOK_FAILED, o);
 		}
 	}

@@ -609,9 +609,8 @@ addr_load_once(const char *dir, struct addr *a, schema_warn_fn warn,
 	    SCHEMA_OK) {
 		/* hits on {"s": {"type": "strnig"}} */
 		addr_fail(a, "%s: form refused at \"#%s\": %s%s%s", path,
-		    serr.pointer.buf, serr.reason,
-		    serr.keyword != NULL ? ", keyword " : "",
-		    serr.keyword != NULL ? serr.keyword : "");
+		    serr.pointer.buf, serr.keyword != NULL ? serr.keyword : "",
+		    serr.keyword != NULL ? ": " : "", serr.reason);
 		goto done;
 	}
 	/* a, the answer's form: the same compiler, dialect and references
@@ -622,9 +621,9 @@ addr_load_once(const char *dir, struct addr *a, schema_warn_fn warn,
 	        SCHEMA_OK) {
 		/* hits on {"a": {"type": "strnig"}} */
 		addr_fail(a, "%s: answer form refused at \"#/a%s\": %s%s%s",
-		    path, serr.pointer.buf, serr.reason,
-		    serr.keyword != NULL ? ", keyword " : "",
-		    serr.keyword != NULL ? serr.keyword : "");
+		    path, serr.pointer.buf,
+		    serr.keyword != NULL ? serr.keyword : "",
+		    serr.keyword != NULL ? ": " : "", serr.reason);
 		goto done;
 	}
 	/* the files beside the form that its references read, and the

@@ -442,12 +442,13 @@ runner_main(const struct runner_task *t, int lock_fd)
 				break;
 			default:
 				/* hits on {"ticket": 7} against a's string */
-				log_error("task %s at %s: answer fails the "
-				          "answer's form (a) at \"%s\": %s, "
-				          "keyword %s",
+				log_error(
+				    "task %s at %s: answer fails the "
+				    "answer's form (a): at \"%s\": %s%s%s",
 				    hex, hr.address, serr.pointer.buf,
-				    serr.reason,
-				    serr.keyword != NULL ? serr.keyword : "?");
+				    serr.keyword != NULL ? serr.keyword : "",
+				    serr.keyword != NULL ? ": " : "",
+				    serr.reason);
 				reason = "answer off its form";
 				break;
 			}

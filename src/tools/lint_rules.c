@@ -117,10 +117,9 @@ lint_judge(const struct lint_facts *f, const struct lint_node *ln,
 		return;
 	report_addf(r, REPORT_WARNING, rule, ptr,
 	    "change it to a value the schema accepts, or remove it",
-	    "%s is rejected by the schema it annotates: %s at \"%s\"%s%s", what,
-	    err.reason, err.pointer.buf,
-	    err.keyword != NULL ? ", keyword " : "",
-	    err.keyword != NULL ? err.keyword : "");
+	    "%s is rejected by the schema it annotates: at \"%s\": %s%s%s",
+	    what, err.pointer.buf, err.keyword != NULL ? err.keyword : "",
+	    err.keyword != NULL ? ": " : "", err.reason);
 }
 
 static void

@@ -828,26 +828,28 @@ http_reject(struct http_writer *w, const struct http_rejection *r,
 		http_line_add(line, sizeof(line), &n, " at ");
 		http_line_add(line, sizeof(line), &n, r->address);
 	}
+	/* doc/internals.md "Error texts": the subject and its reason class,
+	 * then the place as `at POINTER: KEYWORD: DETAIL` */
 	http_line_add(line, sizeof(line), &n, ": ");
 	http_line_add(
 	    line, sizeof(line), &n, r->reason != NULL ? r->reason : "rejected");
-	if (r->detail != NULL) {
-		http_line_add(line, sizeof(line), &n, ": ");
-		http_line_add(line, sizeof(line), &n, r->detail);
-	}
 	if (r->has_offset) {
-		http_line_add(line, sizeof(line), &n, " at byte ");
+		http_line_add(line, sizeof(line), &n, ": at byte ");
 		http_line_add_size(line, sizeof(line), &n, r->offset);
 	}
 	if (r->pointer != NULL) {
-		http_line_add(line, sizeof(line), &n, " at \"");
+		http_line_add(line, sizeof(line), &n, ": at \"");
 		http_line_add_n(line, sizeof(line), &n, r->pointer,
 		    r->pointer_len > 0 ? r->pointer_len : strlen(r->pointer));
 		http_line_add(line, sizeof(line), &n, "\"");
 	}
 	if (r->keyword != NULL) {
-		http_line_add(line, sizeof(line), &n, ", keyword ");
+		http_line_add(line, sizeof(line), &n, ": ");
 		http_line_add(line, sizeof(line), &n, r->keyword);
+	}
+	if (r->detail != NULL) {
+		http_line_add(line, sizeof(line), &n, ": ");
+		http_line_add(line, sizeof(line), &n, r->detail);
 	}
 	http_line_add(line, sizeof(line), &n, " (actor \"");
 	http_line_add(line, sizeof(line), &n, actor != NULL ? actor : "");
