@@ -334,54 +334,21 @@ store_tmp_name(const char *name, char tmp[STORE_NAME_MAX + 40])
 	    (long)getpid(), seq++);
 }
 
-int
-store_put(const struct store *s, const char *name, const void *p, size_t n,
-    bool durable)
+/*
+ * The record through a temporary file renamed into place, synced where
+ * durable: before the rename where it may replace a record (a crash
+ * leaves the old one or the new), after it for a name that is new
+ * (store_put_new: one journal commit can carry both syncs).  0, or -1
+ * with errno set.
+ */
+static int
+store_put_file(const struct store *s, const char *name, const void *p, size_t n,
+    bool durable, bool is_new)
 {
 	char tmp[STORE_NAME_MAX + 40];
+	bool renamed = false;
 	int fd, err;
 
-	if (s->pg) {
-		int st = store_task_state(p, n);
-
-		/* every write is committed: durable either way */
-		return store_pg_put(s->scope, name, p, n, store_expiry(p, n),
-		    st == 1, st == 2, s->lease_ms);
-	}
-	store_tmp_name(name, tmp);
-	fd = openat(s->dfd, tmp,
-	    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd == -1)
-		return -1;
-	if (store_write_all(fd, p, n) == -1 || (durable && fsync(fd) == -1))
-		goto fail;
-	if (close(fd) == -1) {
-		fd = -1;
-		goto fail;
-	}
-	fd = -1;
-	if (renameat(s->dfd, tmp, s->dfd, name) == -1)
-		goto fail;
-	if (durable && fsync(s->dfd) == -1)
-		return -1;
-	return 0;
-fail:
-	err = errno;
-	if (fd >= 0)
-		(void)close(fd);
-	(void)unlinkat(s->dfd, tmp, 0);
-	errno = err;
-	return -1;
-}
-
-int
-store_put_new(const struct store *s, const char *name, const void *p, size_t n)
-{
-	char tmp[STORE_NAME_MAX + 40];
-	int fd, err;
-
-	if (s->pg)
-		return store_put(s, name, p, n, true);
 	store_tmp_name(name, tmp);
 	fd = openat(s->dfd, tmp,
 	    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
@@ -390,31 +357,63 @@ store_put_new(const struct store *s, const char *name, const void *p, size_t n)
 	if (store_write_all(fd, p, n) == -1)
 		goto fail;
 	/* the whole record before its name: a reader sees all or none */
-	if (renameat(s->dfd, tmp, s->dfd, name) == -1)
-		goto fail;
-	/* the file's sync commits its data, its inode and (in the same
-	 * journal transaction) the rename; the directory's, portable, then
-	 * has nothing left to commit where the filesystem journals */
-	if (fsync(fd) == -1 || fsync(s->dfd) == -1) {
-		err = errno;
-		(void)close(fd);
-		(void)unlinkat(s->dfd, name, 0);
-		errno = err;
-		return -1;
+	if (is_new) {
+		if (renameat(s->dfd, tmp, s->dfd, name) == -1)
+			goto fail;
+		renamed = true;
 	}
+	if (durable && fsync(fd) == -1)
+		goto fail;
 	if (close(fd) == -1) {
-		err = errno;
-		(void)unlinkat(s->dfd, name, 0);
-		errno = err;
+		fd = -1;
+		goto fail;
+	}
+	fd = -1;
+	if (!renamed && renameat(s->dfd, tmp, s->dfd, name) == -1)
+		goto fail;
+	if (durable && fsync(s->dfd) == -1) {
+		/* a new name is not left behind a failed sync; a replaced
+		 * record is there either way */
+		if (is_new) {
+			err = errno;
+			(void)unlinkat(s->dfd, name, 0);
+			errno = err;
+		}
 		return -1;
 	}
 	return 0;
 fail:
 	err = errno;
-	(void)close(fd);
-	(void)unlinkat(s->dfd, tmp, 0);
+	if (fd >= 0)
+		(void)close(fd);
+	(void)unlinkat(s->dfd, renamed ? name : tmp, 0);
 	errno = err;
 	return -1;
+}
+
+int
+store_put(const struct store *s, const char *name, const void *p, size_t n,
+    bool durable)
+{
+	if (s->pg) {
+		int st = store_task_state(p, n);
+
+		/* every write is committed: durable either way */
+		return store_pg_put(s->scope, name, p, n, store_expiry(p, n),
+		    st == 1, st == 2, s->lease_ms);
+	}
+	return store_put_file(s, name, p, n, durable, false);
+}
+
+int
+store_put_new(const struct store *s, const char *name, const void *p, size_t n)
+{
+	if (s->pg)
+		return store_put(s, name, p, n, true);
+	/* the file's sync commits its data, its inode and (in the same
+	 * journal transaction) the rename; the directory's, portable, then
+	 * has nothing left to commit where the filesystem journals */
+	return store_put_file(s, name, p, n, true, true);
 }
 
 int
