@@ -555,11 +555,15 @@ expect_no_marker(const char *what)
  * Double fork and setsid: the inner shell is in another session, its
  * parent is gone, so neither the group kill nor the hook's exit reaches
  * it.  It writes its pid, sleeps 2 s (a child of its own), then would
- * write the marker.
+ * write the marker.  The pid arrives whole, by rename, in a gc.pid the
+ * script removed first: else a later script could read an earlier one's
+ * pid, exit at once, and have its grandchild killed between creating
+ * gc.pid and writing it.
  */
 #define ESCAPE(redirect)                                                       \
-	"setsid sh -c 'sh -c \"echo \\$\\$ > gc.pid; sleep 2; "                \
-	"echo late > marker\" " redirect " &'; "                               \
+	"rm -f gc.pid; "                                                       \
+	"setsid sh -c 'sh -c \"echo \\$\\$ > gc.new; mv gc.new gc.pid; "       \
+	"sleep 2; echo late > marker\" " redirect " &'; "                      \
 	"while [ ! -s gc.pid ]; do sleep 0.05; done; "
 
 /* After the act: the escaped grandchild is dead, no child is left, and
@@ -616,7 +620,9 @@ START_TEST(hook_run_times_out_on_an_escaped_child_when_not_a_subreaper)
 	/* Without the subreaper the escaped process is init's: we cannot
 	 * kill it, but we do not wait past the timeout for its pipe. */
 	ck_assert_int_eq(prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0), 0);
-	expect_run_fail("setsid sh -c 'echo $$ > gc.pid; exec sleep 5' & "
+	expect_run_fail("rm -f gc.pid; "
+	                "setsid sh -c 'echo $$ > gc.new; mv gc.new gc.pid; "
+	                "exec sleep 5' & "
 	                "while [ ! -s gc.pid ]; do sleep 0.05; done; echo '{}'",
 	    "{}", 2, 1, MB, HOOK_E_TIMEOUT);
 	ck_assert_int_eq(res.exit_code, 0);
