@@ -1313,9 +1313,9 @@ formcache_lookup(const struct addr_ref *ref, bool arrival, bool html,
 		return a;
 	}
 	if (!runtime)
-		/* nothing is stored: an act needs no page */
+		/* nothing is stored: only a GET of the page needs the page */
 		return addr_cache_lookup(
-		    ref, arrival ? derive : derive_act, why);
+		    ref, arrival && html ? derive : derive_act, why);
 	/* A miss, GET or act: the first request after a change builds every
 	 * answer and stores them, so whatever comes next (a GET, or an act
 	 * this entry vouches for) loads nothing for them, and derive's

@@ -106,8 +106,10 @@ void formcache_configure(void);
  * Any other request loads the address with derive (every answer:
  * answer_build's) and, when it is ok and the run-time cache is on, stores
  * them: the first request after a change, GET or act, writes the entry.
- * With the run-time cache off, an act loads with derive_act instead
- * (without the page: nothing is stored).  The answer is
+ * With the run-time cache off, an act or a GET of the JSON loads with
+ * derive_act instead (without the page, which nothing stores and nothing
+ * of that request reads: its hashing and the page's build were a third
+ * of an uncached JSON GET).  The answer is
  * addr_cache_lookup's (NULL with *why, or an address).  Valid until the
  * next call or formcache_clear.
  */

@@ -567,12 +567,15 @@ loop_serve(struct loop_set *set, struct loop_conn *lc, struct serve_state *st,
 static bool
 loop_is_stream(const struct loop_conn *lc)
 {
-	const char *m = http_getenv(lc->c.envp, "REQUEST_METHOD");
 	const char *q = http_getenv(lc->c.envp, "QUERY_STRING");
-	const char *acc = http_getenv(lc->c.envp, "HTTP_ACCEPT");
+	const char *m, *acc;
 
-	return m != NULL && strcmp(m, "GET") == 0 && q != NULL &&
-	       strncmp(q, "task=", 5) == 0 && acc != NULL &&
+	/* the query first: the rest is read only for a task's URL */
+	if (q == NULL || strncmp(q, "task=", 5) != 0)
+		return false;
+	m = http_getenv(lc->c.envp, "REQUEST_METHOD");
+	acc = http_getenv(lc->c.envp, "HTTP_ACCEPT");
+	return m != NULL && strcmp(m, "GET") == 0 && acc != NULL &&
 	       strcasestr(acc, "text/event-stream") != NULL;
 }
 
@@ -620,14 +623,20 @@ loop_serve_detached(struct loop_set *set, struct loop_conn *lc,
 
 /*
  * Accept what waits on the listener while there are free slots (the
- * listener is non-blocking).  1 when accept said none waits (EAGAIN, or
- * no memory for a slot),
- * 0 when the slots ran out first, -1 when the listener failed (the web
- * server is gone).
+ * listener is non-blocking).  With no connection open, only one: a web
+ * server that sends a request at a time (each on a new connection) would
+ * otherwise cost an accept4 that says EAGAIN after every request, while
+ * the poll that follows the answer says as cheaply whether another waits.
+ * With connections open, a burst is drained.  1 when none is known to
+ * wait (EAGAIN, the one taken, or no memory for a slot), 0 when the
+ * slots ran out first, -1 when the listener failed (the web server is
+ * gone).
  */
 static int
 loop_accept(struct loop_set *set, size_t *open, const char *allowed)
 {
+	bool one = *open == 0;
+
 	/* bounded by LOOP_CONNS_MAX: each pass fills a slot, or returns */
 	while (*open < LOOP_CONNS_MAX) {
 		struct loop_conn *lc;
@@ -661,6 +670,8 @@ loop_accept(struct loop_set *set, size_t *open, const char *allowed)
 		/* a web server writes the request with the connect: read
 		 * it now, before any poll */
 		loop_pump(set, lc);
+		if (one)
+			return 1;
 	}
 	return 0;
 }
@@ -680,8 +691,9 @@ loop_accept(struct loop_set *set, size_t *open, const char *allowed)
  * budget are bounded by the request's deadline (fcgi.h).  With every slot
  * taken, new connections wait in the listener's queue until a slot frees.
  *
- * A GET costs what it did with one connection at a time: accept4, read,
- * sendmsg, close, and a poll only when nothing waits.
+ * A GET on a connection of its own costs poll, accept4, read, sendmsg
+ * and close: blocking in accept4, one connection at a time, saved only
+ * the poll.
  */
 static int
 loop_serve_connections(struct loop_set *set, struct serve_state *st,

@@ -434,7 +434,8 @@ serve_act(struct serve_io *io, struct serve_state *st,
  * once per load (audit.h).  Under CGI each request is a load: the form
  * cache runs these only when it stores an entry (or cannot vouch), so
  * the warnings come once per version of the form (formcache.h).
- * serve_derive_acts leaves the page out, for a CGI act with the cache off.
+ * serve_derive_acts leaves the page out, for a CGI act or JSON GET with
+ * the cache off.
  */
 static int
 serve_derive_with(struct addr *a, bool page, char *err, size_t errlen)

@@ -493,7 +493,7 @@ task_route(char *const *envp, struct http_writer *out,
     const struct http_req *req, const struct addr *a, enum http_outcome *o,
     int *rc)
 {
-	const char *qs = http_getenv(envp, "QUERY_STRING");
+	const char *qs = req->query_string;
 	struct idem k;
 
 	if (qs != NULL && strncmp(qs, "task=", 5) == 0) {
@@ -614,8 +614,7 @@ task_act(const struct task_act_in *in, struct http_writer *out,
     enum http_outcome *o, task_answer_fn answer, void *ctx)
 {
 	const struct addr *a = in->a;
-	bool preferred =
-	    task_prefers_async(http_getenv(in->envp, "HTTP_PREFER"));
+	bool preferred = task_prefers_async(in->req->prefer);
 	bool as_task = a->conf.act == CONF_ACT_TASK ||
 	               (a->conf.act == CONF_ACT_EITHER && preferred);
 	struct http_writer *to = out;

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/arena.h"
 #include "base/num.h"
 #include "parser/jptr.h"
 #include "parser/json.h"
@@ -224,4 +225,58 @@ schema_cc_ptr_set(struct jptr *p, const char *s, size_t len)
 	memcpy(p->buf, s, len);
 	p->buf[len] = '\0';
 	p->len = len;
+}
+
+/* ----- the value map ------------------------------------------------- */
+
+/* v's slot in tab: its own, or the empty one where it would go. */
+static size_t
+vmap_slot(const struct vmap_ent *tab, size_t cap, const struct json_value *v)
+{
+	/* Fibonacci hashing: the address's low bits are the allocator's
+	 * alignment, the high ones spread the arena's neighbours */
+	uint64_t h = (uint64_t)(uintptr_t)v * 0x9e3779b97f4a7c15u;
+	size_t i = (size_t)(h >> 20) & (cap - 1);
+
+	/* bounded by cap: the table is never more than half full */
+	while (tab[i].v != NULL && tab[i].v != v)
+		i = (i + 1) & (cap - 1);
+	return i;
+}
+
+const void *
+vmap_get(const struct vmap *m, const struct json_value *v)
+{
+	size_t i;
+
+	if (m->cap == 0)
+		return NULL;
+	i = vmap_slot(m->tab, m->cap, v);
+	return m->tab[i].v == v ? m->tab[i].p : NULL;
+}
+
+int
+vmap_put(
+    struct vmap *m, struct arena *a, const struct json_value *v, const void *p)
+{
+	size_t i;
+
+	if (2 * (m->len + 1) > m->cap) {
+		size_t cap = m->cap == 0 ? 64 : 2 * m->cap;
+		struct vmap_ent *tab = arena_calloc(a, cap, sizeof(*tab));
+
+		if (tab == NULL)
+			return -1;
+		for (i = 0; i < m->cap; i++)
+			if (m->tab[i].v != NULL)
+				tab[vmap_slot(tab, cap, m->tab[i].v)] =
+				    m->tab[i];
+		m->tab = tab;
+		m->cap = cap;
+	}
+	i = vmap_slot(m->tab, m->cap, v);
+	m->tab[i].v = v;
+	m->tab[i].p = p;
+	m->len++;
+	return 0;
 }

@@ -37,10 +37,29 @@ struct cnode {
 	uint32_t visit; /* schema_plan.c: the last walk that reached it */
 };
 
-struct memo_ent {
+/*
+ * What the compiler made of a value of the form, by the value's address:
+ * open addressing in the compile's arena, at most half full.  The keys
+ * are the parser's own pointers into the operator's form, never bytes an
+ * actor chose.  One map per use (the memo of nodes, the resource layer's
+ * locations); zeroed, it is empty.
+ */
+struct vmap_ent {
 	const struct json_value *v; /* borrowed */
-	const struct schema_node *n;
+	const void *p;              /* borrowed: the map's user says what */
 };
+struct vmap {
+	struct vmap_ent *tab;
+	size_t cap, len;
+};
+
+/* What m maps v to, or NULL. */
+const void *vmap_get(const struct vmap *m, const struct json_value *v);
+
+/* Map v (not yet in m) to p; the table grows in a.  0, or -1 with no
+ * memory. */
+int vmap_put(struct vmap *m, struct arena *a, const struct json_value *v,
+    const void *p) GPT_MUSTCHECK;
 
 enum pending_kind { PENDING_REF, PENDING_DYNAMIC, PENDING_RECURSIVE };
 
@@ -84,14 +103,12 @@ struct cctx {
 	const struct json_value *ptr_root;
 	unsigned quiet; /* inside schema_cc_try: refusals are not problems */
 	unsigned depth;
-	struct memo_ent *memo;
-	size_t memo_cap, memo_len;
+	struct vmap memo;           /* json_value -> struct schema_node */
 	struct cnode *nodes, *last; /* in creation order: the root first */
 	size_t nnodes;
 	struct pending *pending;
 	/* schema_res.c: the resource table */
-	struct memo_ent *locs; /* json_value -> struct res_loc (as n) */
-	size_t locs_cap, locs_len;
+	struct vmap locs;     /* json_value -> struct res_loc */
 	struct res_ent *ents; /* URI -> resource or anchor */
 	size_t ents_cap, ents_len;
 	struct res_resource *resources, *last_res;

@@ -72,56 +72,6 @@ const struct schema_node schema_node_true = {.kind = SCHEMA_K_TRUE,
     .accept_max = SIZE_MAX};
 /* ----- errors ------------------------------------------------------- */
 
-/* ----- memo: json_value -> node -------------------------------------- */
-
-static size_t
-memo_slot(const struct memo_ent *tab, size_t cap, const struct json_value *v)
-{
-	uint64_t h = (uint64_t)(uintptr_t)v * 0x9e3779b97f4a7c15u;
-	size_t i = (size_t)(h >> 20) & (cap - 1);
-
-	while (tab[i].v != NULL && tab[i].v != v)
-		i = (i + 1) & (cap - 1);
-	return i;
-}
-
-static const struct schema_node *
-memo_get(const struct cctx *c, const struct json_value *v)
-{
-	size_t i;
-
-	if (c->memo_cap == 0)
-		return NULL;
-	i = memo_slot(c->memo, c->memo_cap, v);
-	return c->memo[i].v == v ? c->memo[i].n : NULL;
-}
-
-static int
-memo_put(
-    struct cctx *c, const struct json_value *v, const struct schema_node *n)
-{
-	size_t i;
-
-	if (2 * (c->memo_len + 1) > c->memo_cap) {
-		size_t cap = c->memo_cap == 0 ? 64 : 2 * c->memo_cap;
-		struct memo_ent *tab = arena_calloc(c->a, cap, sizeof(*tab));
-
-		if (tab == NULL)
-			return -1;
-		for (i = 0; i < c->memo_cap; i++)
-			if (c->memo[i].v != NULL)
-				tab[memo_slot(tab, cap, c->memo[i].v)] =
-				    c->memo[i];
-		c->memo = tab;
-		c->memo_cap = cap;
-	}
-	i = memo_slot(c->memo, c->memo_cap, v);
-	c->memo[i].v = v;
-	c->memo[i].n = n;
-	c->memo_len++;
-	return 0;
-}
-
 /* ----- keyword value readers ----------------------------------------- */
 
 static bool
@@ -1676,7 +1626,7 @@ compile_object(struct cctx *c, const struct json_value *v)
 	if ((cn = arena_calloc(c->a, 1, sizeof(*cn))) == NULL ||
 	    (cn->where_len = c->ptr.len, cn->where = arena_strndup(c->a,
 	                                     c->ptr.buf, c->ptr.len)) == NULL ||
-	    memo_put(c, v, &cn->n) == -1)
+	    vmap_put(&c->memo, c->a, v, &cn->n) == -1)
 		return nomem(c);
 	cn->n.kind = SCHEMA_K_NODE;
 	cn->src = v;
@@ -1743,7 +1693,7 @@ schema_cc_value(struct cctx *c, const struct json_value *v)
 		return refuse(c, NULL,
 		    "a schema must be an object or a "
 		    "boolean");
-	if ((n = memo_get(c, v)) != NULL)
+	if ((n = vmap_get(&c->memo, v)) != NULL)
 		return n;
 	return compile_object(c, v);
 }

@@ -83,53 +83,10 @@ uri_resolve_to(struct cctx *c, const char *base, size_t blen, const char *ref,
 
 /* ----- the tables ------------------------------------------------------ */
 
-static size_t
-loc_slot(const struct memo_ent *tab, size_t cap, const struct json_value *v)
-{
-	uint64_t h = (uint64_t)(uintptr_t)v * 0x9e3779b97f4a7c15u;
-	size_t i = (size_t)(h >> 20) & (cap - 1);
-
-	while (tab[i].v != NULL && tab[i].v != v)
-		i = (i + 1) & (cap - 1);
-	return i;
-}
-
 static const struct res_loc *
 loc_get(const struct cctx *c, const struct json_value *v)
 {
-	size_t i;
-
-	if (c->locs_cap == 0)
-		return NULL;
-	i = loc_slot(c->locs, c->locs_cap, v);
-	return c->locs[i].v == v
-	           ? (const struct res_loc *)(const void *)c->locs[i].n
-	           : NULL;
-}
-
-static int
-loc_put(struct cctx *c, const struct json_value *v, const struct res_loc *l)
-{
-	size_t i;
-
-	if (2 * (c->locs_len + 1) > c->locs_cap) {
-		size_t cap = c->locs_cap == 0 ? 64 : 2 * c->locs_cap;
-		struct memo_ent *tab = arena_calloc(c->a, cap, sizeof(*tab));
-
-		if (tab == NULL)
-			return -1;
-		for (i = 0; i < c->locs_cap; i++)
-			if (c->locs[i].v != NULL)
-				tab[loc_slot(tab, cap, c->locs[i].v)] =
-				    c->locs[i];
-		c->locs = tab;
-		c->locs_cap = cap;
-	}
-	i = loc_slot(c->locs, c->locs_cap, v);
-	c->locs[i].v = v;
-	c->locs[i].n = (const struct schema_node *)(const void *)l;
-	c->locs_len++;
-	return 0;
+	return vmap_get(&c->locs, v);
 }
 
 static struct res_ent *
@@ -560,7 +517,7 @@ scan(struct cctx *c, const struct json_value *v, const struct res_loc *parent,
 		if (read_schema_kw(c, sv, parent, &l->d, &l->vocab) == -1)
 			return -1;
 	}
-	if (loc_put(c, v, l) == -1)
+	if (vmap_put(&c->locs, c->a, v, l) == -1)
 		return nomem(c), -1;
 	/* a malformed $id or anchor: with every problem wanted, the scan
 	 * goes on (without that identifier) */

@@ -7,9 +7,10 @@
  *
  * The description of the form (its format is written down at the head of
  * src/web/page/page.js, which reads it): every compiled node reachable
- * from the root gets a number, the first time a node refers to it (a
- * pointer-keyed hash table, so a node shared by many references, or a
- * recursive form, is described once); nodes are written in that order,
+ * from the root gets a number, the first time a node refers to it (an
+ * array by the node's dense id, schema_view_id, so a node shared by many
+ * references, or a recursive form, is described once); nodes are written
+ * in that order,
  * each naming the others by number, each keyword under its JSON Schema
  * name, bounds as the form's own number text.  What the page cannot judge
  * (a constraint the view does not describe, dynamic references,

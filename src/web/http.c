@@ -80,9 +80,13 @@ http_slot(struct http_req *req, const char **length, const char *e, size_t n)
 			return &req->remote_addr;
 		if (HTTP_IS("REQUEST_URI"))
 			return &req->request_uri;
+		if (HTTP_IS("HTTP_PREFER"))
+			return &req->prefer;
 		return HTTP_IS("GPT_ADDRESS") ? &req->gpt_address : NULL;
 	case 12:
-		return HTTP_IS("CONTENT_TYPE") ? &req->content_type : NULL;
+		if (HTTP_IS("CONTENT_TYPE"))
+			return &req->content_type;
+		return HTTP_IS("QUERY_STRING") ? &req->query_string : NULL;
 	case 13:
 		return HTTP_IS("HTTP_IF_MATCH") ? &req->if_match : NULL;
 	case 14:

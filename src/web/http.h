@@ -47,6 +47,8 @@ struct http_req {
 	const char *script_filename; /* SCRIPT_FILENAME */
 	const char *gpt_address;     /* GPT_ADDRESS, request then fallback */
 	const char *gpt_root;        /* GPT_ROOT, request then fallback */
+	const char *query_string;    /* QUERY_STRING */
+	const char *prefer;          /* HTTP_PREFER */
 	bool has_length;             /* CONTENT_LENGTH present, not empty */
 	bool bad_length;             /* ... but not a decimal that fits */
 	size_t content_length;       /* valid when has_length && !bad_length */
