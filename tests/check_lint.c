@@ -67,6 +67,17 @@ static const struct lint_case lint_cases[] = {
         "oneof", true, "", "distinct values of the required member \"k\""},
     {"{\"oneOf\": [{\"enum\": [1, 2]}, {\"enum\": [3]}]}", "oneof", true, "",
         "distinct const/enum values"},
+    /* a member tells objects apart, not 5, which both branches take */
+    {"{\"oneOf\": [{\"required\": [\"k\"], \"properties\": {\"k\": "
+     "{\"const\": \"a\"}}}, {\"required\": [\"k\"], \"properties\": "
+     "{\"k\": {\"const\": \"b\"}}}]}",
+        "oneof", true, "", "not provably disjoint"},
+    /* ... unless the node holding them takes objects alone */
+    {"{\"type\": \"object\", " CLOSED ", \"oneOf\": [{\"required\": "
+     "[\"k\"], \"properties\": {\"k\": {\"const\": \"a\"}}}, "
+     "{\"required\": [\"k\"], \"properties\": {\"k\": {\"const\": "
+     "\"b\"}}}]}",
+        "oneof", true, "", "distinct values of the required member \"k\""},
     {"{\"oneOf\": [{\"type\": \"object\", " CLOSED ", \"required\": "
      "[\"k\"], \"properties\": {\"k\": {\"type\": \"string\", "
      "\"maxLength\": 2}}}, {\"type\": \"object\", " CLOSED ", "

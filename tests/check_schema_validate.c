@@ -629,6 +629,31 @@ START_TEST(applicators_combine_per_2020_12)
 	        NULL, NULL},
 	    {"{\"oneOf\":[{\"type\":\"integer\"},{\"minimum\":2}]}", "1.5",
 	        "oneOf", ""},
+	/* discriminated objects: the plan proves them disjoint, so the
+	 * first branch that passes settles it; a value that is not an
+	 * object passes both untyped branches */
+#define DISC_A "{\"required\":[\"k\"],\"properties\":{\"k\":{\"const\":\"a\"}}}"
+#define DISC_B "{\"required\":[\"k\"],\"properties\":{\"k\":{\"const\":\"b\"}}}"
+	    {"{\"type\":\"object\",\"oneOf\":[" DISC_A "," DISC_B "]}",
+	        "{\"k\":\"a\"}", NULL, NULL},
+	    {"{\"type\":\"object\",\"oneOf\":[" DISC_A "," DISC_B "]}",
+	        "{\"k\":\"b\"}", NULL, NULL},
+	    {"{\"type\":\"object\",\"oneOf\":[" DISC_A "," DISC_B "]}",
+	        "{\"k\":\"c\"}", "oneOf", ""},
+	    {"{\"oneOf\":[" DISC_A "," DISC_B "]}", "5", "oneOf", ""},
+	    {"{\"oneOf\":[" DISC_A "," DISC_B "]}", "{\"k\":\"a\"}", NULL,
+	        NULL},
+	    /* what the branch that passed evaluated, and only it */
+	    {"{\"type\":\"object\",\"oneOf\":[{\"required\":[\"k\"],"
+	     "\"properties\":{\"k\":{\"const\":\"a\"},\"x\":true}}," DISC_B
+	     "],\"unevaluatedProperties\":false}",
+	        "{\"k\":\"a\",\"x\":1}", NULL, NULL},
+	    {"{\"type\":\"object\",\"oneOf\":[{\"required\":[\"k\"],"
+	     "\"properties\":{\"k\":{\"const\":\"a\"},\"x\":true}}," DISC_B
+	     "],\"unevaluatedProperties\":false}",
+	        "{\"k\":\"b\",\"x\":1}", "unevaluatedProperties", "/x"},
+#undef DISC_A
+#undef DISC_B
 	    {"{\"not\":{\"type\":\"string\"}}", "\"a\"", "not", ""},
 	    {"{\"not\":{\"type\":\"string\"}}", "1", NULL, NULL},
 	    {"{\"if\":{\"type\":\"integer\"},\"then\":{\"minimum\":0},"

@@ -160,19 +160,26 @@ clip(char *out, size_t cap, const char *s, size_t len)
 	out[n] = '\0';
 }
 
-bool
-schema_facts_disjoint(const struct schema_node *x, const struct schema_node *y,
-    char *why, size_t cap)
+/*
+ * schema_facts_disjoint for values of the types within (SV_TY_*): those
+ * the node holding the alternatives lets reach them, since a value of any
+ * other type fails that node whatever the alternatives say.
+ */
+static bool
+facts_disjoint(const struct schema_node *x, const struct schema_node *y,
+    unsigned within, char *why, size_t cap)
 {
 	struct branch a, b, da, db;
 	struct schema_view va;
 	struct schema_view_prop pa, pb;
 	char name[64];
+	unsigned common;
 	size_t i;
 
 	branch_of(x, &a);
 	branch_of(y, &b);
-	if ((a.types & b.types) == 0) {
+	common = a.types & b.types & types_norm(within);
+	if (common == 0) {
 		snprintf(why, cap, "disjoint types");
 		return true;
 	}
@@ -180,7 +187,9 @@ schema_facts_disjoint(const struct schema_node *x, const struct schema_node *y,
 		snprintf(why, cap, "distinct const/enum values");
 		return true;
 	}
-	if (a.n == NULL || b.n == NULL)
+	/* required and properties say nothing of a value that is not an
+	 * object: {"required": ["k"]} and {"required": ["j"]} both take 5 */
+	if (a.n == NULL || b.n == NULL || (common & ~SV_TY_OBJECT) != 0)
 		return false;
 	schema_view_get(a.n, &va);
 	/* a discriminator is among the first members: so many are tried,
@@ -213,9 +222,17 @@ schema_facts_disjoint(const struct schema_node *x, const struct schema_node *y,
 }
 
 bool
+schema_facts_disjoint(const struct schema_node *x, const struct schema_node *y,
+    char *why, size_t cap)
+{
+	return facts_disjoint(x, y, SV_TY_ALL, why, cap);
+}
+
+bool
 schema_facts_oneof_disjoint(const struct schema_node *n, char *why, size_t cap)
 {
 	struct schema_view v;
+	unsigned within = schema_facts_types(n);
 	size_t i, j;
 
 	why[0] = '\0';
@@ -228,8 +245,8 @@ schema_facts_oneof_disjoint(const struct schema_node *n, char *why, size_t cap)
 	}
 	for (i = 0; i < v.none_of; i++)
 		for (j = i + 1; j < v.none_of; j++)
-			if (!schema_facts_disjoint(schema_view_one_of(n, i),
-			        schema_view_one_of(n, j), why, cap))
+			if (!facts_disjoint(schema_view_one_of(n, i),
+			        schema_view_one_of(n, j), within, why, cap))
 				return false;
 	return true;
 }

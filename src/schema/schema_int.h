@@ -431,6 +431,9 @@ struct schema_node {
 	const struct schema_node *const *any_of;
 	const struct schema_node *const *one_of;
 	size_t nall_of, nany_of, none_of;
+	/* the plan proved no value passes two of one_of (schema_facts.h):
+	 * the first that passes settles it, as in anyOf */
+	bool one_of_disjoint;
 	const struct schema_node *not_;
 	const struct schema_node *if_, *then_,
 	    *else_; /* then/else may be NULL */

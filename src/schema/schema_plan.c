@@ -13,6 +13,7 @@
 #include "schema/format.h"
 #include "parser/json.h"
 #include "schema/schema_cc.h"
+#include "schema/schema_facts.h"
 #include "schema/schema_res.h"
 #include "schema/schema_view.h"
 
@@ -810,9 +811,16 @@ plan_nodes(struct cctx *c)
 	struct cnode **order, *cn;
 	size_t i, pass;
 	bool changed = true;
+	char why[128];
 
-	for (cn = c->nodes; cn != NULL; cn = cn->next)
+	for (cn = c->nodes; cn != NULL; cn = cn->next) {
 		node_plan(&cn->n);
+		/* a oneOf of discriminated objects (a required "op" or "kind"
+		 * of a distinct const in each) checks one branch, not all */
+		if (cn->n.none_of >= 2)
+			cn->n.one_of_disjoint = schema_facts_oneof_disjoint(
+			    &cn->n, why, sizeof(why));
+	}
 	if (plan_ph(c) == -1 || plan_uneval_static(c) == -1 ||
 	    plan_collect(c) == -1)
 		return -1;

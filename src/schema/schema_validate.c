@@ -955,6 +955,11 @@ names_find(const struct schema_slot *slots, uint32_t nslots,
 	uint64_t h, a, b;
 	uint32_t i, k;
 
+	/* A length no slot has settles a member without reading its name:
+	 * the instance's text is the memory a validation misses in, and a
+	 * loose form's instances carry many members it does not name. */
+	if (!((lens >> (key->len % 64)) & 1))
+		return UINT32_MAX;
 	/* the name's two words: with its length, the whole of a name up
 	 * to 16 bytes, compared without reading the schema's string */
 	schema_name_words(key->ptr, key->len, &a, &b);
@@ -962,10 +967,9 @@ names_find(const struct schema_slot *slots, uint32_t nslots,
 	    schema_slot_is(&slots[guess], key->ptr, key->len, a, b))
 		return guess;
 	/* A member another allOf branch names is usually no slot here:
-	 * most such names differ in length or first byte from every slot,
-	 * which two bit tests tell before a keyed hash of the name. */
-	if (!((lens >> (key->len % 64)) & 1) ||
-	    !((firsts >> (key->len > 0 ? (unsigned char)key->ptr[0] % 64 : 0)) &
+	 * most such names differ in first byte from every slot, which a bit
+	 * test tells before a keyed hash of the name. */
+	if (!((firsts >> (key->len > 0 ? (unsigned char)key->ptr[0] % 64 : 0)) &
 	        1))
 		return UINT32_MAX;
 	/* the names' perfect hash: one entry, one comparison */
@@ -1315,10 +1319,10 @@ check_one_of(struct vctx *x, const struct schema_node *n,
     const struct json_value *v, struct eval *ev)
 {
 	enum schema_result r;
-	size_t i, ok;
+	size_t i, ok, enough = n->one_of_disjoint ? 1 : 2;
 
 	x->quiet++;
-	for (i = 0, ok = 0; i < n->none_of && ok < 2; i++) {
+	for (i = 0, ok = 0; i < n->none_of && ok < enough; i++) {
 		if (!type_admits(n->one_of[i], v))
 			continue;
 		r = apply_branch(x, n->one_of[i], v, KW_ONEOF, ev);

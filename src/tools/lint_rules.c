@@ -50,8 +50,9 @@ lint_rule_oneof(const struct lint_facts *f, const struct lint_node *ln,
 		    "and llama.cpp, xgrammar and outlines treat as anyOf; its "
 		    "branches are not provably disjoint, so anyOf would also "
 		    "accept a value that matches several of them",
-		    "make the branches disjoint (a required member with a "
-		    "distinct const in each), then use anyOf");
+		    "make the branches disjoint (objects alone, with a "
+		    "required member of a distinct const in each), then "
+		    "use anyOf");
 }
 
 static void
