@@ -782,6 +782,60 @@ expect_problems(const struct probcase *t)
 	free(ps);
 }
 
+/* A oneOf or anyOf of objects told apart by a required member gets a
+ * gate per branch (its name and values, through $ref and a nested oneOf
+ * of its own), and a oneOf proved disjoint is marked so. */
+START_TEST(compile_plans_gates_for_discriminated_alternatives)
+{
+	static const char *const form =
+	    "{\"type\":\"object\",\"oneOf\":["
+	    "{\"required\":[\"op\"],\"properties\":{\"op\":"
+	    "{\"enum\":[\"and\",\"or\"]}}},"
+	    "{\"$ref\":\"#/$defs/cmp\"},"
+	    "{\"required\":[\"fn\"]}],"
+	    "\"anyOf\":[{\"required\":[\"op\"]},{\"type\":\"object\"}],"
+	    "\"$defs\":{\"cmp\":{\"oneOf\":["
+	    "{\"required\":[\"op\"],\"properties\":{\"op\":"
+	    "{\"const\":\"=\"}}},"
+	    "{\"required\":[\"op\"],\"properties\":{\"op\":"
+	    "{\"const\":\"<\"}}}]}}}";
+	struct arena a;
+	const struct schema *s;
+	const struct schema_node *n;
+	const struct schema_gate *g;
+
+	arena_init(&a, 1 << 20);
+	s = compile_text(&a, form, NULL);
+	n = s->root;
+	ck_assert_uint_eq(n->none_of, 3);
+	ck_assert_ptr_nonnull(n->one_gates);
+	g = n->one_gates[0];
+	ck_assert_ptr_nonnull(g);
+	ck_assert_uint_eq(g->len, 2);
+	ck_assert_int_eq(memcmp(g->name, "op", 2), 0);
+	ck_assert_uint_eq(g->nvals, 2);
+	/* the $ref to a oneOf of its own: the union of its branches */
+	g = n->one_gates[1];
+	ck_assert_ptr_nonnull(g);
+	ck_assert_uint_eq(g->nvals, 2);
+	ck_assert_int_eq(g->vals[0]->type, JSON_T_STRING);
+	ck_assert_int_eq(g->vals[1]->type, JSON_T_STRING);
+	ck_assert_uint_eq(g->vals[0]->u.str.len, 1);
+	ck_assert_int_eq(g->vals[0]->u.str.ptr[0], '=');
+	ck_assert_int_eq(g->vals[1]->u.str.ptr[0], '<');
+	/* a required member with no values: no gate */
+	ck_assert_ptr_null(n->one_gates[2]);
+	/* fn may sit beside op: not disjoint */
+	ck_assert(!n->one_of_disjoint);
+	/* no branch of the anyOf names values */
+	ck_assert_ptr_null(n->any_gates);
+	/* the nested oneOf's branches tell objects apart, but its node
+	 * takes any type, and 5 passes both: not disjoint */
+	ck_assert(!n->one_of[1]->one_of_disjoint);
+	arena_free(&a);
+}
+END_TEST
+
 START_TEST(compile_reports_every_problem_in_document_order)
 {
 	static const struct probcase t[] = {
@@ -951,6 +1005,7 @@ suite_schema_compile(void)
 	tcase_add_test(k, compile_indexes_anchors_in_linear_work);
 	tcase_add_test(k, compile_anchor_index_keeps_the_rules);
 	tcase_add_test(k, compile_plans_what_each_node_accepts_without_work);
+	tcase_add_test(k, compile_plans_gates_for_discriminated_alternatives);
 	tcase_add_test(k, compile_reports_every_problem_in_document_order);
 	tcase_add_test(
 	    k, compile_without_a_collector_stops_at_the_first_problem);

@@ -652,6 +652,39 @@ START_TEST(applicators_combine_per_2020_12)
 	     "\"properties\":{\"k\":{\"const\":\"a\"},\"x\":true}}," DISC_B
 	     "],\"unevaluatedProperties\":false}",
 	        "{\"k\":\"b\",\"x\":1}", "unevaluatedProperties", "/x"},
+	/* gates: a branch whose required member has another value is
+	 * not applied, one with the value is (and may still fail) */
+#define GATED                                                                  \
+	"{\"anyOf\":[{\"required\":[\"op\"],\"properties\":"                   \
+	"{\"op\":{\"const\":\"a\"},\"x\":{\"type\":\"integer\"}}},"            \
+	"{\"required\":[\"op\"],\"properties\":{\"op\":"                       \
+	"{\"enum\":[\"b\",1]}}}]}"
+	    {GATED, "{\"op\":\"a\",\"x\":1}", NULL, NULL},
+	    {GATED, "{\"op\":\"a\",\"x\":\"s\"}", "anyOf", ""},
+	    {GATED, "{\"op\":\"b\",\"x\":\"s\"}", NULL, NULL},
+	    {GATED, "{\"op\":1.0}", NULL, NULL},
+	    {GATED, "{\"op\":\"c\"}", "anyOf", ""},
+	    {GATED, "{}", "anyOf", ""},
+	    {GATED, "5", NULL, NULL},
+#undef GATED
+	/* through a $ref to a oneOf of its own, and a branch with none */
+#define OP_IS "{\"required\":[\"op\"],\"properties\":{\"op\":{\"const\":"
+#define OP(c) OP_IS "\"" c "\"}}}"
+#define CMP "{\"oneOf\":[" OP("a") "," OP("b") "]}"
+#define AND OP("and")
+#define NESTED                                                                 \
+	"{\"oneOf\":[{\"$ref\":\"#/$defs/cmp\"}," AND                          \
+	",{\"required\":[\"fn\"]}],\"$defs\":{\"cmp\":" CMP "}}"
+	    {NESTED, "{\"op\":\"and\"}", NULL, NULL},
+	    {NESTED, "{\"op\":\"b\"}", NULL, NULL},
+	    {NESTED, "{\"op\":\"x\"}", "oneOf", ""},
+	    {NESTED, "{\"op\":\"and\",\"fn\":1}", "oneOf", ""},
+	    {NESTED, "{\"fn\":1}", NULL, NULL},
+#undef NESTED
+#undef CMP
+#undef AND
+#undef OP
+#undef OP_IS
 #undef DISC_A
 #undef DISC_B
 	    {"{\"not\":{\"type\":\"string\"}}", "\"a\"", "not", ""},

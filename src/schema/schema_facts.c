@@ -150,6 +150,111 @@ prop_of(const struct schema_node *n, const char *name, size_t len,
 	return false;
 }
 
+/* schema_facts_member_values with depth levels of allOf, anyOf and oneOf
+ * left to look through; the values found so far are out[0..*got). */
+static bool
+member_values(const struct schema_node *n, const char *name, size_t len,
+    unsigned depth, const struct json_value **out, size_t max, size_t *got)
+{
+	struct schema_view v;
+	struct schema_view_prop p;
+	struct branch b;
+	unsigned hops;
+	size_t i, k, at;
+
+	for (hops = 0; n != NULL && hops < SCHEMA_FACTS_HOPS; hops++) {
+		schema_view_get(n, &v);
+		if (v.kind == SV_FALSE)
+			return true; /* accepts nothing: no value to add */
+		if (v.kind != SV_NODE)
+			return false;
+		/* its own: a required member whose schema lists its values */
+		if (*got < max && prop_of(n, name, len, &p) && p.required &&
+		    p.sub != NULL) {
+			branch_of(p.sub, &b);
+			if (b.vals != NULL && (k = vals(b.vals, out + *got,
+			                           max - *got)) != SIZE_MAX) {
+				*got += k;
+				return true;
+			}
+		}
+		/* a part of allOf that says it says it for n */
+		for (i = 0; depth > 0 && i < v.nall_of; i++) {
+			at = *got;
+			if (member_values(schema_view_all_of(n, i), name, len,
+			        depth - 1, out, max, got))
+				return true;
+			*got = at;
+		}
+		/* anyOf, oneOf: the values of every branch, when each says */
+		if (depth > 0 && v.nany_of + v.none_of > 0) {
+			bool all = true;
+
+			at = *got;
+			for (i = 0; all && i < v.nany_of; i++)
+				all = member_values(schema_view_any_of(n, i),
+				    name, len, depth - 1, out, max, got);
+			for (i = 0; all && i < v.none_of; i++)
+				all = member_values(schema_view_one_of(n, i),
+				    name, len, depth - 1, out, max, got);
+			if (all)
+				return true;
+			*got = at;
+		}
+		n = v.ref;
+	}
+	return false;
+}
+
+bool
+schema_facts_member_values(const struct schema_node *n, const char *name,
+    size_t len, const struct json_value **out, size_t max, size_t *nout)
+{
+	*nout = 0;
+	return member_values(
+	    n, name, len, SCHEMA_FACTS_GATE_DEPTH, out, max, nout);
+}
+
+bool
+schema_facts_gate(const struct schema_node *n, const char **name, size_t *len,
+    const struct json_value **out, size_t max, size_t *nout)
+{
+	struct schema_view v;
+	struct schema_view_prop p;
+	const struct schema_node *m = n;
+	unsigned hops, depth;
+	size_t i;
+
+	/* the name: the first required member of the branch (refs followed,
+	 * then the first branch of a oneOf or anyOf it is made of) */
+	for (hops = 0, depth = 0; m != NULL && hops < SCHEMA_FACTS_HOPS &&
+	                          depth <= SCHEMA_FACTS_GATE_DEPTH;
+	     hops++) {
+		schema_view_get(m, &v);
+		if (v.kind != SV_NODE)
+			return false;
+		for (i = 0; i < v.nprops && i < SCHEMA_FACTS_DISC_MAX; i++) {
+			schema_view_prop(m, i, &p);
+			if (p.required && p.sub != NULL &&
+			    schema_facts_member_values(
+			        n, p.name, p.len, out, max, nout)) {
+				*name = p.name;
+				*len = p.len;
+				return true;
+			}
+		}
+		if (v.ref != NULL)
+			m = v.ref;
+		else if (v.none_of > 0)
+			m = schema_view_one_of(m, 0), depth++;
+		else if (v.nany_of > 0)
+			m = schema_view_any_of(m, 0), depth++;
+		else
+			return false;
+	}
+	return false;
+}
+
 static void
 clip(char *out, size_t cap, const char *s, size_t len)
 {

@@ -305,6 +305,20 @@ struct schema_enum {
 	size_t len;
 };
 
+/*
+ * A gate of a branch of anyOf or oneOf (schema_plan.c, from
+ * schema_facts_gate): every object the branch accepts has the member
+ * name with one of vals, so an object without it, or with another value,
+ * fails the branch, which is then not applied.  A oneOf of "op": "and",
+ * "op": "not", ... costs a member lookup per branch, not a descent.
+ */
+struct schema_gate {
+	const char *name; /* borrowed from the form; may hold U+0000 */
+	size_t len;
+	const struct json_value *const *vals; /* borrowed from the form */
+	size_t nvals;
+};
+
 struct schema_node {
 	/*
 	 * need[t]: the SF_* bits that can reject, or must look inside, an
@@ -434,6 +448,8 @@ struct schema_node {
 	/* the plan proved no value passes two of one_of (schema_facts.h):
 	 * the first that passes settles it, as in anyOf */
 	bool one_of_disjoint;
+	/* each branch's gate or NULL, by index; NULL when none has one */
+	const struct schema_gate *const *any_gates, *const *one_gates;
 	const struct schema_node *not_;
 	const struct schema_node *if_, *then_,
 	    *else_; /* then/else may be NULL */

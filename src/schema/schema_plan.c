@@ -800,6 +800,41 @@ plan_collect(struct cctx *c)
 	return 0;
 }
 
+/* The gates of the n branches br of an anyOf or oneOf, into *out (NULL
+ * when no branch has one).  0, or -1 with no memory. */
+static int
+plan_gates(struct cctx *c, const struct schema_node *const *br, size_t n,
+    const struct schema_gate *const **out)
+{
+	const struct json_value *vals[SCHEMA_FACTS_VALS_MAX];
+	const struct schema_gate **gates = NULL;
+	const struct json_value **kept;
+	struct schema_gate *g;
+	size_t i, nvals, len;
+	const char *name;
+
+	*out = NULL;
+	for (i = 0; i < n; i++) {
+		if (!schema_facts_gate(br[i], &name, &len, vals,
+		        SCHEMA_FACTS_VALS_MAX, &nvals))
+			continue;
+		if ((gates == NULL && (gates = arena_calloc(
+		                           c->a, n, sizeof(*gates))) == NULL) ||
+		    (g = arena_calloc(c->a, 1, sizeof(*g))) == NULL ||
+		    (kept = arena_calloc(c->a, nvals + 1, sizeof(*kept))) ==
+		        NULL)
+			return nomem(c), -1;
+		memcpy(kept, vals, nvals * sizeof(*kept));
+		g->name = name;
+		g->len = len;
+		g->vals = kept;
+		g->nvals = nvals;
+		gates[i] = g;
+	}
+	*out = gates;
+	return 0;
+}
+
 /* Passes of node_shortcut over the form.  Children are mostly made after
  * their parents, so walking backwards settles most forms in one pass;
  * stopping early only leaves shortcuts untaken, never wrong. */
@@ -820,6 +855,13 @@ plan_nodes(struct cctx *c)
 		if (cn->n.none_of >= 2)
 			cn->n.one_of_disjoint = schema_facts_oneof_disjoint(
 			    &cn->n, why, sizeof(why));
+		if ((cn->n.nany_of >= 2 &&
+		        plan_gates(c, cn->n.any_of, cn->n.nany_of,
+		            &cn->n.any_gates) == -1) ||
+		    (cn->n.none_of >= 2 &&
+		        plan_gates(c, cn->n.one_of, cn->n.none_of,
+		            &cn->n.one_gates) == -1))
+			return -1;
 	}
 	if (plan_ph(c) == -1 || plan_uneval_static(c) == -1 ||
 	    plan_collect(c) == -1)

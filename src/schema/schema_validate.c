@@ -1194,6 +1194,28 @@ type_admits(const struct schema_node *sub, const struct json_value *v)
 	return (sub->admits >> v->type) & 1u;
 }
 
+/* Is branch i known to fail v by its gate (schema_int.h)?  Only an
+ * object is judged: a gate says nothing of other values. */
+static VALIDATE_INLINE bool
+gate_shut(struct vctx *x, const struct schema_gate *const *gates, size_t i,
+    const struct json_value *v)
+{
+	const struct schema_gate *g;
+	const struct json_value *m;
+	size_t k;
+
+	if (gates == NULL || (g = gates[i]) == NULL || v->type != JSON_T_OBJECT)
+		return false;
+	x->steps++;
+	if ((m = json_object_get(v, g->name, g->len)) == NULL)
+		return true;
+	/* bounded by SCHEMA_FACTS_VALS_MAX */
+	for (k = 0; k < g->nvals; k++)
+		if (fast_equal(g->vals[k], m))
+			return false;
+	return true;
+}
+
 static VALIDATE_INLINE enum schema_result
 check_any_of(
     struct vctx *x, const struct schema_node *n, const struct json_value *v)
@@ -1203,7 +1225,8 @@ check_any_of(
 
 	x->quiet++;
 	for (i = 0; i < n->nany_of; i++) {
-		if (!type_admits(n->any_of[i], v))
+		if (!type_admits(n->any_of[i], v) ||
+		    gate_shut(x, n->any_gates, i, v))
 			continue;
 		r = apply(x, n->any_of[i], v, KW_ANYOF);
 		if (r != SCHEMA_INVALID)
@@ -1323,7 +1346,8 @@ check_one_of(struct vctx *x, const struct schema_node *n,
 
 	x->quiet++;
 	for (i = 0, ok = 0; i < n->none_of && ok < enough; i++) {
-		if (!type_admits(n->one_of[i], v))
+		if (!type_admits(n->one_of[i], v) ||
+		    gate_shut(x, n->one_gates, i, v))
 			continue;
 		r = apply_branch(x, n->one_of[i], v, KW_ONEOF, ev);
 		if (r > SCHEMA_INVALID) {
@@ -1631,7 +1655,8 @@ check_inplace_ev(struct vctx *x, const struct schema_node *n,
 	if (n->flags & SF_ANYOF) {
 		x->quiet++;
 		for (i = 0, ok = 0; i < n->nany_of; i++) {
-			if (!type_admits(n->any_of[i], v))
+			if (!type_admits(n->any_of[i], v) ||
+			    gate_shut(x, n->any_gates, i, v))
 				continue;
 			r = apply_branch(x, n->any_of[i], v, KW_ANYOF, ev);
 			if (r > SCHEMA_INVALID) {
