@@ -150,11 +150,14 @@ prop_of(const struct schema_node *n, const char *name, size_t len,
 	return false;
 }
 
-/* schema_facts_member_values with depth levels of allOf, anyOf and oneOf
- * left to look through; the values found so far are out[0..*got). */
+/* Does every object n accepts have member name (len bytes), with a value
+ * among those appended to out[0..*got) (at most max)?  depth levels of
+ * allOf, anyOf and oneOf are left to look through and *budget nodes to
+ * look at (the branches of branches multiply). */
 static bool
 member_values(const struct schema_node *n, const char *name, size_t len,
-    unsigned depth, const struct json_value **out, size_t max, size_t *got)
+    unsigned depth, unsigned *budget, const struct json_value **out, size_t max,
+    size_t *got)
 {
 	struct schema_view v;
 	struct schema_view_prop p;
@@ -163,6 +166,9 @@ member_values(const struct schema_node *n, const char *name, size_t len,
 	size_t i, k, at;
 
 	for (hops = 0; n != NULL && hops < SCHEMA_FACTS_HOPS; hops++) {
+		if (*budget == 0)
+			return false;
+		(*budget)--;
 		schema_view_get(n, &v);
 		if (v.kind == SV_FALSE)
 			return true; /* accepts nothing: no value to add */
@@ -182,7 +188,7 @@ member_values(const struct schema_node *n, const char *name, size_t len,
 		for (i = 0; depth > 0 && i < v.nall_of; i++) {
 			at = *got;
 			if (member_values(schema_view_all_of(n, i), name, len,
-			        depth - 1, out, max, got))
+			        depth - 1, budget, out, max, got))
 				return true;
 			*got = at;
 		}
@@ -193,10 +199,12 @@ member_values(const struct schema_node *n, const char *name, size_t len,
 			at = *got;
 			for (i = 0; all && i < v.nany_of; i++)
 				all = member_values(schema_view_any_of(n, i),
-				    name, len, depth - 1, out, max, got);
+				    name, len, depth - 1, budget, out, max,
+				    got);
 			for (i = 0; all && i < v.none_of; i++)
 				all = member_values(schema_view_one_of(n, i),
-				    name, len, depth - 1, out, max, got);
+				    name, len, depth - 1, budget, out, max,
+				    got);
 			if (all)
 				return true;
 			*got = at;
@@ -206,13 +214,15 @@ member_values(const struct schema_node *n, const char *name, size_t len,
 	return false;
 }
 
-bool
-schema_facts_member_values(const struct schema_node *n, const char *name,
-    size_t len, const struct json_value **out, size_t max, size_t *nout)
+/* The values member name can have in an object n accepts, as
+ * schema_facts_gate says, from *budget nodes. */
+static bool
+member_values_within(const struct schema_node *n, const char *name, size_t len,
+    unsigned *budget, const struct json_value **out, size_t max, size_t *nout)
 {
 	*nout = 0;
 	return member_values(
-	    n, name, len, SCHEMA_FACTS_GATE_DEPTH, out, max, nout);
+	    n, name, len, SCHEMA_FACTS_GATE_DEPTH, budget, out, max, nout);
 }
 
 bool
@@ -222,7 +232,7 @@ schema_facts_gate(const struct schema_node *n, const char **name, size_t *len,
 	struct schema_view v;
 	struct schema_view_prop p;
 	const struct schema_node *m = n;
-	unsigned hops, depth;
+	unsigned hops, depth, budget = SCHEMA_FACTS_GATE_NODES;
 	size_t i;
 
 	/* the name: the first required member of the branch (refs followed,
@@ -236,8 +246,8 @@ schema_facts_gate(const struct schema_node *n, const char **name, size_t *len,
 		for (i = 0; i < v.nprops && i < SCHEMA_FACTS_DISC_MAX; i++) {
 			schema_view_prop(m, i, &p);
 			if (p.required && p.sub != NULL &&
-			    schema_facts_member_values(
-			        n, p.name, p.len, out, max, nout)) {
+			    member_values_within(
+			        n, p.name, p.len, &budget, out, max, nout)) {
 				*name = p.name;
 				*len = p.len;
 				return true;

@@ -24,11 +24,12 @@ struct schema_node;
 struct json_value;
 struct schema_view;
 
-#define SCHEMA_FACTS_HOPS 32      /* $ref hops followed */
-#define SCHEMA_FACTS_DISC_MAX 32  /* members tried as a discriminator */
-#define SCHEMA_FACTS_ONEOF_MAX 64 /* branches compared pairwise */
-#define SCHEMA_FACTS_VALS_MAX 64  /* enum values compared */
-#define SCHEMA_FACTS_GATE_DEPTH 4 /* allOf/anyOf/oneOf levels looked into */
+#define SCHEMA_FACTS_HOPS 32         /* $ref hops followed */
+#define SCHEMA_FACTS_DISC_MAX 32     /* members tried as a discriminator */
+#define SCHEMA_FACTS_ONEOF_MAX 64    /* branches compared pairwise */
+#define SCHEMA_FACTS_VALS_MAX 64     /* enum values compared */
+#define SCHEMA_FACTS_GATE_DEPTH 4    /* allOf/anyOf/oneOf levels looked into */
+#define SCHEMA_FACTS_GATE_NODES 1024 /* nodes looked at for one gate */
 
 /*
  * The instance types (SV_TY_*) a value of node n may have and still be
@@ -71,25 +72,17 @@ bool schema_facts_oneof_disjoint(
     const struct schema_node *n, char *why, size_t cap);
 
 /*
- * The values member name (len bytes) can have in an object n accepts:
- * true when every object n accepts has the member, with one of the
- * values then in out[0..*nout) (at most max; they are the form's, as
- * long-lived as n).  Said by a required member whose schema has const or
- * enum, through $ref chains, any part of an allOf, and every branch of an
- * anyOf or oneOf (their union), SCHEMA_FACTS_GATE_DEPTH levels deep.
- * false: not proved, or more than max values.  Nothing is said of a
- * value that is not an object.
- */
-bool schema_facts_member_values(const struct schema_node *n, const char *name,
-    size_t len, const struct json_value **out, size_t max, size_t *nout);
-
-/*
- * A gate of n, for a validator choosing among alternatives: the first of
- * n's required members (found in n, its $ref chain, or the first branch
- * of the oneOf or anyOf it is made of) for which schema_facts_member_values
- * holds; its name in *name, *len (the form's bytes) and its values in
- * out, *nout.  An object without that member, or with another value,
- * fails n.  false when n has none.
+ * A gate of n, for a validator choosing among alternatives: a required
+ * member of n (found in n, its $ref chain, or the first branch of the
+ * oneOf or anyOf it is made of) and the values every object n accepts
+ * has there: its name in *name, *len (the form's bytes), the values in
+ * out[0..*nout) (at most max; the form's, as long-lived as n).  An
+ * object without that member, or with another value, fails n; nothing is
+ * said of a value that is not an object.  The values are those of a
+ * const or enum of the member's schema, through $ref chains, any part of
+ * an allOf, and every branch of an anyOf or oneOf (their union),
+ * SCHEMA_FACTS_GATE_DEPTH levels deep; the search looks at
+ * SCHEMA_FACTS_GATE_NODES nodes at most.  false when none is proved.
  */
 bool schema_facts_gate(const struct schema_node *n, const char **name,
     size_t *len, const struct json_value **out, size_t max, size_t *nout);

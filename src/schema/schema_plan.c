@@ -814,7 +814,9 @@ plan_gates(struct cctx *c, const struct schema_node *const *br, size_t n,
 	const char *name;
 
 	*out = NULL;
-	for (i = 0; i < n; i++) {
+	/* the first SCHEMA_FACTS_ONEOF_MAX: a gate only saves work, and
+	 * finding one costs up to SCHEMA_FACTS_GATE_NODES node looks */
+	for (i = 0; i < n && i < SCHEMA_FACTS_ONEOF_MAX; i++) {
 		if (!schema_facts_gate(br[i], &name, &len, vals,
 		        SCHEMA_FACTS_VALS_MAX, &nvals))
 			continue;
