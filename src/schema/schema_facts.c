@@ -276,9 +276,11 @@ clip(char *out, size_t cap, const char *s, size_t len)
 }
 
 /*
- * schema_facts_disjoint for values of the types within (SV_TY_*): those
- * the node holding the alternatives lets reach them, since a value of any
- * other type fails that node whatever the alternatives say.
+ * Can no value of the types within (SV_TY_*) be accepted by both x and
+ * y?  within: the types the node holding the alternatives lets reach
+ * them, since a value of any other type fails that node whatever the
+ * alternatives say.  true when proved, with the reason in why; false: not
+ * proved (they may overlap).
  */
 static bool
 facts_disjoint(const struct schema_node *x, const struct schema_node *y,
@@ -334,13 +336,6 @@ facts_disjoint(const struct schema_node *x, const struct schema_node *y,
 		}
 	}
 	return false;
-}
-
-bool
-schema_facts_disjoint(const struct schema_node *x, const struct schema_node *y,
-    char *why, size_t cap)
-{
-	return facts_disjoint(x, y, SV_TY_ALL, why, cap);
 }
 
 bool

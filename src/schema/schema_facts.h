@@ -53,20 +53,13 @@ unsigned schema_facts_concerns(const struct schema_view *v);
 unsigned schema_facts_type_of(const struct json_value *v);
 
 /*
- * Can no value be accepted by both x and y?  true when proved: no common
- * type, distinct const/enum values, or, where both accept objects alone,
- * a member both require with distinct values or disjoint types (a
- * discriminator); why (cap bytes) then gets the reason in words.  false:
- * not proved (they may overlap).
- */
-bool schema_facts_disjoint(const struct schema_node *x,
-    const struct schema_node *y, char *why, size_t cap);
-
-/*
  * Are the oneOf branches of n pairwise disjoint for the values n's own
- * types let reach them (so anyOf accepts the same values)?  why as
- * schema_facts_disjoint: the last proof, or what could not be proved ("more
- * than 64 branches").  true for a node with fewer than two branches.
+ * types let reach them (so anyOf accepts the same values)?  Two branches
+ * are disjoint when they share no type, no const/enum value, or, where
+ * both accept objects alone, a member both require with distinct values
+ * or disjoint types (a discriminator).  why (cap bytes) gets the last
+ * proof in words, or what could not be proved ("more than 64 branches").
+ * true for a node with fewer than two branches.
  */
 bool schema_facts_oneof_disjoint(
     const struct schema_node *n, char *why, size_t cap);
