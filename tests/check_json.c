@@ -1077,7 +1077,8 @@ END_TEST
 
 START_TEST(json_object_get_finds_members_of_small_and_large_objects)
 {
-	static const size_t sizes[] = {1, 7, 8, 9, 10, 16, 17, 32, 33, 1000};
+	static const size_t sizes[] = {
+	    1, 7, 8, 9, 10, 16, 17, 32, 33, 64, 65, 1000};
 	size_t k, i, n;
 	struct parsed p;
 	char key[16];
@@ -1087,9 +1088,9 @@ START_TEST(json_object_get_finds_members_of_small_and_large_objects)
 
 		parse_into(&p, s, n, 0);
 		ck_assert_int_eq(p.rc, JSON_OK);
-		/* between 9 and 32 members: an index when the signatures
+		/* between 9 and 64 members: an index when the signatures
 		 * spent the comparisons */
-		ck_assert_msg(sizes[k] <= 32 || p.v->u.obj.index != NULL,
+		ck_assert_msg(sizes[k] <= 64 || p.v->u.obj.index != NULL,
 		    "no index for %zu members", sizes[k]);
 		ck_assert_msg(sizes[k] > 8 || p.v->u.obj.index == NULL,
 		    "an index for %zu members", sizes[k]);

@@ -11,13 +11,6 @@
 
 #include "base/arena.h"
 
-struct arena_block {
-	struct arena_block *next; /* owned: the older block */
-	size_t size;              /* bytes of data[] */
-	size_t used;
-	_Alignas(ARENA_ALIGN) unsigned char data[];
-};
-
 struct arena_cleanup {
 	struct arena_cleanup *next; /* the older cleanup */
 	void (*fn)(void *);
@@ -73,7 +66,7 @@ block_new(struct arena *a, size_t need)
 }
 
 void *
-arena_alloc(struct arena *a, size_t n)
+arena_alloc_slow(struct arena *a, size_t n)
 {
 	struct arena_block *b = a->head;
 	void *p;

@@ -32,8 +32,19 @@
  */
 #define ARENA_WORST_FACTOR 2
 
-struct arena_block;
 struct arena_cleanup;
+
+/*
+ * A block of arena memory.  Private to arena.c: it is here only so that
+ * arena_alloc's common case, a bump within the newest block, is inlined
+ * into the parser's loop rather than a call that spills its registers.
+ */
+struct arena_block {
+	struct arena_block *next; /* owned: the older block */
+	size_t size;              /* bytes of data[] */
+	size_t used;
+	_Alignas(ARENA_ALIGN) unsigned char data[];
+};
 
 struct arena {
 	struct arena_block *head;       /* owned: newest block first */
@@ -59,7 +70,27 @@ void arena_init(struct arena *a, size_t cap);
  * rewind past them, or free.  NULL when the cap or malloc refuses; the arena
  * is then unchanged.  n == 0 returns a valid unique pointer.
  */
-void *arena_alloc(struct arena *a, size_t n) GPT_MUSTCHECK;
+static inline void *arena_alloc(struct arena *a, size_t n) GPT_MUSTCHECK;
+
+/* arena_alloc past the newest block's free space (and for n == 0 or a size
+ * that would overflow): arena.c. */
+void *arena_alloc_slow(struct arena *a, size_t n) GPT_MUSTCHECK;
+
+static inline void *
+arena_alloc(struct arena *a, size_t n)
+{
+	struct arena_block *b = a->head;
+	/* 0 when n is 0 or so large that rounding wraps: then r - 1 is
+	 * SIZE_MAX, never below the free space, and the slow path decides */
+	size_t r = (n + (ARENA_ALIGN - 1)) & ~(size_t)(ARENA_ALIGN - 1);
+	void *p;
+
+	if (b == NULL || r - 1 >= b->size - b->used)
+		return arena_alloc_slow(a, n);
+	p = b->data + b->used;
+	b->used += r;
+	return p;
+}
 
 /* arena_alloc of count * size zeroed bytes; NULL also on overflow. */
 void *arena_calloc(struct arena *a, size_t count, size_t size) GPT_MUSTCHECK;

@@ -20,20 +20,19 @@
  * length first; the input need not be NUL-terminated.
  *
  * Member index, and its worst case whatever the names: objects of up to
- * JSON_SMALL_OBJECT members are checked for duplicates by a 64-bit
- * signature filter and at most JSON_LINEAR_COMPARES name comparisons, and
- * searched linearly; bigger ones, and those whose names spend the
- * comparisons, get an open-addressing table (at most half
- * full, linear probing) hashed with the keyed SipHash of hash.h, so names
- * cannot be chosen offline to collide.  No insertion may take more than
- * JSON_PROBE_MAX probes: one that would (the key leaked, or a chance of
- * about 1e-17 per name) moves that object to an AA tree ordered by
- * (length, bytes), O(log n) comparisons per name from then on.  So an
- * object of n names costs at most JSON_PROBE_MAX probes per insertion
- * (rebuilds on growth re-insert fewer than 2n names) or 2 log2(n + 1)
- * comparisons per name, and a lookup the same; with random keys about 2
- * probes per name.  Comparisons read the names, so the time is bounded by
- * the name bytes times that factor.
+ * JSON_SMALL_OBJECT members are checked for duplicates by 8-bit name
+ * signatures (a 64-bit filter of them, then a scan of the equal ones) and
+ * at most JSON_LINEAR_COMPARES name comparisons, and searched linearly; bigger
+ * ones, and those whose names spend the comparisons, get an open-addressing
+ * table (at most half full, linear probing) hashed with the keyed SipHash of
+ * hash.h, so names cannot be chosen offline to collide.  No insertion may take
+ * more than JSON_PROBE_MAX probes: one that would (the key leaked, or a chance
+ * of about 1e-17 per name) moves that object to an AA tree ordered by (length,
+ * bytes), O(log n) comparisons per name from then on.  So an object of n names
+ * costs at most JSON_PROBE_MAX probes per insertion (rebuilds on growth
+ * re-insert fewer than 2n names) or 2 log2(n + 1) comparisons per name, and a
+ * lookup the same; with random keys about 2 probes per name.  Comparisons read
+ * the names, so the time is bounded by the name bytes times that factor.
  *
  * Refuses everything RFC 8259 does not allow, plus (by our rule) duplicate
  * member names, invalid UTF-8 and unpaired \u surrogates (section 8.2 leaves
@@ -51,7 +50,7 @@
  * JSON_LINEAR_COMPARES of them per object); bigger ones, and those whose
  * names spend the comparisons, get a hash index, so 10,000 members cost
  * 10,000 probes, not 50 million. */
-#define JSON_SMALL_OBJECT 32
+#define JSON_SMALL_OBJECT 64
 #define JSON_LINEAR_COMPARES 64
 
 /* The index stores 32-bit positions in a table twice the member count. */
@@ -99,6 +98,8 @@ struct json_frame {
 	size_t start;          /* its first entry on the scratch stack */
 	uint64_t seen;         /* small objects: key_sig bits of the names */
 	uint32_t compares;     /* small objects: name comparisons left */
+	/* small objects: key_sig of each member so far, by position */
+	unsigned char sig[JSON_SMALL_OBJECT];
 	bool is_object;
 };
 
@@ -179,15 +180,25 @@ plain_run8(const unsigned char *s)
 #if defined(__SSE2__) && defined(__GNUC__)
 #include <emmintrin.h>
 #define JSON_SSE2 1
+/* The flags of the 16 bytes at s as a bit mask (bit k for byte k), and
+ * in *quote those of the bytes that are '"'. */
+static inline unsigned
+plain_mask16(const unsigned char *s, unsigned *quote)
+{
+	__m128i w = _mm_loadu_si128((const __m128i *)(const void *)s);
+	__m128i q = _mm_cmpeq_epi8(w, _mm_set1_epi8('"'));
+	__m128i f = _mm_or_si128(
+	    _mm_or_si128(q, _mm_cmpeq_epi8(w, _mm_set1_epi8('\\'))),
+	    _mm_cmplt_epi8(w, _mm_set1_epi8(0x20)));
+
+	*quote = (unsigned)_mm_movemask_epi8(q);
+	return (unsigned)_mm_movemask_epi8(f);
+}
+
 static inline unsigned
 plain_run16(const unsigned char *s)
 {
-	__m128i w = _mm_loadu_si128((const __m128i *)(const void *)s);
-	__m128i f =
-	    _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(w, _mm_set1_epi8('"')),
-	                     _mm_cmpeq_epi8(w, _mm_set1_epi8('\\'))),
-	        _mm_cmplt_epi8(w, _mm_set1_epi8(0x20)));
-	unsigned m = (unsigned)_mm_movemask_epi8(f);
+	unsigned q, m = plain_mask16(s, &q);
 
 	return m == 0 ? 16 : (unsigned)__builtin_ctz(m);
 }
@@ -317,17 +328,21 @@ key_hash(const char *s, size_t n)
 	return (uint32_t)hash_bytes(s, n);
 }
 
-/* A 6-bit signature of a name (its length and end bytes), for a quick
- * "certainly new" among the few names of a small object. */
+/* An 8-bit signature of the n-byte name at u (its length and end bytes),
+ * for a quick "certainly new" among the few names of a small object: its
+ * low 6 bits pick the object's filter bit, all 8 are kept per member so a
+ * filter hit compares only the names whose signature is the same.  The
+ * caller passes the name where it already has it: for a name without
+ * escapes, the input bytes the scan just read, so the check needs no load
+ * of the member it just stored. */
 static inline unsigned
-key_sig(const struct json_string *k)
+key_sig(const unsigned char *u, size_t n)
 {
-	const unsigned char *u = (const unsigned char *)k->ptr;
-	size_t n = k->len;
-
 	if (n == 0)
 		return 0;
-	return (unsigned)(n * 7 + u[0] * 3 + u[n - 1]) & 63;
+	return (unsigned)(n * 7 + u[0] * 3 + (u[n - 1] << 2) +
+	                  (u[n - 1] >> 5)) &
+	       255;
 }
 
 static inline bool
@@ -709,45 +724,48 @@ static enum json_errcode member_indexed(struct json_parser *p,
     size_t key_off);
 
 /*
- * Admit the newest member of the innermost open object (its name already
- * parsed) after checking that no earlier member has the same unescaped
- * name.  key_off is where the name starts, for the error.
+ * Admit the newest member of the innermost open object f (its name
+ * already parsed, and also at kp, kn bytes) after checking that no
+ * earlier member has the same unescaped name.  key_off is where the name
+ * starts, for the error.
  */
-static enum json_errcode
-check_member(struct json_parser *p, size_t key_off)
+static inline enum json_errcode
+check_member(struct json_parser *p, struct json_frame *f,
+    const unsigned char *kp, size_t kn, size_t key_off)
 {
-	struct json_frame *f = &p->frames[p->depth - 1];
 	const struct json_member *m = p->mems + f->start;
 	size_t n = p->nmems - 1 - f->start, i;
-	const struct json_string *k = &m[n].key;
 
 	if (n >= JSON_MAX_MEMBERS) /* a 5 GB body of distinct names */
 		return fail(p, JSON_E_TOO_BIG, key_off, "too many members");
 	if (f->ix == NULL && n < JSON_SMALL_OBJECT) {
 		/* Names whose signatures differ differ: most new names need
-		 * no comparison at all. */
-		uint64_t bit = (uint64_t)1 << key_sig(k);
+		 * no comparison at all, and the rest only with the names of
+		 * the same signature. */
+		unsigned sig = key_sig(kp, kn);
+		uint64_t bit = (uint64_t)1 << (sig & 63);
 
+		f->sig[n] = (unsigned char)sig;
 		if ((f->seen & bit) == 0) {
 			f->seen |= bit;
 			return JSON_OK;
 		}
-		/* names chosen to share signatures (or many names in the 64
-		 * bits) spend the comparisons: the object then takes the
-		 * index, so the names cost at most what hashing them does
-		 * plus JSON_LINEAR_COMPARES comparisons */
-		if (n <= f->compares) {
-			f->compares -= (uint32_t)n;
-			for (i = 0; i < n; i++) {
-				PROBED();
-				/* hits on {"a":1,"a":2} and
-				 * {"a":1,"\u0061":2} */
-				if (key_eq(&m[i].key, k->ptr, k->len))
-					return fail(
-					    p, JSON_E_DUPLICATE, key_off, NULL);
-			}
-			return JSON_OK;
+		/* names chosen to share signatures spend the comparisons: the
+		 * object then takes the index, so the names cost at most
+		 * what hashing them does plus JSON_LINEAR_COMPARES
+		 * comparisons */
+		for (i = 0; i < n; i++) {
+			if (f->sig[i] != sig)
+				continue;
+			if (f->compares == 0)
+				return member_indexed(p, f, m, n, key_off);
+			f->compares--;
+			PROBED();
+			/* hits on {"a":1,"a":2} and {"a":1,"\u0061":2} */
+			if (key_eq(&m[i].key, (const char *)kp, kn))
+				return fail(p, JSON_E_DUPLICATE, key_off, NULL);
 		}
+		return JSON_OK;
 	}
 	return member_indexed(p, f, m, n, key_off);
 }
@@ -1031,26 +1049,56 @@ parse_string_slow(struct json_parser *p, struct json_string *s, size_t start,
 /*
  * The string whose opening quote is at *pos.  On success *pos is past the
  * closing quote and *s holds the unescaped bytes: borrowed from the input
- * when there was no escape, else a copy in the arena.  Plain ASCII up to
- * the closing quote is the common case and stays inline; anything else
- * goes to parse_string_slow.
+ * when there was no escape, else a copy in the arena; *text and *n are
+ * them too, in registers once this is inlined (a member name's check
+ * reads them there rather than load back what was just stored).  Plain
+ * ASCII up to the closing quote is the common case and stays inline;
+ * anything else goes to parse_string_slow.
  */
 static JSON_INLINE enum json_errcode
 parse_string(struct json_parser *p, const unsigned char *in, size_t len,
-    size_t *pos, struct json_string *s)
+    size_t *pos, struct json_string *s, const unsigned char **text, size_t *n)
 {
-	size_t start = *pos + 1, i = plain_run(in, len, start);
+	size_t start = *pos + 1, i = start;
+	enum json_errcode rc;
+	bool closed;
 
-	if (i < len && in[i] == '"') {
+#ifdef JSON_SSE2
+	/* Most strings are plain ASCII shorter than 16 bytes: one step finds
+	 * the first byte needing attention and whether it is the closing
+	 * quote, from the masks, without reading the byte back. */
+	if (!JSON_PORTABLE_NOW && len - i >= 16) {
+		unsigned m, q;
+
+		while ((m = plain_mask16(in + i, &q)) == 0 && len - i >= 32)
+			i += 16;
+		if (m != 0) {
+			i += (unsigned)__builtin_ctz(m);
+			closed = (m & (0u - m) & q) != 0;
+		} else {
+			i = plain_run(in, len, i + 16);
+			closed = i < len && in[i] == '"';
+		}
+	} else
+#endif
+	{
+		i = plain_run(in, len, i);
+		closed = i < len && in[i] == '"';
+	}
+	if (closed) {
 		s->ptr = (const char *)in + start;
 		s->len = i - start;
 		s->cps = i - start;
+		*text = in + start;
+		*n = i - start;
 		*pos = i + 1;
 		return JSON_OK;
 	}
 	p->pos = *pos;
-	if (parse_string_slow(p, s, start, i, i - start) != JSON_OK)
-		return p->err->code;
+	if ((rc = parse_string_slow(p, s, start, i, i - start)) != JSON_OK)
+		return rc;
+	*text = (const unsigned char *)s->ptr;
+	*n = s->len;
 	*pos = p->pos;
 	return JSON_OK;
 }
@@ -1261,7 +1309,8 @@ parse_loop(struct json_parser *p, struct json_value *root)
 {
 	const unsigned char *in = p->in;
 	const size_t len = p->len;
-	size_t pos, key_off;
+	size_t pos, key_off, n;
+	const unsigned char *text;
 	struct json_value *v;
 	struct json_member *m;
 	enum json_errcode rc;
@@ -1298,7 +1347,7 @@ value:
 		goto value;
 	case '"':
 		v->type = JSON_T_STRING;
-		rc = parse_string(p, in, len, &pos, &v->u.str);
+		rc = parse_string(p, in, len, &pos, &v->u.str, &text, &n);
 		break;
 	case 't':
 		rc = parse_literal(p, in, len, &pos, JSON_T_TRUE, v);
@@ -1369,9 +1418,11 @@ key:
 	key_off = pos;
 	if ((m = member_slot(p, pos)) == NULL)
 		return p->err->code;
-	if ((rc = parse_string(p, in, len, &pos, &m->key)) != JSON_OK)
+	if ((rc = parse_string(p, in, len, &pos, &m->key, &text, &n)) !=
+	    JSON_OK)
 		return rc;
-	if ((rc = check_member(p, key_off)) != JSON_OK)
+	if ((rc = check_member(
+	         p, &p->frames[p->depth - 1], text, n, key_off)) != JSON_OK)
 		return rc;
 	pos = ws(in, len, pos);
 	if (pos >= len) /* hits on {"a" */

@@ -49,14 +49,15 @@ struct buf;
  *    their text, rounded up by at most 15 per string of at least 4 bytes
  *    ("\n" and a separator make 5): under 4 bytes per input byte, on top.
  *  - Fixed: the first 64 slots of both scratch stacks (twice, with their
- *    first copy), the container stack (16 to 128 frames of 32 bytes,
- *    doubling) and the root: under 32 KiB.
+ *    first copy: 64 * (40 + 64) * 2 = 13 KiB), the container stack (16
+ *    to 128 frames of 96 bytes, doubling: 21 KiB) and the root: under
+ *    48 KiB.
  * 108 + 4 = 112.  Measured (the smallest cap that parses, arena slack
  * included): `[1,1,...]` of 524,293 bytes needs 124 bytes per byte;
  * 1 MiB of it 84; `[[],[],...]` 77; `{"a":1,...}` 58; `["\u0000",...]` 20.
  */
 #define JSON_PARSE_BYTES_PER_INPUT_BYTE 112
-#define JSON_PARSE_BYTES_FIXED ((size_t)32 * 1024)
+#define JSON_PARSE_BYTES_FIXED ((size_t)48 * 1024)
 
 enum json_type {
 	JSON_T_NULL,
