@@ -235,6 +235,48 @@ START_TEST(uri_parse_iri_mode_allows_ucschar_only)
 }
 END_TEST
 
+/*
+ * uri_valid's quick path may only say yes where uri_parse does: random
+ * texts over the characters the grammar treats specially (a fixed seed,
+ * so a failure repeats), each checked under every flag combination.
+ */
+START_TEST(uri_valid_agrees_with_uri_parse_on_random_texts)
+{
+	static const char alphabet[] = "ab1+-.:/?#@%[]!$'*,;= _~\\"
+	                               "\x80\xc3\xa9";
+	static const unsigned flags[] = {
+	    0, URI_ABSOLUTE, URI_IRI, URI_IRI | URI_ABSOLUTE};
+	uint64_t seed = 0x9e3779b97f4a7c15u;
+	char text[24];
+	size_t k, i, n, f;
+
+	for (k = 0; k < 200000; k++) {
+		seed = seed * 6364136223846793005u + 1442695040888963407u;
+		n = (size_t)(seed >> 59) + 1; /* 1 to 32 bytes, capped */
+		if (n > sizeof(text))
+			n = sizeof(text);
+		for (i = 0; i < n; i++) {
+			seed =
+			    seed * 6364136223846793005u + 1442695040888963407u;
+			text[i] =
+			    alphabet[(seed >> 33) % (sizeof(alphabet) - 1)];
+		}
+		/* most random texts fail early: start half of them with a
+		 * scheme and an authority so the later parts are reached */
+		if (k % 2 == 0 && n > 8)
+			memcpy(text, "ht+p://h", 8);
+		for (f = 0; f < GPT_ARRAY_LEN(flags); f++) {
+			struct uri u;
+			bool parsed = uri_parse(text, n, flags[f], &u) == 0;
+
+			ck_assert_msg(uri_valid(text, n, flags[f]) == parsed,
+			    "\"%.*s\": uri_valid %d, uri_parse %d (flags %u)",
+			    (int)n, text, !parsed, parsed, flags[f]);
+		}
+	}
+}
+END_TEST
+
 START_TEST(uri_is_ipv4_refuses_leading_zeros_and_big_octets)
 {
 	ck_assert(uri_is_ipv4("0.0.0.0", 7));
@@ -428,6 +470,7 @@ suite_uri(void)
 	tcase_add_test(tc, uri_parse_refuses_what_the_grammar_refuses);
 	tcase_add_test(tc, uri_parse_absolute_requires_a_scheme);
 	tcase_add_test(tc, uri_parse_iri_mode_allows_ucschar_only);
+	tcase_add_test(tc, uri_valid_agrees_with_uri_parse_on_random_texts);
 	tcase_add_test(tc, uri_is_ipv4_refuses_leading_zeros_and_big_octets);
 	tcase_add_test(tc, uri_is_ipv6_follows_rfc4291_text_forms);
 	suite_add_tcase(s, tc);

@@ -86,138 +86,22 @@ enum part_kind {
 /*
  * The ASCII characters of each component as one table lookup: bit 1
  * unreserved or sub-delims, 2 ":", 4 "@", 8 "/", 16 "?" (RFC 3986
- * appendix A); part_mask[k] holds the bits component k allows.
+ * appendix A); part_mask[k] holds the bits component k allows.  Bit 32
+ * marks the characters of a scheme after its first (ALPHA DIGIT "+" "-"
+ * "."; section 3.1).  Bytes 0x80 and up have no bit: outside ASCII each
+ * caller decides (IRI mode, or a refusal).
  */
-static const unsigned char uri_chars[128] = {
-    /*       0  1  2  3  4  5  6  7  8  9  A  B  C  D  E  F */
-    /* 0x */ 0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    /* 1x */ 0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    /* 2x */ 0,
-    1,
-    0,
-    0,
-    1,
-    0,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    8,
-    /* 3x */ 1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    2,
-    1,
-    0,
-    1,
-    0,
-    16,
-    /* 4x */ 4,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    /* 5x */ 1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    0,
-    0,
-    0,
-    0,
-    1,
-    /* 6x */ 0,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    /* 7x */ 1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    1,
-    0,
-    0,
-    0,
-    1,
-    0,
+#define URI_SCHEME_CHAR 32
+static const unsigned char uri_chars[256] = {
+    /* 0x */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 1x */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 2x */ 0, 1, 0, 0, 1, 0, 1, 1, 1, 1, 1, 33, 1, 33, 33, 8,
+    /* 3x */ 33, 33, 33, 33, 33, 33, 33, 33, 33, 33, 2, 1, 0, 1, 0, 16,
+    /* 4x */ 4, 33, 33, 33, 33, 33, 33, 33, 33, 33, 33, 33, 33, 33, 33, 33,
+    /* 5x */ 33, 33, 33, 33, 33, 33, 33, 33, 33, 33, 33, 0, 0, 0, 0, 1,
+    /* 6x */ 0, 33, 33, 33, 33, 33, 33, 33, 33, 33, 33, 33, 33, 33, 33, 33,
+    /* 7x */ 33, 33, 33, 33, 33, 33, 33, 33, 33, 33, 33, 0, 0, 0, 1, 0,
+    /* 8x..Fx: 0 */
 };
 
 static const unsigned char part_mask[] = {
@@ -550,39 +434,39 @@ quick_absolute(const unsigned char *s, size_t len)
 {
 	unsigned mask = part_mask[PART_PATH];
 	bool query = false, fragment = false;
-	size_t i;
+	size_t i = 1;
 
 	if (len == 0 || !is_alpha(s[0]))
 		return false;
-	for (i = 1; i < len && s[i] != ':'; i++)
-		if (!is_alpha(s[i]) && !is_digit(s[i]) && s[i] != '+' &&
-		    s[i] != '-' && s[i] != '.')
-			return false;
-	if (i++ == len)
+	while (i < len && (uri_chars[s[i]] & URI_SCHEME_CHAR))
+		i++;
+	if (i == len || s[i++] != ':')
 		return false;
 	if (len - i >= 2 && s[i] == '/' && s[i + 1] == '/') {
-		for (i += 2; i < len && s[i] != '/' && s[i] != '?' &&
-		             s[i] != '#' && s[i] != ':';
-		     i++)
-			if (s[i] >= 0x80 || !(uri_chars[s[i]] & 1))
-				return false;
+		/* reg-name, up to the "/", "?", "#" or ":" that ends it */
+		for (i += 2; i < len && (uri_chars[s[i]] & 1); i++)
+			;
 		if (i < len && s[i] == ':')
-			for (i++; i < len && s[i] != '/' && s[i] != '?' &&
-			          s[i] != '#';
-			     i++)
-				if (!is_digit(s[i]))
-					return false;
+			for (i++; i < len && is_digit(s[i]); i++)
+				;
+		if (i < len && s[i] != '/' && s[i] != '?' && s[i] != '#')
+			return false;
 	}
+	/* the rest: a byte of the current part's set needs one lookup; only
+	 * the others are looked at again, as the "?" or "#" that starts the
+	 * next part, or a refusal */
 	for (; i < len; i++) {
 		unsigned char c = s[i];
 
+		if (uri_chars[c] & mask)
+			continue;
 		if (c == '?' && !query && !fragment) {
 			query = true;
 			mask = part_mask[PART_QUERY];
 		} else if (c == '#' && !fragment) {
 			fragment = true;
 			mask = part_mask[PART_FRAGMENT];
-		} else if (c >= 0x80 || !(uri_chars[c] & mask)) {
+		} else {
 			return false;
 		}
 	}
