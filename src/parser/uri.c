@@ -127,7 +127,7 @@ part_valid(const char *p, size_t len, enum part_kind k, unsigned flags)
 	while (i < len) {
 		unsigned char c = s[i];
 
-		if (c < 0x80 && (uri_chars[c] & mask)) {
+		if (uri_chars[c] & mask) {
 			i++;
 		} else if (c == '%') {
 			if (len - i < 3 || gpt_hex_value(s[i + 1]) < 0 ||
@@ -377,13 +377,9 @@ uri_parse(const char *p, size_t len, unsigned flags, struct uri *out)
 
 		if (first == 0 || !is_alpha((unsigned char)p[0]))
 			return -1;
-		for (k = 1; k < first; k++) {
-			unsigned char c = (unsigned char)p[k];
-
-			if (!is_alpha(c) && !is_digit(c) && c != '+' &&
-			    c != '-' && c != '.')
+		for (k = 1; k < first; k++)
+			if (!(uri_chars[(unsigned char)p[k]] & URI_SCHEME_CHAR))
 				return -1; /* hits on "ht_tp://h" */
-		}
 		u.scheme = (struct uri_part){p, first};
 		u.has_scheme = true;
 		i = first + 1;
