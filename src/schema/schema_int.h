@@ -378,6 +378,10 @@ struct schema_node {
 	const struct schema_node *additional; /* NULL: any */
 	const struct schema_node *names;      /* propertyNames, NULL: any */
 	bool additional_all; /* additionalProperties present, even true */
+	/* no propertyNames, patternProperties or dependentRequired: with
+	 * nothing but SF_MEMBERS and SF_REQUIRED in need[JSON_T_OBJECT], the
+	 * validator goes straight to the member walk, and a lean one */
+	bool members_plain;
 
 	/* enum / const */
 	const struct schema_enum *enums;

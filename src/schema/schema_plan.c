@@ -319,6 +319,8 @@ node_plan(struct schema_node *n)
 		if (!typed || listed || maybe)
 			n->admits |= 1u << t;
 	}
+	n->members_plain =
+	    n->names == NULL && n->npprops == 0 && n->ndepreq == 0;
 	n->accepts = 0;
 	for (t = 0; t < SCHEMA_NJSON_TYPES; t++)
 		if (n->need[t] == 0)

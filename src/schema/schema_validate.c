@@ -1029,16 +1029,20 @@ first_missing(const struct schema_node *n, const struct json_value *v,
 	return NULL;
 }
 
-/* seen: NULL, or (dependentRequired) a bitmap of the slots met. */
+/* seen: NULL, or (dependentRequired) a bitmap of the slots met.  plain
+ * (a constant at each call site): n->members_plain, and seen and ev are
+ * NULL, so the compiler drops what such a walk never does. */
 static VALIDATE_INLINE enum schema_result
 check_members(struct vctx *x, const struct schema_node *n,
-    const struct json_value *v, uint64_t *seen, struct eval *ev)
+    const struct json_value *v, uint64_t *seen, struct eval *ev, bool plain)
 {
 	/* read once: the calls below may not change the node, but the
 	 * compiler cannot know it */
-	const struct schema_node *names = n->names, *additional = n->additional;
+	const struct schema_node *names = plain ? NULL : n->names,
+	                         *additional = n->additional;
 	const struct schema_slot *slots = n->slots;
-	const uint32_t nslots = n->nslots, npprops = n->npprops;
+	const uint32_t nslots = n->nslots, npprops = plain ? 0 : n->npprops,
+	               ndepreq = plain ? 0 : n->ndepreq;
 	const struct json_member *m = v->u.obj.members,
 	                         *end = m + v->u.obj.count;
 	uint32_t p, guess = 0, nreq = 0;
@@ -1119,7 +1123,7 @@ check_members(struct vctx *x, const struct schema_node *n,
 			return FAIL(x, KW_REQUIRED, "missing \"%s\"", name);
 		}
 	}
-	for (p = 0; p < n->ndepreq; p++) {
+	for (p = 0; p < ndepreq; p++) {
 		const struct schema_depreq *d = &n->depreq[p];
 		uint32_t j;
 
@@ -1178,7 +1182,7 @@ check_object(struct vctx *x, const struct schema_node *n,
 			return STOP(
 			    x, SCHEMA_NOMEM, KW_PROPERTIES, "out of memory");
 	}
-	r = check_members(x, n, v, seen, ev);
+	r = check_members(x, n, v, seen, ev, false);
 	if (seen != NULL && seen != local)
 		arena_rewind(x->scratch, mark);
 	return r;
@@ -1494,6 +1498,13 @@ check(struct vctx *x, const struct schema_node *n, const struct json_value *v,
 	 * nothing else to test (the order below is unchanged) */
 	if (flags == SF_ANYOF)
 		return check_any_of(x, n, v);
+	/* {"properties": {...}, "required": [...], "additionalProperties":
+	 * false} holding an object: the member walk and nothing else (only
+	 * objects need these bits, so flags names v's type) */
+	if (flags != 0 &&
+	    (flags & ~(uint64_t)(SF_MEMBERS | SF_REQUIRED)) == 0 &&
+	    n->members_plain)
+		return check_members(x, n, v, NULL, NULL, true);
 	/* dynamic scope, annotations: only forms that use them */
 	if (flags & SF_SPECIAL)
 		return check_special(x, n, v, flags);
