@@ -168,7 +168,7 @@ arena_rewind(struct arena *a, struct arena_mark m)
 }
 
 void
-arena_reset(struct arena *a)
+arena_reset_slow(struct arena *a)
 {
 	struct arena_block *b, *next;
 

@@ -36,8 +36,9 @@ struct arena_cleanup;
 
 /*
  * A block of arena memory.  Private to arena.c: it is here only so that
- * arena_alloc's common case, a bump within the newest block, is inlined
- * into the parser's loop rather than a call that spills its registers.
+ * the common cases of arena_alloc (a bump within the newest block, inlined
+ * into the parser's loop rather than a call that spills its registers) and
+ * of arena_reset (one block kept) are inline.
  */
 struct arena_block {
 	struct arena_block *next; /* owned: the older block */
@@ -118,7 +119,26 @@ void arena_rewind(struct arena *a, struct arena_mark m);
  * load settles on one block and no allocation at all.
  */
 #define ARENA_KEEP_MAX ((size_t)32 * 1024 * 1024)
-void arena_reset(struct arena *a);
+static inline void arena_reset(struct arena *a);
+
+/* arena_reset past its common case (cleanups to run, several blocks, or
+ * none): arena.c. */
+void arena_reset_slow(struct arena *a);
+
+/* Inline for the case of every request on a steady load, one block kept
+ * and nothing to run, which is then one store. */
+static inline void
+arena_reset(struct arena *a)
+{
+	struct arena_block *b = a->head;
+
+	if (a->cleanups == NULL && b != NULL && b->next == NULL &&
+	    b->size <= ARENA_KEEP_MAX) {
+		b->used = 0;
+		return;
+	}
+	arena_reset_slow(a);
+}
 
 /* Give back everything, blocks included.  The arena may be reused. */
 void arena_free(struct arena *a);

@@ -607,13 +607,6 @@ re_search(const struct re *re, const char *subject, size_t len)
 	}
 }
 
-void
-re_budget_init(struct re_budget *b)
-{
-	b->started = false;
-	b->deadline = 0;
-}
-
 enum re_result
 re_search_budget(
     const struct re *re, const char *subject, size_t len, struct re_budget *b)

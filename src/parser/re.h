@@ -98,8 +98,14 @@ struct re *re_compile(const char *pattern, size_t len, struct arena *a,
  * under the per-match limits only. */
 enum re_result re_search(const struct re *re, const char *subject, size_t len);
 
-/* Start an act's budget: the first re_search_budget sets the deadline. */
-void re_budget_init(struct re_budget *b);
+/* Start an act's budget: the first re_search_budget sets the deadline.
+ * Inline: every act starts one, and most never match a pattern. */
+static inline void
+re_budget_init(struct re_budget *b)
+{
+	b->started = false;
+	b->deadline = 0;
+}
 
 /*
  * re_search, charged to b: RE_BUDGET (and no match is run) when RE_ACT_MS

@@ -92,6 +92,12 @@ enum {
 /* the made-up keyword of test builds (KW_TEST_OPAQUE): a bit no tool
  * describes */
 #define SF_TEST_OPAQUE (UINT64_C(1) << 32)
+/* need only, for objects: the member walk has propertyNames,
+ * patternProperties or dependentRequired to apply.  Without it, a need
+ * of nothing but SF_MEMBERS and SF_REQUIRED ({"properties": {...},
+ * "required": [...], "additionalProperties": false}) takes a lean walk
+ * of its own, told by this one word. */
+#define SF_MEMBERS_FULL (UINT64_C(1) << 33)
 
 #define SF_NUMBER_MASK                                                         \
 	(SF_MINIMUM | SF_MAXIMUM | SF_XMINIMUM | SF_XMAXIMUM | SF_MULTIPLE |   \
@@ -378,10 +384,6 @@ struct schema_node {
 	const struct schema_node *additional; /* NULL: any */
 	const struct schema_node *names;      /* propertyNames, NULL: any */
 	bool additional_all; /* additionalProperties present, even true */
-	/* no propertyNames, patternProperties or dependentRequired: with
-	 * nothing but SF_MEMBERS and SF_REQUIRED in need[JSON_T_OBJECT], the
-	 * validator goes straight to the member walk, and a lean one */
-	bool members_plain;
 
 	/* enum / const */
 	const struct schema_enum *enums;

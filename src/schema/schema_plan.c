@@ -319,8 +319,9 @@ node_plan(struct schema_node *n)
 		if (!typed || listed || maybe)
 			n->admits |= 1u << t;
 	}
-	n->members_plain =
-	    n->names == NULL && n->npprops == 0 && n->ndepreq == 0;
+	if (n->need[JSON_T_OBJECT] != 0 &&
+	    (n->names != NULL || n->npprops > 0 || n->ndepreq > 0))
+		n->need[JSON_T_OBJECT] |= SF_MEMBERS_FULL;
 	n->accepts = 0;
 	for (t = 0; t < SCHEMA_NJSON_TYPES; t++)
 		if (n->need[t] == 0)

@@ -227,6 +227,9 @@ static VALIDATE_INLINE enum schema_result check(struct vctx *x,
     const struct schema_node *n, const struct json_value *v, uint64_t need);
 static VALIDATE_NOINLINE enum schema_result check_special(struct vctx *x,
     const struct schema_node *n, const struct json_value *v, uint64_t need);
+static VALIDATE_INLINE enum schema_result check_members(struct vctx *x,
+    const struct schema_node *n, const struct json_value *v, uint64_t *seen,
+    struct eval *ev, bool plain);
 static bool enum_has(const struct schema_node *n, const struct json_value *v);
 static VALIDATE_INLINE bool enum_string_has(
     const struct schema_node *n, const struct json_string *str);
@@ -251,14 +254,48 @@ fast_equal(const struct json_value *a, const struct json_value *b)
 	}
 }
 
-/* apply() past its shortcuts. */
-static VALIDATE_NOINLINE enum schema_result
-apply_slow(struct vctx *x, const struct schema_node *sub,
-    const struct json_value *v, enum kw kw)
+/* check(), or (plain) the member walk alone, one level down: the limits
+ * every application passes. */
+static VALIDATE_INLINE enum schema_result
+descend(struct vctx *x, const struct schema_node *sub,
+    const struct json_value *v, enum kw kw, uint64_t need, bool plain)
 {
-	uint64_t need = sub->need[v->type];
 	enum schema_result r;
 
+	/* {"$defs": {"t": {"items": {"$ref": "#/$defs/t"}}}} against
+	 * [[[[... 600 levels ...]]]] (when the parser allows that depth) */
+	if (x->depth >= SCHEMA_MAX_DEPTH)
+		return STOP(x, SCHEMA_LIMIT, kw, "deeper than %d subschemas",
+		    SCHEMA_MAX_DEPTH);
+	/* A form whose recursion fans out ({"anyOf": [{"$ref": "#/..."},
+	 * ...]} nested) against a deep body: exponential without a budget. */
+	if (++x->steps > SCHEMA_MAX_STEPS)
+		return STOP(x, SCHEMA_LIMIT, KW_NONE,
+		    "more than %u subschema applications", SCHEMA_MAX_STEPS);
+	x->depth++;
+	r = plain ? check_members(x, sub, v, NULL, NULL, true)
+	          : check(x, sub, v, need);
+	x->depth--;
+	return r;
+}
+
+/* apply() past its shortcuts, for a node whose need[] for v holds nothing
+ * but SF_MEMBERS and SF_REQUIRED (only objects need these bits, so v is
+ * one; SF_MEMBERS_FULL is not there): {"properties": {...}, "required":
+ * [...], "additionalProperties": false}.  A function of its own, so that
+ * the walk pays for none of the registers and stack of the general one. */
+static VALIDATE_NOINLINE enum schema_result
+apply_members(struct vctx *x, const struct schema_node *sub,
+    const struct json_value *v, enum kw kw)
+{
+	return descend(x, sub, v, kw, 0, true);
+}
+
+/* apply() past its shortcuts, any other node. */
+static VALIDATE_NOINLINE enum schema_result
+apply_check(struct vctx *x, const struct schema_node *sub,
+    const struct json_value *v, enum kw kw, uint64_t need)
+{
 	if (need & SF_FALSE)
 		return FAIL(x, kw, "the schema false accepts nothing");
 	/* {"enum": ["plain", "bold", ...]} holding a string: one probe of
@@ -271,15 +308,20 @@ apply_slow(struct vctx *x, const struct schema_node *sub,
 	 * and no descent (a failure takes the path below, which reports) */
 	if (need == SF_FORMAT && sub->format->check(v->u.str.ptr, v->u.str.len))
 		return SCHEMA_OK;
-	/* {"$defs": {"t": {"items": {"$ref": "#/$defs/t"}}}} against
-	 * [[[[... 600 levels ...]]]] (when the parser allows that depth) */
-	if (x->depth >= SCHEMA_MAX_DEPTH)
-		return STOP(x, SCHEMA_LIMIT, kw, "deeper than %d subschemas",
-		    SCHEMA_MAX_DEPTH);
-	x->depth++;
-	r = check(x, sub, v, need);
-	x->depth--;
-	return r;
+	return descend(x, sub, v, kw, need, false);
+}
+
+/* apply() past its shortcuts: one of the two above, by one word of the
+ * node.  Both are tail calls, so the choice costs no frame. */
+static VALIDATE_NOINLINE enum schema_result
+apply_slow(struct vctx *x, const struct schema_node *sub,
+    const struct json_value *v, enum kw kw)
+{
+	uint64_t need = sub->need[v->type];
+
+	if (need != 0 && (need & ~(uint64_t)(SF_MEMBERS | SF_REQUIRED)) == 0)
+		return apply_members(x, sub, v, kw);
+	return apply_check(x, sub, v, kw, need);
 }
 
 /* true when sub's shortcuts (schema_int.h) accept v without applying sub:
@@ -1030,8 +1072,8 @@ first_missing(const struct schema_node *n, const struct json_value *v,
 }
 
 /* seen: NULL, or (dependentRequired) a bitmap of the slots met.  plain
- * (a constant at each call site): n->members_plain, and seen and ev are
- * NULL, so the compiler drops what such a walk never does. */
+ * (a constant at each call site): no SF_MEMBERS_FULL, and seen and ev
+ * are NULL, so the compiler drops what such a walk never does. */
 static VALIDATE_INLINE enum schema_result
 check_members(struct vctx *x, const struct schema_node *n,
     const struct json_value *v, uint64_t *seen, struct eval *ev, bool plain)
@@ -1489,22 +1531,10 @@ check(struct vctx *x, const struct schema_node *n, const struct json_value *v,
 	struct lazy_dec ld;
 	enum schema_result r;
 
-	/* A form whose recursion fans out ({"anyOf": [{"$ref": "#/..."},
-	 * ...]} nested) against a deep body: exponential without a budget. */
-	if (++x->steps > SCHEMA_MAX_STEPS)
-		return STOP(x, SCHEMA_LIMIT, KW_NONE,
-		    "more than %u subschema applications", SCHEMA_MAX_STEPS);
 	/* {"anyOf": [{"$ref": "#/$defs/text"}, {"$ref": "#/$defs/span"}]}:
 	 * nothing else to test (the order below is unchanged) */
 	if (flags == SF_ANYOF)
 		return check_any_of(x, n, v);
-	/* {"properties": {...}, "required": [...], "additionalProperties":
-	 * false} holding an object: the member walk and nothing else (only
-	 * objects need these bits, so flags names v's type) */
-	if (flags != 0 &&
-	    (flags & ~(uint64_t)(SF_MEMBERS | SF_REQUIRED)) == 0 &&
-	    n->members_plain)
-		return check_members(x, n, v, NULL, NULL, true);
 	/* dynamic scope, annotations: only forms that use them */
 	if (flags & SF_SPECIAL)
 		return check_special(x, n, v, flags);
@@ -1791,7 +1821,6 @@ check_collect(struct vctx *x, const struct schema_node *n,
 			    x, SCHEMA_NOMEM, KW_UNEVALPROPS, "out of memory");
 		ev = &local;
 	}
-	x->steps--; /* check() counts this application again */
 	r = check(x, n, v, flags & (SF_TYPE | SF_ENUM | SF_CONST | SF_FALSE));
 	if (r == SCHEMA_OK && (flags & SF_OBJECT_MASK))
 		r = check_object(x, n, v, ev);
@@ -1829,7 +1858,6 @@ check_special(struct vctx *x, const struct schema_node *n,
 	    (v->type == JSON_T_OBJECT || v->type == JSON_T_ARRAY)) {
 		r = check_collect(x, n, v, flags);
 	} else {
-		x->steps--;
 		r = check(x, n, v, flags);
 		if (r == SCHEMA_OK && n->uneval_static &&
 		    v->type == JSON_T_OBJECT)
