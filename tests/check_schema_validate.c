@@ -1263,6 +1263,64 @@ START_TEST(member_lookup_takes_the_perfect_hash_not_the_keyed_one)
 END_TEST
 
 /*
+ * Property names of distinct lengths are looked up by length alone: the
+ * members of a small closed object in any order find their slots, a name
+ * of a slot's length that is not the slot's (by its last byte, or a name
+ * 64 bytes longer, which takes the same entry) is no property, and names
+ * whose lengths collide take the multiplicative function instead.  No
+ * lookup hashes a name.
+ */
+START_TEST(member_lookup_by_length_when_the_lengths_differ)
+{
+	static const char closed[] =
+	    "{\"properties\":{\"name\":{\"type\":\"string\"},"
+	    "\"repository\":{\"type\":\"string\"},"
+	    "\"version\":{\"type\":\"string\"}},"
+	    "\"required\":[\"name\",\"version\"],"
+	    "\"additionalProperties\":false}";
+	static const char collide[] =
+	    "{\"properties\":{\"a\":{\"type\":\"string\"},"
+	    "\"b123456789012345678901234567890123456789012345678901234567890123"
+	    "4\":{\"type\":\"integer\"}},\"additionalProperties\":false}";
+	static const char *const orders[] = {
+	    "{\"name\":\"a\",\"repository\":\"b\",\"version\":\"c\"}",
+	    "{\"version\":\"c\",\"name\":\"a\",\"repository\":\"b\"}",
+	    "{\"repository\":\"b\",\"version\":\"c\",\"name\":\"a\"}",
+	    "{\"version\":\"c\",\"name\":\"a\"}",
+	};
+	size_t i;
+
+	schema_test_name_hashes = 0;
+	for (i = 0; i < sizeof(orders) / sizeof(orders[0]); i++)
+		expect_valid(closed, orders[i]);
+	expect_invalid(
+	    closed, "{\"version\":1,\"name\":\"a\"}", "type", "/version");
+	expect_invalid(closed, "{\"name\":\"a\",\"namf\":\"b\"}",
+	    "additionalProperties", "/namf");
+	expect_invalid(closed,
+	    "{\"name\":\"a\",\"version\":\"c\","
+	    "\"n123456789012345678901234567890123456789"
+	    "0123456789012345678901234567\":1}",
+	    "additionalProperties",
+	    "/n123456789012345678901234567890123456789"
+	    "0123456789012345678901234567");
+	expect_invalid(
+	    closed, "{\"repository\":\"b\",\"name\":\"a\"}", "required", "");
+	ck_assert_uint_eq(schema_test_name_hashes, 0);
+	expect_valid(collide,
+	    "{\"b12345678901234567890123456789012345678901234567890123456789012"
+	    "34\":1,\"a\":\"x\"}");
+	expect_invalid(collide,
+	    "{\"a\":\"x\",\"b123456789012345678901234567890123456789012345678"
+	    "9012345678901234\":\"y\"}",
+	    "type",
+	    "/b1234567890123456789012345678901234567890123456789012345678901"
+	    "234");
+	expect_invalid(collide, "{\"c\":1}", "additionalProperties", "/c");
+}
+END_TEST
+
+/*
  * A node holding only a $ref, or only an allOf of one branch, is taken
  * as an alias of its target at load; a node that also holds a keyword
  * with no flag of its own is not one: unevaluatedProperties beside $ref
@@ -1314,6 +1372,7 @@ suite_schema_validate(void)
 	tcase_add_test(k, required_works_past_the_stack_bitmap);
 	tcase_add_test(
 	    k, member_lookup_takes_the_perfect_hash_not_the_keyed_one);
+	tcase_add_test(k, member_lookup_by_length_when_the_lengths_differ);
 	tcase_add_test(k, aliases_keep_the_keywords_beside_their_ref);
 	tcase_add_test(k, applicators_combine_per_2020_12);
 	tcase_add_test(

@@ -192,10 +192,18 @@ schema_key_eq(const char *a, const char *b, size_t len)
  * table is then used.
  */
 struct schema_ph {
+	/* SCHEMA_PH_LENS entries when no two names have the same length
+	 * modulo SCHEMA_PH_LENS (most small objects' properties): the slot
+	 * + 1 of the name of each, 0 none.  Then the name's length alone is
+	 * the function, and tab is NULL. */
+	const uint8_t *by_len;
 	const uint16_t *tab; /* 1 << (64 - shift) entries: slot + 1, 0 none */
 	uint64_t m1, m2;     /* the multipliers found */
 	unsigned shift;
 };
+
+/* The entries of schema_ph.by_len. */
+#define SCHEMA_PH_LENS 64
 
 /* The most names a perfect hash is searched for. */
 #define SCHEMA_PH_MAX 256

@@ -466,10 +466,45 @@ splitmix(uint64_t *state)
 }
 
 /*
+ * The n names of slots told apart by their lengths (modulo
+ * SCHEMA_PH_LENS) into ph->by_len, or false when two share one.  The
+ * lookup is then a load from a table in the node's cache lines, where the
+ * multiplicative function costs two products and a guess of the order
+ * costs a missed branch on every member out of the form's order.
+ * 0, 1 (built), or -1 (no memory).
+ */
+static int
+ph_by_len(struct cctx *c, const struct schema_slot *slots, uint32_t n,
+    struct schema_ph *ph)
+{
+	uint64_t lens = 0;
+	uint8_t *by_len;
+	uint32_t i;
+
+	if (n > SCHEMA_PH_LENS)
+		return 0;
+	for (i = 0; i < n; i++) {
+		uint64_t bit = (uint64_t)1 << (slots[i].len % SCHEMA_PH_LENS);
+
+		if (lens & bit)
+			return 0;
+		lens |= bit;
+	}
+	if ((by_len = arena_calloc(c->a, SCHEMA_PH_LENS, 1)) == NULL)
+		return nomem(c), -1;
+	for (i = 0; i < n; i++)
+		by_len[slots[i].len % SCHEMA_PH_LENS] = (uint8_t)(i + 1);
+	ph->by_len = by_len;
+	return 1;
+}
+
+/*
  * Search a perfect hash (schema_int.h, struct schema_ph) for the n names
- * of slots into *ph: ph->tab stays NULL when none is found in the tries
- * (the keyed table then serves, as before).  Deterministic: a form gets
- * the same functions on every load.  0, or -1 (no memory).
+ * of slots into *ph: the names' lengths when they differ, else a
+ * multiplicative function; ph->by_len and ph->tab stay NULL when none is
+ * found in the tries (the keyed table then serves, as before).
+ * Deterministic: a form gets the same functions on every load.  0, or -1
+ * (no memory).
  */
 static int
 ph_build(struct cctx *c, const struct schema_slot *slots, uint32_t n,
@@ -479,10 +514,14 @@ ph_build(struct cctx *c, const struct schema_slot *slots, uint32_t n,
 	uint64_t state = UINT64_C(0x6a09e667f3bcc908);
 	unsigned bits = 1, grow, try;
 	uint32_t i;
+	int r;
 
 	ph->tab = NULL;
+	ph->by_len = NULL;
 	if (n == 0 || n > SCHEMA_PH_MAX)
 		return 0;
+	if ((r = ph_by_len(c, slots, n, ph)) != 0)
+		return r < 0 ? -1 : 0;
 	while (((uint32_t)1 << bits) < 2 * n)
 		bits++;
 	for (grow = 0; grow <= PH_GROW && bits <= PH_MAX_BITS; grow++, bits++) {

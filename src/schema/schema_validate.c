@@ -997,6 +997,17 @@ names_find(const struct schema_slot *slots, uint32_t nslots,
 	uint64_t h, a, b;
 	uint32_t i, k;
 
+	/* names of distinct lengths: the one slot of the member's length,
+	 * if any, and one comparison (no guess to miss when the members
+	 * come in another order than the form's) */
+	if (ph->by_len != NULL) {
+		if ((k = ph->by_len[key->len % SCHEMA_PH_LENS]) == 0)
+			return UINT32_MAX;
+		schema_name_words(key->ptr, key->len, &a, &b);
+		return schema_slot_is(&slots[k - 1], key->ptr, key->len, a, b)
+		           ? k - 1
+		           : UINT32_MAX;
+	}
 	/* A length no slot has settles a member without reading its name:
 	 * the instance's text is the memory a validation misses in, and a
 	 * loose form's instances carry many members it does not name. */
