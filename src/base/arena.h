@@ -121,20 +121,21 @@ void arena_rewind(struct arena *a, struct arena_mark m);
 #define ARENA_KEEP_MAX ((size_t)32 * 1024 * 1024)
 static inline void arena_reset(struct arena *a);
 
-/* arena_reset past its common case (cleanups to run, several blocks, or
- * none): arena.c. */
+/* arena_reset past its common cases (cleanups to run, several blocks):
+ * arena.c. */
 void arena_reset_slow(struct arena *a);
 
-/* Inline for the case of every request on a steady load, one block kept
- * and nothing to run, which is then one store. */
+/* Inline for the cases of every request on a steady load, one block kept
+ * (one store) or none taken at all (nothing), and nothing to run. */
 static inline void
 arena_reset(struct arena *a)
 {
 	struct arena_block *b = a->head;
 
-	if (a->cleanups == NULL && b != NULL && b->next == NULL &&
-	    b->size <= ARENA_KEEP_MAX) {
-		b->used = 0;
+	if (a->cleanups == NULL &&
+	    (b == NULL || (b->next == NULL && b->size <= ARENA_KEEP_MAX))) {
+		if (b != NULL)
+			b->used = 0;
 		return;
 	}
 	arena_reset_slow(a);
