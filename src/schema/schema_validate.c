@@ -230,6 +230,8 @@ static VALIDATE_NOINLINE enum schema_result check_special(struct vctx *x,
 static VALIDATE_INLINE enum schema_result check_members(struct vctx *x,
     const struct schema_node *n, const struct json_value *v, uint64_t *seen,
     struct eval *ev, bool plain);
+static VALIDATE_INLINE enum schema_result check_array(struct vctx *x,
+    const struct schema_node *n, const struct json_value *v, struct eval *ev);
 static bool enum_has(const struct schema_node *n, const struct json_value *v);
 static VALIDATE_INLINE bool enum_string_has(
     const struct schema_node *n, const struct json_string *str);
@@ -254,11 +256,26 @@ fast_equal(const struct json_value *a, const struct json_value *b)
 	}
 }
 
-/* check(), or (plain) the member walk alone, one level down: the limits
- * every application passes. */
+/* What an application past apply()'s shortcuts runs (apply_slow): the
+ * general check, or, for a node whose need[] for v holds nothing else,
+ * one walk alone. */
+enum walk {
+	WALK_CHECK,
+	/* need holds nothing but SF_MEMBERS and SF_REQUIRED (only objects
+	 * need these bits, so v is one; SF_MEMBERS_FULL is not there):
+	 * {"properties": {...}, "required": [...],
+	 * "additionalProperties": false} */
+	WALK_MEMBERS,
+	/* need is SF_ITEMS (v is an array): {"type": "array", "items":
+	 * {...}} */
+	WALK_ITEMS,
+};
+
+/* check(), or one walk alone (a constant at each call site), one level
+ * down: the limits every application passes. */
 static VALIDATE_INLINE enum schema_result
 descend(struct vctx *x, const struct schema_node *sub,
-    const struct json_value *v, enum kw kw, uint64_t need, bool plain)
+    const struct json_value *v, enum kw kw, uint64_t need, enum walk walk)
 {
 	enum schema_result r;
 
@@ -273,22 +290,35 @@ descend(struct vctx *x, const struct schema_node *sub,
 		return STOP(x, SCHEMA_LIMIT, KW_NONE,
 		    "more than %u subschema applications", SCHEMA_MAX_STEPS);
 	x->depth++;
-	r = plain ? check_members(x, sub, v, NULL, NULL, true)
-	          : check(x, sub, v, need);
+	switch (walk) {
+	case WALK_MEMBERS:
+		r = check_members(x, sub, v, NULL, NULL, true);
+		break;
+	case WALK_ITEMS:
+		r = check_array(x, sub, v, NULL);
+		break;
+	default:
+		r = check(x, sub, v, need);
+		break;
+	}
 	x->depth--;
 	return r;
 }
 
-/* apply() past its shortcuts, for a node whose need[] for v holds nothing
- * but SF_MEMBERS and SF_REQUIRED (only objects need these bits, so v is
- * one; SF_MEMBERS_FULL is not there): {"properties": {...}, "required":
- * [...], "additionalProperties": false}.  A function of its own, so that
- * the walk pays for none of the registers and stack of the general one. */
+/* The walks, each a function of its own, so that it pays for none of the
+ * registers and stack of the general check. */
 static VALIDATE_NOINLINE enum schema_result
 apply_members(struct vctx *x, const struct schema_node *sub,
     const struct json_value *v, enum kw kw)
 {
-	return descend(x, sub, v, kw, 0, true);
+	return descend(x, sub, v, kw, 0, WALK_MEMBERS);
+}
+
+static VALIDATE_NOINLINE enum schema_result
+apply_items(struct vctx *x, const struct schema_node *sub,
+    const struct json_value *v, enum kw kw)
+{
+	return descend(x, sub, v, kw, 0, WALK_ITEMS);
 }
 
 /* apply() past its shortcuts, any other node. */
@@ -308,11 +338,11 @@ apply_check(struct vctx *x, const struct schema_node *sub,
 	 * and no descent (a failure takes the path below, which reports) */
 	if (need == SF_FORMAT && sub->format->check(v->u.str.ptr, v->u.str.len))
 		return SCHEMA_OK;
-	return descend(x, sub, v, kw, need, false);
+	return descend(x, sub, v, kw, need, WALK_CHECK);
 }
 
-/* apply() past its shortcuts: one of the two above, by one word of the
- * node.  Both are tail calls, so the choice costs no frame. */
+/* apply() past its shortcuts: one of the three above, by one word of the
+ * node.  Each is a tail call, so the choice costs no frame. */
 static VALIDATE_NOINLINE enum schema_result
 apply_slow(struct vctx *x, const struct schema_node *sub,
     const struct json_value *v, enum kw kw)
@@ -321,6 +351,8 @@ apply_slow(struct vctx *x, const struct schema_node *sub,
 
 	if (need != 0 && (need & ~(uint64_t)(SF_MEMBERS | SF_REQUIRED)) == 0)
 		return apply_members(x, sub, v, kw);
+	if (need == SF_ITEMS)
+		return apply_items(x, sub, v, kw);
 	return apply_check(x, sub, v, kw, need);
 }
 
