@@ -1072,6 +1072,101 @@ START_TEST(json_parse_reports_nomem_when_the_arena_refuses)
 }
 END_TEST
 
+/*
+ * json.h's parse budget holds for the densest inputs of each kind: an
+ * arena capped at ARENA_WORST_FACTOR * (JSON_PARSE_BYTES_PER_INPUT_BYTE *
+ * len + JSON_PARSE_BYTES_FIXED) parses `[1,1,...]`, `[[],[],...]`,
+ * `{"a":0,"b":0,...}` (two-byte names: 6 bytes a member) and
+ * `["\n",...]`, each about 512 KiB.
+ */
+START_TEST(json_parse_fits_the_budget_json_h_derives)
+{
+	static const char *const pieces[] = {"1", "[]", NULL, "\"\\n\""};
+	static const char letters[] =
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+	size_t k;
+
+	for (k = 0; k < sizeof(pieces) / sizeof(pieces[0]); k++) {
+		struct arena a;
+		struct buf b;
+		const struct json_value *v;
+		struct json_err err;
+		size_t i, len, cap;
+
+		buf_init(&b, (size_t)1 << 21);
+		ck_assert_int_eq(buf_putc(&b, pieces[k] ? '[' : '{'), 0);
+		for (i = 0; buf_len(&b) < (size_t)512 * 1024; i++) {
+			char name[8];
+
+			if (i > 0)
+				ck_assert_int_eq(buf_putc(&b, ','), 0);
+			if (pieces[k] != NULL) {
+				ck_assert_int_eq(buf_puts(&b, pieces[k]), 0);
+				continue;
+			}
+			/* distinct names of two bytes (52 * 52), then of
+			 * digits */
+			if (i < 52 * 52)
+				snprintf(name, sizeof(name), "%c%c",
+				    letters[i % 52], letters[i / 52]);
+			else
+				snprintf(name, sizeof(name), "%zu", i);
+			ck_assert_int_eq(buf_putc(&b, '"'), 0);
+			ck_assert_int_eq(buf_puts(&b, name), 0);
+			ck_assert_int_eq(buf_puts(&b, "\":0"), 0);
+		}
+		ck_assert_int_eq(buf_putc(&b, pieces[k] ? ']' : '}'), 0);
+		len = buf_len(&b);
+		cap = ARENA_WORST_FACTOR *
+		      (JSON_PARSE_BYTES_PER_INPUT_BYTE * len +
+		          JSON_PARSE_BYTES_FIXED);
+		arena_init(&a, cap);
+		ck_assert_msg(
+		    json_parse(buf_ptr(&b), len, &a, 0, &v, &err) == JSON_OK,
+		    "piece %zu: %s", k, err.msg);
+		arena_free(&a);
+		buf_free(&b);
+	}
+}
+END_TEST
+
+/* Every member keeps its name's two words (json_name_words of the name
+ * as unescaped), whatever its length, however it was written, and
+ * however near the input's end (the last name has fewer than 16 bytes
+ * after it). */
+START_TEST(json_parse_keeps_each_member_name_words)
+{
+	static const char text[] =
+	    "{\"\":0,\"a\":1,\"abc\":2,\"abcd\":3,\"abcdefg\":4,"
+	    "\"abcdefgh\":5,\"abcdefghijklmnopq\":6,\"\\u0061\\n\\u00e9x\":7,"
+	    "\"abcdefghijklmno\":8,\"abcdefghijklmnop\":9,"
+	    "\"\xc3\xa9t\xc3\xa9\":10,"
+	    "\"end\":11}";
+	struct arena a;
+	const struct json_value *v;
+	struct json_err err;
+	size_t i;
+
+	arena_init(&a, 1 << 20);
+	ck_assert_int_eq(
+	    json_parse(text, sizeof(text) - 1, &a, 0, &v, &err), JSON_OK);
+	ck_assert_uint_eq(v->u.obj.count, 12);
+	for (i = 0; i < v->u.obj.count; i++) {
+		const struct json_member *m = &v->u.obj.members[i];
+		uint64_t wa, wb;
+
+		json_name_words(m->key.ptr, m->key.len, &wa, &wb);
+		ck_assert_uint_eq(m->key_wa, wa);
+		ck_assert_uint_eq(m->key_wb, wb);
+	}
+	/* the escaped name's words are of its bytes: "a\n\xc3\xa9x" */
+	ck_assert_uint_eq(v->u.obj.members[7].key.len, 5);
+	ck_assert_int_eq(
+	    memcmp(v->u.obj.members[7].key.ptr, "a\n\xc3\xa9x", 5), 0);
+	arena_free(&a);
+}
+END_TEST
+
 /* --- json_object_get
  * ------------------------------------------------------------ */
 
@@ -1406,6 +1501,9 @@ suite_json(void)
 	tcase_add_test(
 	    limits, json_parse_rejects_a_hundred_thousand_brackets_cleanly);
 	tcase_add_test(limits, json_parse_reports_nomem_when_the_arena_refuses);
+	tcase_add_test(limits, json_parse_fits_the_budget_json_h_derives);
+	tcase_add_test(parse, json_parse_keeps_each_member_name_words);
+	tcase_add_test(portable, json_parse_keeps_each_member_name_words);
 
 	tcase_add_test(
 	    get, json_object_get_finds_members_of_small_and_large_objects);

@@ -181,9 +181,9 @@ START_TEST(json_equal_works_on_hand_built_trees)
 	one_int.u.num.i = 1;
 	one_dec.u.num.text = "1.00";
 	one_dec.u.num.len = 4;
-	m1[0].key = (struct json_string){"a", 1, 1};
+	json_member_name(&m1[0], "a", 1, 1);
 	m1[0].value = one_int;
-	m1[1].key = (struct json_string){"b", 1, 1};
+	json_member_name(&m1[1], "b", 1, 1);
 	m1[1].value = one_dec;
 	m2[0] = m1[1];
 	m2[1] = m1[0];
@@ -195,7 +195,7 @@ START_TEST(json_equal_works_on_hand_built_trees)
 	ck_assert(json_equal(&one_int, &one_dec));
 	ck_assert(json_equal(&o1, &o2));
 	ck_assert_uint_eq(json_hash(&o1), json_hash(&o2));
-	m2[0].key = (struct json_string){"c", 1, 1};
+	json_member_name(&m2[0], "c", 1, 1);
 	ck_assert(!json_equal(&o1, &o2));
 }
 END_TEST

@@ -204,12 +204,52 @@ plain_run16(const unsigned char *s)
 }
 #endif
 
+/*
+ * json_name_words of the name the parser returned (n bytes at text), for
+ * its member.  When 16 bytes from the name's start lie in the input (the
+ * name was not unescaped into a copy, and the input goes on), one load
+ * and a mask of its length, with no branch on the length: names of 4 to
+ * 16 bytes are most, and which of them comes next is anybody's guess.
+ */
+static inline void name_words(const unsigned char *in, size_t len,
+    const unsigned char *text, size_t n, uint64_t *a, uint64_t *b);
+
 #ifdef GPT_TEST
 bool json_test_portable;
 #define JSON_PORTABLE_NOW json_test_portable
 #else
 #define JSON_PORTABLE_NOW false
 #endif
+
+static inline void
+name_words(const unsigned char *in, size_t len, const unsigned char *text,
+    size_t n, uint64_t *a, uint64_t *b)
+{
+#ifdef JSON_SSE2
+	uintptr_t at = (uintptr_t)text - (uintptr_t)in;
+
+	if (!JSON_PORTABLE_NOW && at < len && len - at >= 16) {
+		const __m128i iota = _mm_setr_epi8(
+		    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+		__m128i w =
+		    _mm_loadu_si128((const __m128i *)(const void *)text);
+		__m128i keep = _mm_cmpgt_epi8(
+		    _mm_set1_epi8((char)(n < 16 ? n : 16)), iota);
+
+		unsigned char out[16];
+
+		_mm_storeu_si128(
+		    (__m128i *)(void *)out, _mm_and_si128(w, keep));
+		memcpy(a, out, 8);
+		memcpy(b, out + 8, 8);
+		return;
+	}
+#else
+	(void)in;
+	(void)len;
+#endif
+	json_name_words((const char *)text, n, a, b);
+}
 
 /* --- errors ------------------------------------------------------------- */
 
@@ -1166,9 +1206,12 @@ parse_number(struct json_parser *p, const unsigned char *in, size_t len,
 			    p, JSON_E_NUMBER, i, "digit expected in exponent");
 		i = digit_run(in, len, i + 1);
 	}
+	/* a number of 4 GiB: its length would not fit the node */
+	if (i - start > UINT32_MAX)
+		return fail(p, JSON_E_TOO_BIG, start, "number too long");
 	v->type = JSON_T_NUMBER;
 	v->u.num.text = (const char *)in + start;
-	v->u.num.len = i - start;
+	v->u.num.len = (uint32_t)(i - start);
 	v->u.num.is_small_int = false;
 	v->u.num.i = 0;
 	/* 19 digits always fit uint64_t; int64_t is checked below. */
@@ -1421,6 +1464,7 @@ key:
 	if ((rc = parse_string(p, in, len, &pos, &m->key, &text, &n)) !=
 	    JSON_OK)
 		return rc;
+	name_words(in, len, text, n, &m->key_wa, &m->key_wb);
 	if ((rc = check_member(
 	         p, &p->frames[p->depth - 1], text, n, key_off)) != JSON_OK)
 		return rc;

@@ -15,6 +15,8 @@
 #ifndef GPT_JSON_H
 #define GPT_JSON_H
 
+#include <string.h>
+
 #include "base/common.h"
 
 struct arena;
@@ -28,35 +30,36 @@ struct buf;
  * rounded up to 16) per byte of input, plus JSON_PARSE_BYTES_FIXED once,
  * whatever the input; the arena's own slack (ARENA_WORST_FACTOR) comes on
  * top.  A caller that sizes its arena from these never sees JSON_E_NOMEM
- * for an input that parses.  Derived from json.c on LP64 (sizeof value 40,
- * member 64); change it with json.c's allocation:
+ * for an input that parses.  Derived from json.c on LP64 (sizeof value 32,
+ * member 72); change it with json.c's allocation (tests/check_json.c
+ * parses the densest input of each kind under it):
  *  - Items: an array item takes at least 2 bytes (its first byte and the
  *    ',' or ']' after it), so an input of L bytes has T <= L / 2 items.
  *    Each waits on the value scratch stack, which doubles from 64 slots
  *    and abandons the old copy: at most 2 * capacity slots were ever
  *    allocated, and the capacity is below twice the most items pending
- *    at once (or 64): 4 * 40 bytes per item.  When its array closes, the
- *    item is copied once into the array's own block (40), which is
+ *    at once (or 64): 4 * 32 bytes per item.  When its array closes, the
+ *    item is copied once into the array's own block (32), which is
  *    rounded up by at most 15 bytes (at most one block per item): 16.
- *    (160 + 40 + 16) / 2 = 108 bytes per input byte: `[1,1,...]`.
+ *    (128 + 32 + 16) / 2 = 88 bytes per input byte: `[1,1,...]`.
  *  - Members: a member takes at least 5 bytes (`"":0` and a separator):
- *    4 * 64 scratch, 64 + 16 copied, and the name index of objects over 8
- *    members (32-bit slots at most half full and a 32-bit hash for each
- *    half of them, rebuilt doubling: 6 bytes a slot, under 64 bytes per
- *    member) make 400 / 5 = 80 per byte, fewer than items; the
- *    two share the input's bytes, so the worst is all items.
+ *    4 * 72 scratch, 72 + 16 copied, and the name index of objects over
+ *    64 members (32-bit slots at most half full and a 32-bit hash for
+ *    each half of them, rebuilt doubling: 6 bytes a slot, under 64 bytes
+ *    per member) make 440 / 5 = 88 per byte, as many as items; the two
+ *    share the input's bytes, so the worst is either.
  *  - Strings with an escape are unescaped into a copy no longer than
  *    their text, rounded up by at most 15 per string of at least 4 bytes
  *    ("\n" and a separator make 5): under 4 bytes per input byte, on top.
  *  - Fixed: the first 64 slots of both scratch stacks (twice, with their
- *    first copy: 64 * (40 + 64) * 2 = 13 KiB), the container stack (16
+ *    first copy: 64 * (32 + 72) * 2 = 13 KiB), the container stack (16
  *    to 128 frames of 96 bytes, doubling: 21 KiB) and the root: under
  *    48 KiB.
- * 108 + 4 = 112.  Measured (the smallest cap that parses, arena slack
- * included): `[1,1,...]` of 524,293 bytes needs 124 bytes per byte;
- * 1 MiB of it 84; `[[],[],...]` 77; `{"a":1,...}` 58; `["\u0000",...]` 20.
+ * 88 + 4 = 92.  Measured (the smallest cap that parses, arena slack
+ * included): `[1,1,...]` of 524,295 bytes needs 112 bytes per byte;
+ * 1 MiB of it 64; `[[],[],...]` 59; `{"AA":0,...}` 39; `["\u0000",...]` 20.
  */
-#define JSON_PARSE_BYTES_PER_INPUT_BYTE 112
+#define JSON_PARSE_BYTES_PER_INPUT_BYTE 92
 #define JSON_PARSE_BYTES_FIXED ((size_t)48 * 1024)
 
 enum json_type {
@@ -87,7 +90,9 @@ struct json_value {
 	union {
 		struct {
 			const char *text; /* borrowed: exactly as written */
-			size_t len;
+			/* bytes of text: the parser refuses a longer number
+			 * (JSON_E_TOO_BIG), so that a value takes 32 bytes */
+			uint32_t len;
 			/* true when text is an integer without fraction or
 			 * exponent that fits in int64_t, which is then in i */
 			bool is_small_int;
@@ -108,8 +113,39 @@ struct json_value {
 
 struct json_member {
 	struct json_string key;
+	/* json_name_words(key.ptr, key.len): with key.len, the whole name
+	 * when it is at most 16 bytes long, so that a lookup by name (the
+	 * validator's) compares words and never reads the name's bytes,
+	 * which lie in the input, away from the tree */
+	uint64_t key_wa, key_wb;
 	struct json_value value;
 };
+
+/* Two words of a name (len bytes at p), read from its own bytes only:
+ * its first 16 bytes, zero past len, little-endian on a little-endian
+ * machine.  With len they are the whole name up to 16 bytes.  (The
+ * parser takes them with one 16-byte load where it can, json.c.) */
+static inline void
+json_name_words(const char *p, size_t len, uint64_t *a, uint64_t *b)
+{
+	unsigned char w[16] = {0};
+
+	if (len > 0)
+		memcpy(w, p, len < 16 ? len : 16);
+	memcpy(a, w, 8);
+	memcpy(b, w + 8, 8);
+}
+
+/* Set m's name to the len bytes at p (cps code points), its words too:
+ * for members made outside the parser. */
+static inline void
+json_member_name(struct json_member *m, const char *p, size_t len, size_t cps)
+{
+	m->key.ptr = p;
+	m->key.len = len;
+	m->key.cps = cps;
+	json_name_words(p, len, &m->key_wa, &m->key_wb);
+}
 
 /* The closed list of reasons a parse fails. */
 enum json_errcode {

@@ -271,7 +271,7 @@ slots_get(struct slots *s, const struct json_string *name)
 	s->slot[k].name = name->ptr;
 	s->slot[k].len = name->len;
 	s->slot[k].hash = h;
-	schema_name_words(name->ptr, name->len, &s->slot[k].wa, &s->slot[k].wb);
+	json_name_words(name->ptr, name->len, &s->slot[k].wa, &s->slot[k].wb);
 	s->table[i] = k + 1;
 	return k;
 }

@@ -140,7 +140,7 @@ struct schema_slot {
 	const char *name; /* borrowed: the schema's string */
 	size_t len;
 	uint64_t hash; /* hash_bytes(name, len) */
-	/* schema_name_words(name, len): with len, the whole name when it
+	/* json_name_words(name, len): with len, the whole name when it
 	 * is at most 16 bytes long, so a lookup compares two words and
 	 * never reads the schema's string */
 	uint64_t wa, wb;
@@ -207,31 +207,6 @@ struct schema_ph {
 
 /* The most names a perfect hash is searched for. */
 #define SCHEMA_PH_MAX 256
-
-/* Two words of a name (len bytes at p), read from its own bytes only:
- * the first and last 8 (4 when shorter, overlapping), or all of a name
- * under 4 bytes.  With len they are the whole name up to 16 bytes. */
-static inline void
-schema_name_words(const char *p, size_t len, uint64_t *a, uint64_t *b)
-{
-	uint32_t u, v;
-
-	if (len >= 8) {
-		memcpy(a, p, 8);
-		memcpy(b, p + len - 8, 8);
-	} else if (len >= 4) {
-		memcpy(&u, p, 4);
-		memcpy(&v, p + len - 4, 4);
-		*a = u;
-		*b = v;
-	} else {
-		*a = len > 0 ? (unsigned char)p[0] |
-		                   (uint64_t)(unsigned char)p[len / 2] << 8 |
-		                   (uint64_t)(unsigned char)p[len - 1] << 16
-		             : 0;
-		*b = 0;
-	}
-}
 
 /* The entry of tab a name of len bytes, whose words are a and b, maps to
  * under ph. */

@@ -1027,9 +1027,7 @@ schema_cc_bundle(struct cctx *c, struct schema *s)
 
 		if (!r->external || r->builtin || r->root == root)
 			continue;
-		dm[k].key.ptr = r->uri;
-		dm[k].key.len = r->len;
-		dm[k].key.cps = r->len;
+		json_member_name(&dm[k], r->uri, r->len, r->len);
 		doc = &dm[k].value;
 		*doc = *r->root;
 		id = r->root->type == JSON_T_OBJECT
@@ -1041,8 +1039,8 @@ schema_cc_bundle(struct cctx *c, struct schema *s)
 
 			if (cm == NULL)
 				return nomem(c), -1;
-			cm[0].key.ptr = idkw;
-			cm[0].key.len = cm[0].key.cps = strlen(idkw);
+			json_member_name(
+			    &cm[0], idkw, strlen(idkw), strlen(idkw));
 			str_value(c, &cm[0].value, r->uri, r->len);
 			memcpy(cm + 1, r->root->u.obj.members,
 			    r->root->u.obj.count * sizeof(*cm));
@@ -1058,11 +1056,10 @@ schema_cc_bundle(struct cctx *c, struct schema *s)
 
 			if (cm == NULL || arr == NULL)
 				return nomem(c), -1;
-			cm[0].key.ptr = idkw;
-			cm[0].key.len = cm[0].key.cps = strlen(idkw);
+			json_member_name(
+			    &cm[0], idkw, strlen(idkw), strlen(idkw));
 			str_value(c, &cm[0].value, r->uri, r->len);
-			cm[1].key.ptr = "allOf";
-			cm[1].key.len = cm[1].key.cps = 5;
+			json_member_name(&cm[1], "allOf", 5, 5);
 			*arr = *r->root;
 			cm[1].value.type = JSON_T_ARRAY;
 			cm[1].value.u.arr.items = arr;
@@ -1079,8 +1076,7 @@ schema_cc_bundle(struct cctx *c, struct schema *s)
 	defs->u.obj.count = k;
 	k = 0;
 	if (set_id && rid == NULL) {
-		m[k].key.ptr = idkw;
-		m[k].key.len = m[k].key.cps = strlen(idkw);
+		json_member_name(&m[k], idkw, strlen(idkw), strlen(idkw));
 		str_value(c, &m[k].value, root_uri, root_uri_len);
 		k++;
 	}
@@ -1094,8 +1090,7 @@ schema_cc_bundle(struct cctx *c, struct schema *s)
 		k++;
 	}
 	if (old == NULL) {
-		m[k].key.ptr = dkw;
-		m[k].key.len = m[k].key.cps = strlen(dkw);
+		json_member_name(&m[k], dkw, strlen(dkw), strlen(dkw));
 		m[k].value = *defs;
 		k++;
 	}

@@ -1024,9 +1024,14 @@ check_array(struct vctx *x, const struct schema_node *n,
 static VALIDATE_INLINE uint32_t
 names_find(const struct schema_slot *slots, uint32_t nslots,
     const uint32_t *table, uint32_t mask, uint64_t lens, uint64_t firsts,
-    const struct schema_ph *ph, const struct json_string *key, uint32_t guess)
+    const struct schema_ph *ph, const struct json_member *m, uint32_t guess)
 {
-	uint64_t h, a, b;
+	/* the name's two words, as the parser keeps them: with its length,
+	 * the whole of a name up to 16 bytes, compared without reading the
+	 * name's bytes or the schema's */
+	const struct json_string *key = &m->key;
+	const uint64_t a = m->key_wa, b = m->key_wb;
+	uint64_t h;
 	uint32_t i, k;
 
 	/* names of distinct lengths: the one slot of the member's length,
@@ -1035,7 +1040,6 @@ names_find(const struct schema_slot *slots, uint32_t nslots,
 	if (ph->by_len != NULL) {
 		if ((k = ph->by_len[key->len % SCHEMA_PH_LENS]) == 0)
 			return UINT32_MAX;
-		schema_name_words(key->ptr, key->len, &a, &b);
 		return schema_slot_is(&slots[k - 1], key->ptr, key->len, a, b)
 		           ? k - 1
 		           : UINT32_MAX;
@@ -1045,9 +1049,6 @@ names_find(const struct schema_slot *slots, uint32_t nslots,
 	 * loose form's instances carry many members it does not name. */
 	if (!((lens >> (key->len % 64)) & 1))
 		return UINT32_MAX;
-	/* the name's two words: with its length, the whole of a name up
-	 * to 16 bytes, compared without reading the schema's string */
-	schema_name_words(key->ptr, key->len, &a, &b);
 	if (guess < nslots &&
 	    schema_slot_is(&slots[guess], key->ptr, key->len, a, b))
 		return guess;
@@ -1083,13 +1084,13 @@ names_find(const struct schema_slot *slots, uint32_t nslots,
 	return UINT32_MAX;
 }
 
-/* The slot of n named key, or UINT32_MAX. */
+/* The slot of n named as member m, or UINT32_MAX. */
 static VALIDATE_INLINE uint32_t
 slot_find(
-    const struct schema_node *n, const struct json_string *key, uint32_t guess)
+    const struct schema_node *n, const struct json_member *m, uint32_t guess)
 {
 	return names_find(n->slots, n->nslots, n->table, n->table_mask,
-	    n->slot_lens, n->slot_firsts, &n->slot_ph, key, guess);
+	    n->slot_lens, n->slot_firsts, &n->slot_ph, m, guess);
 }
 
 #define SEEN(seen, k) (((seen)[(k) / 64] >> ((k) % 64)) & 1u)
@@ -1146,7 +1147,7 @@ check_members(struct vctx *x, const struct schema_node *n,
 				return r;
 		}
 		if (nslots > 0) {
-			uint32_t k = slot_find(n, &m->key, guess);
+			uint32_t k = slot_find(n, m, guess);
 
 			if (k != UINT32_MAX) {
 				guess = k + 1;
@@ -1828,7 +1829,7 @@ check_uneval_static(
 		const struct json_member *m = &v->u.obj.members[i];
 
 		k = names_find(u->slots, u->n, u->table, u->mask, u->lens,
-		    u->firsts, &u->ph, &m->key, guess);
+		    u->firsts, &u->ph, m, guess);
 		if (k != UINT32_MAX) {
 			guess = k + 1;
 			continue;
