@@ -1096,7 +1096,7 @@ START_TEST(json_parse_fits_the_budget_json_h_derives)
 		buf_init(&b, (size_t)1 << 21);
 		ck_assert_int_eq(buf_putc(&b, pieces[k] ? '[' : '{'), 0);
 		for (i = 0; buf_len(&b) < (size_t)512 * 1024; i++) {
-			char name[8];
+			char name[24];
 
 			if (i > 0)
 				ck_assert_int_eq(buf_putc(&b, ','), 0);
