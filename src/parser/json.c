@@ -209,7 +209,8 @@ plain_run16(const unsigned char *s)
  * its member.  When 16 bytes from the name's start lie in the input (the
  * name was not unescaped into a copy, and the input goes on), one load
  * and a mask of its length, with no branch on the length: names of 4 to
- * 16 bytes are most, and which of them comes next is anybody's guess.
+ * 16 bytes are most, and which of them comes next is anybody's guess (a
+ * longer name takes its last 8 bytes too).
  */
 static inline void name_words(const unsigned char *in, size_t len,
     const unsigned char *text, size_t n, uint64_t *a, uint64_t *b);
@@ -241,7 +242,7 @@ name_words(const unsigned char *in, size_t len, const unsigned char *text,
 		_mm_storeu_si128(
 		    (__m128i *)(void *)out, _mm_and_si128(w, keep));
 		memcpy(a, out, 8);
-		memcpy(b, out + 8, 8);
+		memcpy(b, n > 16 ? text + n - 8 : out + 8, 8);
 		return;
 	}
 #else

@@ -122,9 +122,11 @@ struct json_member {
 };
 
 /* Two words of a name (len bytes at p), read from its own bytes only:
- * its first 16 bytes, zero past len, little-endian on a little-endian
- * machine.  With len they are the whole name up to 16 bytes.  (The
- * parser takes them with one 16-byte load where it can, json.c.) */
+ * up to 16 bytes, its bytes 0-7 and 8-15, zero past len; longer, its
+ * first and last 8 (names alike at the start, "x-vendor-thing-a" and
+ * "x-vendor-thing-b", mostly differ at the end).  With len they are the
+ * whole name up to 16 bytes.  (The parser takes them with one 16-byte
+ * load where it can, json.c.) */
 static inline void
 json_name_words(const char *p, size_t len, uint64_t *a, uint64_t *b)
 {
@@ -133,7 +135,7 @@ json_name_words(const char *p, size_t len, uint64_t *a, uint64_t *b)
 	if (len > 0)
 		memcpy(w, p, len < 16 ? len : 16);
 	memcpy(a, w, 8);
-	memcpy(b, w + 8, 8);
+	memcpy(b, len > 16 ? p + len - 8 : (const char *)w + 8, 8);
 }
 
 /* Set m's name to the len bytes at p (cps code points), its words too:
