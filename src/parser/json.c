@@ -204,6 +204,13 @@ plain_run16(const unsigned char *s)
 }
 #endif
 
+#ifdef GPT_TEST
+bool json_test_portable;
+#define JSON_PORTABLE_NOW json_test_portable
+#else
+#define JSON_PORTABLE_NOW false
+#endif
+
 /*
  * json_name_words of the name the parser returned (n bytes at text), for
  * its member.  When 16 bytes from the name's start lie in the input (the
@@ -212,16 +219,6 @@ plain_run16(const unsigned char *s)
  * 16 bytes are most, and which of them comes next is anybody's guess (a
  * longer name takes its last 8 bytes too).
  */
-static inline void name_words(const unsigned char *in, size_t len,
-    const unsigned char *text, size_t n, uint64_t *a, uint64_t *b);
-
-#ifdef GPT_TEST
-bool json_test_portable;
-#define JSON_PORTABLE_NOW json_test_portable
-#else
-#define JSON_PORTABLE_NOW false
-#endif
-
 static inline void
 name_words(const unsigned char *in, size_t len, const unsigned char *text,
     size_t n, uint64_t *a, uint64_t *b)
