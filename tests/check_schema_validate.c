@@ -1321,6 +1321,58 @@ START_TEST(member_lookup_by_length_when_the_lengths_differ)
 END_TEST
 
 /*
+ * A member walk first settles what the shortcuts accept (members the form
+ * does not name, values their subschema's shortcuts take), applies the
+ * subschema of the first member they do not, and goes on with the full
+ * walk from the next: the required names met count once, never twice (a
+ * count of all present when one is missing), and a name only required
+ * is still a member additionalProperties applies to.
+ */
+START_TEST(member_walk_goes_on_where_the_shortcuts_stop)
+{
+	static const char form[] =
+	    "{\"properties\":{\"a\":{\"type\":\"string\"},"
+	    "\"obj\":{\"properties\":{\"x\":{\"type\":\"integer\"}}},"
+	    "\"zz\":{\"type\":\"string\"}},"
+	    "\"required\":[\"a\",\"obj\",\"zz\"]}";
+	static const char closed[] =
+	    "{\"properties\":{\"a\":{\"type\":\"string\"},"
+	    "\"obj\":{\"properties\":{\"x\":{\"type\":\"integer\"}}}},"
+	    "\"required\":[\"bb\"],\"additionalProperties\":false}";
+	static const char strings[] =
+	    "{\"properties\":{\"a\":{\"type\":\"integer\"}},"
+	    "\"additionalProperties\":{\"type\":\"string\"}}";
+
+	expect_valid(form, "{\"a\":\"s\",\"obj\":{\"x\":1},\"zz\":\"t\"}");
+	expect_valid(
+	    form, "{\"zz\":\"t\",\"other\":[],\"obj\":{},\"a\":\"s\"}");
+	expect_valid(form, "{\"a\":\"s\",\"zz\":\"t\",\"obj\":{\"x\":1}}");
+	expect_invalid(form, "{\"a\":\"s\",\"obj\":{\"x\":1}}", "required", "");
+	expect_invalid(
+	    form, "{\"obj\":{\"x\":1},\"zz\":\"t\"}", "required", "");
+	expect_invalid(form, "{\"a\":\"s\",\"zz\":\"t\",\"obj\":{\"x\":1.5}}",
+	    "type", "/obj/x");
+	expect_invalid(form, "{\"a\":\"s\",\"obj\":{\"x\":\"1\"},\"zz\":\"t\"}",
+	    "type", "/obj/x");
+	expect_invalid(form, "{\"zz\":\"t\",\"a\":1,\"obj\":{}}", "type", "/a");
+	expect_invalid(
+	    closed, "{\"a\":\"s\",\"obj\":{\"x\":1}}", "required", "");
+	expect_invalid(
+	    closed, "{\"a\":\"s\",\"zz\":1}", "additionalProperties", "/zz");
+	expect_invalid(closed, "{\"a\":\"s\",\"obj\":{},\"zz\":1}",
+	    "additionalProperties", "/zz");
+	expect_invalid(
+	    closed, "{\"a\":\"s\",\"bb\":1}", "additionalProperties", "/bb");
+	expect_valid(strings, "{\"u\":\"s\",\"a\":1,\"w\":\"t\"}");
+	expect_invalid(strings, "{\"u\":\"s\",\"a\":1,\"w\":2}", "type", "/w");
+	expect_invalid(
+	    strings, "{\"u\":\"s\",\"w\":{},\"a\":\"1\"}", "type", "/w");
+	expect_invalid(
+	    strings, "{\"u\":\"s\",\"w\":\"t\",\"a\":\"1\"}", "type", "/a");
+}
+END_TEST
+
+/*
  * A node holding only a $ref, or only an allOf of one branch, is taken
  * as an alias of its target at load; a node that also holds a keyword
  * with no flag of its own is not one: unevaluatedProperties beside $ref
@@ -1373,6 +1425,7 @@ suite_schema_validate(void)
 	tcase_add_test(
 	    k, member_lookup_takes_the_perfect_hash_not_the_keyed_one);
 	tcase_add_test(k, member_lookup_by_length_when_the_lengths_differ);
+	tcase_add_test(k, member_walk_goes_on_where_the_shortcuts_stop);
 	tcase_add_test(k, aliases_keep_the_keywords_beside_their_ref);
 	tcase_add_test(k, applicators_combine_per_2020_12);
 	tcase_add_test(

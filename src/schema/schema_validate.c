@@ -1017,6 +1017,25 @@ check_array(struct vctx *x, const struct schema_node *n,
 
 /* ----- objects -------------------------------------------------------- */
 
+/* The entry of slots named as member m, or UINT32_MAX, when no two
+ * names have the same length modulo SCHEMA_PH_LENS (by_len, the table
+ * of schema_ph): the one slot of the member's length, if any, and one
+ * comparison of the name's two words, as the parser keeps them (with
+ * its length, the whole of a name up to 16 bytes, compared without
+ * reading the name's bytes or the schema's).  No guess to miss when the
+ * members come in another order than the form's. */
+static VALIDATE_INLINE uint32_t
+by_len_find(const struct schema_slot *slots, const uint8_t *by_len,
+    const struct json_member *m)
+{
+	uint32_t k = by_len[m->key.len % SCHEMA_PH_LENS];
+
+	if (k == 0 || !schema_slot_is(&slots[k - 1], m->key.ptr, m->key.len,
+	                  m->key_wa, m->key_wb))
+		return UINT32_MAX;
+	return k - 1;
+}
+
 /* The entry of slots named key, or UINT32_MAX, by the hashed table and
  * the length and first-byte bits of a schema_names (or of a node's own
  * slots).  guess is tried first: instances usually list members in the
@@ -1026,24 +1045,14 @@ names_find(const struct schema_slot *slots, uint32_t nslots,
     const uint32_t *table, uint32_t mask, uint64_t lens, uint64_t firsts,
     const struct schema_ph *ph, const struct json_member *m, uint32_t guess)
 {
-	/* the name's two words, as the parser keeps them: with its length,
-	 * the whole of a name up to 16 bytes, compared without reading the
-	 * name's bytes or the schema's */
+	/* the name's two words, as by_len_find compares them */
 	const struct json_string *key = &m->key;
 	const uint64_t a = m->key_wa, b = m->key_wb;
 	uint64_t h;
 	uint32_t i, k;
 
-	/* names of distinct lengths: the one slot of the member's length,
-	 * if any, and one comparison (no guess to miss when the members
-	 * come in another order than the form's) */
-	if (ph->by_len != NULL) {
-		if ((k = ph->by_len[key->len % SCHEMA_PH_LENS]) == 0)
-			return UINT32_MAX;
-		return schema_slot_is(&slots[k - 1], key->ptr, key->len, a, b)
-		           ? k - 1
-		           : UINT32_MAX;
-	}
+	if (ph->by_len != NULL)
+		return by_len_find(slots, ph->by_len, m);
 	/* A length no slot has settles a member without reading its name:
 	 * the instance's text is the memory a validation misses in, and a
 	 * loose form's instances carry many members it does not name. */
@@ -1134,6 +1143,43 @@ check_members(struct vctx *x, const struct schema_node *n,
 	uint32_t p, guess = 0, nreq = 0;
 	enum schema_result r;
 
+	if (plain && (n->slot_ph.by_len != NULL || nslots == 0)) {
+		/* A plain walk settles most objects with no subschema to
+		 * apply: each member is one whose value its subschema's
+		 * shortcuts accept, or one the form does not name (with no
+		 * additionalProperties, or one whose shortcuts accept the
+		 * value).  This loop makes no call, so the compiler keeps all
+		 * it reads in registers.  The first member it cannot settle
+		 * has its subschema applied here, and the loop below goes on
+		 * from the next. */
+		const uint8_t *by_len = n->slot_ph.by_len;
+		const struct schema_node *sub = NULL;
+		uint32_t k = UINT32_MAX;
+		bool named = false;
+
+		for (; m < end; m++) {
+			k = by_len != NULL ? by_len_find(slots, by_len, m)
+			                   : UINT32_MAX;
+			named = k != UINT32_MAX && slots[k].sub != NULL;
+			sub = named ? slots[k].sub : additional;
+			if (sub != NULL && !accepted(sub, &m->value))
+				break;
+			if (k != UINT32_MAX)
+				nreq += slots[k].required;
+		}
+		if (m < end) {
+			if ((r = apply_key(x, sub, &m->value, m->key.ptr,
+			         m->key.len,
+			         named ? KW_PROPERTIES
+			               : KW_ADDITIONALPROPERTIES)) != SCHEMA_OK)
+				return r;
+			if (k != UINT32_MAX) {
+				nreq += slots[k].required;
+				guess = k + 1;
+			}
+			m++;
+		}
+	}
 	for (; m < end; m++) {
 		bool matched = false;
 
