@@ -1373,6 +1373,51 @@ START_TEST(member_walk_goes_on_where_the_shortcuts_stop)
 END_TEST
 
 /*
+ * A member walk whose every subschema has a shortcut for some scalar runs
+ * as a leaf first (SF_MEMBERS_LEAF, set at load) and leaves the full walk
+ * whatever it cannot settle: the answers and reports are the full walk's.
+ */
+START_TEST(member_walk_of_scalars_runs_as_a_leaf)
+{
+	static const char scalars[] =
+	    "{\"properties\":{\"a\":{\"type\":\"string\"},"
+	    "\"port\":{\"type\":\"integer\",\"minimum\":1}},"
+	    "\"required\":[\"a\"]}";
+	static const char closed[] =
+	    "{\"properties\":{\"a\":{\"type\":\"string\"}},"
+	    "\"additionalProperties\":false}";
+	static const char nested[] =
+	    "{\"properties\":{\"a\":{\"type\":\"string\"},"
+	    "\"obj\":{\"type\":\"object\"}}}";
+	struct arena a;
+	const struct schema *s;
+
+	arena_init(&a, 1 << 20);
+	s = compile_text(&a, scalars, NULL);
+	ck_assert(s->root->need[JSON_T_OBJECT] & SF_MEMBERS_LEAF);
+	s = compile_text(&a, closed, NULL);
+	ck_assert(s->root->need[JSON_T_OBJECT] & SF_MEMBERS_LEAF);
+	s = compile_text(&a, nested, NULL);
+	ck_assert(!(s->root->need[JSON_T_OBJECT] & SF_MEMBERS_LEAF));
+	arena_free(&a);
+
+	expect_valid(scalars, "{\"a\":\"s\",\"port\":80,\"x\":{}}");
+	expect_valid(scalars, "{\"x\":[1],\"a\":\"s\"}");
+	expect_invalid(scalars, "{\"port\":80}", "required", "");
+	expect_invalid(scalars, "{\"a\":\"s\",\"port\":0}", "minimum", "/port");
+	expect_invalid(scalars, "{\"a\":\"s\",\"port\":8.5}", "type", "/port");
+	expect_invalid(scalars, "{\"a\":null,\"port\":80}", "type", "/a");
+	expect_valid(closed, "{\"a\":\"s\"}");
+	expect_valid(closed, "{}");
+	expect_invalid(
+	    closed, "{\"a\":\"s\",\"b\":1}", "additionalProperties", "/b");
+	expect_invalid(closed, "{\"a\":[]}", "type", "/a");
+	expect_valid(nested, "{\"a\":\"s\",\"obj\":{}}");
+	expect_invalid(nested, "{\"a\":\"s\",\"obj\":1}", "type", "/obj");
+}
+END_TEST
+
+/*
  * A node holding only a $ref, or only an allOf of one branch, is taken
  * as an alias of its target at load; a node that also holds a keyword
  * with no flag of its own is not one: unevaluatedProperties beside $ref
@@ -1426,6 +1471,7 @@ suite_schema_validate(void)
 	    k, member_lookup_takes_the_perfect_hash_not_the_keyed_one);
 	tcase_add_test(k, member_lookup_by_length_when_the_lengths_differ);
 	tcase_add_test(k, member_walk_goes_on_where_the_shortcuts_stop);
+	tcase_add_test(k, member_walk_of_scalars_runs_as_a_leaf);
 	tcase_add_test(k, aliases_keep_the_keywords_beside_their_ref);
 	tcase_add_test(k, applicators_combine_per_2020_12);
 	tcase_add_test(

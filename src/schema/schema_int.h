@@ -98,6 +98,12 @@ enum {
  * "required": [...], "additionalProperties": false}) takes a lean walk
  * of its own, told by this one word. */
 #define SF_MEMBERS_FULL (UINT64_C(1) << 33)
+/* need only, for objects, on a node with no other bit than SF_MEMBERS and
+ * SF_REQUIRED: its names have a table by length (schema_ph.by_len), and
+ * each of its subschemas (properties, additionalProperties) accepts some
+ * scalar at once (schema_node.accepts or its ranges), so that an object's
+ * walk mostly applies none and runs as a leaf first. */
+#define SF_MEMBERS_LEAF (UINT64_C(1) << 34)
 
 #define SF_NUMBER_MASK                                                         \
 	(SF_MINIMUM | SF_MAXIMUM | SF_XMINIMUM | SF_XMAXIMUM | SF_MULTIPLE |   \

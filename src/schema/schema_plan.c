@@ -884,6 +884,44 @@ plan_gates(struct cctx *c, const struct schema_node *const *br, size_t n,
  * stopping early only leaves shortcuts untaken, never wrong. */
 #define SHORTCUT_PASSES 8
 
+/* true when the validator may accept some string, number, boolean or
+ * null against e without applying it (its shortcuts, schema_int.h). */
+static bool
+accepts_a_scalar(const struct schema_node *e)
+{
+	const uint32_t scalars = (1u << JSON_T_NULL) | (1u << JSON_T_FALSE) |
+	                         (1u << JSON_T_TRUE) | (1u << JSON_T_NUMBER) |
+	                         (1u << JSON_T_STRING);
+
+	return (e->accepts & scalars) != 0 || e->accept_min <= e->accept_max ||
+	       e->accept_ispan != 0;
+}
+
+/*
+ * SF_MEMBERS_LEAF (schema_int.h), once the shortcuts are final: a member
+ * walk alone, names by length, and every subschema with a shortcut for
+ * some scalar.  additionalProperties false counts as one too: a member it
+ * meets makes the object invalid, which the full walk then reports.
+ */
+static void
+plan_members_leaf(struct schema_node *n)
+{
+	const uint64_t need = n->need[JSON_T_OBJECT];
+	uint32_t i;
+
+	if (need == 0 || (need & ~(uint64_t)(SF_MEMBERS | SF_REQUIRED)) != 0 ||
+	    n->slot_ph.by_len == NULL)
+		return;
+	if (n->additional != NULL && n->additional != &schema_node_false &&
+	    !accepts_a_scalar(n->additional))
+		return;
+	for (i = 0; i < n->nslots; i++)
+		if (n->slots[i].sub != NULL &&
+		    !accepts_a_scalar(n->slots[i].sub))
+			return;
+	n->need[JSON_T_OBJECT] |= SF_MEMBERS_LEAF;
+}
+
 static int
 plan_nodes(struct cctx *c)
 {
@@ -930,6 +968,8 @@ plan_nodes(struct cctx *c)
 		for (i = c->nnodes; i > 0; i--)
 			changed |= node_shortcut(&order[i - 1]->n);
 	}
+	for (cn = c->nodes; cn != NULL; cn = cn->next)
+		plan_members_leaf(&cn->n);
 	return 0;
 }
 

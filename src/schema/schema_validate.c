@@ -232,6 +232,18 @@ static VALIDATE_INLINE enum schema_result check_members(struct vctx *x,
     struct eval *ev, bool plain);
 static VALIDATE_INLINE enum schema_result check_array(struct vctx *x,
     const struct schema_node *n, const struct json_value *v, struct eval *ev);
+/* How far members_settle got: the first member it could not settle (end
+ * when it settled all), that member's slot (UINT32_MAX: none) and the
+ * subschema to apply to it, and the required names met before it. */
+struct settled {
+	const struct json_member *m;
+	const struct schema_node *sub;
+	uint32_t k, nreq;
+};
+
+static VALIDATE_INLINE struct settled members_settle(
+    const struct schema_node *n, const struct json_member *m,
+    const struct json_member *end);
 static bool enum_has(const struct schema_node *n, const struct json_value *v);
 static VALIDATE_INLINE bool enum_string_has(
     const struct schema_node *n, const struct json_string *str);
@@ -261,8 +273,9 @@ fast_equal(const struct json_value *a, const struct json_value *b)
  * one walk alone. */
 enum walk {
 	WALK_CHECK,
-	/* need holds nothing but SF_MEMBERS and SF_REQUIRED (only objects
-	 * need these bits, so v is one; SF_MEMBERS_FULL is not there):
+	/* need holds nothing but SF_MEMBERS, SF_REQUIRED and
+	 * SF_MEMBERS_LEAF (only objects need these bits, so v is one;
+	 * SF_MEMBERS_FULL is not there):
 	 * {"properties": {...}, "required": [...],
 	 * "additionalProperties": false} */
 	WALK_MEMBERS,
@@ -314,6 +327,27 @@ apply_members(struct vctx *x, const struct schema_node *sub,
 	return descend(x, sub, v, kw, 0, WALK_MEMBERS);
 }
 
+/* A member walk whose every subschema has shortcuts for some scalar
+ * (SF_MEMBERS_LEAF: {"properties": {"name": {"type": "string"}, "port":
+ * {"type": "integer", "minimum": 1}}}) mostly settles its object with no
+ * subschema to apply.  That takes no call, so it runs here, in a function
+ * with none of the walk's set-up, stack or limits to count; anything else
+ * (a member to apply, a required name short, a limit to report) is the
+ * full walk's, from the first member. */
+static VALIDATE_NOINLINE enum schema_result
+apply_members_leaf(struct vctx *x, const struct schema_node *sub,
+    const struct json_value *v, enum kw kw)
+{
+	const struct json_member *end = v->u.obj.members + v->u.obj.count;
+	struct settled st = members_settle(sub, v->u.obj.members, end);
+
+	if (st.m != end || st.nreq < sub->nrequired ||
+	    x->depth >= SCHEMA_MAX_DEPTH || x->steps >= SCHEMA_MAX_STEPS)
+		return apply_members(x, sub, v, kw);
+	x->steps++;
+	return SCHEMA_OK;
+}
+
 static VALIDATE_NOINLINE enum schema_result
 apply_items(struct vctx *x, const struct schema_node *sub,
     const struct json_value *v, enum kw kw)
@@ -349,8 +383,11 @@ apply_slow(struct vctx *x, const struct schema_node *sub,
 {
 	uint64_t need = sub->need[v->type];
 
-	if (need != 0 && (need & ~(uint64_t)(SF_MEMBERS | SF_REQUIRED)) == 0)
-		return apply_members(x, sub, v, kw);
+	if (need != 0 && (need & ~(uint64_t)(SF_MEMBERS | SF_REQUIRED |
+	                                     SF_MEMBERS_LEAF)) == 0)
+		return (need & SF_MEMBERS_LEAF)
+		           ? apply_members_leaf(x, sub, v, kw)
+		           : apply_members(x, sub, v, kw);
 	if (need == SF_ITEMS)
 		return apply_items(x, sub, v, kw);
 	return apply_check(x, sub, v, kw, need);
@@ -1036,6 +1073,38 @@ by_len_find(const struct schema_slot *slots, const uint8_t *by_len,
 	return k - 1;
 }
 
+/*
+ * A plain member walk of n (no propertyNames, patternProperties or
+ * dependentRequired; n's names by length, or none) over the members m to
+ * end, as far as it needs to apply no subschema: each member is one whose
+ * value its subschema's shortcuts accept, or one the form does not name
+ * (with no additionalProperties, or one whose shortcuts accept the
+ * value).  Most objects are settled so.  The loop makes no call, so the
+ * compiler keeps all it reads in registers.
+ */
+static VALIDATE_INLINE struct settled
+members_settle(const struct schema_node *n, const struct json_member *m,
+    const struct json_member *end)
+{
+	const uint8_t *by_len = n->slot_ph.by_len;
+	const struct schema_slot *slots = n->slots;
+	const struct schema_node *additional = n->additional;
+	struct settled st = {m, NULL, UINT32_MAX, 0};
+
+	for (; st.m < end; st.m++) {
+		st.k = by_len != NULL ? by_len_find(slots, by_len, st.m)
+		                      : UINT32_MAX;
+		st.sub = st.k != UINT32_MAX && slots[st.k].sub != NULL
+		             ? slots[st.k].sub
+		             : additional;
+		if (st.sub != NULL && !accepted(st.sub, &st.m->value))
+			break;
+		if (st.k != UINT32_MAX)
+			st.nreq += slots[st.k].required;
+	}
+	return st;
+}
+
 /* The entry of slots named key, or UINT32_MAX, by the hashed table and
  * the length and first-byte bits of a schema_names (or of a node's own
  * slots).  guess is tried first: instances usually list members in the
@@ -1144,38 +1213,25 @@ check_members(struct vctx *x, const struct schema_node *n,
 	enum schema_result r;
 
 	if (plain && (n->slot_ph.by_len != NULL || nslots == 0)) {
-		/* A plain walk settles most objects with no subschema to
-		 * apply: each member is one whose value its subschema's
-		 * shortcuts accept, or one the form does not name (with no
-		 * additionalProperties, or one whose shortcuts accept the
-		 * value).  This loop makes no call, so the compiler keeps all
-		 * it reads in registers.  The first member it cannot settle
-		 * has its subschema applied here, and the loop below goes on
+		/* The members the shortcuts settle, and the subschema of the
+		 * first they do not, applied here; the loop below goes on
 		 * from the next. */
-		const uint8_t *by_len = n->slot_ph.by_len;
-		const struct schema_node *sub = NULL;
-		uint32_t k = UINT32_MAX;
-		bool named = false;
+		struct settled st = members_settle(n, m, end);
 
-		for (; m < end; m++) {
-			k = by_len != NULL ? by_len_find(slots, by_len, m)
-			                   : UINT32_MAX;
-			named = k != UINT32_MAX && slots[k].sub != NULL;
-			sub = named ? slots[k].sub : additional;
-			if (sub != NULL && !accepted(sub, &m->value))
-				break;
-			if (k != UINT32_MAX)
-				nreq += slots[k].required;
-		}
+		nreq = st.nreq;
+		m = st.m;
 		if (m < end) {
-			if ((r = apply_key(x, sub, &m->value, m->key.ptr,
+			bool named =
+			    st.k != UINT32_MAX && slots[st.k].sub != NULL;
+
+			if ((r = apply_key(x, st.sub, &m->value, m->key.ptr,
 			         m->key.len,
 			         named ? KW_PROPERTIES
 			               : KW_ADDITIONALPROPERTIES)) != SCHEMA_OK)
 				return r;
-			if (k != UINT32_MAX) {
-				nreq += slots[k].required;
-				guess = k + 1;
+			if (st.k != UINT32_MAX) {
+				nreq += slots[st.k].required;
+				guess = st.k + 1;
 			}
 			m++;
 		}
