@@ -233,13 +233,24 @@ name_words(const unsigned char *in, size_t len, const unsigned char *text,
 		    _mm_loadu_si128((const __m128i *)(const void *)text);
 		__m128i keep = _mm_cmpgt_epi8(
 		    _mm_set1_epi8((char)(n < 16 ? n : 16)), iota);
+		__m128i words = _mm_and_si128(w, keep);
 
+#ifdef __x86_64__
+		/* from the register: a store of the 16 bytes and a load of
+		 * its upper half stalls the load on some cores */
+		*a = (uint64_t)_mm_cvtsi128_si64(words);
+		if (n > 16)
+			memcpy(b, text + n - 8, 8);
+		else
+			*b = (uint64_t)_mm_cvtsi128_si64(
+			    _mm_unpackhi_epi64(words, words));
+#else
 		unsigned char out[16];
 
-		_mm_storeu_si128(
-		    (__m128i *)(void *)out, _mm_and_si128(w, keep));
+		_mm_storeu_si128((__m128i *)(void *)out, words);
 		memcpy(a, out, 8);
 		memcpy(b, n > 16 ? text + n - 8 : out + 8, 8);
+#endif
 		return;
 	}
 #else
