@@ -649,6 +649,11 @@ client "$h1/ledger-local" 100 16 lite "$TEST_TMP/lite.out"
 ok=$(jq -s 'map(select(.status == 200)) | length' "$TEST_TMP/lite.out")
 expect_true "sqlite: 100 concurrent acts answered 200 (got $ok)" \
     test "$ok" -eq 100
+if [ "$ok" -ne 100 ]; then
+	# what the others got, and what the host said about them
+	jq -c 'select(.status != 200)' "$TEST_TMP/lite.out" >&2
+	grep -v 'act accepted' "$TEST_TMP/h1/nginx-error.log" | tail -n 20 >&2
+fi
 "$PY" -c 'import sqlite3, sys
 for r in sqlite3.connect(sys.argv[1]).execute("SELECT ref, id FROM entries"):
     print(r[0], r[1])' "$TEST_TMP/h1/root/ledger-local/data/ledger.sqlite3" |
