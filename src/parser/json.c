@@ -217,13 +217,14 @@ bool json_test_portable;
  * name was not unescaped into a copy, and the input goes on), one load
  * and a mask of its length, with no branch on the length: names of 4 to
  * 16 bytes are most, and which of them comes next is anybody's guess (a
- * longer name takes its last 8 bytes too).
+ * longer name takes its last 8 bytes too).  Elsewhere (and on 32-bit
+ * x86, which has no move of a register's low 64 bits), json_name_words.
  */
 static inline void
 name_words(const unsigned char *in, size_t len, const unsigned char *text,
     size_t n, uint64_t *a, uint64_t *b)
 {
-#ifdef JSON_SSE2
+#if defined(JSON_SSE2) && defined(__x86_64__)
 	uintptr_t at = (uintptr_t)text - (uintptr_t)in;
 
 	if (!JSON_PORTABLE_NOW && at < len && len - at >= 16) {
@@ -235,7 +236,6 @@ name_words(const unsigned char *in, size_t len, const unsigned char *text,
 		    _mm_set1_epi8((char)(n < 16 ? n : 16)), iota);
 		__m128i words = _mm_and_si128(w, keep);
 
-#ifdef __x86_64__
 		/* from the register: a store of the 16 bytes and a load of
 		 * its upper half stalls the load on some cores */
 		*a = (uint64_t)_mm_cvtsi128_si64(words);
@@ -244,13 +244,6 @@ name_words(const unsigned char *in, size_t len, const unsigned char *text,
 		else
 			*b = (uint64_t)_mm_cvtsi128_si64(
 			    _mm_unpackhi_epi64(words, words));
-#else
-		unsigned char out[16];
-
-		_mm_storeu_si128((__m128i *)(void *)out, words);
-		memcpy(a, out, 8);
-		memcpy(b, n > 16 ? text + n - 8 : out + 8, 8);
-#endif
 		return;
 	}
 #else
