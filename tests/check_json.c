@@ -902,17 +902,23 @@ END_TEST
 
 START_TEST(names_sharing_a_signature_spend_the_compares_then_hash)
 {
-	/* "a00z" ... "a31z": one length, first and last byte, so every
-	 * name after the first takes the comparisons */
-	char names[32 * 4], *s;
+	/* 32 names of 4 bytes with one signature, found as an attacker
+	 * would (it is not keyed), so every name after the first takes
+	 * the comparisons */
+	char names[32 * 4], *s, cand[4];
 	size_t i, n;
+	unsigned k, want;
 	struct parsed p;
 
-	for (i = 0; i < 32; i++) {
-		names[i * 4] = 'a';
-		names[i * 4 + 1] = (char)('0' + i / 10);
-		names[i * 4 + 2] = (char)('0' + i % 10);
-		names[i * 4 + 3] = 'z';
+	want = json_test_name_sig("a000", 4);
+	for (i = 0, k = 0; i < 32; k++) {
+		ck_assert_uint_lt(k, 36 * 36 * 36);
+		cand[0] = 'a';
+		cand[1] = "0123456789abcdefghijklmnopqrstuvwxyz"[k / 1296];
+		cand[2] = "0123456789abcdefghijklmnopqrstuvwxyz"[k / 36 % 36];
+		cand[3] = "0123456789abcdefghijklmnopqrstuvwxyz"[k % 36];
+		if (json_test_name_sig(cand, 4) == want)
+			memcpy(names + 4 * i++, cand, 4);
 	}
 	json_test_key_hash = counted_hash;
 	json_index_probes = 0;
@@ -1164,6 +1170,80 @@ START_TEST(json_parse_keeps_each_member_name_words)
 	ck_assert_int_eq(
 	    memcmp(v->u.obj.members[7].key.ptr, "a\n\xc3\xa9x", 5), 0);
 	arena_free(&a);
+}
+END_TEST
+
+/* An object of `count` members: distinct names `filler` long from
+ * "m000..." up, then the name at `first` (position 0) again last as
+ * `again`, raw or escaped. */
+static char *
+object_ending_in(size_t count, size_t filler, const char *first,
+    const char *again, size_t *len)
+{
+	struct buf b;
+	size_t i;
+
+	buf_init(&b, SIZE_MAX);
+	ck_assert_int_eq(buf_printf(&b, "{\"%s\":0", first), 0);
+	for (i = 1; i + 1 < count; i++)
+		ck_assert_int_eq(
+		    buf_printf(&b, ",\"m%0*zu\":%zu", (int)filler - 1, i, i),
+		    0);
+	ck_assert_int_eq(buf_printf(&b, ",\"%s\":1}", again), 0);
+	return buf_take(&b, len);
+}
+
+START_TEST(json_parse_finds_duplicates_by_words_and_the_bytes_between)
+{
+	/* names of every length class of the words: the empty one, up to
+	 * 16 bytes (words and length are the name), 17 (one byte between
+	 * the first and last 8) and longer */
+	static const char *const alike[][2] = {
+	    {"", "\\u0000"},
+	    {"a", "b"},
+	    {"abcdefgh", "abcdefgi"},
+	    {"abcdefghijklmno", "abcdefghijklmnp"},
+	    {"abcdefghijklmnop", "abcdefgXijklmnop"},
+	    {"abcdefgh-ijklmnop", "abcdefgh+ijklmnop"},
+	    {"x-vendor-1-thing-2", "x-vendor-2-thing-2"},
+	    {"x-vendor-thing-of-some-length-abc",
+	        "x-vendor-thing-of-SOME-length-abc"},
+	};
+	static const char *const escaped[] = {"", "\\u0061", "\\u0061bcdefgh",
+	    "\\u0061bcdefghijklmno", "abcdefghijklmno\\u0070",
+	    "abcdefgh\\u002dijklmnop", "x-vendor-\\u0031-thing-2",
+	    "x-vendor-thing-of-some-length-ab\\u0063"};
+	static const char *const plain[] = {"", "a", "abcdefgh",
+	    "abcdefghijklmno", "abcdefghijklmnop", "abcdefgh-ijklmnop",
+	    "x-vendor-1-thing-2", "x-vendor-thing-of-some-length-abc"};
+	static const size_t counts[] = {2, 15, 16, 17, 33, 63, 64, 65, 200};
+	size_t i, c, n;
+	char *s;
+
+	for (i = 0; i < GPT_ARRAY_LEN(alike); i++) {
+		for (c = 0; c < GPT_ARRAY_LEN(counts); c++) {
+			/* names alike but for one byte (or differing only
+			 * between their first and last 8) are distinct, and
+			 * "" is not "\\u0000" */
+			s = object_ending_in(
+			    counts[c], 6, alike[i][0], alike[i][1], &n);
+			expect_parse(s, n);
+			free(s);
+			/* the same name last, raw and escaped */
+			s = object_ending_in(
+			    counts[c], 6, plain[i], plain[i], &n);
+			expect_reject(
+			    s, n, JSON_E_DUPLICATE, n - 5 - strlen(plain[i]));
+			free(s);
+			if (escaped[i][0] == '\0')
+				continue;
+			s = object_ending_in(
+			    counts[c], 6, plain[i], escaped[i], &n);
+			expect_reject(
+			    s, n, JSON_E_DUPLICATE, n - 5 - strlen(escaped[i]));
+			free(s);
+		}
+	}
 }
 END_TEST
 
@@ -1504,6 +1584,10 @@ suite_json(void)
 	tcase_add_test(limits, json_parse_fits_the_budget_json_h_derives);
 	tcase_add_test(parse, json_parse_keeps_each_member_name_words);
 	tcase_add_test(portable, json_parse_keeps_each_member_name_words);
+	tcase_add_test(
+	    parse, json_parse_finds_duplicates_by_words_and_the_bytes_between);
+	tcase_add_test(portable,
+	    json_parse_finds_duplicates_by_words_and_the_bytes_between);
 
 	tcase_add_test(
 	    get, json_object_get_finds_members_of_small_and_large_objects);

@@ -21,7 +21,7 @@
  *
  * Member index, and its worst case whatever the names: objects of up to
  * JSON_SMALL_OBJECT members are checked for duplicates by 8-bit name
- * signatures (a 64-bit filter of them, then a scan of the equal ones) and
+ * signatures (a 256-bit filter of them, then a scan of the equal ones) and
  * at most JSON_LINEAR_COMPARES name comparisons, and searched linearly; bigger
  * ones, and those whose names spend the comparisons, get an open-addressing
  * table (at most half full, linear probing) hashed with the keyed SipHash of
@@ -51,6 +51,10 @@
  * names spend the comparisons, get a hash index, so 10,000 members cost
  * 10,000 probes, not 50 million. */
 #define JSON_SMALL_OBJECT 64
+/* sig_matches reads a small object's signatures 16 at a time, and its
+ * answer is a 64-bit mask. */
+_Static_assert(JSON_SMALL_OBJECT % 16 == 0 && JSON_SMALL_OBJECT <= 64,
+    "the signatures of a small object fill whole 16-byte loads of a mask");
 #define JSON_LINEAR_COMPARES 64
 
 /* The index stores 32-bit positions in a table twice the member count. */
@@ -96,8 +100,9 @@ struct json_index {
 struct json_frame {
 	struct json_index *ix; /* arena; NULL for arrays and small objects */
 	size_t start;          /* its first entry on the scratch stack */
-	uint64_t seen;         /* small objects: key_sig bits of the names */
-	uint32_t compares;     /* small objects: name comparisons left */
+	/* small objects: bit key_sig set for each signature met */
+	uint64_t seen[4];
+	uint32_t compares; /* small objects: name comparisons left */
 	/* small objects: key_sig of each member so far, by position */
 	unsigned char sig[JSON_SMALL_OBJECT];
 	bool is_object;
@@ -370,21 +375,43 @@ key_hash(const char *s, size_t n)
 	return (uint32_t)hash_bytes(s, n);
 }
 
-/* An 8-bit signature of the n-byte name at u (its length and end bytes),
- * for a quick "certainly new" among the few names of a small object: its
- * low 6 bits pick the object's filter bit, all 8 are kept per member so a
- * filter hit compares only the names whose signature is the same.  The
- * caller passes the name where it already has it: for a name without
- * escapes, the input bytes the scan just read, so the check needs no load
- * of the member it just stored. */
+/* An 8-bit signature of a name from its words (json_name_words) and
+ * length, for a quick "certainly new" among the few names of a small
+ * object: a multiplicative mix, so that names alike but for one byte
+ * (the commonest kind in a form: "maxlen", "maxerr") get unrelated
+ * signatures.  It need not be keyed: names chosen to share one spend the
+ * object's comparisons and move it to the keyed index (check_member). */
 static inline unsigned
-key_sig(const unsigned char *u, size_t n)
+key_sig(uint64_t wa, uint64_t wb, size_t n)
 {
-	if (n == 0)
-		return 0;
-	return (unsigned)(n * 7 + u[0] * 3 + (u[n - 1] << 2) +
-	                  (u[n - 1] >> 5)) &
-	       255;
+	uint64_t h = (wa ^ (wb * UINT64_C(0x9E3779B97F4A7C15)) ^ n) *
+	             UINT64_C(0xC2B2AE3D27D4EB4F);
+
+	return (unsigned)(h >> 56);
+}
+
+#ifdef GPT_TEST
+unsigned
+json_test_name_sig(const char *s, size_t n)
+{
+	uint64_t wa, wb;
+
+	json_name_words(s, n, &wa, &wb);
+	return key_sig(wa, wb, n);
+}
+#endif
+
+/* Whether member k has the name of n bytes at s whose words are wa, wb:
+ * up to 16 bytes the words and length are the whole name, so no byte of
+ * either is read; longer, the words are its first and last 8 bytes, and
+ * only the bytes between are compared. */
+static inline bool
+key_eq_words(const struct json_member *k, const unsigned char *s, size_t n,
+    uint64_t wa, uint64_t wb)
+{
+	if (k->key.len != n || k->key_wa != wa || k->key_wb != wb)
+		return false;
+	return n <= 16 || memcmp(k->key.ptr + 8, s + 8, n - 16) == 0;
 }
 
 static inline bool
@@ -761,6 +788,35 @@ member_slot(struct json_parser *p, size_t pos)
 #define JSON_INLINE inline
 #endif
 
+/* Bit i set for each i < n (at most JSON_SMALL_OBJECT) where sig[i] is
+ * s: sixteen signatures a compare with SSE2 (bytes of sig[] at n and
+ * past are masked off, whatever they hold), else one at a time. */
+static inline uint64_t
+sig_matches(const unsigned char *sig, size_t n, unsigned s)
+{
+	uint64_t mask = 0;
+	size_t i = 0;
+
+#ifdef JSON_SSE2
+	if (!JSON_PORTABLE_NOW) {
+		const __m128i want = _mm_set1_epi8((char)s);
+
+		for (; i < n; i += 16)
+			mask |= (uint64_t)(unsigned)_mm_movemask_epi8(
+			            _mm_cmpeq_epi8(want,
+			                _mm_loadu_si128((
+			                    const __m128i *)(const void *)(sig +
+			                                                   i))))
+			        << i;
+		return n >= 64 ? mask : mask & (((uint64_t)1 << n) - 1);
+	}
+#endif
+	for (; i < n; i++)
+		if (sig[i] == s)
+			mask |= (uint64_t)1 << i;
+	return mask;
+}
+
 static enum json_errcode member_indexed(struct json_parser *p,
     struct json_frame *f, const struct json_member *m, size_t n,
     size_t key_off);
@@ -773,38 +829,41 @@ static enum json_errcode member_indexed(struct json_parser *p,
  */
 static inline enum json_errcode
 check_member(struct json_parser *p, struct json_frame *f,
-    const unsigned char *kp, size_t kn, size_t key_off)
+    const unsigned char *kp, size_t kn, uint64_t wa, uint64_t wb,
+    size_t key_off)
 {
 	const struct json_member *m = p->mems + f->start;
-	size_t n = p->nmems - 1 - f->start, i;
+	size_t n = p->nmems - 1 - f->start;
 
 	if (n >= JSON_MAX_MEMBERS) /* a 5 GB body of distinct names */
 		return fail(p, JSON_E_TOO_BIG, key_off, "too many members");
 	if (f->ix == NULL && n < JSON_SMALL_OBJECT) {
 		/* Names whose signatures differ differ: most new names need
-		 * no comparison at all, and the rest only with the names of
-		 * the same signature. */
-		unsigned sig = key_sig(kp, kn);
-		uint64_t bit = (uint64_t)1 << (sig & 63);
+		 * no comparison at all (256 bits of filter: an object of 20
+		 * names sends under one new name in ten on), and the rest
+		 * only with the names of the same signature, found 16 at a
+		 * time. */
+		unsigned sig = key_sig(wa, wb, kn);
+		uint64_t bit = (uint64_t)1 << (sig & 63), same;
 
 		f->sig[n] = (unsigned char)sig;
-		if ((f->seen & bit) == 0) {
-			f->seen |= bit;
+		if ((f->seen[sig >> 6] & bit) == 0) {
+			f->seen[sig >> 6] |= bit;
 			return JSON_OK;
 		}
 		/* names chosen to share signatures spend the comparisons: the
 		 * object then takes the index, so the names cost at most
 		 * what hashing them does plus JSON_LINEAR_COMPARES
 		 * comparisons */
-		for (i = 0; i < n; i++) {
-			if (f->sig[i] != sig)
-				continue;
+		for (same = sig_matches(f->sig, n, sig); same != 0;
+		     same &= same - 1) {
 			if (f->compares == 0)
 				return member_indexed(p, f, m, n, key_off);
 			f->compares--;
 			PROBED();
 			/* hits on {"a":1,"a":2} and {"a":1,"\u0061":2} */
-			if (key_eq(&m[i].key, (const char *)kp, kn))
+			if (key_eq_words(
+			        &m[__builtin_ctzll(same)], kp, kn, wa, wb))
 				return fail(p, JSON_E_DUPLICATE, key_off, NULL);
 		}
 		return JSON_OK;
@@ -1242,7 +1301,12 @@ parse_literal(struct json_parser *p, const unsigned char *in, size_t len,
 	const char *word = words[t];
 	size_t n = t == JSON_T_FALSE ? 5 : 4, k;
 
-	if (len - *pos >= n && memcmp(in + *pos, word, n) == 0) {
+	uint32_t got, want;
+
+	memcpy(&want, word, 4);
+	/* one load and compare of four bytes (and false's 'e') */
+	if (len - *pos >= n && (memcpy(&got, in + *pos, 4), got == want) &&
+	    (n == 4 || in[*pos + 4] == 'e')) {
 		*pos += n;
 		v->type = t;
 		return JSON_OK;
@@ -1276,7 +1340,7 @@ open_container(struct json_parser *p, bool is_object, size_t pos)
 	}
 	f = &p->frames[p->depth++];
 	f->ix = NULL;
-	f->seen = 0;
+	memset(f->seen, 0, sizeof(f->seen));
 	f->compares = JSON_LINEAR_COMPARES;
 	f->is_object = is_object;
 	f->start = is_object ? p->nmems : p->nvals;
@@ -1340,14 +1404,32 @@ close_container(struct json_parser *p, struct json_value *root, size_t pos)
 /* --- the loop
  * --------------------------------------------------------------------- */
 
+/* Where the value just parsed lies, which decides what may follow it. */
+enum json_ctx {
+	JSON_CTX_ROOT,
+	JSON_CTX_ARRAY,
+	JSON_CTX_OBJECT,
+};
+
+static inline bool
+is_ws(unsigned char c)
+{
+	return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
+
 /*
  * The grammar as a state machine over explicit stacks.  Labels:
- *   value:  a value must start here (after '[', ',' in an array, ':'),
- *           to be written at v
- *   done:   a value is complete: at the root, only whitespace may follow;
- *           in a container, ',' or the closing bracket
- *   close:  the closing bracket of the innermost container
- *   key:    a member name must start here (after '{' or ',' in an object)
+ *   value:    a value must start here (after '[', ',' in an array, ':'),
+ *             to be written at v
+ *   done:     a value is complete; ctx says where it lies
+ *   next_obj: after a member's value: ',' or '}'
+ *   next_arr: after an item: ',' or ']'
+ *   close:    the closing bracket of the innermost container
+ *   key:      a member name must start here (after '{' or ',')
+ * Whitespace is looked for only where the byte the grammar expects is
+ * not there: most bodies are written without it, and then no token pays
+ * for a skip that finds nothing.  ctx lives in a register rather than be
+ * read back from the innermost frame after each value.
  */
 static enum json_errcode
 parse_loop(struct json_parser *p, struct json_value *root)
@@ -1355,11 +1437,12 @@ parse_loop(struct json_parser *p, struct json_value *root)
 	const unsigned char *in = p->in;
 	const size_t len = p->len;
 	size_t pos, key_off, n;
+	uint64_t wa, wb;
 	const unsigned char *text;
 	struct json_value *v;
 	struct json_member *m;
 	enum json_errcode rc;
-	bool in_object;
+	enum json_ctx ctx = JSON_CTX_ROOT;
 	unsigned char c;
 
 	pos = ws(in, len, 0);
@@ -1367,33 +1450,39 @@ parse_loop(struct json_parser *p, struct json_value *root)
 		return fail(p, JSON_E_EMPTY, pos, NULL);
 	v = root;
 value:
-	/* v is where this value goes: the root, an array slot, a member. */
-	pos = ws(in, len, pos);
+	/* v is where this value goes: the root, an array slot, a member.
+	 * Whitespace and nothing else that may start here is below '!'. */
+	if (pos < len && in[pos] <= ' ')
+		pos = ws(in, len, pos);
 	if (pos >= len) /* hits on [1, and {"a": */
 		return fail(p, JSON_E_TRUNCATED, pos,
 		    "input ends where a value should start");
 	c = in[pos];
 	switch (c) {
+	case '"':
+		v->type = JSON_T_STRING;
+		rc = parse_string(p, in, len, &pos, &v->u.str, &text, &n);
+		break;
 	case '{':
 		if ((rc = open_container(p, true, pos)) != JSON_OK)
 			return rc;
-		pos = ws(in, len, pos + 1);
+		ctx = JSON_CTX_OBJECT;
+		if (++pos < len && in[pos] == '"')
+			goto key;
+		pos = ws(in, len, pos);
 		if (pos < len && in[pos] == '}')
 			goto close;
 		goto key;
 	case '[':
 		if ((rc = open_container(p, false, pos)) != JSON_OK)
 			return rc;
+		ctx = JSON_CTX_ARRAY;
 		pos = ws(in, len, pos + 1);
 		if (pos < len && in[pos] == ']')
 			goto close;
 		if ((v = array_slot(p, pos)) == NULL)
 			return p->err->code;
 		goto value;
-	case '"':
-		v->type = JSON_T_STRING;
-		rc = parse_string(p, in, len, &pos, &v->u.str, &text, &n);
-		break;
 	case 't':
 		rc = parse_literal(p, in, len, &pos, JSON_T_TRUE, v);
 		break;
@@ -1423,60 +1512,90 @@ value:
 	if (rc != JSON_OK)
 		return rc;
 done:
+	if (ctx == JSON_CTX_OBJECT)
+		goto next_obj;
+	if (ctx == JSON_CTX_ARRAY)
+		goto next_arr;
 	pos = ws(in, len, pos);
-	if (p->depth == 0) {
-		if (pos < len) /* hits on {} x, {}{}, 1 2 */
-			return fail(p, JSON_E_TRAILING, pos, NULL);
-		return JSON_OK;
+	if (pos < len) /* hits on {} x, {}{}, 1 2 */
+		return fail(p, JSON_E_TRAILING, pos, NULL);
+	return JSON_OK;
+next_obj:
+	if (pos < len) {
+		c = in[pos];
+		if (c == ',') {
+			pos++;
+			goto key;
+		}
+		if (c == '}')
+			goto close;
+		if (is_ws(c)) {
+			pos = ws(in, len, pos);
+			goto next_obj;
+		}
+		/* hits on {"a":1 "b":2} and {"a":1] */
+		return fail(p, JSON_E_SYNTAX, pos, "expected ',' or '}'");
 	}
-	in_object = p->frames[p->depth - 1].is_object;
-	if (pos >= len) /* hits on [1 and {"a":1 */
-		return fail(
-		    p, JSON_E_TRUNCATED, pos, "input ends inside a container");
-	c = in[pos];
-	if (c == ',') {
-		pos++;
-		if (!in_object) {
-			if ((v = array_slot(p, pos)) == NULL)
+	/* hits on {"a":1 */
+	return fail(p, JSON_E_TRUNCATED, pos, "input ends inside a container");
+next_arr:
+	if (pos < len) {
+		c = in[pos];
+		if (c == ',') {
+			if ((v = array_slot(p, ++pos)) == NULL)
 				return p->err->code;
 			goto value;
 		}
-		pos = ws(in, len, pos);
-		goto key;
+		if (c == ']')
+			goto close;
+		if (is_ws(c)) {
+			pos = ws(in, len, pos);
+			goto next_arr;
+		}
+		/* hits on [1 2] and [1} */
+		return fail(p, JSON_E_SYNTAX, pos, "expected ',' or ']'");
 	}
-	if (c == (in_object ? '}' : ']'))
-		goto close;
-	/* hits on [1 2], [1}, {"a":1 "b":2} */
-	return fail(p, JSON_E_SYNTAX, pos,
-	    in_object ? "expected ',' or '}'" : "expected ',' or ']'");
+	/* hits on [1 */
+	return fail(p, JSON_E_TRUNCATED, pos, "input ends inside a container");
 close:
 	if ((rc = close_container(p, root, pos)) != JSON_OK)
 		return rc;
 	pos++;
+	ctx = p->depth == 0                       ? JSON_CTX_ROOT
+	      : p->frames[p->depth - 1].is_object ? JSON_CTX_OBJECT
+	                                          : JSON_CTX_ARRAY;
 	goto done;
 key:
-	if (pos >= len) /* hits on { and {"a":1, */
-		return fail(p, JSON_E_TRUNCATED, pos,
-		    "input ends where a member name should start");
-	if (in[pos] != '"') /* hits on {,} {a:1} {'a':1} {"a":1,} */
-		return fail(p, JSON_E_SYNTAX, pos, "member name expected");
+	if (pos >= len || in[pos] != '"') {
+		pos = ws(in, len, pos);
+		if (pos >= len) /* hits on { and {"a":1, */
+			return fail(p, JSON_E_TRUNCATED, pos,
+			    "input ends where a member name should start");
+		if (in[pos] != '"') /* hits on {,} {a:1} {'a':1} {"a":1,} */
+			return fail(
+			    p, JSON_E_SYNTAX, pos, "member name expected");
+	}
 	key_off = pos;
 	if ((m = member_slot(p, pos)) == NULL)
 		return p->err->code;
 	if ((rc = parse_string(p, in, len, &pos, &m->key, &text, &n)) !=
 	    JSON_OK)
 		return rc;
-	name_words(in, len, text, n, &m->key_wa, &m->key_wb);
-	if ((rc = check_member(
-	         p, &p->frames[p->depth - 1], text, n, key_off)) != JSON_OK)
+	name_words(in, len, text, n, &wa, &wb);
+	m->key_wa = wa;
+	m->key_wb = wb;
+	if ((rc = check_member(p, &p->frames[p->depth - 1], text, n, wa, wb,
+	         key_off)) != JSON_OK)
 		return rc;
-	pos = ws(in, len, pos);
-	if (pos >= len) /* hits on {"a" */
-		return fail(
-		    p, JSON_E_TRUNCATED, pos, "input ends after a member name");
-	if (in[pos] != ':') /* hits on {"a" 1} and {"a",1} */
-		return fail(
-		    p, JSON_E_SYNTAX, pos, "expected ':' after member name");
+	if (pos >= len || in[pos] != ':') {
+		pos = ws(in, len, pos);
+		if (pos >= len) /* hits on {"a" */
+			return fail(p, JSON_E_TRUNCATED, pos,
+			    "input ends after a member name");
+		if (in[pos] != ':') /* hits on {"a" 1} and {"a",1} */
+			return fail(p, JSON_E_SYNTAX, pos,
+			    "expected ':' after member name");
+	}
 	pos++;
 	v = &m->value;
 	goto value;

@@ -53,7 +53,7 @@ struct buf;
  *    ("\n" and a separator make 5): under 4 bytes per input byte, on top.
  *  - Fixed: the first 64 slots of both scratch stacks (twice, with their
  *    first copy: 64 * (32 + 72) * 2 = 13 KiB), the container stack (16
- *    to 128 frames of 96 bytes, doubling: 21 KiB) and the root: under
+ *    to 128 frames of 120 bytes, doubling: 28 KiB) and the root: under
  *    48 KiB.
  * 88 + 4 = 92.  Measured (the smallest cap that parses, arena slack
  * included): `[1,1,...]` of 524,295 bytes needs 112 bytes per byte;
@@ -267,6 +267,9 @@ const char *json_errstr(enum json_errcode code);
  * a replacement for the index's keyed hash (NULL: the keyed hash). */
 extern uint64_t json_index_probes;
 extern uint64_t (*json_test_key_hash)(const char *s, size_t n);
+/* The signature the duplicate check of a small object gives the name of
+ * n bytes at s (names sharing one cost it comparisons). */
+unsigned json_test_name_sig(const char *s, size_t n);
 /* true: the string scanner takes its portable paths only (no SSE2). */
 extern bool json_test_portable;
 #endif
