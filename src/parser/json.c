@@ -998,8 +998,12 @@ unescape(const unsigned char *in, size_t from, size_t to, char *out)
 	uint32_t u, lo;
 
 	while (i < to) {
-		for (run = i; run < to && in[run] != '\\'; run++)
-			;
+		/* a long text with an escape or two ("...\n"): the C
+		 * library's memchr goes a vector at a time */
+		const void *bs = memchr(in + i, '\\', to - i);
+
+		run =
+		    bs != NULL ? (size_t)((const unsigned char *)bs - in) : to;
 		memcpy(out + o, in + i, run - i);
 		o += run - i;
 		if ((i = run) >= to)
@@ -1300,16 +1304,17 @@ parse_literal(struct json_parser *p, const unsigned char *in, size_t len,
 	    [JSON_T_TRUE] = "true"};
 	const char *word = words[t];
 	size_t n = t == JSON_T_FALSE ? 5 : 4, k;
-
 	uint32_t got, want;
 
-	memcpy(&want, word, 4);
-	/* one load and compare of four bytes (and false's 'e') */
-	if (len - *pos >= n && (memcpy(&got, in + *pos, 4), got == want) &&
-	    (n == 4 || in[*pos + 4] == 'e')) {
-		*pos += n;
-		v->type = t;
-		return JSON_OK;
+	/* one compare of four bytes (and false's 'e'), not a memcmp */
+	if (len - *pos >= n) {
+		memcpy(&want, word, 4);
+		memcpy(&got, in + *pos, 4);
+		if (got == want && (n == 4 || in[*pos + 4] == 'e')) {
+			*pos += n;
+			v->type = t;
+			return JSON_OK;
+		}
 	}
 	/* Not the word: find the first byte that differs, for the error. */
 	for (k = 0; *pos + k < len; k++)
