@@ -1133,6 +1133,32 @@ START_TEST(json_parse_fits_the_budget_json_h_derives)
 		arena_free(&a);
 		buf_free(&b);
 	}
+	/* the deepest inputs the default depth admits, each level a chunk
+	 * of its own: 128 arrays, 128 objects of one member */
+	for (k = 0; k < 2; k++) {
+		struct arena a;
+		struct buf b;
+		const struct json_value *v;
+		struct json_err err;
+		size_t i, len, cap;
+
+		buf_init(&b, (size_t)1 << 16);
+		for (i = 0; i < JSON_MAX_DEPTH; i++)
+			ck_assert_int_eq(buf_puts(&b, k ? "{\"\":" : "["), 0);
+		ck_assert_int_eq(buf_putc(&b, '0'), 0);
+		for (i = 0; i < JSON_MAX_DEPTH; i++)
+			ck_assert_int_eq(buf_putc(&b, k ? '}' : ']'), 0);
+		len = buf_len(&b);
+		cap = ARENA_WORST_FACTOR *
+		      (JSON_PARSE_BYTES_PER_INPUT_BYTE * len +
+		          JSON_PARSE_BYTES_FIXED);
+		arena_init(&a, cap);
+		ck_assert_msg(
+		    json_parse(buf_ptr(&b), len, &a, 0, &v, &err) == JSON_OK,
+		    "depth %zu: %s", k, err.msg);
+		arena_free(&a);
+		buf_free(&b);
+	}
 }
 END_TEST
 

@@ -2,18 +2,23 @@
  * json.c: the strict RFC 8259 parser for untrusted bytes, member lookup,
  * and the names of types and errors.
  *
- * Owns nothing: the tree, the scratch stacks and the lookup indexes live in
- * the caller's arena; no malloc, no global state, no recursion.
+ * Owns nothing: the tree, the level chunks and the lookup indexes live
+ * in the caller's arena; no malloc, no global state, no recursion.
  *
  * How it works: one loop over the input (parse_loop) with an explicit stack
- * of open containers.  Children of open containers wait on two scratch
- * stacks (values for arrays, members for objects); when a container closes,
- * its children are copied once into a contiguous arena array (as yyjson and
- * jq do), so the finished tree has no per-node allocations.  Scratch stacks
- * grow geometrically: a bigger one is allocated and the old one abandoned to
- * the arena.  Strings without escapes point into the input (zero copy);
- * strings with escapes are unescaped into the arena.  Numbers keep their
- * text.
+ * of open containers, one frame per level of nesting.  Each level keeps two
+ * chunks in the arena (values for arrays, members for objects) where the
+ * children of its containers are written one container after another, and
+ * stay: a closed container's children are the run of its level's chunk from
+ * its first, so the finished tree has no per-node allocations and nothing is
+ * copied when a container closes.  A full chunk is followed by one twice its
+ * size (up to JSON_CHUNK_MAX_BYTES, and always twice the open container's
+ * children so far, which move into it to stay contiguous); the full chunk
+ * keeps the children of the closed containers it holds.  A level's first
+ * chunk is sized so that moves are rare where children are many
+ * (level_first).  Strings without
+ * escapes point into the input (zero copy); strings with escapes are
+ * unescaped into the arena.  Numbers keep their text.
  *
  * Limits: nesting (max_depth), the arena's cap, and 2^30 members per
  * object (the index stores 32-bit positions).  Every byte access checks the
@@ -60,8 +65,17 @@ _Static_assert(JSON_SMALL_OBJECT % 16 == 0 && JSON_SMALL_OBJECT <= 64,
 /* The index stores 32-bit positions in a table twice the member count. */
 #define JSON_MAX_MEMBERS ((size_t)1 << 30)
 
-/* First capacity of each scratch stack and of the container stack. */
-#define JSON_SCRATCH_MIN 64
+/* A level's first chunk (elements), and the size past which its chunks
+ * stop doubling (a chunk is still made big enough for its container's
+ * children): a level's unused tail stays under that size.  The root's
+ * level and its children's take a first chunk of one element per
+ * JSON_CHUNK_FIRST_BYTES bytes of input left, up to JSON_CHUNK_FIRST_MAX
+ * (level_first). */
+#define JSON_CHUNK_MIN 4
+#define JSON_CHUNK_MAX_BYTES ((size_t)64 * 1024)
+#define JSON_CHUNK_FIRST_BYTES 8
+#define JSON_CHUNK_FIRST_MAX 256
+/* The first capacity of the container stack (on the C stack). */
 #define JSON_FRAMES_MIN 16
 
 /* The longest probe sequence an insertion into a member table may take;
@@ -99,28 +113,32 @@ struct json_index {
 /* One open container. */
 struct json_frame {
 	struct json_index *ix; /* arena; NULL for arrays and small objects */
-	size_t start;          /* its first entry on the scratch stack */
+	size_t first;          /* its first child in its level's chunk */
 	/* small objects: bit key_sig set for each signature met */
 	uint64_t seen[4];
 	uint32_t compares; /* small objects: name comparisons left */
 	/* small objects: key_sig of each member so far, by position */
 	unsigned char sig[JSON_SMALL_OBJECT];
 	bool is_object;
+	/* The level's chunks: the children of the containers at this depth,
+	 * one container after another, where they stay (arena).  Kept when
+	 * the container closes, for the next one at this depth. */
+	struct json_value *items;
+	size_t nitems, capitems;
+	struct json_member *mems;
+	size_t nmems, capmems;
 };
 
 /* The cursor and the parser's working state. */
 struct json_parser {
 	const unsigned char *in; /* borrowed: the caller's bytes */
 	size_t len;
-	size_t pos;              /* the slow string path's cursor */
-	struct arena *a;         /* borrowed */
-	struct json_err *err;    /* borrowed */
-	struct json_value *vals; /* arena scratch: items of open arrays */
-	size_t nvals, capvals;
-	struct json_member *mems; /* arena scratch: members of open objects */
-	size_t nmems, capmems;
-	struct json_frame *frames; /* arena: the open containers */
+	size_t pos;                /* the slow string path's cursor */
+	struct arena *a;           /* borrowed */
+	struct json_err *err;      /* borrowed */
+	struct json_frame *frames; /* the open containers, and the levels */
 	size_t depth, capframes;
+	size_t levels; /* frames whose chunks are set up */
 	size_t max_depth;
 };
 
@@ -257,6 +275,14 @@ name_words(const unsigned char *in, size_t len, const unsigned char *text,
 #endif
 	json_name_words((const char *)text, n, a, b);
 }
+
+#if defined(__GNUC__) || defined(__clang__)
+#define JSON_NOINLINE __attribute__((noinline))
+#define JSON_INLINE __attribute__((always_inline)) inline
+#else
+#define JSON_NOINLINE
+#define JSON_INLINE inline
+#endif
 
 /* --- errors ------------------------------------------------------------- */
 
@@ -422,7 +448,7 @@ key_eq(const struct json_string *k, const char *s, size_t n)
 	       (n == 0 || (k->ptr[0] == s[0] && memcmp(k->ptr, s, n) == 0));
 }
 
-/* --- scratch stacks
+/* --- the container stack and the levels' chunks
  * ----------------------------------------------------------- */
 
 /*
@@ -454,25 +480,78 @@ grow(struct arena *a, const void *old, size_t *cap, size_t used, size_t size,
 }
 
 /*
- * A new slot on the array scratch for the next item of the innermost open
- * array, which is written in place (building a value on the C stack and
- * copying it would cost a store-forwarding stall per value).  NULL when
- * the arena refuses.
+ * The size of a level's first chunk, made for the child at pos of the
+ * innermost container.  A body is mostly one object or array of tens or
+ * hundreds of children, or a list of such: at the root's level and its
+ * children's, a chunk sized from the input left holds them without the
+ * moves of a chunk growing from 4 (4, 10, 22, 46, ...).  Deeper, 4: a
+ * level per 2 bytes of input must not take more than a few slots.
+ */
+static inline size_t
+level_first(const struct json_parser *p, size_t pos)
+{
+	size_t left = (p->len - pos) / JSON_CHUNK_FIRST_BYTES;
+
+	if (p->depth > 2 || left < JSON_CHUNK_MIN)
+		return JSON_CHUNK_MIN;
+	return left < JSON_CHUNK_FIRST_MAX ? left : JSON_CHUNK_FIRST_MAX;
+}
+
+/*
+ * Room for one more child of the open container of level f, whose
+ * chunk (chunk, *used of *cap elements of `size` bytes) is full: a new
+ * chunk, `first` elements when the level has none yet, else twice the
+ * last up to JSON_CHUNK_MAX_BYTES, and at least twice the container's
+ * children so far, which move to its start (they must stay contiguous);
+ * the older children of the level stay where they are.  The new chunk (*used
+ * and *cap updated), or NULL when the arena refuses or the size would overflow
+ * (nothing changed).
+ */
+static JSON_NOINLINE void *
+level_grow(struct arena *a, struct json_frame *f, const void *chunk,
+    size_t *used, size_t *cap, size_t size, size_t first)
+{
+	size_t k = *used - f->first, ncap, bytes;
+	void *n;
+
+	if ((ncap = *cap) == 0)
+		ncap = first;
+	else if (ncap <= JSON_CHUNK_MAX_BYTES / size / 2)
+		ncap *= 2;
+	if (ncap / 2 < k + 1 && !gpt_mul_size(k + 1, 2, &ncap))
+		return NULL;
+	if (!gpt_mul_size(ncap, size, &bytes) ||
+	    (n = arena_alloc(a, bytes)) == NULL)
+		return NULL;
+	if (k > 0)
+		memcpy(n, (const char *)chunk + f->first * size, k * size);
+	*used = k;
+	*cap = ncap;
+	f->first = 0;
+	return n;
+}
+
+/*
+ * A new slot for the next item of the innermost open array, in its
+ * level's chunk, where it stays; the item is written in place (building
+ * a value on the C stack and copying it would cost a store-forwarding
+ * stall per value).  NULL when the arena refuses.
  */
 static inline struct json_value *
 array_slot(struct json_parser *p, size_t pos)
 {
+	struct json_frame *f = &p->frames[p->depth - 1];
 	struct json_value *n;
 
-	if (p->nvals == p->capvals) {
-		if ((n = grow(p->a, p->vals, &p->capvals, p->nvals, sizeof(*n),
-		         JSON_SCRATCH_MIN)) == NULL) {
+	if (f->nitems == f->capitems) {
+		if ((n = level_grow(p->a, f, f->items, &f->nitems, &f->capitems,
+		         sizeof(*n), level_first(p, pos))) == NULL) {
 			fail(p, JSON_E_NOMEM, pos, NULL);
 			return NULL;
 		}
-		p->vals = n;
+		f->items = n;
 	}
-	return &p->vals[p->nvals++];
+	return &f->items[f->nitems++];
 }
 
 /* --- objects: member names and their index ----------------------------------
@@ -759,34 +838,28 @@ index_find(const struct json_index *ix, const struct json_member *m,
 }
 
 /*
- * A new member slot on top of the innermost open object, for parse_string
- * to write the name into in place.  NULL when the arena refuses.
+ * A new member slot for the innermost open object, in its level's chunk,
+ * for parse_string to write the name into in place.  NULL when the arena
+ * refuses.
  */
 static inline struct json_member *
 member_slot(struct json_parser *p, size_t pos)
 {
+	struct json_frame *f = &p->frames[p->depth - 1];
 	struct json_member *m;
 
-	if (p->nmems == p->capmems) {
-		if ((m = grow(p->a, p->mems, &p->capmems, p->nmems, sizeof(*m),
-		         JSON_SCRATCH_MIN)) == NULL) {
+	if (f->nmems == f->capmems) {
+		if ((m = level_grow(p->a, f, f->mems, &f->nmems, &f->capmems,
+		         sizeof(*m), level_first(p, pos))) == NULL) {
 			fail(p, JSON_E_NOMEM, pos, NULL);
 			return NULL;
 		}
-		p->mems = m;
+		f->mems = m;
 	}
-	m = &p->mems[p->nmems++];
+	m = &f->mems[f->nmems++];
 	m->value.type = JSON_T_NULL;
 	return m;
 }
-
-#if defined(__GNUC__) || defined(__clang__)
-#define JSON_NOINLINE __attribute__((noinline))
-#define JSON_INLINE __attribute__((always_inline)) inline
-#else
-#define JSON_NOINLINE
-#define JSON_INLINE inline
-#endif
 
 /* Bit i set for each i < n (at most JSON_SMALL_OBJECT) where sig[i] is
  * s: sixteen signatures a compare with SSE2 (bytes of sig[] at n and
@@ -832,8 +905,8 @@ check_member(struct json_parser *p, struct json_frame *f,
     const unsigned char *kp, size_t kn, uint64_t wa, uint64_t wb,
     size_t key_off)
 {
-	const struct json_member *m = p->mems + f->start;
-	size_t n = p->nmems - 1 - f->start;
+	const struct json_member *m = f->mems + f->first;
+	size_t n = f->nmems - 1 - f->first;
 
 	if (n >= JSON_MAX_MEMBERS) /* a 5 GB body of distinct names */
 		return fail(p, JSON_E_TOO_BIG, key_off, "too many members");
@@ -1338,72 +1411,61 @@ open_container(struct json_parser *p, bool is_object, size_t pos)
 	if (p->depth >= p->max_depth) /* hits on 129 '[' with the default */
 		return fail(p, JSON_E_DEPTH, pos, NULL);
 	if (p->depth == p->capframes) {
-		if ((f = grow(p->a, p->frames, &p->capframes, p->depth,
+		/* here every level below depth is set up: levels == depth */
+		if ((f = grow(p->a, p->frames, &p->capframes, p->levels,
 		         sizeof(*f), JSON_FRAMES_MIN)) == NULL)
 			return fail(p, JSON_E_NOMEM, pos, NULL);
 		p->frames = f;
 	}
-	f = &p->frames[p->depth++];
+	f = &p->frames[p->depth];
+	if (p->depth++ == p->levels) {
+		f->items = NULL;
+		f->mems = NULL;
+		f->nitems = f->capitems = f->nmems = f->capmems = 0;
+		p->levels++;
+	}
 	f->ix = NULL;
 	memset(f->seen, 0, sizeof(f->seen));
 	f->compares = JSON_LINEAR_COMPARES;
 	f->is_object = is_object;
-	f->start = is_object ? p->nmems : p->nvals;
+	f->first = is_object ? f->nmems : f->nitems;
 	return JSON_OK;
 }
 
 /*
- * Close the innermost container: copy its children from scratch into one
- * arena array, pop them, and describe the container in the slot reserved
- * for it before it opened (the root, the last array slot or the pending
- * member of the parent).
+ * Close the innermost container: its children are already where they
+ * stay, the run of its level's chunk from its first; describe it in the
+ * slot reserved for it before it opened (the root, the last item or the
+ * pending member of the parent).
  */
-static enum json_errcode
-close_container(struct json_parser *p, struct json_value *root, size_t pos)
+static inline void
+close_container(struct json_parser *p, struct json_value *root)
 {
-	struct json_frame *f = &p->frames[p->depth - 1];
+	struct json_frame *f = &p->frames[p->depth - 1], *up;
 	struct json_value *v;
-	size_t n, bytes, size;
-	const void *from;
-	void *dst = NULL;
-	bool is_object = f->is_object;
-	const struct json_index *ix = f->ix;
 
-	n = (is_object ? p->nmems : p->nvals) - f->start;
-	size = is_object ? sizeof(*p->mems) : sizeof(*p->vals);
-	if (n > 0) {
-		/* Only now: the stack of the other kind may still be NULL, and
-		 * NULL + 0 is undefined. */
-		from = is_object ? (const void *)(p->mems + f->start)
-		                 : (const void *)(p->vals + f->start);
-		if (!gpt_mul_size(n, size, &bytes))
-			return fail(p, JSON_E_TOO_BIG, pos, NULL);
-		if ((dst = arena_alloc(p->a, bytes)) == NULL)
-			return fail(p, JSON_E_NOMEM, pos, NULL);
-		memcpy(dst, from, bytes);
-	}
-	if (is_object)
-		p->nmems = f->start;
-	else
-		p->nvals = f->start;
 	p->depth--;
-	if (p->depth == 0)
+	if (p->depth == 0) {
 		v = root;
-	else if (p->frames[p->depth - 1].is_object)
-		v = &p->mems[p->nmems - 1].value;
-	else
-		v = &p->vals[p->nvals - 1];
-	if (is_object) {
-		v->type = JSON_T_OBJECT;
-		v->u.obj.members = n > 0 ? dst : json_no_members;
-		v->u.obj.count = n;
-		v->u.obj.index = ix; /* NULL: searched linearly */
 	} else {
+		up = f - 1;
+		v = up->is_object ? &up->mems[up->nmems - 1].value
+		                  : &up->items[up->nitems - 1];
+	}
+	if (f->is_object) {
+		size_t n = f->nmems - f->first;
+
+		v->type = JSON_T_OBJECT;
+		v->u.obj.members = n > 0 ? f->mems + f->first : json_no_members;
+		v->u.obj.count = n;
+		v->u.obj.index = f->ix; /* NULL: searched linearly */
+	} else {
+		size_t n = f->nitems - f->first;
+
 		v->type = JSON_T_ARRAY;
-		v->u.arr.items = n > 0 ? dst : json_no_items;
+		v->u.arr.items = n > 0 ? f->items + f->first : json_no_items;
 		v->u.arr.count = n;
 	}
-	return JSON_OK;
 }
 
 /* --- the loop
@@ -1563,8 +1625,7 @@ next_arr:
 	/* hits on [1 */
 	return fail(p, JSON_E_TRUNCATED, pos, "input ends inside a container");
 close:
-	if ((rc = close_container(p, root, pos)) != JSON_OK)
-		return rc;
+	close_container(p, root);
 	pos++;
 	ctx = p->depth == 0                       ? JSON_CTX_ROOT
 	      : p->frames[p->depth - 1].is_object ? JSON_CTX_OBJECT
@@ -1614,18 +1675,11 @@ json_parse(const char *in, size_t len, struct arena *a, unsigned max_depth,
 	struct json_value v, *root;
 	enum json_errcode rc;
 
-	/* The scratch stacks start on the C stack: a small body leaves no
-	 * abandoned scratch in the arena between its nodes, so the tree it
-	 * keeps is only the tree (and lies packed, for the walks after). */
-	struct json_value vals0[JSON_SCRATCH_MIN];
-	struct json_member mems0[JSON_SCRATCH_MIN];
+	/* The container stack starts on the C stack: most bodies nest less
+	 * than JSON_FRAMES_MIN deep and put none of it in the arena. */
 	struct json_frame frames0[JSON_FRAMES_MIN];
 
 	memset(&p, 0, sizeof(p));
-	p.vals = vals0;
-	p.capvals = JSON_SCRATCH_MIN;
-	p.mems = mems0;
-	p.capmems = JSON_SCRATCH_MIN;
 	p.frames = frames0;
 	p.capframes = JSON_FRAMES_MIN;
 	p.in = (const unsigned char *)in;

@@ -33,34 +33,44 @@ struct buf;
  * for an input that parses.  Derived from json.c on LP64 (sizeof value 32,
  * member 72); change it with json.c's allocation (tests/check_json.c
  * parses the densest input of each kind under it):
+ *  - Children: each level of nesting writes the children of its
+ *    containers into chunks where they stay (json.c).  A chunk is full
+ *    when the next one is made, and then holds distinct children, so
+ *    the next, at most twice it plus 2, is under 2 * N + 2 slots for the
+ *    level's N children; the full chunks hold the N children once and
+ *    the moved ones again: a container moved to a new chunk fills it
+ *    before it moves again, and the new chunk is over twice what it
+ *    moved, so its moves add up to under twice its children, 2 * N for
+ *    the level.  The first chunk, 4 slots, is the last when it is the
+ *    only one (4 * N); else the previous one held at least 4 children,
+ *    and 2 * N + 2 <= 2.5 * N.  (The first chunks of the root's level
+ *    and its children's may be bigger: counted in the fixed part.)  5.5 * N
+ * slots in all, each chunk (4 slots and up, so at most one a 4 children)
+ * rounded up by at most 15 bytes: 4 bytes a child.
  *  - Items: an array item takes at least 2 bytes (its first byte and the
- *    ',' or ']' after it), so an input of L bytes has T <= L / 2 items.
- *    Each waits on the value scratch stack, which doubles from 64 slots
- *    and abandons the old copy: at most 2 * capacity slots were ever
- *    allocated, and the capacity is below twice the most items pending
- *    at once (or 64): 4 * 32 bytes per item.  When its array closes, the
- *    item is copied once into the array's own block (32), which is
- *    rounded up by at most 15 bytes (at most one block per item): 16.
- *    (128 + 32 + 16) / 2 = 88 bytes per input byte: `[1,1,...]`.
+ *    ',' or ']' after it), so an input of L bytes has T <= L / 2 items:
+ *    (5.5 * 32 + 4) / 2 = 90 bytes per input byte: `[1,1,...]`.
  *  - Members: a member takes at least 5 bytes (`"":0` and a separator):
- *    4 * 72 scratch, 72 + 16 copied, and the name index of objects over
- *    64 members (32-bit slots at most half full and a 32-bit hash for
- *    each half of them, rebuilt doubling: 6 bytes a slot, under 64 bytes
- *    per member) make 440 / 5 = 88 per byte, as many as items; the two
- *    share the input's bytes, so the worst is either.
+ *    5.5 * 72 + 4 in chunks, and the name index of objects over 64
+ *    members (32-bit slots at most half full and a 32-bit hash for each
+ *    half of them, rebuilt doubling: 6 bytes a slot, under 64 bytes per
+ *    member) make 464 / 5 < 93 per byte; the two share the input's
+ *    bytes, so the worst is either.
  *  - Strings with an escape are unescaped into a copy no longer than
  *    their text, rounded up by at most 15 per string of at least 4 bytes
  *    ("\n" and a separator make 5): under 4 bytes per input byte, on top.
- *  - Fixed: the first 64 slots of both scratch stacks (twice, with their
- *    first copy: 64 * (32 + 72) * 2 = 13 KiB), the container stack (16
- *    to 128 frames of 120 bytes, doubling: 28 KiB) and the root: under
- *    48 KiB.
- * 88 + 4 = 92.  Measured (the smallest cap that parses, arena slack
- * included): `[1,1,...]` of 524,295 bytes needs 112 bytes per byte;
- * 1 MiB of it 64; `[[],[],...]` 59; `{"AA":0,...}` 39; `["\u0000",...]` 20.
+ *  - Fixed: the container stack (16 frames on the C stack, then 32, 64
+ *    and 128 of 168 bytes in the arena, doubling: 37 KiB), the first
+ *    chunks of the root's level (one kind: its one container is an
+ *    array or an object) and of its children's (both kinds), up to 256
+ *    slots each (18 + 18 + 8 KiB), and the root: under 96 KiB at the
+ *    default depth.
+ * 93 + 4 = 97.  The bound is loose (each term at its worst at once):
+ * tests/check_json.c parses the densest input of each kind, and the
+ * deepest, under it.
  */
-#define JSON_PARSE_BYTES_PER_INPUT_BYTE 92
-#define JSON_PARSE_BYTES_FIXED ((size_t)48 * 1024)
+#define JSON_PARSE_BYTES_PER_INPUT_BYTE 97
+#define JSON_PARSE_BYTES_FIXED ((size_t)96 * 1024)
 
 enum json_type {
 	JSON_T_NULL,

@@ -33,7 +33,7 @@
  *   ARENA_WORST_FACTOR * ((JSON_PARSE_BYTES_PER_INPUT_BYTE +
  *       SERVE_VALIDATE_BYTES_PER_INPUT_BYTE) * max_body +
  *       JSON_PARSE_BYTES_FIXED) + SERVE_ARENA_BASE,
- * 2 * 104 * max_body + 16 MiB: 224 MiB for the default 1 MiB.  A cap, not
+ * 2 * 109 * max_body + 16 MiB: 234 MiB for the default 1 MiB.  A cap, not
  * a reservation: `[1,1,...]` of 1 MiB uses 64 MiB of it, a small act
  * one block.
  *
