@@ -74,7 +74,10 @@ _Static_assert(JSON_SMALL_OBJECT % 16 == 0 && JSON_SMALL_OBJECT <= 64,
 #define JSON_CHUNK_MIN 4
 #define JSON_CHUNK_MAX_BYTES ((size_t)64 * 1024)
 #define JSON_CHUNK_FIRST_BYTES 8
-#define JSON_CHUNK_FIRST_MAX 256
+/* 128 members (9 KiB) fit the arena's first block (16 KiB): a bigger
+ * first request would size that block, and every block after it, to
+ * itself (arena.c) */
+#define JSON_CHUNK_FIRST_MAX 128
 /* The first capacity of the container stack (on the C stack). */
 #define JSON_FRAMES_MIN 16
 

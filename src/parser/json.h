@@ -62,15 +62,15 @@ struct buf;
  *  - Fixed: the container stack (16 frames on the C stack, then 32, 64
  *    and 128 of 168 bytes in the arena, doubling: 37 KiB), the first
  *    chunks of the root's level (one kind: its one container is an
- *    array or an object) and of its children's (both kinds), up to 256
- *    slots each (18 + 18 + 8 KiB), and the root: under 96 KiB at the
+ *    array or an object) and of its children's (both kinds), up to 128
+ *    slots each (9 + 9 + 4 KiB), and the root: under 64 KiB at the
  *    default depth.
  * 93 + 4 = 97.  The bound is loose (each term at its worst at once):
  * tests/check_json.c parses the densest input of each kind, and the
  * deepest, under it.
  */
 #define JSON_PARSE_BYTES_PER_INPUT_BYTE 97
-#define JSON_PARSE_BYTES_FIXED ((size_t)96 * 1024)
+#define JSON_PARSE_BYTES_FIXED ((size_t)64 * 1024)
 
 enum json_type {
 	JSON_T_NULL,
