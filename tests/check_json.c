@@ -1085,6 +1085,23 @@ END_TEST
  * `{"a":0,"b":0,...}` (two-byte names: 6 bytes a member) and
  * `["\n",...]`, each about 512 KiB.
  */
+/* b's text parses in an arena capped as json.h's budget says. */
+static void
+expect_parse_in_budget(struct buf *b, const char *what, size_t k)
+{
+	struct arena a;
+	const struct json_value *v;
+	struct json_err err;
+	size_t len = buf_len(b);
+
+	arena_init(
+	    &a, ARENA_WORST_FACTOR * (JSON_PARSE_BYTES_PER_INPUT_BYTE * len +
+	                                 JSON_PARSE_BYTES_FIXED));
+	ck_assert_msg(json_parse(buf_ptr(b), len, &a, 0, &v, &err) == JSON_OK,
+	    "%s %zu: %s", what, k, err.msg);
+	arena_free(&a);
+}
+
 START_TEST(json_parse_fits_the_budget_json_h_derives)
 {
 	static const char *const pieces[] = {"1", "[]", NULL, "\"\\n\""};
@@ -1093,11 +1110,8 @@ START_TEST(json_parse_fits_the_budget_json_h_derives)
 	size_t k;
 
 	for (k = 0; k < sizeof(pieces) / sizeof(pieces[0]); k++) {
-		struct arena a;
 		struct buf b;
-		const struct json_value *v;
-		struct json_err err;
-		size_t i, len, cap;
+		size_t i;
 
 		buf_init(&b, (size_t)1 << 21);
 		ck_assert_int_eq(buf_putc(&b, pieces[k] ? '[' : '{'), 0);
@@ -1122,25 +1136,14 @@ START_TEST(json_parse_fits_the_budget_json_h_derives)
 			ck_assert_int_eq(buf_puts(&b, "\":0"), 0);
 		}
 		ck_assert_int_eq(buf_putc(&b, pieces[k] ? ']' : '}'), 0);
-		len = buf_len(&b);
-		cap = ARENA_WORST_FACTOR *
-		      (JSON_PARSE_BYTES_PER_INPUT_BYTE * len +
-		          JSON_PARSE_BYTES_FIXED);
-		arena_init(&a, cap);
-		ck_assert_msg(
-		    json_parse(buf_ptr(&b), len, &a, 0, &v, &err) == JSON_OK,
-		    "piece %zu: %s", k, err.msg);
-		arena_free(&a);
+		expect_parse_in_budget(&b, "piece", k);
 		buf_free(&b);
 	}
 	/* the deepest inputs the default depth admits, each level a chunk
 	 * of its own: 128 arrays, 128 objects of one member */
 	for (k = 0; k < 2; k++) {
-		struct arena a;
 		struct buf b;
-		const struct json_value *v;
-		struct json_err err;
-		size_t i, len, cap;
+		size_t i;
 
 		buf_init(&b, (size_t)1 << 16);
 		for (i = 0; i < JSON_MAX_DEPTH; i++)
@@ -1148,15 +1151,7 @@ START_TEST(json_parse_fits_the_budget_json_h_derives)
 		ck_assert_int_eq(buf_putc(&b, '0'), 0);
 		for (i = 0; i < JSON_MAX_DEPTH; i++)
 			ck_assert_int_eq(buf_putc(&b, k ? '}' : ']'), 0);
-		len = buf_len(&b);
-		cap = ARENA_WORST_FACTOR *
-		      (JSON_PARSE_BYTES_PER_INPUT_BYTE * len +
-		          JSON_PARSE_BYTES_FIXED);
-		arena_init(&a, cap);
-		ck_assert_msg(
-		    json_parse(buf_ptr(&b), len, &a, 0, &v, &err) == JSON_OK,
-		    "depth %zu: %s", k, err.msg);
-		arena_free(&a);
+		expect_parse_in_budget(&b, "depth", k);
 		buf_free(&b);
 	}
 }

@@ -309,8 +309,15 @@ fail(struct json_parser *p, enum json_errcode code, size_t offset,
  */
 
 /* RFC 8259 section 2: whitespace is space, tab, LF and CR, nothing else
- * (a form feed or a NUL between tokens is a syntax error).  The position
- * of the first other byte at or after pos (len at the end). */
+ * (a form feed or a NUL between tokens is a syntax error). */
+static inline bool
+is_ws(unsigned char c)
+{
+	return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
+
+/* The position of the first byte at or after pos that is not whitespace
+ * (len at the end). */
 static inline size_t
 ws(const unsigned char *in, size_t len, size_t pos)
 {
@@ -318,8 +325,7 @@ ws(const unsigned char *in, size_t len, size_t pos)
 		unsigned char c = in[pos];
 
 		/* Most tokens follow another at once: one compare. */
-		if (c > ' ' ||
-		    (c != ' ' && c != '\n' && c != '\r' && c != '\t'))
+		if (c > ' ' || !is_ws(c))
 			break;
 		pos++;
 	}
@@ -1402,6 +1408,13 @@ parse_literal(struct json_parser *p, const unsigned char *in, size_t len,
 	return fail(p, JSON_E_TRUNCATED, len, "input ends inside a literal");
 }
 
+/* Where the value just parsed lies, which decides what may follow it. */
+enum json_ctx {
+	JSON_CTX_ROOT,
+	JSON_CTX_ARRAY,
+	JSON_CTX_OBJECT,
+};
+
 /* --- containers
  * ------------------------------------------------------------------ */
 
@@ -1439,21 +1452,25 @@ open_container(struct json_parser *p, bool is_object, size_t pos)
  * Close the innermost container: its children are already where they
  * stay, the run of its level's chunk from its first; describe it in the
  * slot reserved for it before it opened (the root, the last item or the
- * pending member of the parent).
+ * pending member of the parent).  Where that slot lies.
  */
-static inline void
+static inline enum json_ctx
 close_container(struct json_parser *p, struct json_value *root)
 {
 	struct json_frame *f = &p->frames[p->depth - 1], *up;
 	struct json_value *v;
+	enum json_ctx ctx;
 
 	p->depth--;
 	if (p->depth == 0) {
 		v = root;
+		ctx = JSON_CTX_ROOT;
+	} else if ((up = f - 1)->is_object) {
+		v = &up->mems[up->nmems - 1].value;
+		ctx = JSON_CTX_OBJECT;
 	} else {
-		up = f - 1;
-		v = up->is_object ? &up->mems[up->nmems - 1].value
-		                  : &up->items[up->nitems - 1];
+		v = &up->items[up->nitems - 1];
+		ctx = JSON_CTX_ARRAY;
 	}
 	if (f->is_object) {
 		size_t n = f->nmems - f->first;
@@ -1469,23 +1486,11 @@ close_container(struct json_parser *p, struct json_value *root)
 		v->u.arr.items = n > 0 ? f->items + f->first : json_no_items;
 		v->u.arr.count = n;
 	}
+	return ctx;
 }
 
 /* --- the loop
  * --------------------------------------------------------------------- */
-
-/* Where the value just parsed lies, which decides what may follow it. */
-enum json_ctx {
-	JSON_CTX_ROOT,
-	JSON_CTX_ARRAY,
-	JSON_CTX_OBJECT,
-};
-
-static inline bool
-is_ws(unsigned char c)
-{
-	return c == ' ' || c == '\n' || c == '\r' || c == '\t';
-}
 
 /*
  * The grammar as a state machine over explicit stacks.  Labels:
@@ -1628,11 +1633,8 @@ next_arr:
 	/* hits on [1 */
 	return fail(p, JSON_E_TRUNCATED, pos, "input ends inside a container");
 close:
-	close_container(p, root);
+	ctx = close_container(p, root);
 	pos++;
-	ctx = p->depth == 0                       ? JSON_CTX_ROOT
-	      : p->frames[p->depth - 1].is_object ? JSON_CTX_OBJECT
-	                                          : JSON_CTX_ARRAY;
 	goto done;
 key:
 	if (pos >= len || in[pos] != '"') {
