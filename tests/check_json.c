@@ -1194,6 +1194,33 @@ START_TEST(json_parse_keeps_each_member_name_words)
 }
 END_TEST
 
+/* The words are what json.h says, whatever the length: up to 16 bytes
+ * the name's bytes 0-7 and 8-15 with zero past its end, longer its first
+ * and last 8; read from the name's own bytes only (the bytes after it
+ * here differ from zero, and would show). */
+START_TEST(json_name_words_are_the_name_bytes_zero_padded)
+{
+	unsigned char text[48], w[16];
+	uint64_t wa, wb, want_a, want_b;
+	size_t len, i;
+
+	for (i = 0; i < sizeof(text); i++)
+		text[i] = (unsigned char)(0xA5 ^ (i * 37));
+	for (len = 0; len <= 40; len++) {
+		memset(w, 0, sizeof(w));
+		memcpy(w, text, len < 16 ? len : 16);
+		memcpy(&want_a, w, 8);
+		if (len > 16)
+			memcpy(&want_b, text + len - 8, 8);
+		else
+			memcpy(&want_b, w + 8, 8);
+		json_name_words((const char *)text, len, &wa, &wb);
+		ck_assert_msg(wa == want_a && wb == want_b,
+		    "the words of a %zu-byte name", len);
+	}
+}
+END_TEST
+
 /* An object of `count` members: distinct names `filler` long from
  * "m000..." up, then the name at `first` (position 0) again last as
  * `again`, raw or escaped. */
@@ -1237,9 +1264,22 @@ START_TEST(json_parse_finds_duplicates_by_words_and_the_bytes_between)
 	static const char *const plain[] = {"", "a", "abcdefgh",
 	    "abcdefghijklmno", "abcdefghijklmnop", "abcdefgh-ijklmnop",
 	    "x-vendor-1-thing-2", "x-vendor-thing-of-some-length-abc"};
-	static const size_t counts[] = {2, 15, 16, 17, 33, 63, 64, 65, 200};
+	static const size_t counts[] = {
+	    2, 15, 16, 17, 33, 63, 64, 65, 66, 100, 127, 128, 129, 200};
 	size_t i, c, n;
 	char *s;
+	char prev[16];
+
+	/* the same name as the member just before it: in an object of
+	 * over 65, among the signatures past the first 64 */
+	for (c = 0; c < GPT_ARRAY_LEN(counts); c++) {
+		if (counts[c] < 3)
+			continue;
+		snprintf(prev, sizeof(prev), "m%05zu", counts[c] - 2);
+		s = object_ending_in(counts[c], 6, "a", prev, &n);
+		expect_reject(s, n, JSON_E_DUPLICATE, n - 5 - strlen(prev));
+		free(s);
+	}
 
 	for (i = 0; i < GPT_ARRAY_LEN(alike); i++) {
 		for (c = 0; c < GPT_ARRAY_LEN(counts); c++) {
@@ -1274,7 +1314,7 @@ END_TEST
 START_TEST(json_object_get_finds_members_of_small_and_large_objects)
 {
 	static const size_t sizes[] = {
-	    1, 7, 8, 9, 10, 16, 17, 32, 33, 64, 65, 1000};
+	    1, 7, 8, 9, 10, 16, 17, 32, 33, 64, 65, 127, 128, 129, 1000};
 	size_t k, i, n;
 	struct parsed p;
 	char key[16];
@@ -1284,9 +1324,9 @@ START_TEST(json_object_get_finds_members_of_small_and_large_objects)
 
 		parse_into(&p, s, n, 0);
 		ck_assert_int_eq(p.rc, JSON_OK);
-		/* between 9 and 64 members: an index when the signatures
+		/* between 9 and 128 members: an index when the signatures
 		 * spent the comparisons */
-		ck_assert_msg(sizes[k] <= 64 || p.v->u.obj.index != NULL,
+		ck_assert_msg(sizes[k] <= 128 || p.v->u.obj.index != NULL,
 		    "no index for %zu members", sizes[k]);
 		ck_assert_msg(sizes[k] > 8 || p.v->u.obj.index == NULL,
 		    "an index for %zu members", sizes[k]);
@@ -1605,6 +1645,7 @@ suite_json(void)
 	tcase_add_test(limits, json_parse_fits_the_budget_json_h_derives);
 	tcase_add_test(parse, json_parse_keeps_each_member_name_words);
 	tcase_add_test(portable, json_parse_keeps_each_member_name_words);
+	tcase_add_test(parse, json_name_words_are_the_name_bytes_zero_padded);
 	tcase_add_test(
 	    parse, json_parse_finds_duplicates_by_words_and_the_bytes_between);
 	tcase_add_test(portable,

@@ -55,11 +55,11 @@
  * JSON_LINEAR_COMPARES of them per object); bigger ones, and those whose
  * names spend the comparisons, get a hash index, so 10,000 members cost
  * 10,000 probes, not 50 million. */
-#define JSON_SMALL_OBJECT 64
-/* sig_matches reads a small object's signatures 16 at a time, and its
- * answer is a 64-bit mask. */
-_Static_assert(JSON_SMALL_OBJECT % 16 == 0 && JSON_SMALL_OBJECT <= 64,
-    "the signatures of a small object fill whole 16-byte loads of a mask");
+#define JSON_SMALL_OBJECT 128
+/* sig_matches reads a small object's signatures 16 at a time, 64 to a
+ * mask. */
+_Static_assert(JSON_SMALL_OBJECT % 64 == 0,
+    "the signatures of a small object fill whole 64-bit masks");
 #define JSON_LINEAR_COMPARES 64
 
 /* The index stores 32-bit positions in a table twice the member count. */
@@ -120,8 +120,6 @@ struct json_frame {
 	/* small objects: bit key_sig set for each signature met */
 	uint64_t seen[4];
 	uint32_t compares; /* small objects: name comparisons left */
-	/* small objects: key_sig of each member so far, by position */
-	unsigned char sig[JSON_SMALL_OBJECT];
 	bool is_object;
 	/* The level's chunks: the children of the containers at this depth,
 	 * one container after another, where they stay (arena).  Kept when
@@ -130,6 +128,9 @@ struct json_frame {
 	size_t nitems, capitems;
 	struct json_member *mems;
 	size_t nmems, capmems;
+	/* small objects: key_sig of each member so far, by position (last:
+	 * the fields above, read for every child, share cache lines) */
+	unsigned char sig[JSON_SMALL_OBJECT];
 };
 
 /* The cursor and the parser's working state. */
@@ -870,9 +871,9 @@ member_slot(struct json_parser *p, size_t pos)
 	return m;
 }
 
-/* Bit i set for each i < n (at most JSON_SMALL_OBJECT) where sig[i] is
- * s: sixteen signatures a compare with SSE2 (bytes of sig[] at n and
- * past are masked off, whatever they hold), else one at a time. */
+/* Bit i set for each i < n (at most 64) where sig[i] is s: sixteen
+ * signatures a compare with SSE2 (bytes of sig[] at n and past are
+ * masked off, whatever they hold), else one at a time. */
 static inline uint64_t
 sig_matches(const unsigned char *sig, size_t n, unsigned s)
 {
@@ -937,17 +938,24 @@ check_member(struct json_parser *p, struct json_frame *f,
 		 * object then takes the index, so the names cost at most
 		 * what hashing them does plus JSON_LINEAR_COMPARES
 		 * comparisons */
-		for (same = sig_matches(f->sig, n, sig); same != 0;
-		     same &= same - 1) {
-			if (f->compares == 0)
-				return member_indexed(p, f, m, n, key_off);
-			f->compares--;
-			PROBED();
-			/* hits on {"a":1,"a":2} and {"a":1,"\u0061":2} */
-			if (key_eq_words(
-			        &m[__builtin_ctzll(same)], kp, kn, wa, wb))
-				return fail(p, JSON_E_DUPLICATE, key_off, NULL);
-		}
+		for (size_t at = 0; at < n; at += 64)
+			for (same = sig_matches(
+			         f->sig + at, n - at < 64 ? n - at : 64, sig);
+			     same != 0; same &= same - 1) {
+				if (f->compares == 0)
+					return member_indexed(
+					    p, f, m, n, key_off);
+				f->compares--;
+				PROBED();
+				/* hits on {"a":1,"a":2} and
+				 * {"a":1,"\u0061":2} */
+				if (key_eq_words(
+				        &m[at +
+				            (unsigned)__builtin_ctzll(same)],
+				        kp, kn, wa, wb))
+					return fail(
+					    p, JSON_E_DUPLICATE, key_off, NULL);
+			}
 		return JSON_OK;
 	}
 	return member_indexed(p, f, m, n, key_off);

@@ -51,7 +51,7 @@ struct buf;
  *    ',' or ']' after it), so an input of L bytes has T <= L / 2 items:
  *    (5.5 * 32 + 4) / 2 = 90 bytes per input byte: `[1,1,...]`.
  *  - Members: a member takes at least 5 bytes (`"":0` and a separator):
- *    5.5 * 72 + 4 in chunks, and the name index of objects over 64
+ *    5.5 * 72 + 4 in chunks, and the name index of objects over 128
  *    members (32-bit slots at most half full and a 32-bit hash for each
  *    half of them, rebuilt doubling: 6 bytes a slot, under 64 bytes per
  *    member) make 464 / 5 < 93 per byte; the two share the input's
@@ -60,17 +60,17 @@ struct buf;
  *    their text, rounded up by at most 15 per string of at least 4 bytes
  *    ("\n" and a separator make 5): under 4 bytes per input byte, on top.
  *  - Fixed: the container stack (16 frames on the C stack, then 32, 64
- *    and 128 of 168 bytes in the arena, doubling: 37 KiB), the first
+ *    and 128 of 232 bytes in the arena, doubling: 51 KiB), the first
  *    chunks of the root's level (one kind: its one container is an
  *    array or an object) and of its children's (both kinds), up to 128
- *    slots each (9 + 9 + 4 KiB), and the root: under 64 KiB at the
+ *    slots each (9 + 9 + 4 KiB), and the root: under 80 KiB at the
  *    default depth.
  * 93 + 4 = 97.  The bound is loose (each term at its worst at once):
  * tests/check_json.c parses the densest input of each kind, and the
  * deepest, under it.
  */
 #define JSON_PARSE_BYTES_PER_INPUT_BYTE 97
-#define JSON_PARSE_BYTES_FIXED ((size_t)64 * 1024)
+#define JSON_PARSE_BYTES_FIXED ((size_t)80 * 1024)
 
 enum json_type {
 	JSON_T_NULL,
@@ -137,6 +137,44 @@ struct json_member {
  * "x-vendor-thing-b", mostly differ at the end).  With len they are the
  * whole name up to 16 bytes.  (The parser takes them with one 16-byte
  * load where it can, json.c.) */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* The n bytes at p (n <= 8) as a little-endian word, zero above: loads
+ * of the name's own bytes only (overlapping ones from n = 5 on, whose
+ * shared bytes are the same), never bytes stored into a buffer and read
+ * back as a word, which stalls the load on most cores. */
+static inline uint64_t
+json_name_word(const unsigned char *p, size_t n)
+{
+	uint32_t lo, hi;
+
+	if (n >= 4) {
+		memcpy(&lo, p, 4);
+		memcpy(&hi, p + n - 4, 4);
+		return lo | (uint64_t)hi << (8 * (n - 4));
+	}
+	if (n == 0)
+		return 0;
+	return p[0] | (uint64_t)p[n >> 1] << (8 * (n >> 1)) |
+	       (uint64_t)p[n - 1] << (8 * (n - 1));
+}
+
+static inline void
+json_name_words(const char *p, size_t len, uint64_t *a, uint64_t *b)
+{
+	const unsigned char *u = (const unsigned char *)p;
+
+	if (len < 8) {
+		*a = json_name_word(u, len);
+		*b = 0;
+		return;
+	}
+	memcpy(a, u, 8);
+	if (len > 16)
+		memcpy(b, u + len - 8, 8);
+	else
+		*b = json_name_word(u + 8, len - 8);
+}
+#else
 static inline void
 json_name_words(const char *p, size_t len, uint64_t *a, uint64_t *b)
 {
@@ -147,6 +185,7 @@ json_name_words(const char *p, size_t len, uint64_t *a, uint64_t *b)
 	memcpy(a, w, 8);
 	memcpy(b, len > 16 ? p + len - 8 : (const char *)w + 8, 8);
 }
+#endif
 
 /* Set m's name to the len bytes at p (cps code points), its words too:
  * for members made outside the parser. */
