@@ -542,15 +542,14 @@ level_grow(struct arena *a, struct json_frame *f, const void *chunk,
 }
 
 /*
- * A new slot for the next item of the innermost open array, in its
+ * A new slot for the next item of the innermost open array f, in its
  * level's chunk, where it stays; the item is written in place (building
  * a value on the C stack and copying it would cost a store-forwarding
  * stall per value).  NULL when the arena refuses.
  */
 static inline struct json_value *
-array_slot(struct json_parser *p, size_t pos)
+array_slot(struct json_parser *p, struct json_frame *f, size_t pos)
 {
-	struct json_frame *f = &p->frames[p->depth - 1];
 	struct json_value *n;
 
 	if (f->nitems == f->capitems) {
@@ -848,14 +847,13 @@ index_find(const struct json_index *ix, const struct json_member *m,
 }
 
 /*
- * A new member slot for the innermost open object, in its level's chunk,
+ * A new member slot for the innermost open object f, in its level's chunk,
  * for parse_string to write the name into in place.  NULL when the arena
  * refuses.
  */
 static inline struct json_member *
-member_slot(struct json_parser *p, size_t pos)
+member_slot(struct json_parser *p, struct json_frame *f, size_t pos)
 {
-	struct json_frame *f = &p->frames[p->depth - 1];
 	struct json_member *m;
 
 	if (f->nmems == f->capmems) {
@@ -866,9 +864,7 @@ member_slot(struct json_parser *p, size_t pos)
 		}
 		f->mems = m;
 	}
-	m = &f->mems[f->nmems++];
-	m->value.type = JSON_T_NULL;
-	return m;
+	return &f->mems[f->nmems++];
 }
 
 /* Bit i set for each i < n (at most 64) where sig[i] is s: sixteen
@@ -1426,19 +1422,24 @@ enum json_ctx {
 /* --- containers
  * ------------------------------------------------------------------ */
 
-/* Open an array or object whose bracket is at pos. */
-static inline enum json_errcode
+/* Open an array or object whose bracket is at pos: its frame, the
+ * innermost, or NULL (the error is set). */
+static inline struct json_frame *
 open_container(struct json_parser *p, bool is_object, size_t pos)
 {
 	struct json_frame *f;
 
-	if (p->depth >= p->max_depth) /* hits on 129 '[' with the default */
-		return fail(p, JSON_E_DEPTH, pos, NULL);
+	if (p->depth >= p->max_depth) { /* hits on 129 '[' with the default */
+		fail(p, JSON_E_DEPTH, pos, NULL);
+		return NULL;
+	}
 	if (p->depth == p->capframes) {
 		/* here every level below depth is set up: levels == depth */
 		if ((f = grow(p->a, p->frames, &p->capframes, p->levels,
-		         sizeof(*f), JSON_FRAMES_MIN)) == NULL)
-			return fail(p, JSON_E_NOMEM, pos, NULL);
+		         sizeof(*f), JSON_FRAMES_MIN)) == NULL) {
+			fail(p, JSON_E_NOMEM, pos, NULL);
+			return NULL;
+		}
 		p->frames = f;
 	}
 	f = &p->frames[p->depth];
@@ -1448,24 +1449,30 @@ open_container(struct json_parser *p, bool is_object, size_t pos)
 		f->nitems = f->capitems = f->nmems = f->capmems = 0;
 		p->levels++;
 	}
-	f->ix = NULL;
-	memset(f->seen, 0, sizeof(f->seen));
-	f->compares = JSON_LINEAR_COMPARES;
 	f->is_object = is_object;
-	f->first = is_object ? f->nmems : f->nitems;
-	return JSON_OK;
+	if (is_object) {
+		f->ix = NULL;
+		memset(f->seen, 0, sizeof(f->seen));
+		f->compares = JSON_LINEAR_COMPARES;
+		f->first = f->nmems;
+	} else {
+		f->first = f->nitems;
+	}
+	return f;
 }
 
 /*
  * Close the innermost container: its children are already where they
  * stay, the run of its level's chunk from its first; describe it in the
  * slot reserved for it before it opened (the root, the last item or the
- * pending member of the parent).  Where that slot lies.
+ * pending member of the parent).  Where that slot lies; *fp, its frame,
+ * becomes the parent's (NULL at the root).
  */
 static inline enum json_ctx
-close_container(struct json_parser *p, struct json_value *root)
+close_container(
+    struct json_parser *p, struct json_frame **fp, struct json_value *root)
 {
-	struct json_frame *f = &p->frames[p->depth - 1], *up;
+	struct json_frame *f = *fp, *up = NULL;
 	struct json_value *v;
 	enum json_ctx ctx;
 
@@ -1494,6 +1501,7 @@ close_container(struct json_parser *p, struct json_value *root)
 		v->u.arr.items = n > 0 ? f->items + f->first : json_no_items;
 		v->u.arr.count = n;
 	}
+	*fp = up;
 	return ctx;
 }
 
@@ -1524,6 +1532,7 @@ parse_loop(struct json_parser *p, struct json_value *root)
 	const unsigned char *text;
 	struct json_value *v;
 	struct json_member *m;
+	struct json_frame *f = NULL; /* the innermost open container's */
 	enum json_errcode rc;
 	enum json_ctx ctx = JSON_CTX_ROOT;
 	unsigned char c;
@@ -1547,8 +1556,8 @@ value:
 		rc = parse_string(p, in, len, &pos, &v->u.str, &text, &n);
 		break;
 	case '{':
-		if ((rc = open_container(p, true, pos)) != JSON_OK)
-			return rc;
+		if ((f = open_container(p, true, pos)) == NULL)
+			return p->err->code;
 		ctx = JSON_CTX_OBJECT;
 		if (++pos < len && in[pos] == '"')
 			goto key;
@@ -1557,13 +1566,13 @@ value:
 			goto close;
 		goto key;
 	case '[':
-		if ((rc = open_container(p, false, pos)) != JSON_OK)
-			return rc;
+		if ((f = open_container(p, false, pos)) == NULL)
+			return p->err->code;
 		ctx = JSON_CTX_ARRAY;
 		pos = ws(in, len, pos + 1);
 		if (pos < len && in[pos] == ']')
 			goto close;
-		if ((v = array_slot(p, pos)) == NULL)
+		if ((v = array_slot(p, f, pos)) == NULL)
 			return p->err->code;
 		goto value;
 	case 't':
@@ -1625,7 +1634,7 @@ next_arr:
 	if (pos < len) {
 		c = in[pos];
 		if (c == ',') {
-			if ((v = array_slot(p, ++pos)) == NULL)
+			if ((v = array_slot(p, f, ++pos)) == NULL)
 				return p->err->code;
 			goto value;
 		}
@@ -1641,7 +1650,7 @@ next_arr:
 	/* hits on [1 */
 	return fail(p, JSON_E_TRUNCATED, pos, "input ends inside a container");
 close:
-	ctx = close_container(p, root);
+	ctx = close_container(p, &f, root);
 	pos++;
 	goto done;
 key:
@@ -1655,7 +1664,7 @@ key:
 			    p, JSON_E_SYNTAX, pos, "member name expected");
 	}
 	key_off = pos;
-	if ((m = member_slot(p, pos)) == NULL)
+	if ((m = member_slot(p, f, pos)) == NULL)
 		return p->err->code;
 	if ((rc = parse_string(p, in, len, &pos, &m->key, &text, &n)) !=
 	    JSON_OK)
@@ -1663,8 +1672,7 @@ key:
 	name_words(in, len, text, n, &wa, &wb);
 	m->key_wa = wa;
 	m->key_wb = wb;
-	if ((rc = check_member(p, &p->frames[p->depth - 1], text, n, wa, wb,
-	         key_off)) != JSON_OK)
+	if ((rc = check_member(p, f, text, n, wa, wb, key_off)) != JSON_OK)
 		return rc;
 	if (pos >= len || in[pos] != ':') {
 		pos = ws(in, len, pos);
