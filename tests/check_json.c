@@ -1190,6 +1190,44 @@ START_TEST(json_parse_keeps_each_member_name_words)
 	ck_assert_uint_eq(v->u.obj.members[7].key.len, 5);
 	ck_assert_int_eq(
 	    memcmp(v->u.obj.members[7].key.ptr, "a\n\xc3\xa9x", 5), 0);
+	/* every length from 0 to 20, far from the end and at it: the
+	 * one-load path for names under 16 bytes, and the others */
+	for (i = 0; i <= 20; i++) {
+		char body[96];
+		size_t k, n;
+		int at_end;
+
+		for (at_end = 0; at_end <= 1; at_end++) {
+			const struct json_member *m;
+			uint64_t wa, wb;
+
+			n = 0;
+			body[n++] = '{';
+			body[n++] = '"';
+			for (k = 0; k < i; k++)
+				body[n++] = (char)('a' + (k * 7) % 26);
+			memcpy(body + n, "\":1", 3);
+			n += 3;
+			if (!at_end) {
+				static const char more[] =
+				    ",\"zzzzzzzzzzzzzzzzzz\":2";
+
+				memcpy(body + n, more, sizeof(more) - 1);
+				n += sizeof(more) - 1;
+			}
+			body[n++] = '}';
+			arena_reset(&a);
+			ck_assert_int_eq(
+			    json_parse(body, n, &a, 0, &v, &err), JSON_OK);
+			m = &v->u.obj.members[0];
+			ck_assert_uint_eq(m->key.len, i);
+			ck_assert_uint_eq(m->key.cps, i);
+			ck_assert_ptr_eq(m->key.ptr, body + 2);
+			json_name_words(body + 2, i, &wa, &wb);
+			ck_assert_msg(m->key_wa == wa && m->key_wb == wb,
+			    "the words of a %zu-byte name", i);
+		}
+	}
 	arena_free(&a);
 }
 END_TEST
@@ -1268,7 +1306,7 @@ START_TEST(json_parse_finds_duplicates_by_words_and_the_bytes_between)
 	    2, 15, 16, 17, 33, 63, 64, 65, 66, 100, 127, 128, 129, 200};
 	size_t i, c, n;
 	char *s;
-	char prev[16];
+	char prev[32];
 
 	/* the same name as the member just before it: in an object of
 	 * over 65, among the signatures past the first 64 */

@@ -542,25 +542,27 @@ level_grow(struct arena *a, struct json_frame *f, const void *chunk,
 }
 
 /*
- * A new slot for the next item of the innermost open array f, in its
- * level's chunk, where it stays; the item is written in place (building
- * a value on the C stack and copying it would cost a store-forwarding
- * stall per value).  NULL when the arena refuses.
+ * Whether the innermost open array f has a slot for one more item in its
+ * level's chunk, where it stays: the item is then written in place at
+ * f->items[f->nitems++] (building a value on the C stack and copying it
+ * would cost a store-forwarding stall per value).  false when the arena
+ * refuses (the error is set).  The caller takes the slot, so that the
+ * common case is one compare and no test of a returned pointer.
  */
-static inline struct json_value *
-array_slot(struct json_parser *p, struct json_frame *f, size_t pos)
+static inline bool
+array_room(struct json_parser *p, struct json_frame *f, size_t pos)
 {
 	struct json_value *n;
 
-	if (f->nitems == f->capitems) {
-		if ((n = level_grow(p->a, f, f->items, &f->nitems, &f->capitems,
-		         sizeof(*n), level_first(p, pos))) == NULL) {
-			fail(p, JSON_E_NOMEM, pos, NULL);
-			return NULL;
-		}
-		f->items = n;
+	if (f->nitems < f->capitems)
+		return true;
+	if ((n = level_grow(p->a, f, f->items, &f->nitems, &f->capitems,
+	         sizeof(*n), level_first(p, pos))) == NULL) {
+		fail(p, JSON_E_NOMEM, pos, NULL);
+		return false;
 	}
-	return &f->items[f->nitems++];
+	f->items = n;
+	return true;
 }
 
 /* --- objects: member names and their index ----------------------------------
@@ -847,24 +849,23 @@ index_find(const struct json_index *ix, const struct json_member *m,
 }
 
 /*
- * A new member slot for the innermost open object f, in its level's chunk,
- * for parse_string to write the name into in place.  NULL when the arena
- * refuses.
+ * The same for a member of the innermost open object f, taken at
+ * f->mems[f->nmems++], for parse_name to write the name into in place.
  */
-static inline struct json_member *
-member_slot(struct json_parser *p, struct json_frame *f, size_t pos)
+static inline bool
+member_room(struct json_parser *p, struct json_frame *f, size_t pos)
 {
 	struct json_member *m;
 
-	if (f->nmems == f->capmems) {
-		if ((m = level_grow(p->a, f, f->mems, &f->nmems, &f->capmems,
-		         sizeof(*m), level_first(p, pos))) == NULL) {
-			fail(p, JSON_E_NOMEM, pos, NULL);
-			return NULL;
-		}
-		f->mems = m;
+	if (f->nmems < f->capmems)
+		return true;
+	if ((m = level_grow(p->a, f, f->mems, &f->nmems, &f->capmems,
+	         sizeof(*m), level_first(p, pos))) == NULL) {
+		fail(p, JSON_E_NOMEM, pos, NULL);
+		return false;
 	}
-	return &f->mems[f->nmems++];
+	f->mems = m;
+	return true;
 }
 
 /* Bit i set for each i < n (at most 64) where sig[i] is s: sixteen
@@ -914,8 +915,6 @@ check_member(struct json_parser *p, struct json_frame *f,
 	const struct json_member *m = f->mems + f->first;
 	size_t n = f->nmems - 1 - f->first;
 
-	if (n >= JSON_MAX_MEMBERS) /* a 5 GB body of distinct names */
-		return fail(p, JSON_E_TOO_BIG, key_off, "too many members");
 	if (f->ix == NULL && n < JSON_SMALL_OBJECT) {
 		/* Names whose signatures differ differ: most new names need
 		 * no comparison at all (256 bits of filter: an object of 20
@@ -963,6 +962,8 @@ static JSON_NOINLINE enum json_errcode
 member_indexed(struct json_parser *p, struct json_frame *f,
     const struct json_member *m, size_t n, size_t key_off)
 {
+	if (n >= JSON_MAX_MEMBERS) /* a 5 GB body of distinct names */
+		return fail(p, JSON_E_TOO_BIG, key_off, "too many members");
 	if (f->ix == NULL ||
 	    (f->ix->tree == NULL && (n + 1) * 2 > (size_t)f->ix->mask + 1)) {
 		if ((f->ix = index_build(p->a, m, n, n + 1, f->ix)) == NULL)
@@ -1294,6 +1295,65 @@ parse_string(struct json_parser *p, const unsigned char *in, size_t len,
 	return JSON_OK;
 }
 
+/*
+ * A member name: parse_string into m->key, then its words into m->key_wa
+ * and m->key_wb (and *wa, *wb, *text, *n, for check_member).  Most names
+ * are plain ASCII under 16 bytes: then the one 16-byte load that finds
+ * the closing quote also gives the words, masked to the name's length,
+ * with no second load and no branch on the length.
+ */
+static JSON_INLINE enum json_errcode
+parse_name(struct json_parser *p, const unsigned char *in, size_t len,
+    size_t *pos, struct json_member *m, const unsigned char **text, size_t *n,
+    uint64_t *wa, uint64_t *wb)
+{
+	enum json_errcode rc;
+
+#if defined(JSON_SSE2) && defined(__x86_64__)
+	size_t start = *pos + 1;
+
+	if (!JSON_PORTABLE_NOW && len - start >= 16) {
+		/* bytes 0..k-1 of the load at json_keep + 16 - k are 0xFF */
+		static const unsigned char json_keep[32] = {0xFF, 0xFF, 0xFF,
+		    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+		    0xFF, 0xFF, 0xFF};
+		__m128i w = _mm_loadu_si128(
+		    (const __m128i *)(const void *)(in + start));
+		__m128i q = _mm_cmpeq_epi8(w, _mm_set1_epi8('"'));
+		unsigned f = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+		    _mm_or_si128(q, _mm_cmpeq_epi8(w, _mm_set1_epi8('\\'))),
+		    _mm_cmplt_epi8(w, _mm_set1_epi8(0x20))));
+
+		if ((f & (0u - f) & (unsigned)_mm_movemask_epi8(q)) != 0) {
+			unsigned k = (unsigned)__builtin_ctz(f);
+			__m128i words = _mm_and_si128(
+			    w, _mm_loadu_si128(
+			           (const __m128i *)(const void *)(json_keep +
+			                                           16 - k)));
+
+			*wa = (uint64_t)_mm_cvtsi128_si64(words);
+			*wb = (uint64_t)_mm_cvtsi128_si64(
+			    _mm_unpackhi_epi64(words, words));
+			m->key.ptr = (const char *)in + start;
+			m->key.len = k;
+			m->key.cps = k;
+			m->key_wa = *wa;
+			m->key_wb = *wb;
+			*text = in + start;
+			*n = k;
+			*pos = start + k + 1;
+			return JSON_OK;
+		}
+	}
+#endif
+	if ((rc = parse_string(p, in, len, pos, &m->key, text, n)) != JSON_OK)
+		return rc;
+	name_words(in, len, *text, *n, wa, wb);
+	m->key_wa = *wa;
+	m->key_wb = *wb;
+	return JSON_OK;
+}
+
 /* --- numbers and literals
  * ------------------------------------------------------ */
 
@@ -1411,6 +1471,46 @@ parse_literal(struct json_parser *p, const unsigned char *in, size_t len,
 	/* hits on tru */
 	return fail(p, JSON_E_TRUNCATED, len, "input ends inside a literal");
 }
+
+/* What the byte where a value must start begins, from json_starts: a
+ * dense switch on it is one jump through a table, where a switch on the
+ * byte itself spans '"' to '{' and compiles to a tree of range tests
+ * before the jump. */
+enum json_start {
+	JSON_START_BAD,
+	JSON_START_WS,
+	JSON_START_STRING,
+	JSON_START_OBJECT,
+	JSON_START_ARRAY,
+	JSON_START_TRUE,
+	JSON_START_FALSE,
+	JSON_START_NULL,
+	JSON_START_NUMBER,
+};
+
+static const unsigned char json_starts[256] = {
+    [' '] = JSON_START_WS,
+    ['\t'] = JSON_START_WS,
+    ['\n'] = JSON_START_WS,
+    ['\r'] = JSON_START_WS,
+    ['"'] = JSON_START_STRING,
+    ['{'] = JSON_START_OBJECT,
+    ['['] = JSON_START_ARRAY,
+    ['t'] = JSON_START_TRUE,
+    ['f'] = JSON_START_FALSE,
+    ['n'] = JSON_START_NULL,
+    ['-'] = JSON_START_NUMBER,
+    ['0'] = JSON_START_NUMBER,
+    ['1'] = JSON_START_NUMBER,
+    ['2'] = JSON_START_NUMBER,
+    ['3'] = JSON_START_NUMBER,
+    ['4'] = JSON_START_NUMBER,
+    ['5'] = JSON_START_NUMBER,
+    ['6'] = JSON_START_NUMBER,
+    ['7'] = JSON_START_NUMBER,
+    ['8'] = JSON_START_NUMBER,
+    ['9'] = JSON_START_NUMBER,
+};
 
 /* Where the value just parsed lies, which decides what may follow it. */
 enum json_ctx {
@@ -1542,20 +1642,19 @@ parse_loop(struct json_parser *p, struct json_value *root)
 		return fail(p, JSON_E_EMPTY, pos, NULL);
 	v = root;
 value:
-	/* v is where this value goes: the root, an array slot, a member.
-	 * Whitespace and nothing else that may start here is below '!'. */
-	if (pos < len && in[pos] <= ' ')
-		pos = ws(in, len, pos);
+	/* v is where this value goes: the root, an array slot, a member */
 	if (pos >= len) /* hits on [1, and {"a": */
 		return fail(p, JSON_E_TRUNCATED, pos,
 		    "input ends where a value should start");
-	c = in[pos];
-	switch (c) {
-	case '"':
+	switch ((enum json_start)json_starts[in[pos]]) {
+	case JSON_START_WS:
+		pos = ws(in, len, pos);
+		goto value;
+	case JSON_START_STRING:
 		v->type = JSON_T_STRING;
 		rc = parse_string(p, in, len, &pos, &v->u.str, &text, &n);
 		break;
-	case '{':
+	case JSON_START_OBJECT:
 		if ((f = open_container(p, true, pos)) == NULL)
 			return p->err->code;
 		ctx = JSON_CTX_OBJECT;
@@ -1565,39 +1664,36 @@ value:
 		if (pos < len && in[pos] == '}')
 			goto close;
 		goto key;
-	case '[':
+	case JSON_START_ARRAY:
 		if ((f = open_container(p, false, pos)) == NULL)
 			return p->err->code;
 		ctx = JSON_CTX_ARRAY;
 		pos = ws(in, len, pos + 1);
 		if (pos < len && in[pos] == ']')
 			goto close;
-		if ((v = array_slot(p, f, pos)) == NULL)
+		if (!array_room(p, f, pos))
 			return p->err->code;
+		v = &f->items[f->nitems++];
 		goto value;
-	case 't':
+	case JSON_START_TRUE:
 		rc = parse_literal(p, in, len, &pos, JSON_T_TRUE, v);
 		break;
-	case 'f':
+	case JSON_START_FALSE:
 		rc = parse_literal(p, in, len, &pos, JSON_T_FALSE, v);
 		break;
-	case 'n':
+	case JSON_START_NULL:
 		rc = parse_literal(p, in, len, &pos, JSON_T_NULL, v);
 		break;
-	case '-':
-	case '0':
-	case '1':
-	case '2':
-	case '3':
-	case '4':
-	case '5':
-	case '6':
-	case '7':
-	case '8':
-	case '9':
+	case JSON_START_NUMBER:
 		rc = parse_number(p, in, len, &pos, v);
 		break;
+#if defined(__GNUC__) || defined(__clang__)
+	default: /* json_starts holds the cases above only: no range test */
+		__builtin_unreachable();
+#else
 	default:
+#endif
+	case JSON_START_BAD:
 		/* hits on [1,] {"a":'b'} +1 .5 NaN // and a byte >= 0x80 */
 		return fail(p, JSON_E_SYNTAX, pos, "a value cannot start here");
 	}
@@ -1634,8 +1730,9 @@ next_arr:
 	if (pos < len) {
 		c = in[pos];
 		if (c == ',') {
-			if ((v = array_slot(p, f, ++pos)) == NULL)
+			if (!array_room(p, f, ++pos))
 				return p->err->code;
+			v = &f->items[f->nitems++];
 			goto value;
 		}
 		if (c == ']')
@@ -1655,6 +1752,12 @@ close:
 	goto done;
 key:
 	if (pos >= len || in[pos] != '"') {
+		/* ", " is how many bodies are written: two compares rather
+		 * than the whitespace loop */
+		if (len - pos >= 2 && in[pos] == ' ' && in[pos + 1] == '"') {
+			pos++;
+			goto name;
+		}
 		pos = ws(in, len, pos);
 		if (pos >= len) /* hits on { and {"a":1, */
 			return fail(p, JSON_E_TRUNCATED, pos,
@@ -1663,15 +1766,14 @@ key:
 			return fail(
 			    p, JSON_E_SYNTAX, pos, "member name expected");
 	}
+name:
 	key_off = pos;
-	if ((m = member_slot(p, f, pos)) == NULL)
+	if (!member_room(p, f, pos))
 		return p->err->code;
-	if ((rc = parse_string(p, in, len, &pos, &m->key, &text, &n)) !=
+	m = &f->mems[f->nmems++];
+	if ((rc = parse_name(p, in, len, &pos, m, &text, &n, &wa, &wb)) !=
 	    JSON_OK)
 		return rc;
-	name_words(in, len, text, n, &wa, &wb);
-	m->key_wa = wa;
-	m->key_wb = wb;
 	if ((rc = check_member(p, f, text, n, wa, wb, key_off)) != JSON_OK)
 		return rc;
 	if (pos >= len || in[pos] != ':') {
@@ -1683,7 +1785,8 @@ key:
 			return fail(p, JSON_E_SYNTAX, pos,
 			    "expected ':' after member name");
 	}
-	pos++;
+	if (++pos < len && in[pos] == ' ') /* ": " */
+		pos++;
 	v = &m->value;
 	goto value;
 }
