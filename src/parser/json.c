@@ -1220,9 +1220,14 @@ parse_string_slow(struct json_parser *p, struct json_string *s, size_t start,
 			i += k;
 			cps++;
 		}
-		run = i;
-		i = plain_run(in, len, i);
-		cps += i - run;
+		/* text outside ASCII is mostly runs of such sequences, with
+		 * few plain bytes between: the vector step only where the
+		 * next byte is plain */
+		if (i < len && json_plain[in[i]]) {
+			run = i;
+			i = plain_run(in, len, i);
+			cps += i - run;
+		}
 	}
 	p->pos = i + 1;
 	s->cps = cps;
@@ -1522,6 +1527,27 @@ enum json_ctx {
 /* --- containers
  * ------------------------------------------------------------------ */
 
+/* open_container past its common case: the depth at its limit, or the
+ * container stack full (every level below depth is then set up: levels
+ * == depth).  Out of line, so that the common case saves no registers. */
+static JSON_NOINLINE bool
+frames_room(struct json_parser *p, size_t pos)
+{
+	struct json_frame *f;
+
+	if (p->depth >= p->max_depth) { /* hits on 129 '[' with the default */
+		fail(p, JSON_E_DEPTH, pos, NULL);
+		return false;
+	}
+	if ((f = grow(p->a, p->frames, &p->capframes, p->levels, sizeof(*f),
+	         JSON_FRAMES_MIN)) == NULL) {
+		fail(p, JSON_E_NOMEM, pos, NULL);
+		return false;
+	}
+	p->frames = f;
+	return true;
+}
+
 /* Open an array or object whose bracket is at pos: its frame, the
  * innermost, or NULL (the error is set). */
 static inline struct json_frame *
@@ -1529,19 +1555,9 @@ open_container(struct json_parser *p, bool is_object, size_t pos)
 {
 	struct json_frame *f;
 
-	if (p->depth >= p->max_depth) { /* hits on 129 '[' with the default */
-		fail(p, JSON_E_DEPTH, pos, NULL);
+	if ((p->depth >= p->max_depth || p->depth == p->capframes) &&
+	    !frames_room(p, pos))
 		return NULL;
-	}
-	if (p->depth == p->capframes) {
-		/* here every level below depth is set up: levels == depth */
-		if ((f = grow(p->a, p->frames, &p->capframes, p->levels,
-		         sizeof(*f), JSON_FRAMES_MIN)) == NULL) {
-			fail(p, JSON_E_NOMEM, pos, NULL);
-			return NULL;
-		}
-		p->frames = f;
-	}
 	f = &p->frames[p->depth];
 	if (p->depth++ == p->levels) {
 		f->items = NULL;
