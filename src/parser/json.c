@@ -1483,7 +1483,6 @@ parse_literal(struct json_parser *p, const unsigned char *in, size_t len,
  * before the jump. */
 enum json_start {
 	JSON_START_BAD,
-	JSON_START_WS,
 	JSON_START_STRING,
 	JSON_START_OBJECT,
 	JSON_START_ARRAY,
@@ -1494,10 +1493,6 @@ enum json_start {
 };
 
 static const unsigned char json_starts[256] = {
-    [' '] = JSON_START_WS,
-    ['\t'] = JSON_START_WS,
-    ['\n'] = JSON_START_WS,
-    ['\r'] = JSON_START_WS,
     ['"'] = JSON_START_STRING,
     ['{'] = JSON_START_OBJECT,
     ['['] = JSON_START_ARRAY,
@@ -1658,14 +1653,17 @@ parse_loop(struct json_parser *p, struct json_value *root)
 		return fail(p, JSON_E_EMPTY, pos, NULL);
 	v = root;
 value:
-	/* v is where this value goes: the root, an array slot, a member */
+	/* v is where this value goes: the root, an array slot, a member.
+	 * Whitespace and nothing else that may start here is below '!';
+	 * skipped before the switch, whose one jump then sees values only
+	 * (", " between items would otherwise send every other jump
+	 * elsewhere, and it would mispredict). */
+	if (pos < len && in[pos] <= ' ')
+		pos = ws(in, len, pos);
 	if (pos >= len) /* hits on [1, and {"a": */
 		return fail(p, JSON_E_TRUNCATED, pos,
 		    "input ends where a value should start");
 	switch ((enum json_start)json_starts[in[pos]]) {
-	case JSON_START_WS:
-		pos = ws(in, len, pos);
-		goto value;
 	case JSON_START_STRING:
 		v->type = JSON_T_STRING;
 		rc = parse_string(p, in, len, &pos, &v->u.str, &text, &n);
