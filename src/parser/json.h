@@ -43,8 +43,8 @@ struct buf;
  *    moved, so its moves add up to under twice its children, 2 * N for
  *    the level.  The first chunk, 4 slots, is the last when it is the
  *    only one (4 * N); else the previous one held at least 4 children,
- *    and 2 * N + 2 <= 2.5 * N.  (The first chunks of the root's level
- *    and its children's may be bigger: counted in the fixed part.)  5.5 * N
+ *    and 2 * N + 2 <= 2.5 * N.  (The root's level's first chunk may
+ *    be bigger: counted in the fixed part.)  5.5 * N
  * slots in all, each chunk (4 slots and up, so at most one a 4 children)
  * rounded up by at most 15 bytes: 4 bytes a child.
  *  - Items: an array item takes at least 2 bytes (its first byte and the
@@ -61,16 +61,15 @@ struct buf;
  *    ("\n" and a separator make 5): under 4 bytes per input byte, on top.
  *  - Fixed: the container stack (16 frames on the C stack, then 32, 64
  *    and 128 of 232 bytes in the arena, doubling: 51 KiB), the first
- *    chunks of the root's level (one kind: its one container is an
- *    array or an object) and of its children's (both kinds), up to 128
- *    slots each (9 + 9 + 4 KiB), and the root: under 80 KiB at the
- *    default depth.
+ *    chunk of the root's level (one kind: its one container is an
+ *    array or an object), up to 128 slots (9 KiB), and the root: under
+ *    64 KiB at the default depth.
  * 93 + 4 = 97.  The bound is loose (each term at its worst at once):
  * tests/check_json.c parses the densest input of each kind, and the
  * deepest, under it.
  */
 #define JSON_PARSE_BYTES_PER_INPUT_BYTE 97
-#define JSON_PARSE_BYTES_FIXED ((size_t)80 * 1024)
+#define JSON_PARSE_BYTES_FIXED ((size_t)64 * 1024)
 
 enum json_type {
 	JSON_T_NULL,
