@@ -1,5 +1,6 @@
 /* check_buf.c: growable bytes that never pass their maximum. */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/buf.h"
@@ -300,6 +301,47 @@ START_TEST(buf_take_hands_over_ownership)
 }
 END_TEST
 
+/* The pad: zeros past the contents, readable (an exactly sized buffer
+ * when it grows one, so a read past it is an ASan error), not counted,
+ * not held to the maximum, and appends still stop at the maximum. */
+START_TEST(buf_pad_zeroes_bytes_past_the_contents_beyond_the_max)
+{
+	static const char junk[64] = "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx";
+	struct buf b;
+	size_t i;
+
+	buf_init(&b, 8);
+	ck_assert_int_eq(buf_pad(&b, 16), 0); /* empty: allocates */
+	for (i = 0; i < 16; i++)
+		ck_assert_int_eq(buf_ptr(&b)[i], 0);
+	ck_assert_uint_eq(buf_len(&b), 0);
+	ck_assert_int_eq(buf_append(&b, "12345678", 8), 0);
+	ck_assert_int_eq(buf_pad(&b, 16), 0); /* at the maximum */
+	ck_assert_uint_eq(buf_len(&b), 8);
+	ck_assert_mem_eq(buf_ptr(&b), "12345678", 8);
+	for (i = 8; i < 24; i++)
+		ck_assert_int_eq(buf_ptr(&b)[i], 0);
+	ck_assert_uint_ge(buf_held(&b), 24);
+	errno = 0;
+	ck_assert_int_eq(buf_append(&b, "9", 1), -1);
+	ck_assert_int_eq(errno, EMSGSIZE);
+	/* bytes left past the end by a truncation are zeroed again */
+	buf_free(&b);
+	buf_init(&b, 1000);
+	ck_assert_int_eq(buf_append(&b, junk, sizeof(junk)), 0);
+	ck_assert_int_eq(buf_trunc(&b, 3), 0);
+	ck_assert_int_eq(buf_pad(&b, 16), 0);
+	ck_assert_mem_eq(buf_ptr(&b), "xxx", 3);
+	for (i = 3; i < 19; i++)
+		ck_assert_int_eq(buf_ptr(&b)[i], 0);
+	ck_assert_int_eq(buf_pad(&b, 0), 0);
+	ck_assert_int_eq(buf_pad(&b, SIZE_MAX), -1);
+	ck_assert_int_eq(errno, ENOMEM);
+	ck_assert_mem_eq(buf_ptr(&b), "xxx", 3);
+	buf_free(&b);
+}
+END_TEST
+
 static Suite *
 suite_buf(void)
 {
@@ -322,6 +364,8 @@ suite_buf(void)
 	tcase_add_loop_test(lim, every_appender_stops_exactly_at_the_max, 0,
 	    (int)GPT_ARRAY_LEN(over_max));
 	tcase_add_test(lim, buf_init_clamps_a_huge_max);
+	tcase_add_test(
+	    lim, buf_pad_zeroes_bytes_past_the_contents_beyond_the_max);
 	suite_add_tcase(s, tc);
 	suite_add_tcase(s, lim);
 	return s;

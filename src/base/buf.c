@@ -66,6 +66,34 @@ buf_commit(struct buf *b, size_t n)
 }
 
 int
+buf_pad(struct buf *b, size_t n)
+{
+	size_t need;
+	char *p;
+
+	if (n == 0)
+		return 0;
+	if (n > SIZE_MAX - b->len_) {
+		errno = ENOMEM;
+		return -1;
+	}
+	need = b->len_ + n;
+	if (need > b->size_) {
+		/* past max + 1 when the contents are at the maximum: the pad
+		 * is not contents, and buf_reserve never grows a buffer that
+		 * is already over what max admits */
+		if ((p = realloc(b->data_, need)) == NULL) {
+			errno = ENOMEM;
+			return -1;
+		}
+		b->data_ = p;
+		b->size_ = need;
+	}
+	memset(b->data_ + b->len_, 0, n);
+	return 0;
+}
+
+int
 buf_append(struct buf *b, const void *p, size_t n)
 {
 	char *dst;

@@ -59,6 +59,15 @@ char *buf_reserve(struct buf *b, size_t n) GPT_MUSTCHECK;
 void buf_commit(struct buf *b, size_t n);
 
 /*
+ * Make the n bytes after the contents (the NUL first) zeros that may be
+ * read, for a reader that loads past the end in wide steps
+ * (json_parse_padded).  They are not counted, nor held to the maximum,
+ * and any later change to b may drop them: pad right before reading.
+ * 0, or -1 with errno = ENOMEM (b unchanged but for zeros past the end).
+ */
+int buf_pad(struct buf *b, size_t n) GPT_MUSTCHECK;
+
+/*
  * Drop everything after the first len bytes (give back a partial append).
  * 0, or -1 with errno = EINVAL when len is more than buf_len() (b unchanged):
  * a rollback to a length taken from buf_len() earlier cannot fail.
