@@ -54,6 +54,69 @@ struct parsed {
 	enum json_errcode rc;
 };
 
+/* Names hashed through json_test_key_hash by the tests that count them;
+ * json_index_probes counts the index's probes. */
+static uint64_t hashed;
+
+/* The tree v as compact JSON, in b (initialized here): 0, or -1 when the
+ * writer refuses it (nested deeper than it writes). */
+static int
+written(const struct json_value *v, struct buf *b)
+{
+	buf_init(b, (size_t)1 << 30);
+	return json_write(v, b);
+}
+
+/*
+ * json_parse_padded on the same input, from an exactly sized copy with
+ * JSON_PAD bytes after it (a read past those is an ASan error), must give
+ * json_parse's answer: the same code, message and offset, or the same
+ * tree.
+ */
+static void
+same_when_padded(
+    const struct parsed *p, const char *in, size_t len, unsigned depth)
+{
+	struct arena a;
+	char *copy = calloc(1, len + JSON_PAD);
+	const struct json_value *v = NULL;
+	struct json_err err;
+	enum json_errcode rc;
+	struct buf b1, b2;
+	/* the tests that count probes and hashes count json_parse's */
+	uint64_t probes = json_index_probes, hashes = hashed;
+
+	ck_assert_ptr_nonnull(copy);
+	if (len > 0)
+		memcpy(copy, in, len);
+	arena_init(&a, TEST_ARENA_CAP);
+	memset(&err, 0, sizeof(err));
+	rc = json_parse_padded(copy, len, &a, depth, &v, &err);
+	ck_assert_msg(rc == p->rc && err.code == p->err.code &&
+	                  err.offset == p->err.offset &&
+	                  strcmp(err.msg, p->err.msg) == 0,
+	    "json_parse_padded(%s): %s at %zu (\"%s\"), json_parse: %s at "
+	    "%zu (\"%s\")",
+	    show(in, len), json_errstr(rc), err.offset, err.msg,
+	    json_errstr(p->rc), p->err.offset, p->err.msg);
+	if (rc == JSON_OK) {
+		ck_assert_int_eq(written(v, &b1), written(p->v, &b2));
+		ck_assert_msg(
+		    buf_len(&b1) == buf_len(&b2) &&
+		        memcmp(buf_ptr(&b1), buf_ptr(&b2), buf_len(&b1)) == 0,
+		    "json_parse_padded(%s) built another tree", show(in, len));
+		buf_free(&b1);
+		buf_free(&b2);
+	} else {
+		ck_assert_ptr_null(v);
+	}
+	arena_free(&a);
+	free(copy);
+	json_index_probes = probes;
+	hashed = hashes;
+}
+
+/* Every input of these tests is parsed both ways (same_when_padded). */
 static void
 parse_into(struct parsed *p, const char *in, size_t len, unsigned depth)
 {
@@ -65,6 +128,7 @@ parse_into(struct parsed *p, const char *in, size_t len, unsigned depth)
 	p->v = NULL;
 	memset(&p->err, 0, sizeof(p->err));
 	p->rc = json_parse(p->copy, len, &p->a, depth, &p->v, &p->err);
+	same_when_padded(p, in, len, depth);
 }
 
 static void
@@ -860,7 +924,6 @@ START_TEST(names_colliding_under_the_old_hash_cost_linear_probes)
 END_TEST
 
 /* The keyed hash, counted. */
-static uint64_t hashed;
 
 static uint64_t
 counted_hash(const char *s, size_t n)

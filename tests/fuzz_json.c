@@ -2,8 +2,11 @@
  * fuzz_json.c: libFuzzer target for the strict parser and the serializer.
  *
  * Each input is parsed from an exactly sized copy under a small arena cap
- * (so the NOMEM paths run too) and a low depth limit.  A rejection must
- * name a code and an offset within the input.  An accepted tree must
+ * (so the NOMEM paths run too) and a low depth limit, and again by
+ * json_parse_padded from a copy followed by exactly JSON_PAD zeros: the
+ * two must give the same code, message and offset, or trees that
+ * serialize alike.  A rejection must name a code and an offset within
+ * the input.  An accepted tree must
  * hold no duplicate names and answer json_object_get for each member; it
  * is serialized, the output parsed again and serialized again: the two
  * serializations must be the same bytes, and the second parse must accept.
@@ -68,6 +71,42 @@ write_or_abort(const struct json_value *v, unsigned indent, struct buf *b)
 		abort();
 }
 
+/* json_parse_padded's answer must be json_parse's: rc and err, and v,
+ * the tree json_parse built, when it accepted. */
+static void
+same_when_padded(const uint8_t *data, size_t size, enum json_errcode rc,
+    const struct json_err *err, const struct json_value *v)
+{
+	char *padded = calloc(1, size + JSON_PAD);
+	const struct json_value *w = NULL;
+	struct json_err perr;
+	struct arena a;
+	struct buf b1, b2;
+
+	if (padded == NULL)
+		return;
+	if (size > 0)
+		memcpy(padded, data, size);
+	arena_init(&a, FUZZ_ARENA_CAP);
+	if (json_parse_padded(padded, size, &a, FUZZ_DEPTH, &w, &perr) != rc ||
+	    perr.code != err->code || perr.offset != err->offset ||
+	    strcmp(perr.msg, err->msg) != 0)
+		abort();
+	if (rc == JSON_OK) {
+		write_or_abort(v, 0, &b1);
+		write_or_abort(w, 0, &b2);
+		if (buf_len(&b1) != buf_len(&b2) ||
+		    memcmp(buf_ptr(&b1), buf_ptr(&b2), buf_len(&b1)) != 0)
+			abort();
+		buf_free(&b2);
+		buf_free(&b1);
+	} else if (w != NULL) {
+		abort();
+	}
+	arena_free(&a);
+	free(padded);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -87,8 +126,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (v != NULL || err.code == JSON_OK || err.msg == NULL ||
 		    err.offset > size)
 			abort();
+		same_when_padded(data, size, err.code, &err, NULL);
 		goto done;
 	}
+	same_when_padded(data, size, JSON_OK, &err, v);
 	if (v == NULL || err.code != JSON_OK)
 		abort();
 	check_tree(v);

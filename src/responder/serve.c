@@ -383,7 +383,13 @@ serve_act(struct serve_io *io, struct serve_state *st,
 	arena_set_cap(&st->req,
 	    serve_arena_cap(a->conf.max_body,
 	        SERVE_VALIDATE_BYTES_PER_INPUT_BYTE, SERVE_ARENA_BASE));
-	switch (json_parse(
+	/* the act's parse is the request's hot path: padded, it tests the
+	 * room left far less often (json_parse_padded) */
+	if (buf_pad(&st->body, JSON_PAD) != 0) {
+		log_error("out of memory padding an act");
+		return serve_reply(io, HTTP_O_SERVER, o);
+	}
+	switch (json_parse_padded(
 	    buf_ptr(&st->body), buf_len(&st->body), &st->req, 0, &v, &jerr)) {
 	case JSON_OK:
 		break;
