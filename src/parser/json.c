@@ -323,9 +323,10 @@ is_ws(unsigned char c)
 /* The position of the first byte at or after pos that is not whitespace
  * (len at the end). */
 static inline size_t
-ws(const unsigned char *in, size_t len, size_t pos)
+ws(const unsigned char *in, size_t len, size_t pos, const bool padded)
 {
-	while (pos < len) {
+	/* padded: the NUL at len is not whitespace and ends the loop */
+	while (padded || pos < len) {
 		unsigned char c = in[pos];
 
 		/* Most tokens follow another at once: one compare. */
@@ -1685,7 +1686,7 @@ parse_loop(struct json_parser *p, struct json_value *root, const bool padded)
 	enum json_ctx ctx = JSON_CTX_ROOT;
 	unsigned char c;
 
-	pos = ws(in, len, 0);
+	pos = ws(in, len, 0, padded);
 	if (pos >= len) /* hits on "" and " \n\t" */
 		return fail(p, JSON_E_EMPTY, pos, NULL);
 	v = root;
@@ -1696,7 +1697,7 @@ value:
 	 * (", " between items would otherwise send every other jump
 	 * elsewhere, and it would mispredict). */
 	if ((padded || pos < len) && in[pos] <= ' ')
-		pos = ws(in, len, pos);
+		pos = ws(in, len, pos, padded);
 	if (!padded && pos >= len)
 		goto no_value;
 	switch ((enum json_start)json_starts[in[pos]]) {
@@ -1712,7 +1713,7 @@ value:
 		pos++;
 		if ((padded || pos < len) && in[pos] == '"')
 			goto key;
-		pos = ws(in, len, pos);
+		pos = ws(in, len, pos, padded);
 		if (pos < len && in[pos] == '}')
 			goto close;
 		goto key;
@@ -1720,7 +1721,7 @@ value:
 		if ((f = open_container(p, false, pos)) == NULL)
 			return p->err->code;
 		ctx = JSON_CTX_ARRAY;
-		pos = ws(in, len, pos + 1);
+		pos = ws(in, len, pos + 1, padded);
 		if (pos < len && in[pos] == ']')
 			goto close;
 		if (!array_room(p, f, pos))
@@ -1758,7 +1759,7 @@ done:
 		goto next_obj;
 	if (ctx == JSON_CTX_ARRAY)
 		goto next_arr;
-	pos = ws(in, len, pos);
+	pos = ws(in, len, pos, padded);
 	if (pos < len) /* hits on {} x, {}{}, 1 2 */
 		return fail(p, JSON_E_TRAILING, pos, NULL);
 	return JSON_OK;
@@ -1772,7 +1773,7 @@ next_obj:
 		if (c == '}')
 			goto close;
 		if (is_ws(c)) {
-			pos = ws(in, len, pos);
+			pos = ws(in, len, pos, padded);
 			goto next_obj;
 		}
 		if (pos < len) /* hits on {"a":1 "b":2} and {"a":1] */
@@ -1793,7 +1794,7 @@ next_arr:
 		if (c == ']')
 			goto close;
 		if (is_ws(c)) {
-			pos = ws(in, len, pos);
+			pos = ws(in, len, pos, padded);
 			goto next_arr;
 		}
 		if (pos < len) /* hits on [1 2] and [1} */
@@ -1816,7 +1817,7 @@ key:
 			pos++;
 			goto name;
 		}
-		pos = ws(in, len, pos);
+		pos = ws(in, len, pos, padded);
 		if (pos >= len) /* hits on { and {"a":1, */
 			return fail(p, JSON_E_TRUNCATED, pos,
 			    "input ends where a member name should start");
@@ -1835,7 +1836,7 @@ name:
 	if ((rc = check_member(p, f, text, n, wa, wb, key_off)) != JSON_OK)
 		return rc;
 	if ((!padded && pos >= len) || in[pos] != ':') {
-		pos = ws(in, len, pos);
+		pos = ws(in, len, pos, padded);
 		if (pos >= len) /* hits on {"a" */
 			return fail(p, JSON_E_TRUNCATED, pos,
 			    "input ends after a member name");
