@@ -169,8 +169,8 @@ run_lines(const char *body)
 	struct json_err err;
 
 	for (size_t k = 0; k < nlines; k++) {
-		if (json_parse_padded(body + lines[k].at, lines[k].n, &arena,
-		        0, &v, &err) != JSON_OK) {
+		if (json_parse_padded(body + lines[k].at, lines[k].n, &arena, 0,
+		        &v, &err) != JSON_OK) {
 			fprintf(stderr, "json_parse: %s at line offset %zu\n",
 			    err.msg, lines[k].at);
 			exit(1);

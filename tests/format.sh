@@ -22,8 +22,8 @@ fi
 
 bad=0
 cd "$top" || exit 1
-for f in gpt.fcgi.c src/*/*.c src/*/*.h tests/*.c tests/*.h bench/*.c \
-    bench/*.h; do
+for f in gpt.fcgi.c src/*/*.c src/*/*.h tests/*.c tests/*.h tests/*/*.c \
+    bench/*.c bench/*.h; do
 	[ -f "$f" ] || continue
 	if ! "$cf" --style=file --dry-run -Werror "$f" >/dev/null 2>&1; then
 		echo "format.sh: $f is not formatted as .clang-format says;" \

@@ -15,10 +15,11 @@
  *                  limit was hit (rejected, fail closed), "P" it does not
  *                  parse, "-" no schema compiled
  *
- * The name after D is a bare word, not a JSON text.  Every text goes through the strict parser, as an act's body does, so
- * numbers keep the decimals written.  One process judges thousands of
- * pairs: the harness (diff.mjs) pipes whole batches through it.  Exit 0
- * at end of input, 2 on a malformed line or a failure to allocate.
+ * The name after D is a bare word, not a JSON text.  Every text goes through
+ * the strict parser, as an act's body does, so numbers keep the decimals
+ * written.  One process judges thousands of pairs: the harness (diff.mjs) pipes
+ * whole batches through it.  Exit 0 at end of input, 2 on a malformed line or a
+ * failure to allocate.
  */
 #include "config.h"
 
@@ -43,8 +44,8 @@ judge_pointer(const struct jptr *p)
 
 	for (i = 0; i < p->len; i++)
 		putchar((unsigned char)p->buf[i] < 0x20 || p->buf[i] == 0x7f
-		        ? '?'
-		        : p->buf[i]);
+		            ? '?'
+		            : p->buf[i]);
 }
 
 /* "D draft-07": the dialect a schema without $schema is read in. */
@@ -107,8 +108,8 @@ judge_schema(const char *text, size_t len, int dialect, struct arena *fa,
 }
 
 static int
-judge_instance(const char *text, size_t len, struct arena *ia,
-    const struct schema *form)
+judge_instance(
+    const char *text, size_t len, struct arena *ia, const struct schema *form)
 {
 	const struct json_value *v;
 	struct json_err jerr;
@@ -172,7 +173,8 @@ main(void)
 		if (line[0] == 'D')
 			rc = judge_dialect(line + 2, len - 2, &dialect);
 		else if (line[0] == 'S')
-			rc = judge_schema(line + 2, len - 2, dialect, &fa, &form);
+			rc = judge_schema(
+			    line + 2, len - 2, dialect, &fa, &form);
 		else if (line[0] == 'I')
 			rc = judge_instance(line + 2, len - 2, &ia, form);
 		else {
