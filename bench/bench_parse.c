@@ -15,8 +15,11 @@
  * With SIMDJSON_WORKER naming bench/simdjson_worker (bench/parse.sh builds
  * it where simdjson is installed), simdjson's DOM parser runs beside them
  * as the ceiling: the same body from a file, the same batches, its own
- * process, and the ratio gpt/simdjson is printed too.  simdjson checks
- * less (no duplicate names) and keeps its parser's memory between parses.
+ * process, and the ratio gpt/simdjson is printed too.  SIMDJSON_KERNELS
+ * names the kernels of simdjson's to race, a worker each (unset: the one
+ * it picks for this CPU): it has one for AVX-512, one for AVX2 and older
+ * ones, and picks the newest the CPU runs.  simdjson checks less (no
+ * duplicate names) and keeps its parser's memory between parses.
  *
  * The machine's speed varies from minute to minute, so only the ratio
  * (measured in one run, interleaved) is meaningful.
@@ -273,9 +276,42 @@ worker_start(struct worker *w, bool gpt, const char *body, size_t len)
 	w->result = r[0];
 }
 
-/* The simdjson worker: exec'd with the body in a file, on the same pipes. */
+/* The simdjson workers to race: their kernels (NULL: the one simdjson
+ * picks), from SIMDJSON_KERNELS. */
+#define SIMD_MAX 4
+static const char *simd_prog;
+static char *simd_kernel[SIMD_MAX];
+static unsigned nsimd;
+
 static void
-worker_exec(struct worker *w, const char *prog, const char *body, size_t len)
+simd_setup(void)
+{
+	const char *k = getenv("SIMDJSON_KERNELS");
+	char *list, *save = NULL, *tok;
+
+	simd_prog = getenv("SIMDJSON_WORKER");
+	if (simd_prog == NULL || *simd_prog == '\0') {
+		simd_prog = NULL;
+		return;
+	}
+	if (k == NULL || *k == '\0') {
+		nsimd = 1;
+		return;
+	}
+	if ((list = strdup(k)) == NULL) {
+		perror("bench_parse");
+		exit(1);
+	}
+	for (tok = strtok_r(list, " ", &save); tok != NULL && nsimd < SIMD_MAX;
+	     tok = strtok_r(NULL, " ", &save))
+		simd_kernel[nsimd++] = tok;
+}
+
+/* The simdjson worker: exec'd with the body in a file, on the same pipes,
+ * with `kernel` (or simdjson's own choice when NULL). */
+static void
+worker_exec(struct worker *w, const char *prog, const char *kernel,
+    const char *body, size_t len)
 {
 	char path[] = "/tmp/bench_parse.XXXXXX";
 	int c[2], r[2], fd = mkstemp(path);
@@ -291,10 +327,16 @@ worker_exec(struct worker *w, const char *prog, const char *body, size_t len)
 			_exit(1);
 		close(c[1]);
 		close(r[0]);
-		if (lines_mode)
-			execl(prog, prog, "--lines", path, (char *)NULL);
+		/* [--kernel K] [--lines] PATH: a NULL after PATH ends the
+		 * list where --lines is not given */
+		const char *a1 = lines_mode ? "--lines" : path;
+		const char *a2 = lines_mode ? path : NULL;
+
+		if (kernel != NULL)
+			execl(prog, prog, "--kernel", kernel, a1, a2,
+			    (char *)NULL);
 		else
-			execl(prog, prog, path, (char *)NULL);
+			execl(prog, prog, a1, a2, (char *)NULL);
 		_exit(127);
 	}
 	close(c[0]);
@@ -340,19 +382,17 @@ worker_stop(struct worker *w)
 static void
 bench_bytes(const char *label, char *body, size_t len)
 {
-	double gpt[ROUNDS], cj[ROUNDS], sj[ROUNDS], t, tg, tc, ts, mb, mg, mc;
-	unsigned batch = 1, batches, r, k;
-	struct worker wg, wc, ws;
-	const char *simd = getenv("SIMDJSON_WORKER");
+	double gpt[ROUNDS], cj[ROUNDS], sj[SIMD_MAX][ROUNDS], t, tg, tc,
+	    ts[SIMD_MAX], mb, mg, mc;
+	unsigned batch = 1, batches, r, k, s;
+	struct worker wg, wc, ws[SIMD_MAX];
 
 	if (lines_mode)
 		split_lines(body, len);
 	worker_start(&wg, true, body, len);
 	worker_start(&wc, false, body, len);
-	if (simd != NULL && *simd != '\0')
-		worker_exec(&ws, simd, body, len);
-	else
-		simd = NULL;
+	for (s = 0; s < nsimd; s++)
+		worker_exec(&ws[s], simd_prog, simd_kernel[s], body, len);
 	/* A batch: enough iterations for about BATCH_SECONDS of cJSON. */
 	for (;;) {
 		t = worker_run(&wc, batch);
@@ -363,32 +403,55 @@ bench_bytes(const char *label, char *body, size_t len)
 	(void)worker_run(&wg, batch); /* warm up */
 	batches = (unsigned)(ROUND_SECONDS / t) + 1;
 	mb = (double)len * batch * batches / 1e6;
-	/* Batches of the two parsers alternate, so both see the same load
-	 * from whatever else runs on the machine. */
+	/* Batches of the parsers alternate, so all see the same load from
+	 * whatever else runs on the machine. */
 	for (r = 0; r < ROUNDS; r++) {
-		tg = tc = ts = 0;
+		tg = tc = 0;
+		for (s = 0; s < nsimd; s++)
+			ts[s] = 0;
 		for (k = 0; k < batches; k++) {
 			tg += worker_run(&wg, batch);
 			tc += worker_run(&wc, batch);
-			if (simd != NULL)
-				ts += worker_run(&ws, batch);
+			for (s = 0; s < nsimd; s++)
+				ts[s] += worker_run(&ws[s], batch);
 		}
 		gpt[r] = mb / tg;
 		cj[r] = mb / tc;
-		sj[r] = simd != NULL ? mb / ts : 0;
+		for (s = 0; s < nsimd; s++)
+			sj[s][r] = mb / ts[s];
 	}
 	worker_stop(&wg);
 	worker_stop(&wc);
 	mg = median(gpt, ROUNDS);
 	mc = median(cj, ROUNDS);
-	printf("%-6s %8zu B %10.1f %10.1f %7.2fx", label, len, mg, mc, mg / mc);
-	if (simd != NULL) {
-		worker_stop(&ws);
-		double ms = median(sj, ROUNDS);
-		printf(" %10.1f %7.2fx", ms, mg / ms);
+	printf("%-24s %8zu %10.1f %10.1f %7.2fx", label, len, mg, mc, mg / mc);
+	for (s = 0; s < nsimd; s++) {
+		double ms;
+
+		worker_stop(&ws[s]);
+		ms = median(sj[s], ROUNDS);
+		printf(" %10.1f %10.2fx", ms, mg / ms);
 	}
 	printf("\n");
 	free(body);
+}
+
+/* The header of the table: the simdjson columns named by kernel. */
+static void
+header(const char *first)
+{
+	printf("%-24s %8s %10s %10s %8s", first, "bytes", "gpt MB/s",
+	    "cJSON MB/s", "ratio");
+	for (unsigned s = 0; s < nsimd; s++) {
+		const char *k =
+		    simd_kernel[s] != NULL ? simd_kernel[s] : "simd";
+		char ratio[32];
+
+		snprintf(ratio, sizeof(ratio), "gpt/%.7s", k);
+		printf(" %10.10s %11s", simd_kernel[s] != NULL ? k : "simdjson",
+		    ratio);
+	}
+	printf("\n");
 }
 
 static void
@@ -476,9 +539,9 @@ int
 main(int argc, char **argv)
 {
 	arena_init(&arena, (size_t)1 << 30);
+	simd_setup();
 	if (argc >= 2 && strcmp(argv[1], "corpus") == 0) {
-		printf("%-6s %10s %10s %10s %8s %10s %8s\n", "case", "size",
-		    "gpt MB/s", "cJSON MB/s", "ratio", "simdjson", "gpt/simd");
+		header("case");
 		bench_corpus(argc - 2, argv + 2);
 		free(lines);
 		arena_free(&arena);
@@ -506,12 +569,7 @@ main(int argc, char **argv)
 	printf("json_parse vs cJSON %s (parse + free; CPU time, median of %d "
 	       "interleaved rounds)\n",
 	    cJSON_Version(), ROUNDS);
-	printf("%-6s %10s %10s %10s %8s", "body", "size", "gpt MB/s",
-	    "cJSON MB/s", "ratio");
-	const char *simd = getenv("SIMDJSON_WORKER");
-	if (simd != NULL && *simd != '\0')
-		printf(" %10s %8s", "simdjson", "gpt/simd");
-	printf("\n");
+	header("body");
 	bench_body("small", 300);
 	bench_body("medium", 20 * 1000);
 	bench_body("large", (size_t)1 << 20);

@@ -1,7 +1,10 @@
 #!/bin/sh
 # blaze.sh: gpt.fcgi's validator raced against Blaze (a C++ JSON Schema
 # validator that compiles schemas ahead of time) on Blaze's own end-to-end
-# corpus of real schemas with real instances, through bench/corpus.sh.
+# corpus of real schemas with real instances, through bench/corpus.sh; then
+# the memory each side holds per byte of the instances (bench/heap.sh), and
+# the parse alone of the same instances against simdjson's DOM parser
+# (bench/parse.sh).
 #
 #   [BLAZE_PEER=DIR] [REPS=3] make bench-blaze
 #
@@ -12,8 +15,7 @@
 # in the build tree, once, with clang 19 and libc++ (Blaze needs C++23;
 # scripts/install-deps race installs them; the source ships without the
 # test library of its core, which the build is told to leave out).
-# Without the directory this
-# prints why and exits 0.
+# Without the directory this prints why and exits 0.
 set -eu
 : "${GPT_SRCDIR:?}" "${GPT_BUILDDIR:?}"
 peer=${BLAZE_PEER:-$GPT_SRCDIR/../shared/peers/blaze}
@@ -53,4 +55,8 @@ echo
 echo "== memory: heap peak per byte of instances (both keep every instance parsed)"
 CORPUS=$work/src/benchmark/e2e PEER=$work/build/blaze_e2e \
     ADDRS=$GPT_BUILDDIR/bench/blaze-out/addrs \
-    OUT=$GPT_BUILDDIR/bench/heap-out exec sh "$GPT_SRCDIR/bench/heap.sh"
+    OUT=$GPT_BUILDDIR/bench/heap-out sh "$GPT_SRCDIR/bench/heap.sh"
+# The parse alone against simdjson's DOM parser: the generated bodies,
+# then the corpus's instances (bench/parse.sh).
+echo
+PARSE_CORPUS=$work/src/benchmark/e2e exec sh "$GPT_SRCDIR/bench/parse.sh"

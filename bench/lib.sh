@@ -128,3 +128,35 @@ bench_against_ajv() {
 bench_median() { # bench_median BODY FILE: the middle of the three figures
 	awk -v b="$1" '$1 == b { print $2 }' "$2" | sort -g | sed -n 2p
 }
+
+# bench_simdjson: build simdjson's side of the parse race into the build
+# tree (GPT_BUILDDIR, GPT_SRCDIR; bench/simdjson_worker.cc, with Debian's
+# libsimdjson-dev: scripts/install-deps race) and export SIMDJSON_WORKER
+# and SIMDJSON_KERNELS for bench/bench_parse: the kernel simdjson picks for
+# this CPU and, where that is not its AVX2 one ("haswell"), that one too,
+# so that the table says how much of the gap is simdjson's use of wider
+# vectors.  Without simdjson, says so and exports nothing.
+bench_simdjson() {
+	SIMDJSON_WORKER=
+	SIMDJSON_KERNELS=
+	if [ -f /usr/include/simdjson.h ] && command -v "${CXX:-g++}" >/dev/null; then
+		SIMDJSON_WORKER=${GPT_BUILDDIR:-.}/bench/simdjson_worker
+		_src=${GPT_SRCDIR:-.}/bench/simdjson_worker.cc
+		if [ ! -x "$SIMDJSON_WORKER" ] || [ "$_src" -nt "$SIMDJSON_WORKER" ]; then
+			"${CXX:-g++}" -O2 -std=c++17 -o "$SIMDJSON_WORKER" "$_src" \
+			    -lsimdjson || SIMDJSON_WORKER=
+		fi
+	fi
+	if [ -z "$SIMDJSON_WORKER" ]; then
+		echo "(simdjson is not installed: no parse ceiling; scripts/install-deps race)"
+		return 0
+	fi
+	_k=$("$SIMDJSON_WORKER" --kernels)
+	_pick=$(echo "$_k" | head -n 1)
+	SIMDJSON_KERNELS=$_pick
+	if [ "$_pick" != haswell ] && echo "$_k" | grep -qx haswell; then
+		SIMDJSON_KERNELS="$_pick haswell"
+	fi
+	echo "(simdjson $SIMDJSON_KERNELS: the first is the kernel it picks for this CPU)"
+	export SIMDJSON_WORKER SIMDJSON_KERNELS
+}

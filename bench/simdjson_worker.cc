@@ -5,11 +5,16 @@
 // bench/parse.sh when Debian's libsimdjson-dev is installed; benchmark
 // code only, never part of gpt.fcgi.
 //
-//   simdjson_worker [--lines] BODY-FILE
+//   simdjson_worker [--kernel NAME] [--lines] BODY-FILE
+//   simdjson_worker --kernels
 //
 // --lines: the file is JSON Lines, each non-empty line parsed on its own
 // (bench_parse corpus); each line is copied once, up front, into a padded
 // string of its own, so the loop times only the parses.
+// --kernel: parse with that one of simdjson's kernels ("icelake" is its
+// AVX-512 one, "haswell" its AVX2 one), not the one it picks for this CPU.
+// --kernels: print the kernel it picks for this CPU, then the others this
+// CPU runs, a line each.
 #include <simdjson.h>
 
 #include <cstdio>
@@ -24,15 +29,43 @@ static double cpu_now() {
   return double(ts.tv_sec) + double(ts.tv_nsec) / 1e9;
 }
 
+static int usage() {
+  std::fprintf(stderr, "usage: simdjson_worker [--kernel NAME] [--lines] "
+                       "BODY-FILE | --kernels\n");
+  return 2;
+}
+
 int main(int argc, char **argv) {
-  bool lines = argc == 3 && std::strcmp(argv[1], "--lines") == 0;
-  if (argc != 2 && !lines) {
-    std::fprintf(stderr, "usage: simdjson_worker [--lines] BODY-FILE\n");
-    return 2;
+  const auto &kernels = simdjson::get_available_implementations();
+  bool lines = false;
+  int i = 1;
+  if (argc == 2 && std::strcmp(argv[1], "--kernels") == 0) {
+    const std::string chosen = simdjson::get_active_implementation()->name();
+    std::printf("%s\n", chosen.c_str());
+    for (auto k : kernels)
+      if (k->supported_by_runtime_system() && k->name() != chosen)
+        std::printf("%s\n", k->name().c_str());
+    return 0;
   }
+  if (i + 1 < argc && std::strcmp(argv[i], "--kernel") == 0) {
+    auto k = kernels[argv[i + 1]];
+    if (k == nullptr || !k->supported_by_runtime_system()) {
+      std::fprintf(stderr, "simdjson_worker: no kernel %s on this CPU\n",
+                   argv[i + 1]);
+      return 2;
+    }
+    simdjson::get_active_implementation() = k;
+    i += 2;
+  }
+  if (i < argc && std::strcmp(argv[i], "--lines") == 0) {
+    lines = true;
+    i++;
+  }
+  if (i + 1 != argc)
+    return usage();
   simdjson::padded_string body;
-  if (simdjson::padded_string::load(argv[argc - 1]).get(body)) {
-    std::fprintf(stderr, "simdjson_worker: cannot read %s\n", argv[argc - 1]);
+  if (simdjson::padded_string::load(argv[i]).get(body)) {
+    std::fprintf(stderr, "simdjson_worker: cannot read %s\n", argv[i]);
     return 2;
   }
   std::vector<simdjson::padded_string> docs;
