@@ -50,9 +50,12 @@ if [ ! -x "$work/build/blaze_e2e" ]; then
 fi
 CORPUS=$work/src/benchmark/e2e PEER=$work/build/blaze_e2e PEER_NAME=blaze \
     OUT=$GPT_BUILDDIR/bench/blaze-out sh "$GPT_SRCDIR/bench/corpus.sh"
-# Memory per input byte, both sides measured alike (bench/heap.sh).
+# Memory per input byte, every side measured alike (bench/heap.sh), with
+# simdjson's DOM parser where it is installed (bench_simdjson).
+. "$GPT_SRCDIR/bench/lib.sh"
 echo
-echo "== memory: heap peak per byte of instances (both keep every instance parsed)"
+bench_simdjson
+echo "== memory: heap peak per byte of instances (each side keeps every instance parsed)"
 CORPUS=$work/src/benchmark/e2e PEER=$work/build/blaze_e2e \
     ADDRS=$GPT_BUILDDIR/bench/blaze-out/addrs \
     OUT=$GPT_BUILDDIR/bench/heap-out sh "$GPT_SRCDIR/bench/heap.sh"

@@ -1,13 +1,15 @@
 #!/bin/sh
-# heap.sh: memory per input byte on a corpus, gpt.fcgi against a peer,
-# measured the same way on both sides: the peak of live heap bytes
-# (bench/heap_peak.c, preloaded) of one run of each side's corpus loop,
-# which keeps every instance parsed at once, divided by the bytes of the
-# instances.  Both peaks include the instance text itself (1 byte a
-# byte) and the compiled form; gpt.fcgi's line also gives the arena
-# bytes its trees hold (mem_per_byte, the tree alone).
+# heap.sh: memory per input byte on a corpus, gpt.fcgi against a peer and
+# simdjson's DOM parser, measured the same way on every side: the peak of
+# live heap bytes (bench/heap_peak.c, preloaded) of one run of each side's
+# loop, which keeps every instance parsed at once, divided by the bytes of
+# the instances.  Every peak includes the instance text itself (1 byte a
+# byte); gpt.fcgi's and the peer's, the compiled form too (simdjson only
+# parses); gpt.fcgi's line also gives the arena bytes its trees hold
+# (mem_per_byte, the tree alone).
 #
-#   CORPUS=DIR [PEER=COMMAND] sh bench/heap.sh   (make bench-blaze runs it)
+#   CORPUS=DIR [PEER=COMMAND] [SIMDJSON_WORKER=PROGRAM] sh bench/heap.sh
+#   (make bench-blaze runs it; SIMDJSON_WORKER: bench_simdjson in lib.sh)
 set -eu
 : "${CORPUS:?}" "${GPT_BUILDDIR:?}" "${GPT_SRCDIR:?}"
 PEER=${PEER:-}
@@ -16,7 +18,8 @@ mkdir -p "$OUT"
 so=$OUT/heap_peak.so
 "${CC:-cc}" -O2 -shared -fPIC -o "$so" "$GPT_SRCDIR/bench/heap_peak.c"
 addrs=${ADDRS:-$GPT_BUILDDIR/bench/blaze-out/addrs}
-printf '%-28s %10s %10s %10s %10s\n' case bytes gpt-tree gpt-heap peer-heap
+printf '%-28s %10s %10s %10s %10s %10s\n' case bytes gpt-tree gpt-heap \
+    peer-heap simd-heap
 for dir in "$CORPUS"/*/; do
 	c=$(basename "$dir")
 	[ -d "$addrs/$c" ] || continue
@@ -31,8 +34,16 @@ for dir in "$CORPUS"/*/; do
 		    "$dir/instances.jsonl" "$OUT/v" 0.001 1 2>&1 |
 		    sed -n 's/.*heap_peak=\([0-9]*\).*/\1/p' | tail -n 1)
 	fi
+	sh=-
+	if [ -n "${SIMDJSON_WORKER:-}" ]; then
+		sh=$(LD_PRELOAD=$so "$SIMDJSON_WORKER" --hold \
+		    "$dir/instances.jsonl" 2>&1 |
+		    sed -n 's/.*heap_peak=\([0-9]*\).*/\1/p' | tail -n 1)
+	fi
 	[ -n "$tree" ] && [ -n "$gh" ] || continue
 	awk -v c="$c" -v b="$bytes" -v t="$tree" -v g="$gh" -v p="${ph:--}" \
-	    'BEGIN { printf "%-28s %10d %10.2f %10.2f %10s\n", c, b, t, g / b,
-	        p == "-" || p == "" ? "-" : sprintf("%.2f", p / b) }'
+	    -v s="${sh:--}" '
+	    function per(x) { return x == "-" || x == "" ? "-" : sprintf("%.2f", x / b) }
+	    BEGIN { printf "%-28s %10d %10.2f %10.2f %10s %10s\n", c, b, t, g / b,
+	        per(p), per(s) }'
 done | tee "$OUT/table.txt"

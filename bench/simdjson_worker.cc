@@ -15,6 +15,9 @@
 // AVX-512 one, "haswell" its AVX2 one), not the one it picks for this CPU.
 // --kernels: print the kernel it picks for this CPU, then the others this
 // CPU runs, a line each.
+// --hold: the file is JSON Lines; parse each line once into a document of
+// its own, all held at once, and exit (bench/heap.sh measures the peak of
+// its heap, as it does gpt.fcgi's with every instance's tree held).
 #include <simdjson.h>
 
 #include <cstdio>
@@ -30,14 +33,14 @@ static double cpu_now() {
 }
 
 static int usage() {
-  std::fprintf(stderr, "usage: simdjson_worker [--kernel NAME] [--lines] "
-                       "BODY-FILE | --kernels\n");
+  std::fprintf(stderr, "usage: simdjson_worker [--kernel NAME] "
+                       "[--lines | --hold] BODY-FILE | --kernels\n");
   return 2;
 }
 
 int main(int argc, char **argv) {
   const auto &kernels = simdjson::get_available_implementations();
-  bool lines = false;
+  bool lines = false, hold = false;
   int i = 1;
   if (argc == 2 && std::strcmp(argv[1], "--kernels") == 0) {
     const std::string chosen = simdjson::get_active_implementation()->name();
@@ -59,6 +62,9 @@ int main(int argc, char **argv) {
   }
   if (i < argc && std::strcmp(argv[i], "--lines") == 0) {
     lines = true;
+    i++;
+  } else if (i < argc && std::strcmp(argv[i], "--hold") == 0) {
+    lines = hold = true;
     i++;
   }
   if (i + 1 != argc)
@@ -83,6 +89,20 @@ int main(int argc, char **argv) {
     docs.emplace_back(body.data(), body.size());
   }
   simdjson::dom::parser parser;
+  if (hold) {
+    // the text once, as the lines' padded copies: the file's buffer goes
+    body = simdjson::padded_string();
+    std::vector<simdjson::dom::document> held(docs.size());
+    for (size_t k = 0; k < docs.size(); k++) {
+      simdjson::dom::element doc;
+      if (parser.parse_into_document(held[k], docs[k].data(), docs[k].size())
+              .get(doc)) {
+        std::fprintf(stderr, "simdjson_worker: a line does not parse\n");
+        return 1;
+      }
+    }
+    return 0;
+  }
   unsigned n;
   volatile size_t sink = 0;
   while (read(0, &n, sizeof(n)) == sizeof(n) && n > 0) {
