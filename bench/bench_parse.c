@@ -443,13 +443,12 @@ header(const char *first)
 	printf("%-24s %8s %10s %10s %8s", first, "bytes", "gpt MB/s",
 	    "cJSON MB/s", "ratio");
 	for (unsigned s = 0; s < nsimd; s++) {
-		const char *k =
-		    simd_kernel[s] != NULL ? simd_kernel[s] : "simd";
+		const char *k = simd_kernel[s];
 		char ratio[32];
 
-		snprintf(ratio, sizeof(ratio), "gpt/%.7s", k);
-		printf(" %10.10s %11s", simd_kernel[s] != NULL ? k : "simdjson",
-		    ratio);
+		snprintf(
+		    ratio, sizeof(ratio), "gpt/%.7s", k != NULL ? k : "simd");
+		printf(" %10.10s %11s", k != NULL ? k : "simdjson", ratio);
 	}
 	printf("\n");
 }

@@ -27,7 +27,7 @@ if [ -n "${PARSE_CORPUS:-}" ]; then
 	awk -v kernels="${SIMDJSON_KERNELS:-}" 'NR > 1 {
 		for (i = 7; i <= NF; i += 2) { r = $i; sub("x", "", r);
 		    s[i] += log(r); n[i]++ } }
-	    END { k = split(kernels, name, " ")
+	    END { split(kernels, name, " ")
 		for (i = 7; i in n; i += 2)
 		    printf "gpt.fcgi / simdjson %s: geomean %.2fx over %d cases\n",
 		        name[(i - 5) / 2], exp(s[i] / n[i]), n[i] }' "$out"
